@@ -1,0 +1,3 @@
+from claude_tui.cli import main
+
+raise SystemExit(main())
