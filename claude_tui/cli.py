@@ -1,0 +1,153 @@
+"""The command line: `claude-tui` opens the app; subcommands serve people and scripts.
+
+Every failure a user can cause (a missing file, an unknown id, an unreadable file)
+prints one line on stderr and exits non-zero, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from claude_tui import __version__
+
+
+class CommandError(Exception):
+    """A failure to report to the user as one line."""
+
+
+def _add_roots(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--projects-dir",
+        action="append",
+        metavar="DIR",
+        help="a Claude Code projects folder (repeatable; default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)",
+    )
+
+
+# ---------------------------------------------------------------- stats
+
+
+def _stats_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("stats", help="facts of one or more sessions")
+    p.add_argument("sessions", nargs="+", metavar="SESSION", help="a session file, id or unique id prefix")
+    p.add_argument("--json", action="store_true", help="one JSON object per session per line")
+    _add_roots(p)
+
+
+def _run_stats(args: argparse.Namespace) -> int:
+    import orjson
+
+    from claude_tui.core.files import sibling_summaries
+    from claude_tui.core.stats import format_stats, session_stats
+
+    for spec in args.sessions:
+        path = _resolve(spec, args.projects_dir)
+        session = _read(path)
+        facts = session_stats(session, sibling_summaries(path))
+        if args.json:
+            sys.stdout.buffer.write(orjson.dumps(facts) + b"\n")
+        else:
+            print(format_stats(facts))
+    return 0
+
+
+# ---------------------------------------------------------------- export
+
+
+def _export_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("export", help="a session as Markdown, HTML or JSON")
+    p.add_argument("session", metavar="SESSION", help="a session file, id or unique id prefix")
+    p.add_argument("--format", choices=("markdown", "html", "json"), default="markdown")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    _add_roots(p)
+
+
+def _run_export(args: argparse.Namespace) -> int:
+    from claude_tui.core.export import export_session
+    from claude_tui.core.files import sibling_summaries
+
+    path = _resolve(args.session, args.projects_dir)
+    session = _read(path)
+    text = export_session(session, args.format, sibling_summaries(path))
+    if args.output:
+        out = Path(args.output)
+        if _is_under_roots(out, args.projects_dir):
+            raise CommandError(f"refusing to write under a projects folder: {out}")
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise CommandError(f"cannot write {out}: {exc.strerror or exc}") from exc
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+# ---------------------------------------------------------------- shared helpers
+
+
+def _resolve(spec: str, dirs: list[str] | None) -> Path:
+    from claude_tui.core.files import SessionNotFound, default_roots, find_session
+
+    try:
+        return find_session(spec, default_roots(dirs))
+    except SessionNotFound as exc:
+        raise CommandError(str(exc)) from exc
+
+
+def _read(path: Path):  # noqa: ANN202 - returns a Session; imported lazily to keep start-up fast
+    from claude_tui.core.files import read_session
+    from claude_tui.core.reader import ReadError
+
+    try:
+        return read_session(path)
+    except ReadError as exc:
+        raise CommandError(f"cannot read {path}: {exc}") from exc
+
+
+def _is_under_roots(path: Path, dirs: list[str] | None) -> bool:
+    from claude_tui.core.files import default_roots
+
+    target = path.expanduser().resolve()
+    return any(target.is_relative_to(root.resolve()) for root in default_roots(dirs))
+
+
+#: Subcommands: name -> (add its parser, run it).
+COMMANDS: dict[str, tuple[Callable[[argparse._SubParsersAction], None], Callable[[argparse.Namespace], int]]] = {
+    "stats": (_stats_parser, _run_stats),
+    "export": (_export_parser, _run_export),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="claude-tui",
+        description="Browse, follow and search Claude Code history. "
+        f"Subcommands: {', '.join(COMMANDS)} (claude-tui COMMAND --help).",
+    )
+    parser.add_argument("--version", action="version", version=f"claude-tui {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for add_parser, _ in COMMANDS.values():
+        add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if argv and argv[0] in COMMANDS:
+            args = build_parser().parse_args(argv)
+            return COMMANDS[args.command][1](args)
+        from claude_tui.ui.launch import run_app
+
+        return run_app(argv)
+    except CommandError as exc:
+        print(f"claude-tui: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("claude-tui: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

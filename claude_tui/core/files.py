@@ -1,0 +1,173 @@
+"""The files on disk: where Claude Code keeps projects, sessions and subagent transcripts.
+
+Everything here only reads. Nothing is ever written under a projects folder.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import orjson
+
+from claude_tui.core.model import Problem
+from claude_tui.core.reader import Reader, ReadError, open_readonly
+from claude_tui.core.session import Session
+
+
+class SessionNotFound(LookupError):
+    """A SESSION argument that names no session, or more than one; the message says which."""
+
+
+def default_roots(dirs: Iterable[str | os.PathLike[str]] | None = None) -> list[Path]:
+    """`--projects-dir` values, else $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects."""
+    given = [Path(d).expanduser() for d in dirs or ()]
+    if given:
+        return given
+    config = os.environ.get("CLAUDE_CONFIG_DIR")
+    base = Path(config).expanduser() if config else Path.home() / ".claude"
+    return [base / "projects"]
+
+
+def is_agent_file(path: Path) -> bool:
+    return path.name.startswith("agent-")
+
+
+def session_files(project_dir: Path) -> Iterator[Path]:
+    """The session files of one project folder (subagent transcripts excluded)."""
+    try:
+        entries = list(os.scandir(project_dir))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.endswith(".jsonl") and not entry.name.startswith("agent-"):
+            try:
+                if entry.is_file():
+                    yield Path(entry.path)
+            except OSError:
+                continue
+
+
+def project_dirs(root: Path) -> Iterator[Path]:
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return
+    for entry in sorted(entries, key=lambda e: e.name):
+        try:
+            if entry.is_dir():
+                yield Path(entry.path)
+        except OSError:
+            continue
+
+
+def find_session(spec: str, roots: list[Path]) -> Path:
+    """A session file from a path, a session id, or a unique prefix of one."""
+    path = Path(spec).expanduser()
+    if spec.endswith(".jsonl") or os.sep in spec:
+        if path.exists():
+            return path
+        raise SessionNotFound(f"no such file: {spec}")
+    matches = [
+        f for root in roots for project in project_dirs(root) for f in session_files(project) if f.stem.startswith(spec)
+    ]
+    exact = [f for f in matches if f.stem == spec]
+    if len(exact) == 1 or len(matches) == 1:
+        return (exact or matches)[0]
+    if not matches:
+        where = ", ".join(str(r) for r in roots)
+        raise SessionNotFound(f"no session matches {spec!r} under {where}")
+    names = ", ".join(m.stem for m in matches[:5])
+    raise SessionNotFound(f"{spec!r} is ambiguous: {len(matches)} sessions match ({names})")
+
+
+def agent_files(session_path: Path) -> list[Path]:
+    """Subagent transcripts of a session: `<id>/subagents/agent-*.jsonl` (2.1.x), and flat
+    `agent-*.jsonl` beside it whose records name this session (2.0.x)."""
+    found = sorted((session_path.parent / session_path.stem / "subagents").glob("agent-*.jsonl"))
+    for path in sorted(session_path.parent.glob("agent-*.jsonl")):
+        if first_session_id(path) == session_path.stem:
+            found.append(path)
+    return found
+
+
+def first_session_id(path: Path) -> str | None:
+    """The sessionId of the first record of a file that has one (reads only its first lines)."""
+    try:
+        with open(path, "rb") as f:
+            for _ in range(20):
+                line = f.readline(1 << 20)
+                if not line:
+                    return None
+                try:
+                    obj = orjson.loads(line)
+                except orjson.JSONDecodeError:
+                    continue
+                if isinstance(obj, dict) and isinstance(obj.get("sessionId"), str):
+                    return obj["sessionId"]
+    except OSError:
+        return None
+    return None
+
+
+def read_session(path: Path, *, agents: bool = True) -> Session:
+    """Read a whole session file, and its subagent transcripts, into a Session.
+
+    A file that cannot be read raises ReadError; an unreadable subagent file becomes a problem note.
+    """
+    session = Session(path)
+    _, lines = Reader(str(path)).read_all()
+    session.feed(lines)
+    if agents:
+        for agent_path in agent_files(path):
+            sub = Session(agent_path, session_id=session.id, agent=True)
+            try:
+                _, sub_lines = Reader(str(agent_path)).read_all()
+            except ReadError as exc:
+                session.problems.append(Problem(0, 0, f"{agent_path.name}: {exc}"))
+                continue
+            sub.feed(sub_lines)
+            session.attach_agent(sub)
+    return session
+
+
+def sibling_summaries(path: Path) -> dict[str, str]:
+    """`summary` records of every session file in the project folder, by leafUuid.
+
+    Claude Code writes a session's summary into the file of a later session; a byte
+    search finds the few lines that hold one without parsing whole files.
+    """
+    found: dict[str, str] = {}
+    for other in session_files(path.parent):
+        try:
+            fd = open_readonly(other)
+        except ReadError:
+            continue
+        try:
+            with mmap.mmap(fd, 0, access=mmap.ACCESS_READ) as data:
+                _summaries_in(data, found)
+        except (OSError, ValueError):  # ValueError: an empty file cannot be mapped
+            pass
+        finally:
+            os.close(fd)
+    return found
+
+
+def _summaries_in(data: mmap.mmap, found: dict[str, str]) -> None:
+    """Collect the summary records found in one mapped file."""
+    start = data.find(b'"type":"summary"')
+    while start >= 0:
+        begin = data.rfind(b"\n", 0, start) + 1
+        end = data.find(b"\n", start)
+        try:
+            obj = orjson.loads(data[begin : end if end >= 0 else len(data)])
+        except orjson.JSONDecodeError:
+            obj = None
+        if isinstance(obj, dict) and obj.get("type") == "summary":
+            leaf, text = obj.get("leafUuid"), obj.get("summary")
+            if isinstance(leaf, str) and isinstance(text, str):
+                found[leaf] = text
+        start = data.find(b'"type":"summary"', end if end >= 0 else len(data))
+

@@ -1,0 +1,185 @@
+"""The parts of a session: messages, their content blocks, tool calls and results, forks.
+
+Plain data, kept compact: a 100 MB session holds tens of thousands of these.
+Large payloads (tool outputs, images) keep a bounded preview and the byte span
+of their line, from which `source.py` reads the full content when asked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from claude_tui.core.usage import Tokens
+
+if TYPE_CHECKING:
+    from claude_tui.core.session import Session
+
+#: Characters of a tool output kept in memory; the rest is read from the file on demand.
+PREVIEW_CHARS = 16_000
+
+
+class Kind(StrEnum):
+    """What a message is, as a reader sees it."""
+
+    PROMPT = "prompt"  #: something the user typed
+    ASSISTANT = "assistant"
+    TOOL_RESULT = "tool_result"  #: a user record carrying tool results (shown under their call)
+    COMMAND = "command"  #: a slash command or `!` shell command the user ran
+    COMMAND_OUTPUT = "command_output"
+    INTERRUPT = "interrupt"  #: "[Request interrupted by user]"
+    META = "meta"  #: isMeta user records: caveats, injected context
+    COMPACT_SUMMARY = "compact_summary"
+    COMPACT_BOUNDARY = "compact_boundary"
+    API_ERROR = "api_error"
+    SYSTEM = "system"
+    HOOK = "hook"
+    ATTACHMENT = "attachment"
+    PROGRESS = "progress"
+    UNKNOWN = "unknown"  #: a record type we do not know: kept, shown inert
+
+
+#: Kinds shown as dim one-line rows that a user can hide.
+QUIET_KINDS = frozenset(
+    {Kind.META, Kind.SYSTEM, Kind.HOOK, Kind.ATTACHMENT, Kind.PROGRESS, Kind.UNKNOWN, Kind.COMMAND_OUTPUT}
+)
+
+
+@lru_cache(maxsize=65536)
+def parse_time(stamp: str | None) -> float | None:
+    """Epoch seconds of an ISO timestamp as Claude Code writes them, or None."""
+    if not stamp:
+        return None
+    try:
+        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+    except (ValueError, TypeError):
+        return None
+
+
+@dataclass(slots=True)
+class Span:
+    """Where a record's line is in its file."""
+
+    offset: int
+    length: int
+    line_no: int
+
+
+@dataclass(slots=True, eq=False)
+class ToolResult:
+    """The outcome of one tool call."""
+
+    text: str  #: at most PREVIEW_CHARS of the output
+    size: int  #: characters of the whole output
+    is_error: bool
+    timestamp: str | None
+    span: Span | None
+    images: list[tuple[str, int]] = field(default_factory=list)  #: (media type, bytes)
+    structured: Any = None  #: toolUseResult: Edit patches, Bash stdout/stderr, ...
+
+    @property
+    def truncated(self) -> bool:
+        return self.size > len(self.text)
+
+
+@dataclass(slots=True, eq=False)
+class ToolCall:
+    """A tool_use block, paired with its result by id."""
+
+    id: str
+    name: str
+    input: dict[str, Any]
+    message: Message
+    result: ToolResult | None = None
+    subagent: Session | None = None
+
+    @property
+    def status(self) -> str:
+        """"running", "error" or "ok"."""
+        if self.result is None:
+            return "running"
+        return "error" if self.result.is_error else "ok"
+
+    @property
+    def duration(self) -> float | None:
+        """Seconds from the call to its result, where both carry timestamps."""
+        if self.result is None:
+            return None
+        start, end = parse_time(self.message.timestamp), parse_time(self.result.timestamp)
+        if start is None or end is None or end < start:
+            return None
+        return end - start
+
+
+@dataclass(slots=True, eq=False)
+class Block:
+    """One content block of a message."""
+
+    type: str  #: text, thinking, redacted_thinking, tool_use, image, or an unknown type's name
+    text: str = ""  #: the text or thinking; an unknown block's JSON
+    call: ToolCall | None = None
+    media_type: str = ""  #: images
+    size: int = 0  #: images: bytes of the decoded data
+
+
+@dataclass(slots=True, eq=False)
+class Message:
+    """One message as shown: a user record, or all streamed chunks of one assistant message."""
+
+    kind: Kind
+    uuid: str | None
+    parent: str | None  #: parentUuid, or logicalParentUuid across a compaction
+    timestamp: str | None
+    span: Span | None  #: the first record's line
+    index: int  #: position in the session, in file order
+    blocks: list[Block] = field(default_factory=list)
+    text: str = ""  #: for one-line rows: system content, hook name, command, unknown type
+    record_type: str = ""
+    message_id: str | None = None
+    model: str | None = None
+    stop_reason: str | None = None
+    tokens: Tokens | None = None
+    sidechain: bool = False
+    segment: int = 0  #: thread segment: which branch of which fork it belongs to
+    fork: Fork | None = None  #: set on the first message of a branch
+    extra_spans: list[Span] | None = None  #: later chunks of a streamed assistant message
+    slug: str | None = None  #: plan-mode slug
+    is_error: bool = False
+    pre_tokens: int | None = None  #: compaction: tokens before it
+    micro: bool = False  #: a microcompact boundary
+
+    @property
+    def spans(self) -> list[Span]:
+        first = [self.span] if self.span else []
+        return first + (self.extra_spans or [])
+
+    @property
+    def plain_text(self) -> str:
+        """The message's prose: text blocks joined, or the row text."""
+        parts = [b.text for b in self.blocks if b.type == "text"]
+        return "\n\n".join(parts) if parts else self.text
+
+    @property
+    def tool_calls(self) -> list[ToolCall]:
+        return [b.call for b in self.blocks if b.call is not None]
+
+
+@dataclass(slots=True, eq=False)
+class Fork:
+    """A parent with two or more prompts as children: an edited or rewound prompt."""
+
+    parent: str | None  #: the uuid both branches continue from (None: two root prompts)
+    segments: list[int]  #: one thread segment per branch, in file order
+    chosen: int | None = None  #: the user's choice; None follows the newest branch
+
+
+@dataclass(slots=True)
+class Problem:
+    """Something in the file that could not be read as written."""
+
+    line_no: int
+    offset: int
+    message: str

@@ -1,0 +1,162 @@
+"""Incremental, read-only reader of one append-only JSONL file.
+
+Opening a session is reading it from offset 0; a live update is reading it from
+the offset reached before. The reader hands out complete lines only, keeps a
+partial last line until its newline arrives, and notices a file that shrank,
+was replaced (new inode) or was rewritten under it, in which case it starts over.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+CHUNK = 8 * 1024 * 1024
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+_NOATIME = getattr(os, "O_NOATIME", 0)
+
+
+class ReadError(Exception):
+    """The file cannot be read as a session file; the message says why, for a person."""
+
+
+def open_readonly(path: str | os.PathLike[str]) -> int:
+    """Open `path` for reading only, without touching its access time where allowed.
+
+    Non-blocking so that a FIFO never hangs us; anything but a regular file is refused.
+    """
+    try:
+        try:
+            fd = os.open(path, _OPEN_FLAGS | _NOATIME)
+        except PermissionError:
+            if not _NOATIME:
+                raise
+            fd = os.open(path, _OPEN_FLAGS)  # O_NOATIME needs ownership
+    except FileNotFoundError as exc:
+        raise ReadError("file not found") from exc
+    except PermissionError as exc:
+        raise ReadError("permission denied") from exc
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ReadError("symbolic link loop") from exc
+        raise ReadError(exc.strerror or str(exc)) from exc
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise ReadError(kind)
+    return fd
+
+
+@dataclass(slots=True)
+class Line:
+    """One complete line of the file."""
+
+    data: bytes  #: without the newline
+    line_no: int  #: 1-based
+    offset: int  #: byte offset of its first byte
+
+
+@dataclass
+class Reader:
+    """Reads the complete lines added to `path` since the last call."""
+
+    path: str
+    offset: int = 0  #: bytes consumed: everything before is complete lines
+    line_no: int = 0  #: lines consumed
+    inode: int | None = None
+    size: int = 0  #: file size at the last read
+    missing: bool = False  #: the file was gone at the last read
+    _partial: bytes = field(default=b"", repr=False)
+
+    @property
+    def pending(self) -> int:
+        """Bytes of an unfinished last line waiting for their newline."""
+        return len(self._partial)
+
+    def reset(self) -> None:
+        self.offset = self.line_no = self.size = 0
+        self._partial = b""
+
+    def read(self, limit: int | None = None) -> tuple[bool, list[Line]]:
+        """Return (started_over, new complete lines), reading at most about `limit` bytes.
+
+        `started_over` is true when the file shrank or was replaced: the caller must
+        drop what it built from earlier lines. Raises ReadError when the file cannot be read.
+        """
+        return self._read(limit, final=False)
+
+    def read_all(self) -> tuple[bool, list[Line]]:
+        """Like `read`, to the end, treating a last line with no newline as complete."""
+        return self._read(None, final=True)
+
+    def iter_batches(self, batch: int = CHUNK) -> Iterator[list[Line]]:
+        """Read to the end in batches of about `batch` bytes (for progress reporting)."""
+        while True:
+            _, lines = self.read(batch)
+            if not lines:
+                return
+            yield lines
+
+    def _read(self, limit: int | None, final: bool) -> tuple[bool, list[Line]]:
+        try:
+            fd = open_readonly(self.path)
+        except ReadError as exc:
+            self.missing = str(exc) == "file not found"
+            raise
+        try:
+            st = os.fstat(fd)
+            started_over = self._check_same_file(fd, st)
+            self.missing = False
+            self.inode, self.size = st.st_ino, st.st_size
+            start = self.offset + len(self._partial)
+            end = st.st_size if limit is None else min(st.st_size, start + limit)
+            lines = self._take(fd, start, end, final)
+        finally:
+            os.close(fd)
+        return started_over, lines
+
+    def _check_same_file(self, fd: int, st: os.stat_result) -> bool:
+        """Start over when the file shrank, has a new inode, or no longer has a newline where we stopped."""
+        if self.inode is None:
+            return False
+        seen = self.offset + len(self._partial)
+        replaced = st.st_ino != self.inode or st.st_size < seen
+        if not replaced and self.offset and os.pread(fd, 1, self.offset - 1) != b"\n":
+            replaced = True
+        if replaced:
+            self.reset()
+        return replaced
+
+    def _take(self, fd: int, start: int, end: int, final: bool) -> list[Line]:
+        lines: list[Line] = []
+        pos = start
+        buf = self._partial
+        while pos < end:
+            chunk = os.pread(fd, min(CHUNK, end - pos), pos)
+            if not chunk:
+                break
+            pos += len(chunk)
+            buf = buf + chunk if buf else chunk
+            cut = buf.rfind(b"\n")
+            if cut < 0:
+                continue
+            self._split_into(lines, buf, cut)
+            buf = buf[cut + 1 :]
+        if final and buf:
+            self._split_into(lines, buf + b"\n", len(buf))
+            buf = b""
+        self._partial = buf
+        return lines
+
+    def _split_into(self, lines: list[Line], buf: bytes, cut: int) -> None:
+        """Append the lines of buf[:cut] (cut is the index of the last newline)."""
+        offset, line_no = self.offset, self.line_no
+        for data in buf[:cut].split(b"\n"):
+            line_no += 1
+            lines.append(Line(data, line_no, offset))
+            offset += len(data) + 1
+        self.offset, self.line_no = offset, line_no

@@ -1,0 +1,118 @@
+"""One JSONL line -> records, tolerantly.
+
+Claude Code writes one JSON object per line, but real files also hold lines with
+two objects written back to back, a record cut off by a crash and followed by a
+new one, invalid UTF-8 and lone surrogates. `parse_line` recovers every object
+it can and never raises; a line that yields nothing is the caller's to count.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+#: Lines longer than this are not searched for concatenated records (still parsed whole).
+MAX_RECOVERY_BYTES = 64 * 1024 * 1024
+#: A JSON escape for a surrogate that is not part of a valid pair.
+_LONE_SURROGATE = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+#: Where a record may start inside a damaged line: an object opening with a key Claude Code writes first.
+_RECORD_START = re.compile(
+    r'\{"(?:parentUuid|type|uuid|isSidechain|sessionId|leafUuid|summary|messageId|operation|logicalParentUuid)"'
+)
+_decoder = json.JSONDecoder()
+
+
+@dataclass(slots=True)
+class Record:
+    """One JSON object read from a session file."""
+
+    obj: dict[str, Any]
+    line_no: int  #: 1-based physical line number
+    offset: int  #: byte offset of the line's start
+    length: int  #: bytes of the line, without its newline
+
+    @property
+    def type(self) -> str:
+        t = self.obj.get("type")
+        return t if isinstance(t, str) else "?"
+
+
+@dataclass(slots=True)
+class LineResult:
+    """What one line gave: its records, and a note when it needed repair or gave nothing."""
+
+    objects: list[dict[str, Any]]
+    note: str | None = None
+
+
+def parse_line(raw: bytes) -> LineResult:
+    """Parse one line (without its newline) into the JSON objects it holds."""
+    try:
+        obj = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return _recover(raw)
+    if isinstance(obj, dict):
+        return LineResult([obj])
+    return LineResult([], f"not a JSON object ({type(obj).__name__})")
+
+
+def _recover(raw: bytes) -> LineResult:
+    """The slow path: fix the encoding, then split concatenated or cut-off records."""
+    text = raw.decode("utf-8", errors="replace")
+    notes = []
+    if "\ufffd" in text and b"\xef\xbf\xbd" not in raw:
+        notes.append("invalid UTF-8 replaced")
+    fixed = _LONE_SURROGATE.sub(r"\\ufffd", text)
+    if fixed != text:
+        notes.append("lone surrogate replaced")
+    try:
+        obj = orjson.loads(fixed)
+    except orjson.JSONDecodeError as exc:
+        objects, dropped = _split(fixed) if len(raw) <= MAX_RECOVERY_BYTES else ([], len(fixed))
+        if not objects:
+            return LineResult([], _describe_failure(exc, raw))
+        notes.append(f"{len(objects)} record(s) recovered")
+        if dropped:
+            notes.append(f"{dropped} damaged characters skipped")
+        return LineResult(objects, "; ".join(notes))
+    if isinstance(obj, dict):
+        return LineResult([obj], "; ".join(notes) or None)
+    return LineResult([], f"not a JSON object ({type(obj).__name__})")
+
+
+def _split(text: str) -> tuple[list[dict[str, Any]], int]:
+    """Objects found back to back in `text`, and how many characters were skipped."""
+    # Lone surrogates were replaced before, so the stdlib decoder yields valid strings only.
+    objects: list[dict[str, Any]] = []
+    pos, skipped, end = 0, 0, len(text)
+    while pos < end:
+        try:
+            obj, stop = _decoder.raw_decode(text, pos)
+        except (ValueError, RecursionError):
+            nxt = _RECORD_START.search(text, pos + 1)
+            stop = nxt.start() if nxt else end
+            skipped += stop - pos
+            pos = stop
+            continue
+        if isinstance(obj, dict):
+            objects.append(obj)
+        else:
+            skipped += stop - pos
+        pos = stop
+        while pos < end and text[pos] in " \t\r":
+            pos += 1
+    return objects, skipped
+
+
+def _describe_failure(exc: Exception, raw: bytes) -> str:
+    if not raw.strip():
+        return "blank"
+    reason = str(exc).split(":", 1)[0]
+    return f"invalid JSON ({reason}, {len(raw):,} bytes)"

@@ -1,0 +1,760 @@
+"""Records -> Session: messages, tool calls with their results, threads, forks,
+compactions and subagents. It grows as records arrive: feeding a file in pieces
+gives the same session as feeding it whole, which is what the live tail relies on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from claude_tui.core.model import (
+    PREVIEW_CHARS,
+    Block,
+    Fork,
+    Kind,
+    Message,
+    Problem,
+    Span,
+    ToolCall,
+    ToolResult,
+)
+from claude_tui.core.reader import Line
+from claude_tui.core.records import parse_line
+from claude_tui.core.usage import Tokens
+
+#: Record types that carry session metadata and are not shown as rows.
+METADATA_TYPES = frozenset(
+    {
+        "summary",
+        "custom-title",
+        "ai-title",
+        "file-history-snapshot",
+        "file-history-delta",
+        "queue-operation",
+        "last-prompt",
+        "mode",
+        "permission-mode",
+        "atis-latch",
+        "bridge-session",
+        "pr-link",
+    }
+)
+#: Tools whose calls start a subagent.
+AGENT_TOOLS = frozenset({"Task", "Agent"})
+#: Tags that wrap text Claude Code injects into user records; not what the user typed.
+_INJECTED = re.compile(r"<(system-reminder|local-command-caveat)>.*?</\1>", re.S)
+_COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.S)
+_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.S)
+_OUTPUT_TAGS = ("<local-command-stdout>", "<local-command-stderr>", "<bash-stdout>", "<bash-stderr>")
+#: Structured tool results above this many bytes have their strings capped in memory.
+_BIG_LINE = 256 * 1024
+
+
+@dataclass
+class Update:
+    """What one `feed` changed, for a view that refreshes incrementally."""
+
+    first_new: int = 0  #: messages from this index on are new
+    added: list[Message] = field(default_factory=list)
+    changed: dict[int, Message] = field(default_factory=dict)  #: older messages that grew, by index
+    threads_changed: bool = False  #: a fork appeared or segments moved: recompute what is visible
+    started_over: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.changed or self.threads_changed or self.started_over)
+
+    def touch(self, message: Message) -> None:
+        """Note that `message` changed (nothing to note when it is new in this update)."""
+        if message.index < self.first_new:
+            self.changed[message.index] = message
+
+
+class Session:
+    """One conversation (a session file, or a subagent transcript) as a model."""
+
+    def __init__(self, path: str | Path = "", *, session_id: str | None = None, agent: bool = False) -> None:
+        self.path = str(path)
+        self.id = session_id or Path(self.path).stem
+        self.is_agent = agent  #: a subagent transcript: every record is its own, sidechain or not
+        self.agent_id: str | None = None
+        self.source = "file"  #: subagents: "file", "inline" (1.0.x sidechain) or "progress" copies
+        self.parent_call: ToolCall | None = None  #: subagents: the Task/Agent call that started it
+        self.messages: list[Message] = []
+        self.calls: dict[str, ToolCall] = {}
+        self.subagents: list[Session] = []
+        self.forks: list[Fork] = []
+        self.problems: list[Problem] = []
+        self.records = 0
+        self.malformed_lines = 0
+        self.record_types: Counter[str] = Counter()
+        self.result_ids: set[str] = set()  #: tool_use ids with a result anywhere, nested ones included
+        self.error_ids: set[str] = set()
+        self.custom_title: str | None = None
+        self.ai_title: str | None = None
+        self.summaries: dict[str, str] = {}  #: leafUuid -> summary, as found in this file
+        self.cwds: dict[str, None] = {}
+        self.branches: dict[str, None] = {}
+        self.versions: dict[str, None] = {}
+        self.models: dict[str, None] = {}
+        self.slugs: dict[str, None] = {}
+        self.turn_durations: list[float] = []
+        self.first_timestamp: str | None = None
+        self.last_timestamp: str | None = None
+        self.version = 0  #: bumped by every feed that changed something
+        self._by_uuid: dict[str, Message] = {}
+        self._by_message_id: dict[str, Message] = {}
+        self._children: dict[str, list[str]] = {}
+        self._prompt_children: dict[str | None, list[Message]] = {}
+        self._fork_at: dict[str | None, Fork] = {}
+        self._seg_parent: list[int] = [-1]
+        self._seg_newest: list[int] = [-1]
+        self._early_results: dict[str, tuple[ToolResult, Message]] = {}
+        self._inline_agents: dict[str, Session] = {}  #: sidechain uuid -> its subagent
+        self._progress_agents: dict[str, Session] = {}  #: Task tool_use id -> subagent from progress copies
+        self._agents_by_id: dict[str, ToolCall] = {}  #: agentId named in a Task result -> the call
+        self._visible: tuple[int, list[Message]] | None = None
+        self._update = Update(first_new=-1)  # outside `feed`, changes are not tracked
+
+    # ---------------------------------------------------------------- feeding
+
+    @classmethod
+    def from_lines(cls, lines: Iterable[Line], path: str | Path = "", **kw: Any) -> Session:
+        session = cls(path, **kw)
+        session.feed(lines)
+        return session
+
+    def feed(self, lines: Iterable[Line]) -> Update:
+        """Add complete lines (from a Reader); return what changed."""
+        self._update = update = Update(first_new=len(self.messages))
+        add = self.add_record
+        for line in lines:
+            data = line.data
+            if not data or data.isspace():
+                continue
+            try:
+                obj = orjson.loads(data)
+            except orjson.JSONDecodeError:
+                obj = None
+            span = Span(line.offset, len(data), line.line_no)
+            if type(obj) is dict:
+                add(obj, span)
+                continue
+            result = parse_line(data)
+            if not result.objects:
+                self.malformed_lines += 1
+            if result.note:
+                self.problems.append(Problem(line.line_no, line.offset, result.note))
+            for obj in result.objects:
+                add(obj, span)
+        if update:
+            self.version += 1
+        return update
+
+    def reset(self) -> Update:
+        """Forget everything (the file was truncated or replaced); keep identity and links."""
+        parent_call, source, agent_id = self.parent_call, self.source, self.agent_id
+        self.__init__(self.path, session_id=self.id, agent=self.is_agent)  # type: ignore[misc]
+        self.parent_call, self.source, self.agent_id = parent_call, source, agent_id
+        self.version += 1
+        return Update(started_over=True, threads_changed=True)
+
+    def add_record(self, obj: dict[str, Any], span: Span | None) -> None:
+        """Add one parsed record."""
+        self.records += 1
+        rtype = obj.get("type")
+        if not isinstance(rtype, str):
+            rtype = "?"
+        self.record_types[rtype] += 1
+        if obj.get("isSidechain") is True and not self.is_agent:
+            self._add_inline_sidechain(obj, span)
+            return
+        stamp = obj.get("timestamp")
+        if isinstance(stamp, str):
+            if self.first_timestamp is None:
+                self.first_timestamp = stamp
+            self.last_timestamp = stamp
+        for key, seen in (("cwd", self.cwds), ("gitBranch", self.branches), ("version", self.versions)):
+            value = obj.get(key)
+            if value and isinstance(value, str) and value not in seen:
+                seen[value] = None
+        slug = obj.get("slug")
+        if slug and isinstance(slug, str) and slug not in self.slugs:
+            self.slugs[slug] = None
+        handler = _HANDLERS.get(rtype)
+        if handler is not None:
+            handler(self, obj, span)
+        elif rtype in METADATA_TYPES:
+            self._on_metadata(rtype, obj)
+        else:
+            self._new_message(Kind.UNKNOWN, obj, span, text=rtype)
+
+    # ---------------------------------------------------------------- record types
+
+    def _on_user(self, obj: dict[str, Any], span: Span | None) -> None:
+        payload = obj.get("message")
+        content = payload.get("content") if isinstance(payload, dict) else None
+        blocks: list[Block] = []
+        results: list[dict[str, Any]] = []
+        if isinstance(content, str):
+            blocks.append(Block("text", content))
+        elif isinstance(content, list):
+            for item in content:
+                if not isinstance(item, dict):
+                    continue
+                btype = item.get("type")
+                if btype == "tool_result":
+                    results.append(item)
+                elif btype == "text":
+                    blocks.append(Block("text", _str(item.get("text"))))
+                else:
+                    blocks.append(_other_block(item))
+        kind = self._user_kind(obj, blocks, results)
+        message = self._new_message(kind, obj, span, blocks=blocks)
+        for item in results:
+            self._add_result(item, obj, span, message)
+
+    @staticmethod
+    def _user_kind(obj: dict[str, Any], blocks: list[Block], results: list[dict[str, Any]]) -> Kind:
+        if results:
+            return Kind.TOOL_RESULT
+        if obj.get("isCompactSummary"):
+            return Kind.COMPACT_SUMMARY
+        if obj.get("isMeta"):
+            return Kind.META
+        text = blocks[0].text.lstrip() if blocks and blocks[0].type == "text" else ""
+        if text.startswith(("<command-name>", "<command-message>", "<bash-input>")):
+            return Kind.COMMAND
+        if text.startswith(_OUTPUT_TAGS):
+            return Kind.COMMAND_OUTPUT
+        if text.startswith("[Request interrupted by user"):
+            return Kind.INTERRUPT
+        return Kind.PROMPT
+
+    def _on_assistant(self, obj: dict[str, Any], span: Span | None) -> None:
+        payload = obj.get("message")
+        if not isinstance(payload, dict):
+            payload = {}
+        mid = payload.get("id")
+        message = self._by_message_id.get(mid) if isinstance(mid, str) else None
+        if message is None:
+            kind = Kind.API_ERROR if obj.get("isApiErrorMessage") else Kind.ASSISTANT
+            message = self._new_message(kind, obj, span)
+            message.message_id = mid if isinstance(mid, str) else None
+            model = payload.get("model")
+            if isinstance(model, str):
+                message.model = model
+                if model not in self.models and model != "<synthetic>":
+                    self.models[model] = None
+            if message.message_id:
+                self._by_message_id[message.message_id] = message
+        else:
+            self._join_chunk(message, obj, span)
+        content = payload.get("content")
+        if isinstance(content, list):
+            for item in content:
+                if isinstance(item, dict):
+                    self._add_assistant_block(message, item)
+        elif isinstance(content, str):
+            message.blocks.append(Block("text", content))
+        if payload.get("stop_reason"):
+            message.stop_reason = payload["stop_reason"]
+        tokens = Tokens.from_usage(payload.get("usage"))
+        if tokens is not None and (message.tokens is None or tokens.output >= message.tokens.output):
+            message.tokens = tokens
+
+    def _join_chunk(self, message: Message, obj: dict[str, Any], span: Span | None) -> None:
+        """A later streamed chunk of `message`: map its uuid to it and keep its line."""
+        uuid = obj.get("uuid")
+        if isinstance(uuid, str) and uuid not in self._by_uuid:
+            self._by_uuid[uuid] = message
+            self._link_child(obj.get("parentUuid"), uuid)
+        if span is not None:
+            if message.extra_spans is None:
+                message.extra_spans = []
+            message.extra_spans.append(span)
+        self._update.touch(message)
+
+    def _add_assistant_block(self, message: Message, item: dict[str, Any]) -> None:
+        btype = item.get("type")
+        if btype == "tool_use":
+            tid = item.get("id")
+            if not isinstance(tid, str) or tid in self.calls:
+                return
+            inp = item.get("input")
+            call = ToolCall(tid, _str(item.get("name")) or "?", inp if isinstance(inp, dict) else {}, message)
+            self.calls[tid] = call
+            message.blocks.append(Block("tool_use", call=call))
+            early = self._early_results.pop(tid, None)
+            if early is not None:
+                self._attach_result(call, *early)
+            return
+        if btype in ("text", "thinking"):
+            block = Block(btype, _str(item.get(btype)))
+        elif btype == "redacted_thinking":
+            block = Block(btype)
+        else:
+            block = _other_block(item)
+        last = message.blocks[-1] if message.blocks else None
+        if last is not None and last.type == block.type and last.text == block.text:
+            return  # a chunk written twice (a known Claude Code bug)
+        message.blocks.append(block)
+
+    def _add_result(self, item: dict[str, Any], obj: dict[str, Any], span: Span | None, owner: Message) -> None:
+        tid = item.get("tool_use_id")
+        if not isinstance(tid, str):
+            return
+        text, images = _result_content(item.get("content"))
+        structured = obj.get("toolUseResult")
+        if span is not None and span.length > _BIG_LINE:
+            structured = _cap(structured)
+        result = ToolResult(
+            text[:PREVIEW_CHARS],
+            len(text),
+            item.get("is_error") is True,
+            _str_or_none(obj.get("timestamp")),
+            span,
+            images,
+            structured,
+        )
+        self.result_ids.add(tid)
+        if result.is_error:
+            self.error_ids.add(tid)
+        call = self.calls.get(tid)
+        if call is None:
+            self._early_results[tid] = (result, owner)
+        else:
+            self._attach_result(call, result, owner)
+
+    def _attach_result(self, call: ToolCall, result: ToolResult, owner: Message) -> None:
+        call.result = result
+        self._update.touch(call.message)
+        agent_id = result.structured.get("agentId") if isinstance(result.structured, dict) else None
+        if call.name in AGENT_TOOLS and isinstance(agent_id, str):
+            self._agents_by_id[agent_id] = call
+            for sub in self.subagents:
+                if sub.agent_id == agent_id and sub.parent_call is None:
+                    self._link(sub, call)
+
+    def _on_system(self, obj: dict[str, Any], span: Span | None) -> None:
+        subtype = obj.get("subtype")
+        content = _str(obj.get("content"))
+        if subtype in ("compact_boundary", "microcompact_boundary"):
+            message = self._new_message(Kind.COMPACT_BOUNDARY, obj, span, text=content)
+            meta = obj.get("compactMetadata") or obj.get("microcompactMetadata")
+            if isinstance(meta, dict) and isinstance(meta.get("preTokens"), int):
+                message.pre_tokens = meta["preTokens"]
+            message.micro = subtype == "microcompact_boundary"
+            return
+        if subtype == "turn_duration":
+            ms = obj.get("durationMs")
+            if isinstance(ms, int | float):
+                self.turn_durations.append(ms / 1000)
+                content = f"turn took {_seconds(ms / 1000)}"
+        elif subtype == "api_error" or obj.get("level") == "error":
+            error = obj.get("error")
+            detail = error.get("message") if isinstance(error, dict) else error
+            message = self._new_message(Kind.API_ERROR, obj, span, text=_str(detail) or content or "API error")
+            message.is_error = True
+            return
+        elif subtype == "stop_hook_summary":
+            self._new_message(Kind.HOOK, obj, span, text=_hook_summary(obj))
+            return
+        elif subtype == "local_command":
+            self._new_message(Kind.COMMAND_OUTPUT, obj, span, text=content)
+            return
+        self._new_message(Kind.SYSTEM, obj, span, text=content or _str(subtype) or "system")
+
+    def _on_progress(self, obj: dict[str, Any], span: Span | None) -> None:
+        data = obj.get("data")
+        data = data if isinstance(data, dict) else {}
+        dtype = data.get("type")
+        nested = data.get("message")
+        if dtype == "agent_progress" and isinstance(nested, dict):
+            self._add_progress_copy(obj, data, nested, span)
+        if dtype == "hook_progress":
+            text = " ".join(_str(data.get(k)) for k in ("hookEvent", "hookName") if data.get(k))
+            self._new_message(Kind.HOOK, obj, span, text=text or "hook")
+        else:
+            self._new_message(Kind.PROGRESS, obj, span, text=_str(dtype) or "progress")
+
+    def _on_attachment(self, obj: dict[str, Any], span: Span | None) -> None:
+        attachment = obj.get("attachment")
+        atype = _str(attachment.get("type")) if isinstance(attachment, dict) else ""
+        kind = Kind.HOOK if "hook" in atype else Kind.ATTACHMENT
+        detail = ""
+        if isinstance(attachment, dict):
+            detail = _str(attachment.get("hookName") or attachment.get("filename") or attachment.get("content"))
+        self._new_message(kind, obj, span, text=" ".join(x for x in (atype or "attachment", detail[:200]) if x))
+
+    def _on_metadata(self, rtype: str, obj: dict[str, Any]) -> None:
+        if rtype == "custom-title" and obj.get("customTitle"):
+            self.custom_title = _str(obj["customTitle"])
+        elif rtype == "ai-title" and obj.get("aiTitle"):
+            self.ai_title = _str(obj["aiTitle"])
+        elif rtype == "summary" and isinstance(obj.get("leafUuid"), str) and obj.get("summary"):
+            self.summaries[obj["leafUuid"]] = _str(obj["summary"])
+
+    # ---------------------------------------------------------------- messages and threads
+
+    def _new_message(
+        self,
+        kind: Kind,
+        obj: dict[str, Any],
+        span: Span | None,
+        *,
+        blocks: list[Block] | None = None,
+        text: str = "",
+    ) -> Message:
+        uuid = obj.get("uuid")
+        uuid = uuid if isinstance(uuid, str) else None
+        parent = obj.get("parentUuid")
+        if not isinstance(parent, str):
+            logical = obj.get("logicalParentUuid")
+            parent = logical if isinstance(logical, str) else None
+        message = Message(
+            kind,
+            uuid,
+            parent,
+            _str_or_none(obj.get("timestamp")),
+            span,
+            len(self.messages),
+            blocks if blocks is not None else [],
+            text,
+            obj.get("type") if isinstance(obj.get("type"), str) else "?",
+            sidechain=obj.get("isSidechain") is True,
+        )
+        slug = obj.get("slug")
+        if isinstance(slug, str):
+            message.slug = slug
+        if uuid is not None:
+            if uuid in self._by_uuid:
+                self.problems.append(Problem(span.line_no if span else 0, span.offset if span else 0,
+                                             f"record {uuid[:8]} written twice"))
+            self._by_uuid[uuid] = message
+            self._link_child(parent, uuid)
+        parent_message = self._by_uuid.get(parent) if parent else None
+        message.segment = parent_message.segment if parent_message is not None else 0
+        self.messages.append(message)
+        self._update.added.append(message)
+        if kind is Kind.PROMPT or kind is Kind.COMMAND:
+            self._check_fork(message)
+        self._touch_segment(message.segment, message.index)
+        return message
+
+    def _link_child(self, parent: Any, uuid: str) -> None:
+        if isinstance(parent, str):
+            self._children.setdefault(parent, []).append(uuid)
+
+    def _check_fork(self, prompt: Message) -> None:
+        """Two prompts with one parent make a fork; each branch gets its own segment."""
+        siblings = self._prompt_children.setdefault(prompt.parent, [])
+        siblings.append(prompt)
+        if len(siblings) < 2:
+            return
+        fork = self._fork_at.get(prompt.parent)
+        if fork is None:
+            fork = Fork(prompt.parent, [])
+            self._fork_at[prompt.parent] = fork
+            self.forks.append(fork)
+            first = siblings[0]
+            fork.segments.append(self._split_segment(first))
+            first.fork = fork
+        home = prompt.segment
+        prompt.segment = self._new_segment(home)
+        prompt.fork = fork
+        fork.segments.append(prompt.segment)
+        self._update.threads_changed = True
+
+    def _new_segment(self, parent: int) -> int:
+        self._seg_parent.append(parent)
+        self._seg_newest.append(-1)
+        return len(self._seg_parent) - 1
+
+    def _split_segment(self, first: Message) -> int:
+        """Move `first` and what grew from it in its segment into a new segment."""
+        old = first.segment
+        new = self._new_segment(old)
+        stack = [first.uuid] if first.uuid else []
+        first.segment = new
+        newest = first.index
+        while stack:
+            uuid = stack.pop()
+            message = self._by_uuid.get(uuid)
+            if message is None:
+                continue
+            if message.segment == old:
+                message.segment = new
+            elif message.segment != new:
+                if self._seg_parent[message.segment] == old:
+                    self._seg_parent[message.segment] = new
+                newest = max(newest, self._seg_newest[message.segment])
+                continue
+            newest = max(newest, message.index)
+            stack.extend(self._children.get(uuid, ()))
+        self._seg_newest[new] = newest
+        return new
+
+    def _touch_segment(self, segment: int, index: int) -> None:
+        while segment >= 0 and self._seg_newest[segment] < index:
+            self._seg_newest[segment] = index
+            segment = self._seg_parent[segment]
+
+    def branch_of(self, fork: Fork) -> int:
+        """Index of the branch of `fork` being read: the user's choice, else the newest."""
+        if fork.chosen is not None:
+            return fork.chosen
+        newest = [self._seg_newest[s] for s in fork.segments]
+        return newest.index(max(newest))
+
+    def choose_branch(self, fork: Fork, index: int | None) -> None:
+        """Read branch `index` of `fork` (None: back to following the newest)."""
+        fork.chosen = None if index is None else index % len(fork.segments)
+        self.version += 1
+
+    def active_segments(self) -> set[int]:
+        active = {0}
+        pending = list(self.forks)
+        progressed = True
+        while pending and progressed:
+            progressed = False
+            for fork in list(pending):
+                home = self._by_uuid.get(fork.parent) if fork.parent else None
+                if (home.segment if home else 0) in active:
+                    active.add(fork.segments[self.branch_of(fork)])
+                    pending.remove(fork)
+                    progressed = True
+        return active
+
+    def visible(self) -> list[Message]:
+        """The messages of the branch being read, in file order (tool results live in their calls)."""
+        if self._visible is None or self._visible[0] != self.version:
+            active = self.active_segments()
+            shown = [m for m in self.messages if m.segment in active and m.kind is not Kind.TOOL_RESULT]
+            self._visible = (self.version, shown)
+        return self._visible[1]
+
+    def message_by_uuid(self, uuid: str) -> Message | None:
+        return self._by_uuid.get(uuid)
+
+    # ---------------------------------------------------------------- subagents
+
+    def _add_inline_sidechain(self, obj: dict[str, Any], span: Span | None) -> None:
+        """1.0.x: subagent records inline in the main file, each Task run a new root."""
+        parent = obj.get("parentUuid")
+        sub = self._inline_agents.get(parent) if isinstance(parent, str) else None
+        if sub is None:
+            sub = Session(self.path, session_id=self.id, agent=True)
+            sub.source = "inline"
+            self.subagents.append(sub)
+            self._update.threads_changed = True
+        before = len(sub.messages)
+        sub.add_record(obj, span)
+        sub.version += 1
+        uuid = obj.get("uuid")
+        if isinstance(uuid, str):
+            self._inline_agents[uuid] = sub
+        if sub.parent_call is None and before == 0 and sub.messages:
+            self._link_by_prompt(sub)
+        self._touch_agent(sub)
+
+    def _add_progress_copy(
+        self, obj: dict[str, Any], data: dict[str, Any], nested: dict[str, Any], span: Span | None
+    ) -> None:
+        """2.1.7 to 2.1.42: subagent records copied into the main file inside progress records."""
+        tool_id = obj.get("parentToolUseID")
+        key = tool_id if isinstance(tool_id, str) else _str(data.get("agentId"))
+        sub = self._progress_agents.get(key)
+        if sub is None:
+            sub = Session(self.path, session_id=self.id, agent=True)
+            sub.source = "progress"
+            agent_id = data.get("agentId")
+            sub.agent_id = agent_id if isinstance(agent_id, str) else None
+            self._progress_agents[key] = sub
+            self.subagents.append(sub)
+            call = self.calls.get(key)
+            if call is not None and call.subagent is None:
+                self._link(sub, call)
+            self._update.threads_changed = True
+        record = dict(nested)
+        record.setdefault("isSidechain", True)
+        uuid = record.get("uuid")
+        if isinstance(uuid, str) and sub.message_by_uuid(uuid) is not None:
+            return
+        sub.add_record(record, span)
+        sub.version += 1
+        self.result_ids |= sub.result_ids
+        self._touch_agent(sub)
+
+    def attach_agent(self, sub: Session) -> None:
+        """Add a subagent read from its own file (2.0.x flat, 2.1.x `<session>/subagents/`)."""
+        sub.is_agent = True
+        if sub.agent_id is None:
+            sub.agent_id = _agent_id_of(sub)
+        for existing in self.subagents:
+            if existing.source == "progress" and existing.agent_id and existing.agent_id == sub.agent_id:
+                self.subagents.remove(existing)  # the file is the whole transcript; the copies are not
+                if existing.parent_call is not None:
+                    existing.parent_call.subagent = None
+                    self._link(sub, existing.parent_call)
+                break
+        self.subagents.append(sub)
+        if sub.parent_call is None:
+            call = self._agents_by_id.get(sub.agent_id or "")
+            if call is not None and call.subagent is None:
+                self._link(sub, call)
+            else:
+                self._link_by_prompt(sub)
+        self.version += 1
+
+    def _link(self, sub: Session, call: ToolCall) -> None:
+        sub.parent_call = call
+        call.subagent = sub
+
+    def _link_by_prompt(self, sub: Session) -> None:
+        """Link a subagent to the unlinked Task/Agent call whose prompt it starts with."""
+        first = next((m for m in sub.messages if m.kind is Kind.PROMPT), None)
+        if first is None:
+            return
+        text = first.plain_text.strip()
+        for call in reversed(self.calls.values()):
+            if call.name in AGENT_TOOLS and call.subagent is None and _str(call.input.get("prompt")).strip() == text:
+                self._link(sub, call)
+                return
+
+    def _touch_agent(self, sub: Session) -> None:
+        if sub.parent_call is not None:
+            self._update.touch(sub.parent_call.message)
+
+    # ---------------------------------------------------------------- facts
+
+    def title(self, summaries: dict[str, str] | None = None) -> str:
+        """Last custom title, last AI title, a summary of a leaf in this session, or the first prompt."""
+        if self.custom_title:
+            return self.custom_title
+        if self.ai_title:
+            return self.ai_title
+        for leaf, summary in reversed(list({**self.summaries, **(summaries or {})}.items())):
+            if leaf in self._by_uuid:
+                return summary
+        return self.first_prompt
+
+    @property
+    def first_prompt(self) -> str:
+        for message in self.messages:
+            if message.kind is Kind.PROMPT:
+                text = prompt_text(message)
+                if text:
+                    return text
+        return ""
+
+    @property
+    def project_path(self) -> str | None:
+        return next(iter(self.cwds), None)
+
+    @property
+    def is_warmup(self) -> bool:
+        prompt = next((m for m in self.messages if m.kind is Kind.PROMPT), None)
+        return prompt is not None and prompt.plain_text.strip() == "Warmup"
+
+    @property
+    def is_empty(self) -> bool:
+        """No real exchange: no prompt, or no answer."""
+        kinds = {m.kind for m in self.messages}
+        return Kind.PROMPT not in kinds or Kind.ASSISTANT not in kinds
+
+
+def prompt_text(message: Message, limit: int = 200) -> str:
+    """A prompt as one line: injected tags removed, whitespace folded."""
+    text = _INJECTED.sub(" ", message.plain_text)
+    if text.lstrip().startswith("<command-"):
+        name = _COMMAND_NAME.search(text)
+        args = _COMMAND_ARGS.search(text)
+        text = " ".join(x.group(1).strip() for x in (name, args) if x)
+    return " ".join(text.split())[:limit]
+
+
+def _agent_id_of(sub: Session) -> str | None:
+    stem = Path(sub.path).stem
+    return stem.removeprefix("agent-") if stem.startswith("agent-") else None
+
+
+def _result_content(content: Any) -> tuple[str, list[tuple[str, int]]]:
+    """The text of a tool_result's content (a string or a list of blocks) and its images."""
+    if isinstance(content, str):
+        return content, []
+    if not isinstance(content, list):
+        return ("" if content is None else _str(content)), []
+    texts, images = [], []
+    for item in content:
+        if not isinstance(item, dict):
+            continue
+        if item.get("type") == "text":
+            texts.append(_str(item.get("text")))
+        elif item.get("type") == "image":
+            block = _other_block(item)
+            images.append((block.media_type, block.size))
+        elif item.get("type") == "tool_reference":
+            texts.append(f"[tool: {_str(item.get('tool_name'))}]")
+    return "\n".join(texts), images
+
+
+def _other_block(item: dict[str, Any]) -> Block:
+    """An image placeholder, or an unknown block kept as its (capped) JSON."""
+    btype = _str(item.get("type")) or "?"
+    if btype == "image":
+        source = item.get("source")
+        source = source if isinstance(source, dict) else {}
+        data = source.get("data")
+        size = len(data) * 3 // 4 if isinstance(data, str) else 0
+        return Block("image", media_type=_str(source.get("media_type")) or "image", size=size)
+    raw = orjson.dumps(item)
+    return Block(btype, raw[:PREVIEW_CHARS].decode("utf-8", "replace"), size=len(raw))
+
+
+def _cap(value: Any, depth: int = 0) -> Any:
+    """A copy of a structured result with long strings and lists cut, to bound memory."""
+    if isinstance(value, str):
+        return value[:PREVIEW_CHARS]
+    if depth > 6:
+        return None
+    if isinstance(value, dict):
+        return {k: _cap(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_cap(v, depth + 1) for v in value[:2000]]
+    return value
+
+
+def _hook_summary(obj: dict[str, Any]) -> str:
+    infos = obj.get("hookInfos")
+    names = [_str(i.get("command")) for i in infos if isinstance(i, dict)] if isinstance(infos, list) else []
+    count = obj.get("hookCount")
+    head = f"stop hooks ({count})" if isinstance(count, int) else "stop hooks"
+    return head + (": " + ", ".join(n for n in names if n)[:200] if names else "")
+
+
+def _seconds(value: float) -> str:
+    return f"{value:.1f}s" if value < 60 else f"{int(value // 60)}m{int(value % 60):02d}s"
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ("" if value is None else str(value))
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+_HANDLERS = {
+    "user": Session._on_user,
+    "assistant": Session._on_assistant,
+    "system": Session._on_system,
+    "progress": Session._on_progress,
+    "attachment": Session._on_attachment,
+}

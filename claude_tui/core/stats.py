@@ -1,0 +1,177 @@
+"""Session facts for people and scripts: the `stats` command's numbers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from claude_tui.core.model import Kind, Message, parse_time
+from claude_tui.core.session import Session
+from claude_tui.core.usage import Tokens, UsageTotal
+
+#: A gap between two messages longer than this is an interruption (and a resumption).
+RESUME_GAP_S = 3600.0
+
+
+def usage_items(session: Session) -> list[tuple[str | None, Tokens]]:
+    """(model, tokens) once per assistant message of this file, inline sidechains included."""
+    items = [(m.model, m.tokens) for m in session.messages if m.tokens is not None]
+    for sub in session.subagents:
+        if sub.source == "inline":
+            items += usage_items(sub)
+    return items
+
+
+def usage_with_subagents(session: Session) -> UsageTotal:
+    items = usage_items(session)
+    for sub in session.subagents:
+        if sub.source != "inline":
+            items += usage_items(sub)
+    return UsageTotal.of(items)
+
+
+def gaps(messages: list[Message], threshold: float = RESUME_GAP_S) -> int:
+    """How many times the conversation paused for longer than `threshold` seconds."""
+    count, last = 0, None
+    for message in messages:
+        now = parse_time(message.timestamp)
+        if now is None:
+            continue
+        if last is not None and now - last > threshold:
+            count += 1
+        last = now
+    return count
+
+
+def _assistant_records(session: Session) -> tuple[int, set[str]]:
+    """Distinct message ids over top-level assistant records (an id-less record counts alone), and tool_use ids."""
+    messages, calls = 0, set(session.calls)
+    for m in session.messages:
+        if m.record_type == "assistant":
+            messages += 1
+    for sub in session.subagents:
+        if sub.source == "inline":
+            inline_messages, inline_calls = _assistant_records(sub)
+            messages += inline_messages
+            calls |= inline_calls
+    return messages, calls
+
+
+def session_stats(session: Session, summaries: dict[str, str] | None = None) -> dict[str, Any]:
+    """The facts of one session, as the `stats --json` object."""
+    own = UsageTotal.of(usage_items(session))
+    total = usage_with_subagents(session)
+    assistant_messages, calls = _assistant_records(session)
+    result_ids = set(session.result_ids)
+    errors = set(session.error_ids)
+    for sub in session.subagents:
+        if sub.source == "inline":
+            result_ids |= sub.result_ids
+            errors |= sub.error_ids
+    start, end = parse_time(session.first_timestamp), parse_time(session.last_timestamp)
+    kinds = [m.kind for m in session.messages]
+    return {
+        "session_id": session.id,
+        "path": session.path,
+        "title": session.title(summaries),
+        "project": session.project_path,
+        "records": session.records,
+        "malformed_lines": session.malformed_lines,
+        "problems": [f"line {p.line_no}: {p.message}" if p.line_no else p.message for p in session.problems],
+        "record_types": dict(session.record_types),
+        "user_prompts": kinds.count(Kind.PROMPT),
+        "assistant_messages": assistant_messages,
+        "tool_calls": len(calls),
+        "tool_errors": len(errors & calls),
+        "unpaired_tool_calls": len(calls - result_ids),
+        "forks": len(session.forks),
+        "compactions": sum(1 for m in session.messages if m.kind is Kind.COMPACT_BOUNDARY and not m.micro)
+        + _pre2_compactions(session),
+        "microcompactions": sum(1 for m in session.messages if m.kind is Kind.COMPACT_BOUNDARY and m.micro),
+        "subagents": len(session.subagents),
+        "tokens": own.tokens.as_dict(),
+        "tokens_with_subagents": total.tokens.as_dict(),
+        "cost_usd": None if own.cost is None else round(own.cost, 6),
+        "cost_with_subagents_usd": None if total.cost is None else round(total.cost, 6),
+        "unpriced_models": sorted(total.unpriced_models),
+        "models": list(session.models),
+        "versions": list(session.versions),
+        "branches": list(session.branches),
+        "started": session.first_timestamp,
+        "ended": session.last_timestamp,
+        "duration_s": round(end - start, 3) if start is not None and end is not None else None,
+        "turns": len(session.turn_durations),
+        "turn_time_s": round(sum(session.turn_durations), 3),
+        "interruptions": gaps(session.messages),
+        "user_interrupts": kinds.count(Kind.INTERRUPT),
+        "api_errors": kinds.count(Kind.API_ERROR),
+        "empty": session.is_empty,
+        "warmup": session.is_warmup,
+        "plan_slugs": list(session.slugs),
+    }
+
+
+def _pre2_compactions(session: Session) -> int:
+    """Before 2.0 a compaction left no boundary: its summary record is itself a root."""
+    return sum(
+        1
+        for m in session.messages
+        if m.kind is Kind.COMPACT_SUMMARY
+        and m.parent is None
+        and not any(b.kind is Kind.COMPACT_BOUNDARY for b in session.messages[max(0, m.index - 3) : m.index])
+    )
+
+
+def human_size(n: float) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if abs(n) < 1000 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000
+    return f"{n:.1f} GB"
+
+
+def human_count(n: int) -> str:
+    """1234 -> 1.2k, 3400000 -> 3.4M."""
+    if n < 1000:
+        return str(n)
+    if n < 1_000_000:
+        return f"{n / 1000:.1f}k"
+    return f"{n / 1_000_000:.1f}M"
+
+
+def human_duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    seconds = int(seconds)
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    if seconds < 86400:
+        return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+    return f"{seconds // 86400}d{seconds % 86400 // 3600:02d}h"
+
+
+def format_stats(facts: dict[str, Any]) -> str:
+    """A short readable summary of one session's facts."""
+    tokens = facts["tokens_with_subagents"]
+    cost = facts["cost_with_subagents_usd"]
+    flags = [f for f in ("empty", "warmup") if facts[f]]
+    lines = [
+        f"{facts['title'] or '(untitled)'}" + (f"  [{', '.join(flags)}]" if flags else ""),
+        f"  session   {facts['session_id']}",
+        f"  project   {facts['project'] or '-'}" + (f"  ({', '.join(facts['branches'])})" if facts["branches"] else ""),
+        f"  when      {facts['started'] or '-'} .. {facts['ended'] or '-'}  ({human_duration(facts['duration_s'])})",
+        f"  messages  {facts['user_prompts']} prompts, {facts['assistant_messages']} answers, "
+        f"{facts['tool_calls']} tool calls ({facts['tool_errors']} errors, {facts['unpaired_tool_calls']} unanswered)",
+        f"  threads   {facts['forks']} forks, {facts['compactions']} compactions, {facts['subagents']} subagents, "
+        f"{facts['interruptions']} resumptions",
+        f"  tokens    {human_count(tokens['input'])} in, {human_count(tokens['output'])} out, "
+        f"{human_count(tokens['cache_read'])} cache read, {human_count(tokens['cache_creation'])} cache write"
+        + (f"  ${cost:.2f}" if cost is not None else "  (cost unknown)"),
+        f"  models    {', '.join(facts['models']) or '-'}   versions {', '.join(facts['versions']) or '-'}",
+        f"  records   {facts['records']} ({facts['malformed_lines']} malformed lines)",
+    ]
+    lines += [f"  problem   {p}" for p in facts["problems"][:10]]
+    if len(facts["problems"]) > 10:
+        lines.append(f"  ...and {len(facts['problems']) - 10} more problems")
+    return "\n".join(lines)

@@ -1,0 +1,118 @@
+"""Tokens and cost.
+
+Every streamed chunk of an assistant message repeats its usage, so usage is
+counted once per `message.id` (the chunk with the largest `output_tokens`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+#: Anthropic list prices in USD per million tokens, as published on 2026-11-01:
+#: (input, output, 5-minute cache write, cache read). Matched by model-name prefix, longest first.
+PRICING_DATE = "2026-11-01"
+PRICES: dict[str, tuple[float, float, float, float]] = {
+    "claude-opus-4-7": (5.0, 25.0, 6.25, 0.50),
+    "claude-opus-4-6": (5.0, 25.0, 6.25, 0.50),
+    "claude-opus-4-5": (5.0, 25.0, 6.25, 0.50),
+    "claude-opus-4-1": (15.0, 75.0, 18.75, 1.50),
+    "claude-opus-4": (15.0, 75.0, 18.75, 1.50),
+    "claude-sonnet-4": (3.0, 15.0, 3.75, 0.30),
+    "claude-3-7-sonnet": (3.0, 15.0, 3.75, 0.30),
+    "claude-3-5-sonnet": (3.0, 15.0, 3.75, 0.30),
+    "claude-haiku-4": (1.0, 5.0, 1.25, 0.10),
+    "claude-3-5-haiku": (0.80, 4.0, 1.0, 0.08),
+    "claude-3-opus": (15.0, 75.0, 18.75, 1.50),
+    "claude-3-haiku": (0.25, 1.25, 0.30, 0.03),
+}
+_PREFIXES = sorted(PRICES, key=len, reverse=True)
+_DATE_SUFFIX = re.compile(r"-\d{8}$")
+
+
+def price_for(model: str | None) -> tuple[float, float, float, float] | None:
+    """The price row of `model`, or None for a model we do not know (and `<synthetic>`)."""
+    if not model:
+        return None
+    name = _DATE_SUFFIX.sub("", model.lower()).removeprefix("anthropic/").removeprefix("us.anthropic.")
+    for prefix in _PREFIXES:
+        if name.startswith(prefix):
+            return PRICES[prefix]
+    return None
+
+
+@dataclass(slots=True)
+class Tokens:
+    """Token counts of one message or a sum of messages."""
+
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_creation: int = 0
+
+    @classmethod
+    def from_usage(cls, usage: Any) -> Tokens | None:
+        if not isinstance(usage, dict):
+            return None
+        return cls(
+            _int(usage.get("input_tokens")),
+            _int(usage.get("output_tokens")),
+            _int(usage.get("cache_read_input_tokens")),
+            _int(usage.get("cache_creation_input_tokens")),
+        )
+
+    @property
+    def total(self) -> int:
+        return self.input + self.output + self.cache_read + self.cache_creation
+
+    def add(self, other: Tokens) -> None:
+        self.input += other.input
+        self.output += other.output
+        self.cache_read += other.cache_read
+        self.cache_creation += other.cache_creation
+
+    def cost(self, model: str | None) -> float | None:
+        """USD at list price, or None when the model is not in the table."""
+        price = price_for(model)
+        if price is None:
+            return None
+        p_in, p_out, p_write, p_read = price
+        return (
+            self.input * p_in + self.output * p_out + self.cache_creation * p_write + self.cache_read * p_read
+        ) / 1e6
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "input": self.input,
+            "output": self.output,
+            "cache_read": self.cache_read,
+            "cache_creation": self.cache_creation,
+        }
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+@dataclass(slots=True)
+class UsageTotal:
+    """Tokens and cost summed over messages; cost only over models with a known price."""
+
+    tokens: Tokens
+    cost: float | None = None
+    unpriced_models: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, items: list[tuple[str | None, Tokens]]) -> UsageTotal:
+        total, cost, unpriced = Tokens(), None, set()
+        for model, tokens in items:
+            total.add(tokens)
+            if not tokens.total:
+                continue
+            c = tokens.cost(model)
+            if c is None:
+                unpriced.add(model or "unknown")
+            else:
+                cost = (cost or 0.0) + c
+        return cls(total, cost, frozenset(unpriced))
