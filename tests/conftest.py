@@ -1,0 +1,37 @@
+"""Shared test fixtures: our own fixture files, and the real corpus when it sits beside the repo."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures"
+SHARED_CORPUS = Path(os.environ.get("CLAUDE_TUI_CORPUS", ROOT.parent / "shared" / "corpus"))
+REAL_PROJECTS = SHARED_CORPUS / "real" / "projects"
+
+
+@pytest.fixture
+def fixtures() -> Path:
+    return FIXTURES
+
+
+@pytest.fixture
+def real_projects() -> Path:
+    """The real sessions in ../shared/corpus; tests using it skip in a user's clone without it."""
+    if not REAL_PROJECTS.is_dir():
+        pytest.skip("../shared/corpus/real is not present")
+    return REAL_PROJECTS
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never let a test read the developer's own ~/.claude or write to their cache or config."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.delenv("CLAUDE_TUI_CACHE_DIR", raising=False)
