@@ -97,7 +97,7 @@ def _resolve(spec: str, dirs: list[str] | None) -> Path:
         raise CommandError(str(exc)) from exc
 
 
-def _read(path: Path):  # noqa: ANN202 - returns a Session; imported lazily to keep start-up fast
+def _read(path: Path):
     from claude_tui.core.files import read_session
     from claude_tui.core.reader import ReadError
 

@@ -170,4 +170,3 @@ def _summaries_in(data: mmap.mmap, found: dict[str, str]) -> None:
             if isinstance(leaf, str) and isinstance(text, str):
                 found[leaf] = text
         start = data.find(b'"type":"summary"', end if end >= 0 else len(data))
-

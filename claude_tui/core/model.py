@@ -93,12 +93,13 @@ class ToolCall:
     name: str
     input: dict[str, Any]
     message: Message
+    started: str | None = None  #: timestamp of the record that holds the call
     result: ToolResult | None = None
     subagent: Session | None = None
 
     @property
     def status(self) -> str:
-        """"running", "error" or "ok"."""
+        """ "running", "error" or "ok"."""
         if self.result is None:
             return "running"
         return "error" if self.result.is_error else "ok"
@@ -108,7 +109,7 @@ class ToolCall:
         """Seconds from the call to its result, where both carry timestamps."""
         if self.result is None:
             return None
-        start, end = parse_time(self.message.timestamp), parse_time(self.result.timestamp)
+        start, end = parse_time(self.started or self.message.timestamp), parse_time(self.result.timestamp)
         if start is None or end is None or end < start:
             return None
         return end - start

@@ -258,9 +258,10 @@ class Session:
             self._join_chunk(message, obj, span)
         content = payload.get("content")
         if isinstance(content, list):
+            stamp = _str_or_none(obj.get("timestamp"))
             for item in content:
                 if isinstance(item, dict):
-                    self._add_assistant_block(message, item)
+                    self._add_assistant_block(message, item, stamp)
         elif isinstance(content, str):
             message.blocks.append(Block("text", content))
         if payload.get("stop_reason"):
@@ -281,14 +282,14 @@ class Session:
             message.extra_spans.append(span)
         self._update.touch(message)
 
-    def _add_assistant_block(self, message: Message, item: dict[str, Any]) -> None:
+    def _add_assistant_block(self, message: Message, item: dict[str, Any], stamp: str | None) -> None:
         btype = item.get("type")
         if btype == "tool_use":
             tid = item.get("id")
             if not isinstance(tid, str) or tid in self.calls:
                 return
             inp = item.get("input")
-            call = ToolCall(tid, _str(item.get("name")) or "?", inp if isinstance(inp, dict) else {}, message)
+            call = ToolCall(tid, _str(item.get("name")) or "?", inp if isinstance(inp, dict) else {}, message, stamp)
             self.calls[tid] = call
             message.blocks.append(Block("tool_use", call=call))
             early = self._early_results.pop(tid, None)
@@ -435,8 +436,9 @@ class Session:
             message.slug = slug
         if uuid is not None:
             if uuid in self._by_uuid:
-                self.problems.append(Problem(span.line_no if span else 0, span.offset if span else 0,
-                                             f"record {uuid[:8]} written twice"))
+                self.problems.append(
+                    Problem(span.line_no if span else 0, span.offset if span else 0, f"record {uuid[:8]} written twice")
+                )
             self._by_uuid[uuid] = message
             self._link_child(parent, uuid)
         parent_message = self._by_uuid.get(parent) if parent else None
@@ -549,6 +551,8 @@ class Session:
         """1.0.x: subagent records inline in the main file, each Task run a new root."""
         parent = obj.get("parentUuid")
         sub = self._inline_agents.get(parent) if isinstance(parent, str) else None
+        if sub is None and isinstance(parent, str):  # a parent we never saw: the latest run goes on
+            sub = next((a for a in reversed(self.subagents) if a.source == "inline"), None)
         if sub is None:
             sub = Session(self.path, session_id=self.id, agent=True)
             sub.source = "inline"

@@ -1,0 +1,72 @@
+"""The command line as scripts use it: stats, errors as one line, never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+
+from tests.jsonl import Thread, text
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "claude_tui", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def make_home(tmp_path: Path) -> Path:
+    projects = tmp_path / "projects"
+    t = Thread(session_id="0f1e2d3c-0000-4000-8000-000000000001")
+    t.prompt("make the parser tolerant")
+    t.answer(text("Done."), msg_id="m1")
+    t.write(projects / "-home-u-proj" / "0f1e2d3c-0000-4000-8000-000000000001.jsonl")
+    t2 = Thread(session_id="0f1e2d3c-0000-4000-8000-000000000002")
+    t2.prompt("second")
+    t2.write(projects / "-home-u-proj" / "0f1e2d3c-0000-4000-8000-000000000002.jsonl")
+    return projects
+
+
+def test_stats_json_by_id_prefix(tmp_path: Path) -> None:
+    projects = make_home(tmp_path)
+    out = run("stats", "0f1e2d3c-0000-4000-8000-000000000001", "--json", "--projects-dir", str(projects))
+    assert out.returncode == 0, out.stderr
+    facts = orjson.loads(out.stdout)
+    assert facts["title"] == "make the parser tolerant"
+    assert facts["project"] == "/home/u/proj"
+    assert (facts["user_prompts"], facts["assistant_messages"]) == (1, 1)
+
+
+def test_stats_human_output_for_several(tmp_path: Path) -> None:
+    projects = make_home(tmp_path)
+    files = sorted(str(p) for p in projects.rglob("*.jsonl"))
+    out = run("stats", *files)
+    assert out.returncode == 0, out.stderr
+    assert "make the parser tolerant" in out.stdout and "second" in out.stdout
+    assert "1 prompts, 1 answers" in out.stdout
+
+
+def test_errors_are_one_line_and_non_zero(tmp_path: Path) -> None:
+    projects = make_home(tmp_path)
+    (tmp_path / "dir.jsonl").mkdir()
+    cases = [
+        (("stats", "nothing-like-this", "--projects-dir", str(projects)), "no session matches"),
+        (("stats", "0f1e2d3c", "--projects-dir", str(projects)), "ambiguous"),
+        (("stats", str(tmp_path / "missing.jsonl")), "no such file"),
+        (("stats", str(tmp_path / "dir.jsonl")), "a directory"),
+        (("export", "0f1e2d3c", "--projects-dir", str(projects)), "ambiguous"),
+    ]
+    for args, message in cases:
+        out = run(*args)
+        assert out.returncode != 0, args
+        assert message in out.stderr, (args, out.stderr)
+        assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_stats_on_real_sessions(real_projects: Path) -> None:
+    files = [str(p) for p in sorted(real_projects.glob("*/*.jsonl")) if not p.name.startswith("agent-")][:10]
+    out = run("stats", "--json", *files)
+    assert out.returncode == 0, out.stderr
+    rows = [orjson.loads(line) for line in out.stdout.splitlines()]
+    assert len(rows) == len(files)
+    assert all(r["records"] > 0 for r in rows)

@@ -1,0 +1,121 @@
+"""The incremental reader: complete lines only, offsets, truncation and replacement."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from claude_tui.core.reader import Reader, ReadError
+
+
+def test_partial_last_line_waits_for_its_newline(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"a":1}\n{"b":')
+    reader = Reader(str(path))
+    started_over, lines = reader.read()
+    assert not started_over
+    assert [(line.data, line.line_no, line.offset) for line in lines] == [(b'{"a":1}', 1, 0)]
+    assert reader.pending == 5
+    with path.open("ab") as f:
+        f.write(b'2}\n{"c":3}\n')
+    _, lines = reader.read()
+    assert [(line.data, line.line_no, line.offset) for line in lines] == [(b'{"b":2}', 2, 8), (b'{"c":3}', 3, 16)]
+    assert reader.offset == path.stat().st_size
+    assert reader.read() == (False, [])
+
+
+def test_read_all_takes_a_last_line_without_newline(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"a":1}\n{"b":2}')
+    _, lines = Reader(str(path)).read_all()
+    assert [line.data for line in lines] == [b'{"a":1}', b'{"b":2}']
+
+
+def test_blank_lines_count_as_lines(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'\n\n{"a":1}\n')
+    _, lines = Reader(str(path)).read()
+    assert [line.line_no for line in lines] == [1, 2, 3]
+
+
+def test_truncated_file_starts_over(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"a":1}\n{"b":2}\n')
+    reader = Reader(str(path))
+    reader.read()
+    path.write_bytes(b'{"z":9}\n')
+    started_over, lines = reader.read()
+    assert started_over
+    assert [line.data for line in lines] == [b'{"z":9}']
+
+
+def test_replaced_file_starts_over(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"a":1}\n')
+    reader = Reader(str(path))
+    reader.read()
+    other = tmp_path / "new.jsonl"
+    other.write_bytes(b'{"a":1}\n{"b":2}\n')
+    os.replace(other, path)
+    started_over, lines = reader.read()
+    assert started_over
+    assert len(lines) == 2
+
+
+def test_rewritten_in_place_at_same_size_is_noticed(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"a":1}\n')
+    reader = Reader(str(path))
+    reader.read()
+    with path.open("r+b") as f:  # same inode, longer, but no newline where we stopped
+        f.write(b'{"a":1234}\n')
+    started_over, lines = reader.read()
+    assert started_over
+    assert [line.data for line in lines] == [b'{"a":1234}']
+
+
+def test_batches_respect_the_limit(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"".join(b'{"n":%d}\n' % i for i in range(1000)))
+    reader = Reader(str(path))
+    batches = list(reader.iter_batches(batch=1000))
+    assert len(batches) > 5
+    assert sum(len(b) for b in batches) == 1000
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda p: None, "file not found"),
+        (lambda p: p.mkdir(), "a directory"),
+        (lambda p: os.mkfifo(p), "not a regular file"),
+        (lambda p: (p.parent / "loop").symlink_to(p) or p.symlink_to(p.parent / "loop"), "symbolic link loop"),
+    ],
+)
+def test_unreadable_files_raise_a_clear_error(tmp_path: Path, make, message: str) -> None:
+    path = tmp_path / "s.jsonl"
+    make(path)
+    with pytest.raises(ReadError, match=message):
+        Reader(str(path)).read()
+
+
+def test_permission_denied(tmp_path: Path) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root reads everything")
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"{}\n")
+    path.chmod(0)
+    with pytest.raises(ReadError, match="permission denied"):
+        Reader(str(path)).read()
+
+
+def test_reading_never_changes_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"a":1}\n')
+    os.utime(path, (1_000_000, 1_000_000))
+    before = path.stat()
+    Reader(str(path)).read_all()
+    after = path.stat()
+    assert (after.st_mtime_ns, after.st_size, after.st_ino) == (before.st_mtime_ns, before.st_size, before.st_ino)

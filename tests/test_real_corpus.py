@@ -1,0 +1,101 @@
+"""Every real session file parses, and the model's invariants hold on all of them."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from pathlib import Path
+
+import orjson
+import pytest
+
+from claude_tui.core.files import agent_files, read_session, session_files
+from claude_tui.core.model import Kind
+from claude_tui.core.reader import Reader
+from claude_tui.core.session import Session
+from claude_tui.core.stats import session_stats
+from tests.test_session import describe
+
+
+def all_files(root: Path) -> list[Path]:
+    return sorted(root.rglob("*.jsonl"))
+
+
+def objects_in(path: Path) -> int:
+    """JSON objects in a file by a plain orjson loop (lines that are not one object are not counted)."""
+    count = 0
+    for line in path.read_bytes().splitlines():
+        with contextlib.suppress(orjson.JSONDecodeError):
+            count += isinstance(orjson.loads(line), dict)
+    return count
+
+
+def test_every_file_parses_and_no_record_is_lost(real_projects: Path) -> None:
+    files = all_files(real_projects)
+    assert len(files) > 100
+    for path in files:
+        session = read_session(path, agents=False)
+        assert session.records == objects_in(path), path
+        assert session.malformed_lines == 0, path
+
+
+def test_invariants_on_every_session(real_projects: Path) -> None:
+    for project in sorted(p for p in real_projects.iterdir() if p.is_dir()):
+        for path in session_files(project):
+            s = read_session(path)
+            facts = session_stats(s)
+            # Pairing is complete wherever a result exists.
+            for call in s.calls.values():
+                assert (call.result is not None) == (call.id in s.result_ids), (path, call.id)
+            # A fork only where two prompts share a parent.
+            for fork in s.forks:
+                firsts = [m for m in s.messages if m.fork is fork]
+                assert len(firsts) >= 2 and all(m.kind in (Kind.PROMPT, Kind.COMMAND) for m in firsts)
+                assert len({m.parent for m in firsts}) == 1
+            # A title wherever there is a prompt.
+            if facts["user_prompts"]:
+                assert facts["title"], path
+            # Every subagent file found is attached.
+            assert len([a for a in s.subagents if a.source == "file"]) == len(agent_files(path)), path
+            visible = s.visible()
+            assert all(m.kind is not Kind.TOOL_RESULT for m in visible)
+
+
+def test_subagents_link_to_their_task_calls(real_projects: Path) -> None:
+    """Every Task/Agent call whose transcript is present is linked to it (warmup agents have no call)."""
+    checked = 0
+    for path in real_projects.rglob("*.jsonl"):
+        if path.name.startswith("agent-") or path.parent.name == "subagents":
+            continue
+        s = read_session(path)
+        agent_ids = {sub.agent_id for sub in s.subagents if sub.agent_id}
+        for call in s.calls.values():
+            structured = call.result.structured if call.result else None
+            agent_id = structured.get("agentId") if isinstance(structured, dict) else None
+            if call.name in ("Task", "Agent") and agent_id in agent_ids:
+                assert call.subagent is not None and call.subagent.agent_id == agent_id, (path, call.id)
+                checked += 1
+        for sub in s.subagents:
+            if sub.source == "inline":
+                assert sub.parent_call is not None, path
+                checked += 1
+    assert checked >= 8
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_splits_equal_one_shot_read(real_projects: Path, tmp_path: Path, seed: int) -> None:
+    """Growing the model as the file grows, cut anywhere (mid-line, mid-character), gives the same model."""
+    rng = random.Random(seed)
+    files = [p for p in all_files(real_projects) if p.stat().st_size > 2000]
+    for source in rng.sample(files, 12):
+        data = source.read_bytes()
+        target = tmp_path / source.name
+        target.write_bytes(data)
+        whole = describe(Session.from_lines(Reader(str(target)).read()[1], target))
+        cuts = sorted(rng.sample(range(1, len(data)), min(6, len(data) - 1)))
+        target.write_bytes(b"")
+        reader, session = Reader(str(target)), Session(target)
+        for cut in [*cuts, len(data)]:
+            target.write_bytes(data[:cut])
+            session.feed(reader.read()[1])
+        assert describe(session) == whole, (source, cuts)

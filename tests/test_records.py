@@ -1,0 +1,60 @@
+"""The tolerant line parser: every object recovered, nothing raised."""
+
+from __future__ import annotations
+
+import pytest
+
+from claude_tui.core.records import parse_line
+
+
+def test_plain_record() -> None:
+    result = parse_line(b'{"type":"user","uuid":"a"}')
+    assert result.objects == [{"type": "user", "uuid": "a"}]
+    assert result.note is None
+
+
+def test_two_records_on_one_line_yield_both() -> None:
+    result = parse_line(b'{"type":"user","uuid":"a"}{"type":"assistant","uuid":"b"}')
+    assert [o["uuid"] for o in result.objects] == ["a", "b"]
+    assert "2 record(s) recovered" in (result.note or "")
+
+
+def test_cut_off_record_followed_by_a_whole_one() -> None:
+    line = b'{"type":"assistant","uuid":"x","message":{"content":[{"type":"te{"type":"user","uuid":"y"}'
+    result = parse_line(line)
+    assert result.objects == [{"type": "user", "uuid": "y"}]
+    assert "damaged characters skipped" in (result.note or "")
+
+
+def test_invalid_utf8_is_replaced() -> None:
+    result = parse_line(b'{"type":"user","text":"caf\xe9 \xff"}')
+    assert result.objects[0]["text"] == "caf\ufffd \ufffd"
+    assert result.note == "invalid UTF-8 replaced"
+
+
+@pytest.mark.parametrize("escape", [rb"\ud83d", rb"\ude00", rb"\ud83d\u0041"])
+def test_lone_surrogates_are_replaced(escape: bytes) -> None:
+    result = parse_line(b'{"t":"a' + escape + b'b"}')
+    assert "\ufffd" in result.objects[0]["t"]
+    result.objects[0]["t"].encode("utf-8")  # valid: would raise on a surrogate
+
+
+def test_a_valid_surrogate_pair_is_kept() -> None:
+    assert parse_line(rb'{"t":"\ud83d\ude00"}').objects[0]["t"] == "\U0001f600"
+
+
+@pytest.mark.parametrize(
+    ("line", "note"),
+    [
+        (b"[1, 2]", "not a JSON object (list)"),
+        (b"42", "not a JSON object (int)"),
+        (b"garbage here", "invalid JSON"),
+        (b"[" * 5000 + b"]" * 5000, "invalid JSON"),
+        (b'{"a":' * 5000, "invalid JSON"),
+        (b"\x00\x01\x02binary", "invalid JSON"),
+    ],
+)
+def test_lines_that_yield_nothing_say_why(line: bytes, note: str) -> None:
+    result = parse_line(line)
+    assert result.objects == []
+    assert note in (result.note or "")
