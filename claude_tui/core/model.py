@@ -144,7 +144,7 @@ class Message:
     stop_reason: str | None = None
     tokens: Tokens | None = None
     sidechain: bool = False
-    segment: int = 0  #: thread segment: which branch of which fork it belongs to
+    segment: int = 0  #: thread segment (see threads.py): which branch of which fork it is on
     fork: Fork | None = None  #: set on the first message of a branch
     extra_spans: list[Span] | None = None  #: later chunks of a streamed assistant message
     slug: str | None = None  #: plan-mode slug
@@ -173,7 +173,7 @@ class Fork:
     """A parent with two or more prompts as children: an edited or rewound prompt."""
 
     parent: str | None  #: the uuid both branches continue from (None: two root prompts)
-    segments: list[int]  #: one thread segment per branch, in file order
+    heads: list[Message]  #: the first prompt of each branch, in file order
     chosen: int | None = None  #: the user's choice; None follows the newest branch
 
 

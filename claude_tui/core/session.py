@@ -5,9 +5,11 @@ gives the same session as feeding it whole, which is what the live tail relies o
 
 from __future__ import annotations
 
+import gc
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +29,7 @@ from claude_tui.core.model import (
 )
 from claude_tui.core.reader import Line
 from claude_tui.core.records import parse_line
+from claude_tui.core.threads import Layout
 from claude_tui.core.usage import Tokens
 
 #: Record types that carry session metadata and are not shown as rows.
@@ -110,16 +113,13 @@ class Session:
         self.version = 0  #: bumped by every feed that changed something
         self._by_uuid: dict[str, Message] = {}
         self._by_message_id: dict[str, Message] = {}
-        self._children: dict[str, list[str]] = {}
         self._prompt_children: dict[str | None, list[Message]] = {}
         self._fork_at: dict[str | None, Fork] = {}
-        self._seg_parent: list[int] = [-1]
-        self._seg_newest: list[int] = [-1]
         self._early_results: dict[str, tuple[ToolResult, Message]] = {}
         self._inline_agents: dict[str, Session] = {}  #: sidechain uuid -> its subagent
         self._progress_agents: dict[str, Session] = {}  #: Task tool_use id -> subagent from progress copies
         self._agents_by_id: dict[str, ToolCall] = {}  #: agentId named in a Task result -> the call
-        self._visible: tuple[int, list[Message]] | None = None
+        self._layout: tuple[int, Layout] | None = None
         self._update = Update(first_new=-1)  # outside `feed`, changes are not tracked
 
     # ---------------------------------------------------------------- feeding
@@ -132,6 +132,10 @@ class Session:
 
     def feed(self, lines: Iterable[Line]) -> Update:
         """Add complete lines (from a Reader); return what changed."""
+        with gc_paused():
+            return self._feed(lines)
+
+    def _feed(self, lines: Iterable[Line]) -> Update:
         self._update = update = Update(first_new=len(self.messages))
         add = self.add_record
         for line in lines:
@@ -275,7 +279,6 @@ class Session:
         uuid = obj.get("uuid")
         if isinstance(uuid, str) and uuid not in self._by_uuid:
             self._by_uuid[uuid] = message
-            self._link_child(obj.get("parentUuid"), uuid)
         if span is not None:
             if message.extra_spans is None:
                 message.extra_spans = []
@@ -440,107 +443,46 @@ class Session:
                     Problem(span.line_no if span else 0, span.offset if span else 0, f"record {uuid[:8]} written twice")
                 )
             self._by_uuid[uuid] = message
-            self._link_child(parent, uuid)
-        parent_message = self._by_uuid.get(parent) if parent else None
-        message.segment = parent_message.segment if parent_message is not None else 0
         self.messages.append(message)
         self._update.added.append(message)
         if kind is Kind.PROMPT or kind is Kind.COMMAND:
             self._check_fork(message)
-        self._touch_segment(message.segment, message.index)
         return message
 
-    def _link_child(self, parent: Any, uuid: str) -> None:
-        if isinstance(parent, str):
-            self._children.setdefault(parent, []).append(uuid)
-
     def _check_fork(self, prompt: Message) -> None:
-        """Two prompts with one parent make a fork; each branch gets its own segment."""
+        """Two prompts with one parent make a fork: an edited or rewound prompt."""
         siblings = self._prompt_children.setdefault(prompt.parent, [])
         siblings.append(prompt)
         if len(siblings) < 2:
             return
         fork = self._fork_at.get(prompt.parent)
         if fork is None:
-            fork = Fork(prompt.parent, [])
-            self._fork_at[prompt.parent] = fork
+            fork = self._fork_at[prompt.parent] = Fork(prompt.parent, [siblings[0]])
+            siblings[0].fork = fork
             self.forks.append(fork)
-            first = siblings[0]
-            fork.segments.append(self._split_segment(first))
-            first.fork = fork
-        home = prompt.segment
-        prompt.segment = self._new_segment(home)
+        fork.heads.append(prompt)
         prompt.fork = fork
-        fork.segments.append(prompt.segment)
         self._update.threads_changed = True
 
-    def _new_segment(self, parent: int) -> int:
-        self._seg_parent.append(parent)
-        self._seg_newest.append(-1)
-        return len(self._seg_parent) - 1
-
-    def _split_segment(self, first: Message) -> int:
-        """Move `first` and what grew from it in its segment into a new segment."""
-        old = first.segment
-        new = self._new_segment(old)
-        stack = [first.uuid] if first.uuid else []
-        first.segment = new
-        newest = first.index
-        while stack:
-            uuid = stack.pop()
-            message = self._by_uuid.get(uuid)
-            if message is None:
-                continue
-            if message.segment == old:
-                message.segment = new
-            elif message.segment != new:
-                if self._seg_parent[message.segment] == old:
-                    self._seg_parent[message.segment] = new
-                newest = max(newest, self._seg_newest[message.segment])
-                continue
-            newest = max(newest, message.index)
-            stack.extend(self._children.get(uuid, ()))
-        self._seg_newest[new] = newest
-        return new
-
-    def _touch_segment(self, segment: int, index: int) -> None:
-        while segment >= 0 and self._seg_newest[segment] < index:
-            self._seg_newest[segment] = index
-            segment = self._seg_parent[segment]
+    def _current_layout(self) -> Layout:
+        if self._layout is None or self._layout[0] != self.version:
+            self._layout = (self.version, Layout.of(self))
+        return self._layout[1]
 
     def branch_of(self, fork: Fork) -> int:
-        """Index of the branch of `fork` being read: the user's choice, else the newest."""
+        """Index of the branch of `fork` being read: the user's choice, else the one with the newest message."""
         if fork.chosen is not None:
             return fork.chosen
-        newest = [self._seg_newest[s] for s in fork.segments]
-        return newest.index(max(newest))
+        return self._current_layout().newest_branch(fork)
 
     def choose_branch(self, fork: Fork, index: int | None) -> None:
         """Read branch `index` of `fork` (None: back to following the newest)."""
-        fork.chosen = None if index is None else index % len(fork.segments)
+        fork.chosen = None if index is None else index % len(fork.heads)
         self.version += 1
-
-    def active_segments(self) -> set[int]:
-        active = {0}
-        pending = list(self.forks)
-        progressed = True
-        while pending and progressed:
-            progressed = False
-            for fork in list(pending):
-                home = self._by_uuid.get(fork.parent) if fork.parent else None
-                if (home.segment if home else 0) in active:
-                    active.add(fork.segments[self.branch_of(fork)])
-                    pending.remove(fork)
-                    progressed = True
-        return active
 
     def visible(self) -> list[Message]:
         """The messages of the branch being read, in file order (tool results live in their calls)."""
-        if self._visible is None or self._visible[0] != self.version:
-            active = self.active_segments()
-            shown = [m for m in self.messages if m.segment in active and m.kind is not Kind.TOOL_RESULT]
-            self._visible = (self.version, shown)
-        return self._visible[1]
+        return self._current_layout().visible
 
     def message_by_uuid(self, uuid: str) -> Message | None:
         return self._by_uuid.get(uuid)
@@ -672,6 +614,19 @@ class Session:
         """No real exchange: no prompt, or no answer."""
         kinds = {m.kind for m in self.messages}
         return Kind.PROMPT not in kinds or Kind.ASSISTANT not in kinds
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cycle collector while records pour in: they make no cycles worth collecting,
+    and its passes over tens of thousands of new containers cost a third of the reading time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def prompt_text(message: Message, limit: int = 200) -> str:
