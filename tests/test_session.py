@@ -302,7 +302,9 @@ def _lines(path: Path, data: bytes) -> list:
 
 def describe(s: Session) -> list:
     """Everything a view shows, as plain data, to compare two sessions."""
-    out: list = [len(s.forks), s.records, s.malformed_lines, session_stats(s)]
+    facts = session_stats(s)
+    del facts["path"], facts["session_id"]
+    out: list = [len(s.forks), s.records, s.malformed_lines, facts]
     for m in s.visible():
         out.append(
             (

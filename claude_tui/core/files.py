@@ -83,13 +83,23 @@ def find_session(spec: str, roots: list[Path]) -> Path:
     raise SessionNotFound(f"{spec!r} is ambiguous: {len(matches)} sessions match ({names})")
 
 
-def agent_files(session_path: Path) -> list[Path]:
+def agent_files(session_path: Path, foreign: set[Path] | None = None) -> list[Path]:
     """Subagent transcripts of a session: `<id>/subagents/agent-*.jsonl` (2.1.x), and flat
-    `agent-*.jsonl` beside it whose records name this session (2.0.x)."""
+    `agent-*.jsonl` beside it whose records name this session (2.0.x).
+
+    `foreign` collects flat files found to belong to other sessions, so a caller that asks
+    again (a live tail) does not open them again.
+    """
     found = sorted((session_path.parent / session_path.stem / "subagents").glob("agent-*.jsonl"))
+    foreign = set() if foreign is None else foreign
     for path in sorted(session_path.parent.glob("agent-*.jsonl")):
-        if first_session_id(path) == session_path.stem:
+        if path in foreign:
+            continue
+        owner = first_session_id(path)
+        if owner == session_path.stem:
             found.append(path)
+        elif owner is not None:
+            foreign.add(path)
     return found
 
 

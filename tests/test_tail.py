@@ -1,0 +1,172 @@
+"""Following a session as it is written: the same model as reading the final file at once."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+
+from claude_tui.core.reader import Reader
+from claude_tui.core.session import Session
+from claude_tui.core.tail import SessionTail
+from claude_tui.core.watch import watch_roots
+from tests.jsonl import Thread, text, tool_use
+from tests.test_session import describe
+
+
+def conversation() -> Thread:
+    t = Thread(session_id="live")
+    t.prompt("héllo wörld — ünïcode ✓")
+    t.answer(
+        {"type": "thinking", "thinking": "plan"},
+        text("I will run it"),
+        tool_use("x", "Bash", command="ls"),
+        msg_id="m1",
+    )
+    t.result("x", "a\nb\n")
+    t.answer(text("done 🎉"), msg_id="m2")
+    return t
+
+
+def one_shot(path: Path) -> list:
+    return describe(Session.from_lines(Reader(str(path)).read()[1], path))
+
+
+def test_appends_split_at_every_byte_give_the_same_model(tmp_path: Path) -> None:
+    data = conversation().bytes()
+    final = tmp_path / "final.jsonl"
+    final.write_bytes(data)
+    expected = one_shot(final)
+    path = tmp_path / "live.jsonl"
+    for cut in range(0, len(data) + 1):  # every byte position, inside UTF-8 characters too
+        path.write_bytes(data[:cut])
+        tail = SessionTail(path)
+        tail.poll()
+        with path.open("ab") as f:
+            f.write(data[cut:])
+        tail.poll()
+        assert describe(tail.session) == expected, cut
+
+
+def test_many_small_appends(tmp_path: Path) -> None:
+    data = conversation().bytes()
+    final = tmp_path / "final.jsonl"
+    final.write_bytes(data)
+    path = tmp_path / "live.jsonl"
+    path.write_bytes(b"")
+    tail = SessionTail(path)
+    for i in range(0, len(data), 13):
+        with path.open("ab") as f:
+            f.write(data[i : i + 13])
+        tail.poll()
+    assert describe(tail.session) == one_shot(final)
+
+
+def test_update_reports_new_and_changed_messages(tmp_path: Path) -> None:
+    t = Thread()
+    t.prompt("go")
+    t.answer(tool_use("x", "Bash", command="sleep 1"), msg_id="m1")
+    path = t.write(tmp_path / "s.jsonl")
+    tail = SessionTail(path)
+    first = tail.poll()
+    assert [m.plain_text for m in first.added][:1] == ["go"]
+    call = tail.session.calls["x"]
+    assert call.status == "running"
+    with path.open("ab") as f:
+        t2 = Thread()
+        t2.records = []
+        t.records = []
+        f.write(t.bytes())
+        t.result("x", "slept")
+        f.write(t.bytes())
+    update = tail.poll()
+    assert call.status == "ok"
+    assert call.message.index in update.changed
+
+
+def test_truncate_and_replace_read_again(tmp_path: Path) -> None:
+    data = conversation().bytes()
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(data)
+    tail = SessionTail(path)
+    tail.poll()
+    path.write_bytes(data[: data.index(b"\n") + 1])
+    update = tail.poll()
+    assert update.started_over
+    assert [m.plain_text for m in tail.session.visible()] == ["héllo wörld — ünïcode ✓"]
+    replacement = tmp_path / "other.jsonl"
+    replacement.write_bytes(data)
+    os.replace(replacement, path)
+    assert tail.poll().started_over
+    assert describe(tail.session) == one_shot(path)
+
+
+def test_deleted_file_keeps_what_was_read(tmp_path: Path) -> None:
+    path = conversation().write(tmp_path / "s.jsonl")
+    tail = SessionTail(path)
+    tail.poll()
+    before = len(tail.session.messages)
+    path.unlink()
+    assert not tail.poll()
+    assert tail.deleted and len(tail.session.messages) == before
+
+
+def test_subagent_file_appears_and_grows(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    t = Thread(session_id="main")
+    t.prompt("go")
+    t.answer(tool_use("task", "Agent", prompt="dig"), msg_id="m1")
+    path = t.write(project / "main.jsonl")
+    tail = SessionTail(path)
+    tail.poll()
+    assert tail.session.subagents == []
+    sub = Thread(session_id="main")
+    sub.prompt("dig", parent=None, isSidechain=True)
+    agent_path = sub.write(project / "main" / "subagents" / "agent-a123.jsonl")
+    assert tail.poll().threads_changed
+    agent = tail.session.calls["task"].subagent
+    assert agent is not None and len(agent.messages) == 1
+    sub.records = []
+    sub.answer(text("found it"), msg_id="s1")
+    with agent_path.open("ab") as f:
+        f.write(sub.bytes())
+    update = tail.poll()
+    assert len(agent.messages) == 2
+    assert tail.session.calls["task"].message.index in update.changed
+
+
+def test_batches_stream_a_big_file(tmp_path: Path) -> None:
+    t = Thread()
+    for i in range(300):
+        t.prompt(f"prompt {i} " + "x" * 200)
+    path = t.write(tmp_path / "s.jsonl")
+    tail = SessionTail(path)
+    polls = 0
+    while not tail.caught_up or polls == 0:
+        tail.poll(limit=4096)
+        polls += 1
+    assert polls > 10 and len(tail.session.messages) == 300
+
+
+@pytest.mark.asyncio
+async def test_watch_reports_an_append_quickly(tmp_path: Path) -> None:
+    project = tmp_path / "projects" / "-p"
+    project.mkdir(parents=True)
+    path = project / "s.jsonl"
+    path.write_bytes(b"")
+    stop = asyncio.Event()
+    seen: list = []
+
+    async def watch() -> None:
+        async for changes in watch_roots([tmp_path / "projects"], stop):
+            seen.append(changes)
+            stop.set()
+
+    task = asyncio.create_task(watch())
+    await asyncio.sleep(0.3)
+    with path.open("ab") as f:
+        f.write(b'{"type":"user"}\n')
+    await asyncio.wait_for(task, 5)
+    assert seen and path in seen[0].modified
