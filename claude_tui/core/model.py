@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from claude_tui.core.usage import Tokens
@@ -48,13 +47,12 @@ QUIET_KINDS = frozenset(
 )
 
 
-@lru_cache(maxsize=65536)
 def parse_time(stamp: str | None) -> float | None:
     """Epoch seconds of an ISO timestamp as Claude Code writes them, or None."""
     if not stamp:
         return None
     try:
-        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+        return datetime.fromisoformat(stamp).timestamp()
     except (ValueError, TypeError):
         return None
 

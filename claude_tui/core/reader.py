@@ -134,29 +134,40 @@ class Reader:
     def _take(self, fd: int, start: int, end: int, final: bool) -> list[Line]:
         lines: list[Line] = []
         pos = start
-        buf = self._partial
+        partial = self._partial
         while pos < end:
             chunk = os.pread(fd, min(CHUNK, end - pos), pos)
             if not chunk:
                 break
             pos += len(chunk)
-            buf = buf + chunk if buf else chunk
-            cut = buf.rfind(b"\n")
-            if cut < 0:
+            first = chunk.find(b"\n")
+            if first < 0:
+                partial += chunk
                 continue
-            self._split_into(lines, buf, cut)
-            buf = buf[cut + 1 :]
-        if final and buf:
-            self._split_into(lines, buf + b"\n", len(buf))
-            buf = b""
-        self._partial = buf
+            self._add_line(lines, partial + chunk[:first] if partial else chunk[:first])
+            partial = self._split_into(lines, chunk, first + 1)
+        if final and partial:
+            self._add_line(lines, partial)
+            partial = b""
+        self._partial = partial
         return lines
 
-    def _split_into(self, lines: list[Line], buf: bytes, cut: int) -> None:
-        """Append the lines of buf[:cut] (cut is the index of the last newline)."""
+    def _split_into(self, lines: list[Line], chunk: bytes, begin: int) -> bytes:
+        """Append the complete lines of chunk[begin:]; return the unfinished rest."""
         offset, line_no = self.offset, self.line_no
-        for data in buf[:cut].split(b"\n"):
+        find = chunk.find
+        while True:
+            end = find(b"\n", begin)
+            if end < 0:
+                break
             line_no += 1
-            lines.append(Line(data, line_no, offset))
-            offset += len(data) + 1
+            lines.append(Line(chunk[begin:end], line_no, offset))
+            offset += end - begin + 1
+            begin = end + 1
         self.offset, self.line_no = offset, line_no
+        return chunk[begin:]
+
+    def _add_line(self, lines: list[Line], data: bytes) -> None:
+        self.line_no += 1
+        lines.append(Line(data, self.line_no, self.offset))
+        self.offset += len(data) + 1

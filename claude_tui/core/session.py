@@ -140,11 +140,11 @@ class Session:
         add = self.add_record
         for line in lines:
             data = line.data
-            if not data or data.isspace():
-                continue
             try:
                 obj = orjson.loads(data)
             except orjson.JSONDecodeError:
+                if not data.strip():
+                    continue
                 obj = None
             span = Span(line.offset, len(data), line.line_no)
             if type(obj) is dict:
@@ -184,13 +184,13 @@ class Session:
             if self.first_timestamp is None:
                 self.first_timestamp = stamp
             self.last_timestamp = stamp
-        for key, seen in (("cwd", self.cwds), ("gitBranch", self.branches), ("version", self.versions)):
-            value = obj.get(key)
-            if value and isinstance(value, str) and value not in seen:
-                seen[value] = None
-        slug = obj.get("slug")
-        if slug and isinstance(slug, str) and slug not in self.slugs:
-            self.slugs[slug] = None
+        cwd, branch, version = obj.get("cwd"), obj.get("gitBranch"), obj.get("version")
+        if type(cwd) is str and cwd not in self.cwds:
+            self.cwds[cwd] = None
+        if type(branch) is str and branch and branch not in self.branches:
+            self.branches[branch] = None
+        if type(version) is str and version not in self.versions:
+            self.versions[version] = None
         handler = _HANDLERS.get(rtype)
         if handler is not None:
             handler(self, obj, span)
@@ -270,9 +270,11 @@ class Session:
             message.blocks.append(Block("text", content))
         if payload.get("stop_reason"):
             message.stop_reason = payload["stop_reason"]
-        tokens = Tokens.from_usage(payload.get("usage"))
-        if tokens is not None and (message.tokens is None or tokens.output >= message.tokens.output):
-            message.tokens = tokens
+        usage = payload.get("usage")
+        if type(usage) is dict:
+            output = usage.get("output_tokens")
+            if message.tokens is None or (type(output) is int and output > message.tokens.output):
+                message.tokens = Tokens.from_usage(usage)
 
     def _join_chunk(self, message: Message, obj: dict[str, Any], span: Span | None) -> None:
         """A later streamed chunk of `message`: map its uuid to it and keep its line."""
@@ -435,8 +437,10 @@ class Session:
             sidechain=obj.get("isSidechain") is True,
         )
         slug = obj.get("slug")
-        if isinstance(slug, str):
+        if type(slug) is str:
             message.slug = slug
+            if slug not in self.slugs:
+                self.slugs[slug] = None
         if uuid is not None:
             if uuid in self._by_uuid:
                 self.problems.append(

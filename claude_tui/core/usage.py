@@ -53,13 +53,17 @@ class Tokens:
 
     @classmethod
     def from_usage(cls, usage: Any) -> Tokens | None:
-        if not isinstance(usage, dict):
+        if type(usage) is not dict:
             return None
+        get = usage.get
+        i, o = get("input_tokens"), get("output_tokens")
+        r, c = get("cache_read_input_tokens"), get("cache_creation_input_tokens")
+        # Counts are ints; anything else (null, a string, a bool) counts as 0.
         return cls(
-            _int(usage.get("input_tokens")),
-            _int(usage.get("output_tokens")),
-            _int(usage.get("cache_read_input_tokens")),
-            _int(usage.get("cache_creation_input_tokens")),
+            i if type(i) is int and i > 0 else 0,
+            o if type(o) is int and o > 0 else 0,
+            r if type(r) is int and r > 0 else 0,
+            c if type(c) is int and c > 0 else 0,
         )
 
     @property
@@ -91,10 +95,6 @@ class Tokens:
         }
 
 
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
-
-
 @dataclass(slots=True)
 class UsageTotal:
     """Tokens and cost summed over messages; cost only over models with a known price."""
@@ -105,11 +105,13 @@ class UsageTotal:
 
     @classmethod
     def of(cls, items: list[tuple[str | None, Tokens]]) -> UsageTotal:
-        total, cost, unpriced = Tokens(), None, set()
+        by_model: dict[str | None, Tokens] = {}
         for model, tokens in items:
+            if tokens.total:
+                by_model.setdefault(model, Tokens()).add(tokens)
+        total, cost, unpriced = Tokens(), None, set()
+        for model, tokens in by_model.items():
             total.add(tokens)
-            if not tokens.total:
-                continue
             c = tokens.cost(model)
             if c is None:
                 unpriced.add(model or "unknown")
