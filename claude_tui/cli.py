@@ -40,13 +40,14 @@ def _stats_parser(sub: argparse._SubParsersAction) -> None:
 def _run_stats(args: argparse.Namespace) -> int:
     import orjson
 
-    from claude_tui.core.files import sibling_summaries
+    from claude_tui.core.files import plan_file, sessions_index, sibling_summaries
     from claude_tui.core.stats import format_stats, session_stats
 
     for spec in args.sessions:
         path = _resolve(spec, args.projects_dir)
         session = _read(path)
-        facts = session_stats(session, sibling_summaries(path))
+        facts = session_stats(session, sibling_summaries(path), sessions_index(path.parent).get(session.id))
+        facts["plans"] = [str(p) for slug in facts["plan_slugs"] if (p := plan_file(slug, path))]
         if args.json:
             sys.stdout.buffer.write(orjson.dumps(facts) + b"\n")
         else:

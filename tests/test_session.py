@@ -363,3 +363,49 @@ def test_stats_json_fields(tmp_path: Path) -> None:
     assert set(required) <= set(facts)
     assert orjson.loads(orjson.dumps(facts))["session_id"] == "s1"
     assert facts["cost_usd"] is not None and facts["cost_usd"] > 0
+
+
+def test_nested_forks_follow_the_newest_path(tmp_path: Path) -> None:
+    t = Thread()
+    root = t.prompt("start")["uuid"]
+    t.answer(text("a0"), msg_id="m0")
+    t.prompt("branch A")  # outer fork, branch 0
+    a_answer = t.answer(text("A"), msg_id="m1")["uuid"]
+    t.prompt("A.1")  # inner fork inside branch A
+    t.answer(text("A.1 answer"), msg_id="m2")
+    t.prompt("A.2", parent=a_answer)
+    t.answer(text("A.2 answer"), msg_id="m3")
+    t.prompt("branch B", parent=t.records[1]["uuid"])  # outer fork, branch 1, newest
+    t.answer(text("B answer"), msg_id="m4")
+    s = load(t, tmp_path)
+    assert root and len(s.forks) == 2
+    assert [m.plain_text for m in s.visible()][-2:] == ["branch B", "B answer"]
+    outer = next(f for f in s.forks if f.heads[0].plain_text == "branch A")
+    s.choose_branch(outer, 0)
+    assert [m.plain_text for m in s.visible()][-2:] == ["A.2", "A.2 answer"]
+    inner = next(f for f in s.forks if f is not outer)
+    s.choose_branch(inner, 0)
+    assert [m.plain_text for m in s.visible()][2:] == ["branch A", "A", "A.1", "A.1 answer"]
+
+
+def test_plan_file_and_sessions_index_hint(tmp_path: Path) -> None:
+    from claude_tui.core.files import plan_file, sessions_index
+
+    project = tmp_path / ".claude" / "projects" / "-home-u-proj"
+    t = Thread()
+    t.prompt("plan it", slug="gentle-otter")
+    path = t.write(project / "s1.jsonl")
+    assert plan_file("gentle-otter", path) is None
+    plans = tmp_path / ".claude" / "plans"
+    plans.mkdir()
+    (plans / "gentle-otter.md").write_text("# Plan\n")
+    assert plan_file("gentle-otter", path) == plans / "gentle-otter.md"
+    assert plan_file("../escape", path) is None
+    (project / "sessions-index.json").write_text('{"version": 1, "entries": [{"sessionId": "s1", "summary": "Hint"}]}')
+    assert sessions_index(project)["s1"]["summary"] == "Hint"
+    (project / "sessions-index.json").write_text("{broken")
+    assert sessions_index(project) == {}
+    empty = Thread()
+    empty.raw({"type": "file-history-snapshot", "messageId": "x", "snapshot": {}})
+    facts = session_stats(load(empty, tmp_path), hint={"summary": "Hint title", "projectPath": "/home/u/proj"})
+    assert (facts["title"], facts["project"]) == ("Hint title", "/home/u/proj")

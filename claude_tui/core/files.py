@@ -180,3 +180,34 @@ def _summaries_in(data: mmap.mmap, found: dict[str, str]) -> None:
             if isinstance(leaf, str) and isinstance(text, str):
                 found[leaf] = text
         start = data.find(b'"type":"summary"', end if end >= 0 else len(data))
+
+
+def plan_file(slug: str, session_path: Path) -> Path | None:
+    """The plan a plan-mode `slug` names: `<claude home>/plans/<slug>.md`, when it exists.
+
+    The Claude home is the parent of the projects folder that holds the session.
+    """
+    if not slug or "/" in slug or slug.startswith("."):
+        return None
+    path = session_path.parent.parent.parent / "plans" / f"{slug}.md"
+    return path if path.is_file() else None
+
+
+def sessions_index(project_dir: Path) -> dict[str, dict]:
+    """Claude Code's own `sessions-index.json` of a project folder, by session id, when present.
+
+    A hint only (titles, project path): the session files are always the truth.
+    """
+    try:
+        fd = open_readonly(project_dir / "sessions-index.json")
+    except ReadError:
+        return {}
+    try:
+        with os.fdopen(fd, "rb") as f:
+            data = orjson.loads(f.read(16 * 1024 * 1024))
+    except (OSError, orjson.JSONDecodeError):
+        return {}
+    entries = data.get("entries") if isinstance(data, dict) else data
+    if not isinstance(entries, list):
+        return {}
+    return {e["sessionId"]: e for e in entries if isinstance(e, dict) and isinstance(e.get("sessionId"), str)}

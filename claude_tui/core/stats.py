@@ -56,8 +56,15 @@ def _assistant_records(session: Session) -> tuple[int, set[str]]:
     return messages, calls
 
 
-def session_stats(session: Session, summaries: dict[str, str] | None = None) -> dict[str, Any]:
-    """The facts of one session, as the `stats --json` object."""
+def session_stats(
+    session: Session, summaries: dict[str, str] | None = None, hint: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The facts of one session, as the `stats --json` object.
+
+    `summaries` are the project's summary records by leafUuid; `hint` is the session's entry in
+    Claude Code's sessions-index.json, used only for what the file itself does not say.
+    """
+    hint = hint or {}
     own = UsageTotal.of(usage_items(session))
     total = usage_with_subagents(session)
     assistant_messages, calls = _assistant_records(session)
@@ -72,8 +79,8 @@ def session_stats(session: Session, summaries: dict[str, str] | None = None) -> 
     return {
         "session_id": session.id,
         "path": session.path,
-        "title": session.title(summaries),
-        "project": session.project_path,
+        "title": session.title(summaries) or _hint_str(hint, "summary") or _hint_str(hint, "firstPrompt"),
+        "project": session.project_path or _hint_str(hint, "projectPath"),
         "records": session.records,
         "malformed_lines": session.malformed_lines,
         "problems": [f"line {p.line_no}: {p.message}" if p.line_no else p.message for p in session.problems],
@@ -108,6 +115,11 @@ def session_stats(session: Session, summaries: dict[str, str] | None = None) -> 
         "warmup": session.is_warmup,
         "plan_slugs": list(session.slugs),
     }
+
+
+def _hint_str(hint: dict[str, Any], key: str) -> str | None:
+    value = hint.get(key)
+    return value if isinstance(value, str) and value else None
 
 
 def _pre2_compactions(session: Session) -> int:
