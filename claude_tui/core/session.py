@@ -316,7 +316,7 @@ class Session:
         tid = item.get("tool_use_id")
         if not isinstance(tid, str):
             return
-        text, images = _result_content(item.get("content"))
+        text, images = result_content(item.get("content"))
         structured = obj.get("toolUseResult")
         if span is not None and span.length > _BIG_LINE:
             structured = _cap(structured)
@@ -648,7 +648,7 @@ def _agent_id_of(sub: Session) -> str | None:
     return stem.removeprefix("agent-") if stem.startswith("agent-") else None
 
 
-def _result_content(content: Any) -> tuple[str, list[tuple[str, int]]]:
+def result_content(content: Any) -> tuple[str, list[tuple[str, int]]]:
     """The text of a tool_result's content (a string or a list of blocks) and its images."""
     if isinstance(content, str):
         return content, []

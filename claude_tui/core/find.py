@@ -1,0 +1,103 @@
+"""Find text anywhere in a session: prompts, answers, thinking, tool inputs and outputs, subagents.
+
+Searches what is collapsed on screen too. A generator, so a worker can stream hits
+and stop at the next key press; whole tool outputs are read back from the file
+only when their preview is not the whole of them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import orjson
+
+from claude_tui.core.model import Kind, Message, ToolCall
+from claude_tui.core.session import Session
+
+#: Hits counted in one piece of text at most (a word in a 30 MB log is not worth more).
+MAX_SPANS = 1000
+
+
+class Query:
+    """A search: literal or regular expression; case-insensitive unless the text has a capital."""
+
+    def __init__(self, text: str, regex: bool = False) -> None:
+        self.text = text
+        self.regex = regex
+        self.case_sensitive = any(c.isupper() for c in text)
+        flags = 0 if self.case_sensitive else re.IGNORECASE
+        self.pattern = re.compile(text if regex else re.escape(text), flags)  # raises re.error when invalid
+
+    def spans(self, text: str, limit: int = MAX_SPANS) -> list[tuple[int, int]]:
+        """Where the query matches in `text` (empty matches skipped)."""
+        out = []
+        for match in self.pattern.finditer(text):
+            if match.end() > match.start():
+                out.append(match.span())
+                if len(out) >= limit:
+                    break
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One searchable piece of a message, and what must be expanded to show it."""
+
+    where: str  #: text, thinking, tool_input, tool_output, row
+    text: str
+    call: ToolCall | None = None  #: the tool call it belongs to (also for subagent content)
+    block: int | None = None
+    nested: Message | None = None  #: the subagent message, for hits inside a subagent
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A match: the visible message it is under, the part, and where in the part's text."""
+
+    message: Message
+    part: Part
+    start: int
+    end: int
+
+
+def parts(message: Message, full_output: Callable[[ToolCall], str] | None = None, depth: int = 0) -> Iterator[Part]:
+    """The searchable pieces of a message, subagent transcripts included (to a sane depth)."""
+    if message.text and not message.blocks:
+        yield Part("row", message.text)
+    for i, block in enumerate(message.blocks):
+        if block.type in ("text", "thinking") and block.text:
+            yield Part(block.type, block.text, block=i)
+        elif block.call is not None:
+            yield from _call_parts(block.call, full_output, depth)
+        elif block.text:
+            yield Part("row", block.text, block=i)
+
+
+def _call_parts(call: ToolCall, full_output: Callable[[ToolCall], str] | None, depth: int) -> Iterator[Part]:
+    yield Part("tool_input", f"{call.name} " + orjson.dumps(call.input).decode("utf-8", "replace"), call)
+    if call.result is not None:
+        text = full_output(call) if full_output is not None and call.result.truncated else call.result.text
+        yield Part("tool_output", text, call)
+    if call.subagent is not None and depth < 4:
+        for nested in call.subagent.messages:
+            if nested.kind is not Kind.TOOL_RESULT:
+                for part in parts(nested, full_output, depth + 1):
+                    yield Part(part.where, part.text, call, part.block, part.nested or nested)
+
+
+def find(
+    session: Session,
+    query: Query,
+    start: int = 0,
+    full_output: Callable[[ToolCall], str] | None = None,
+) -> Iterator[Hit]:
+    """Hits in the messages being read, from visible message `start` on, wrapping around to the top."""
+    visible = session.visible()
+    order = list(range(start, len(visible))) + list(range(0, min(start, len(visible))))
+    for index in order:
+        message = visible[index]
+        for part in parts(message, full_output):
+            for begin, end in query.spans(part.text):
+                yield Hit(message, part, begin, end)

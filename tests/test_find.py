@@ -1,0 +1,76 @@
+"""Finding text in a session, collapsed parts and subagents included; reading long outputs back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from claude_tui.core.files import read_session
+from claude_tui.core.find import Query, find
+from claude_tui.core.source import full_output, raw_json
+from tests.jsonl import Thread, text, tool_use
+
+
+def session_file(tmp_path: Path) -> Path:
+    t = Thread(session_id="main")
+    t.prompt("Where is the Config loader?")
+    t.answer(
+        {"type": "thinking", "thinking": "maybe in settings.py"},
+        tool_use("b", "Bash", command="grep -r loader"),
+        msg_id="m1",
+    )
+    t.result("b", "line\n" * 5000 + "NEEDLE at the very end\n")
+    t.answer(tool_use("task", "Task", prompt="look deeper"), msg_id="m2")
+    t.result("task", "ok", toolUseResult={"agentId": "a1"})
+    t.answer(text("The config loader is in app/config.py"), msg_id="m3")
+    path = t.write(tmp_path / "p" / "main.jsonl")
+    sub = Thread(session_id="main")
+    sub.prompt("look deeper", parent=None, isSidechain=True)
+    sub.answer(text("found the hidden_gem in a subagent"), msg_id="s1")
+    sub.write(tmp_path / "p" / "main" / "subagents" / "agent-a1.jsonl")
+    return path
+
+
+def test_smart_case_and_regex() -> None:
+    assert Query("config").spans("Config config CONFIG") == [(0, 6), (7, 13), (14, 20)]
+    assert Query("Config").spans("Config config") == [(0, 6)]
+    assert Query(r"a\d+", regex=True).spans("a1 b2 a33") == [(0, 2), (6, 9)]
+    assert Query("a.c").spans("abc a.c") == [(4, 7)]  # literal unless regex
+    with pytest.raises(Exception):  # noqa: B017 - re.error
+        Query("(", regex=True)
+
+
+def test_finds_in_collapsed_parts_and_subagents(tmp_path: Path) -> None:
+    path = session_file(tmp_path)
+    s = read_session(path)
+    where = {h.part.where for h in find(s, Query("loader"))}
+    assert where == {"text", "tool_input"}
+    assert [h.part.where for h in find(s, Query("settings.py"))] == ["thinking"]
+    gem = list(find(s, Query("hidden_gem")))
+    assert len(gem) == 1 and gem[0].part.nested is not None and gem[0].part.call is s.calls["task"]
+
+
+def test_long_output_searched_whole_only_when_asked(tmp_path: Path) -> None:
+    path = session_file(tmp_path)
+    s = read_session(path)
+    assert list(find(s, Query("NEEDLE"))) == []  # beyond the preview
+    hits = list(find(s, Query("NEEDLE"), full_output=lambda call: full_output(str(path), call)))
+    assert len(hits) == 1 and hits[0].part.where == "tool_output"
+
+
+def test_search_starts_at_the_cursor_and_wraps(tmp_path: Path) -> None:
+    s = read_session(session_file(tmp_path))
+    last = len(s.visible()) - 1
+    order = [h.message.index for h in find(s, Query("loader"), start=last)]
+    assert order[0] == s.visible()[last].index and order[-1] < order[0]
+
+
+def test_raw_json_reads_the_records_back(tmp_path: Path) -> None:
+    path = session_file(tmp_path)
+    s = read_session(path)
+    answer = s.calls["b"].message
+    raw = raw_json(str(path), answer.spans)
+    assert '"thinking": "maybe in settings.py"' in raw and '"command": "grep -r loader"' in raw
+    assert orjson.loads(raw.split("\n}\n")[0] + "\n}")["type"] == "assistant"
