@@ -1,0 +1,105 @@
+"""Each rare shape in tests/fixtures gives exactly what tests/fixtures/README.md says it should."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from claude_tui.core.files import read_session, session_files, sibling_summaries
+from claude_tui.core.model import Kind
+from claude_tui.core.stats import session_stats
+from claude_tui.core.tail import SessionTail
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def facts(name: str) -> dict:
+    path = FIXTURES / name
+    return session_stats(read_session(path), sibling_summaries(path))
+
+
+@pytest.mark.parametrize(
+    ("name", "records", "malformed"),
+    [
+        ("empty.jsonl", 0, 0),
+        ("two_records_one_line.jsonl", 4, 0),
+        ("invalid_utf8.jsonl", 3, 0),
+        ("lone_surrogate.jsonl", 3, 0),
+        ("malformed_lines.jsonl", 3, 7),
+        ("unknown_types.jsonl", 7, 0),
+        ("dangling.jsonl", 6, 0),
+    ],
+)
+def test_damaged_files(name: str, records: int, malformed: int) -> None:
+    f = facts(name)
+    assert (f["records"], f["malformed_lines"]) == (records, malformed)
+
+
+def test_damage_notes_name_their_lines() -> None:
+    problems = facts("invalid_utf8.jsonl")["problems"]
+    assert problems == ["line 2: invalid UTF-8 replaced"]
+    assert "line 1: lone surrogate replaced" in facts("lone_surrogate.jsonl")["problems"]
+    assert any(p.startswith("line 2: 2 record(s)") for p in facts("two_records_one_line.jsonl")["problems"])
+
+
+def test_partial_last_line_waits_when_following(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes((FIXTURES / "partial_last_line.jsonl").read_bytes())
+    tail = SessionTail(path)
+    tail.poll()
+    assert tail.session.records == 3 and tail.reader.pending == 450
+    with path.open("ab") as f:
+        f.write((FIXTURES / "partial_last_line.rest").read_bytes())
+    tail.poll()
+    assert tail.session.records == 4 and tail.reader.pending == 0
+
+
+def test_unknown_types_are_kept() -> None:
+    s = read_session(FIXTURES / "unknown_types.jsonl")
+    assert [m.text for m in s.messages if m.kind is Kind.UNKNOWN] == ["telemetry-blob", "future-kind"]
+    assert s.record_types["telemetry-blob"] == 1
+    assert any(b.type == "hologram" for m in s.messages for b in m.blocks)
+
+
+def test_fork_fixture() -> None:
+    s = read_session(FIXTURES / "fork.jsonl")
+    assert len(s.forks) == 1 and s.forks[0].parent == "00000008-0000-4000-8000-000000000002"
+    assert s.visible()[-1].uuid == "00000008-0000-4000-8000-000000000009"
+    assert session_stats(s)["assistant_messages"] == 4
+
+
+def test_compaction_fixtures() -> None:
+    f = facts("compaction.jsonl")
+    assert (f["compactions"], f["microcompactions"], f["user_prompts"]) == (1, 1, 4)
+    assert facts("compaction_pre2.jsonl")["compactions"] == 1
+
+
+def test_streamed_usage_counted_once() -> None:
+    f = facts("streamed.jsonl")
+    assert f["assistant_messages"] == 2
+    assert f["tokens"]["output"] == 139
+    assert f["unpaired_tool_calls"] == 0
+
+
+def test_inline_sidechain_and_agent_progress() -> None:
+    inline = read_session(FIXTURES / "sidechain_inline.jsonl")
+    assert len(inline.subagents) == 1 and inline.subagents[0].parent_call is not None
+    assert [m.uuid[-2:] for m in inline.visible() if m.uuid] == ["01", "02", "09"]
+    progress = read_session(FIXTURES / "agent_progress.jsonl")
+    sub = progress.subagents[0]
+    assert sub.source == "progress" and sub.agent_id == "a13c0ffee13c0ffee"
+    assert all(c.result is not None for c in sub.calls.values()) and len(sub.calls) == 1
+    assert not any(c.name == "Bash" for c in progress.calls.values())
+
+
+def test_project_folder() -> None:
+    project = FIXTURES / "projects" / "-home-u-proj"
+    sessions = sorted(session_files(project))
+    assert len(sessions) == 3
+    titles = [session_stats(read_session(p), sibling_summaries(p))["title"] for p in sessions]
+    assert titles[:2] == ["Fix the flaky login test", "Which tests use the freezer fixture?"]
+    for path in sessions[1:]:
+        s = read_session(path)
+        task = next(c for c in s.calls.values() if c.name in ("Task", "Agent"))
+        assert task.subagent is not None and task.subagent.source == "file"
