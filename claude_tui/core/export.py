@@ -1,0 +1,634 @@
+"""A session as Markdown, HTML or JSON: the conversation of the branch being read.
+
+One walk over the session (`_Walker`) decides what is shown; a writer (`_Markdown`,
+`_Html`) decides how, and is the only place where session text meets the output
+syntax. Everything from the session is untrusted: control characters become
+visible placeholders, HTML escapes every string, Markdown escapes raw HTML in
+prose and fences code with more backticks than the code holds. JSON keeps the text
+as it is (the encoder escapes it) for scripts.
+"""
+
+from __future__ import annotations
+
+import difflib
+import html
+import json
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from claude_tui import __version__
+from claude_tui.core.model import Block, Kind, Message, ToolCall, parse_time
+from claude_tui.core.sanitize import visible_controls
+from claude_tui.core.session import AGENT_TOOLS, Session, prompt_text
+from claude_tui.core.source import full_output
+from claude_tui.core.stats import human_count, human_duration, human_size, session_stats
+
+FORMATS = ("markdown", "html", "json")
+#: Lines of a tool output shown before the rest is trimmed.
+OUTPUT_LINES = 40
+#: Lines of a tool input (a command, a diff, JSON arguments) shown before the rest is trimmed.
+INPUT_LINES = 120
+#: Characters of any trimmed block shown, however few its lines.
+MAX_CHARS = 8000
+#: Characters of a one-line row (quiet rows, summaries in headings).
+LINE_CHARS = 160
+EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write"})
+#: Input keys that summarise a call in its heading, by preference.
+SUMMARY_KEYS = ("description", "file_path", "notebook_path", "path", "pattern", "url", "query", "skill", "command")
+
+
+def export_session(session: Session, fmt: str, summaries: dict[str, str] | None = None) -> str:
+    """`session` as a Markdown, HTML or JSON document (`fmt` is one of FORMATS)."""
+    facts = session_stats(session, summaries)
+    if fmt == "json":
+        return _json_document(session, facts)
+    if fmt == "markdown":
+        writer: _Markdown | _Html = _Markdown()
+    elif fmt == "html":
+        writer = _Html()
+    else:
+        raise ValueError(f"unknown export format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    _Walker(session, writer).document(facts)
+    return writer.finish()
+
+
+# ---------------------------------------------------------------- what is shown
+
+
+class _Walker:
+    """Walks the visible messages of a session (and its subagents) and tells a writer what to show."""
+
+    def __init__(self, session: Session, out: _Markdown | _Html) -> None:
+        self.session = session
+        self.out = out
+        self.day = ""  #: the date of the last time shown; a time shows its date when the day changes
+
+    def document(self, facts: dict[str, Any]) -> None:
+        self.out.header(facts["title"] or "(untitled session)", _fact_rows(facts))
+        self.messages(self.session)
+        unlinked = [s for s in self.session.subagents if s.parent_call is None]
+        if unlinked:
+            self.out.divider(f"{len(unlinked)} subagent(s) not linked to a tool call", "subagent")
+            for sub in unlinked:
+                self.subagent(sub)
+        self.out.footer(f"Exported by claude-tui {__version__} from {self.session.path}")
+
+    def messages(self, session: Session) -> None:
+        for message in session.visible():
+            self.message(session, message)
+
+    def message(self, session: Session, m: Message) -> None:
+        out, kind = self.out, m.kind
+        if m.fork is not None:
+            branch = session.branch_of(m.fork) + 1
+            out.divider(f"⑂ Fork: branch {branch} of {len(m.fork.heads)} (a prompt was edited or rewound here)", "fork")
+        if kind is Kind.PROMPT or kind is Kind.ASSISTANT:
+            title = "Prompt" if kind is Kind.PROMPT else "Assistant"
+            meta = " · ".join(x for x in (m.model or "", self.when(m.timestamp)) if x)
+            out.open_box(kind.value, title, meta)
+            for block in m.blocks:
+                self.block(session, block)
+            if m.stop_reason == "max_tokens":
+                out.note("⚠ answer cut off: the model reached its output limit", "error")
+            out.close_box()
+        elif kind is Kind.COMPACT_BOUNDARY:
+            before = f" ({human_count(m.pre_tokens)} tokens before)" if m.pre_tokens else ""
+            out.divider(f"✂ {'Microcompaction' if m.micro else 'Conversation compacted'}{before}", "compact")
+        elif kind is Kind.COMPACT_SUMMARY:
+            out.divider("✂ Conversation continues from a summary", "compact")
+            out.open_details("Compaction summary")
+            out.prose(m.plain_text)
+            out.close_details()
+        elif kind is Kind.COMMAND:
+            command = re.sub(r"</?[a-z][a-z-]*>", " ", prompt_text(m, LINE_CHARS))
+            out.note(f"▸ command: {_one_line(command)}", "command")
+        elif kind is Kind.INTERRUPT:
+            out.note(f"⏹ {_one_line(m.plain_text)}", "interrupt")
+        elif kind is Kind.API_ERROR:
+            out.note(f"⚠ API error: {_one_line(m.plain_text)}", "error")
+        else:
+            marker = "⚠ " if m.is_error else ""
+            out.note(f"{marker}· {kind.value}: {_one_line(m.plain_text)}", "error" if m.is_error else "quiet")
+
+    def block(self, session: Session, block: Block) -> None:
+        out = self.out
+        if block.call is not None:
+            self.call(session, block.call)
+        elif block.type == "text":
+            if block.text.strip():
+                out.prose(block.text)
+        elif block.type == "thinking":
+            if block.text.strip():
+                out.open_details("Thinking")
+                out.prose(block.text)
+                out.close_details()
+        elif block.type == "redacted_thinking":
+            out.note("(redacted thinking)", "quiet")
+        elif block.type == "image":
+            out.note(_image(block.media_type, block.size), "image")
+        else:
+            out.note(f"[{block.type} block, {human_size(block.size)}]", "quiet")
+
+    def call(self, session: Session, call: ToolCall) -> None:
+        out, result = self.out, call.result
+        meta = [_one_line(_summary(call))]
+        if call.duration is not None:
+            meta.append(human_duration(call.duration) if call.duration >= 1 else f"{call.duration:.1f}s")
+        meta.append({"ok": "", "error": "⚠ error", "running": "no result"}[call.status])
+        out.open_box(
+            "tool error" if call.status == "error" else "tool", f"🔧 {call.name}", " · ".join(m for m in meta if m)
+        )
+        self.call_input(call)
+        if call.subagent is not None:
+            self.subagent(call.subagent)
+        if result is None:
+            out.note("no result recorded (interrupted, or still running)", "quiet")
+        elif call.name in EDIT_TOOLS and not result.is_error:
+            out.note(_one_line(result.text), "quiet")
+        elif result.text.strip():
+            out.note("Error:" if result.is_error else "Output:", "error" if result.is_error else "label")
+            whole = full_output(session.path, call)
+            self.trimmed(whole, OUTPUT_LINES, "output", max(result.size, len(whole)))
+        elif not result.images:
+            out.note("(no output)", "quiet")
+        if result is not None:
+            for media_type, size in result.images:
+                out.note(_image(media_type, size), "image")
+        out.close_box()
+
+    def call_input(self, call: ToolCall) -> None:
+        out, inp = self.out, call.input
+        if call.name in EDIT_TOOLS:
+            diff = _edit_diff(call)
+            if diff:
+                shown, note = _trim("\n".join(diff), INPUT_LINES)
+                out.diff(shown.split("\n"))
+                if note:
+                    out.note(note, "trimmed")
+            return
+        if call.name == "Bash" and isinstance(inp.get("command"), str):
+            self.trimmed(inp["command"], INPUT_LINES, "bash")
+            return
+        if call.name in AGENT_TOOLS and isinstance(inp.get("prompt"), str):
+            if call.subagent is not None:
+                return  # the subagent's transcript opens with this prompt
+            out.open_details("Prompt to the subagent")
+            out.prose(inp["prompt"])
+            out.close_details()
+            return
+        key = next((k for k in SUMMARY_KEYS if isinstance(inp.get(k), str)), None)
+        rest = {k: v for k, v in inp.items() if k != key}
+        if rest:
+            self.trimmed(_json_text(rest), INPUT_LINES, "json")
+
+    def subagent(self, sub: Session) -> None:
+        agent = sub.agent_id or ""
+        kind = "compaction run" if agent.startswith("acompact") else "subagent"
+        meta = [f"agent {agent}" if agent else "", f"{len(sub.visible())} messages"]
+        if sub.source != "file":
+            meta.append(f"from {sub.source} records")
+        self.out.open_box("subagent", f"▼ {kind.capitalize()}", " · ".join(m for m in meta if m))
+        self.messages(sub)
+        self.out.close_box()
+
+    def trimmed(self, text: str, max_lines: int, lang: str, size: int | None = None) -> None:
+        shown, note = _trim(text, max_lines, size)
+        self.out.code(shown, lang)
+        if note:
+            self.out.note(note, "trimmed")
+
+    def when(self, stamp: str | None) -> str:
+        """The time of a message; with its date when the day changed since the last one shown."""
+        seconds = parse_time(stamp)
+        if seconds is None:
+            return ""
+        moment = datetime.fromtimestamp(seconds, UTC)
+        day = moment.strftime("%Y-%m-%d")
+        shown = moment.strftime("%H:%M:%S") if day == self.day else moment.strftime("%Y-%m-%d %H:%M:%S UTC")
+        self.day = day
+        return shown
+
+
+def _fact_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
+    tokens = facts["tokens_with_subagents"]
+    cost = facts["cost_with_subagents_usd"]
+    unpriced = facts["unpriced_models"]
+    cost_text = "unknown" if cost is None else f"${cost:.2f} at list price"
+    if unpriced:
+        cost_text += f" (no price for {', '.join(unpriced)})"
+    rows = [
+        ("Project", (facts["project"] or "-") + (f"  ({', '.join(facts['branches'])})" if facts["branches"] else "")),
+        ("Session", facts["session_id"]),
+        ("Started", _date(facts["started"])),
+        ("Ended", f"{_date(facts['ended'])}  ({human_duration(facts['duration_s'])})"),
+        ("Models", ", ".join(facts["models"]) or "-"),
+        ("Claude Code", ", ".join(facts["versions"]) or "-"),
+        (
+            "Messages",
+            f"{facts['user_prompts']} prompts, {facts['assistant_messages']} answers, "
+            f"{facts['tool_calls']} tool calls ({facts['tool_errors']} errors)",
+        ),
+        (
+            "Threads",
+            f"{facts['forks']} forks, {facts['compactions']} compactions, {facts['subagents']} subagents",
+        ),
+        (
+            "Tokens",
+            f"{human_count(tokens['input'])} in, {human_count(tokens['output'])} out, "
+            f"{human_count(tokens['cache_read'])} cache read, {human_count(tokens['cache_creation'])} cache write",
+        ),
+        ("Cost", cost_text),
+    ]
+    if facts["malformed_lines"] or facts["problems"]:
+        rows.append(("Damage", f"{facts['malformed_lines']} unreadable lines, {len(facts['problems'])} problems"))
+    return rows
+
+
+def _date(stamp: str | None) -> str:
+    seconds = parse_time(stamp)
+    return "-" if seconds is None else datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def _summary(call: ToolCall) -> str:
+    """What a call is about, in a few words: its description, file, pattern, ..."""
+    inp = call.input
+    key = next((k for k in SUMMARY_KEYS if isinstance(inp.get(k), str)), None)
+    if key == "command" and call.name == "Bash":
+        return ""  # the command is shown in full below
+    text = inp[key] if key else ""
+    if call.name in AGENT_TOOLS and isinstance(inp.get("subagent_type"), str):
+        text = f"{text} ({inp['subagent_type']})"
+    return text
+
+
+def _edit_diff(call: ToolCall) -> list[str]:
+    """A unified diff of an Edit, MultiEdit or Write: from the patch Claude Code recorded, else from the input."""
+    inp = call.input
+    structured = call.result.structured if call.result is not None else None
+    hunks = structured.get("structuredPatch") if isinstance(structured, dict) else None
+    lines: list[str] = []
+    if isinstance(hunks, list) and hunks:
+        for hunk in hunks:
+            if not isinstance(hunk, dict):
+                continue
+            old, new = (f"{hunk.get(k + 'Start')},{hunk.get(k + 'Lines')}" for k in ("old", "new"))
+            lines.append(f"@@ -{old} +{new} @@")
+            lines += [line for line in hunk.get("lines") or () if isinstance(line, str)]
+    else:
+        if call.name == "Write":
+            pairs = [("", inp.get("content"))]
+        elif call.name == "MultiEdit":
+            edits = inp.get("edits") if isinstance(inp.get("edits"), list) else []
+            pairs = [(e.get("old_string"), e.get("new_string")) for e in edits if isinstance(e, dict)]
+        else:
+            pairs = [(inp.get("old_string"), inp.get("new_string"))]
+        for old, new in pairs:
+            if isinstance(old, str) and isinstance(new, str):
+                lines += list(difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm=""))[2:]
+    path = inp.get("file_path") if isinstance(inp.get("file_path"), str) else "file"
+    return [f"--- {path}", f"+++ {path}", *lines] if lines else []
+
+
+def _trim(text: str, max_lines: int, size: int | None = None) -> tuple[str, str | None]:
+    """The first `max_lines` lines (and at most MAX_CHARS) of `text`, and a note on what was cut.
+
+    `size` is the length of the whole text, larger than `len(text)` when `text` is only its
+    beginning (a preview that could not be completed from the file, which changed): the lines
+    beyond the preview are unknown and counted as "N+".
+    """
+    partial = size is not None and size > len(text)
+    body = text if partial else text.rstrip("\n")
+    lines = body.split("\n")
+    shown = "\n".join(lines[:max_lines])[:MAX_CHARS]
+    if len(shown) == len(body) and not partial:
+        return body, None
+    more_bytes = len(body[len(shown) :].encode("utf-8", "replace")) + (size or len(text)) - len(text)
+    more_lines = len(lines) - shown.count("\n") - 1  # lines not shown at all
+    count = f"{more_lines:,}{'+' if partial else ''} more lines" if more_lines > 0 else "the rest"
+    return shown, f"… {count} ({human_size(more_bytes)}) trimmed"
+
+
+def _image(media_type: str, size: int) -> str:
+    return f"[image: {media_type or 'image'}, {human_size(size)}]"
+
+
+def _one_line(text: str, limit: int = LINE_CHARS) -> str:
+    folded = " ".join(text.split())
+    return folded if len(folded) <= limit else folded[: limit - 1] + "…"
+
+
+def _json_text(value: Any) -> str:
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+    except orjson.JSONEncodeError:  # integers beyond 64 bits, from records the stdlib parser recovered
+        return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+
+
+# ---------------------------------------------------------------- JSON
+
+
+def _json_document(session: Session, facts: dict[str, Any]) -> str:
+    document = {
+        "format": "claude-tui-export",
+        "version": 1,
+        "exported_by": f"claude-tui {__version__}",
+        "session": facts,
+        "messages": [_json_message(session, m) for m in session.visible()],
+        "unlinked_subagents": [_json_agent(s) for s in session.subagents if s.parent_call is None],
+    }
+    return _json_text(document) + "\n"
+
+
+def _json_message(session: Session, m: Message) -> dict[str, Any]:
+    return {
+        "index": m.index,
+        "kind": m.kind.value,
+        "uuid": m.uuid,
+        "parent": m.parent,
+        "timestamp": m.timestamp,
+        "model": m.model,
+        "text": m.plain_text,
+        "thinking": [b.text for b in m.blocks if b.type == "thinking"],
+        "images": [{"media_type": b.media_type, "size": b.size} for b in m.blocks if b.type == "image"],
+        "tool_calls": [_json_call(session, c) for c in m.tool_calls],
+        "fork": None if m.fork is None else {"branch": session.branch_of(m.fork) + 1, "of": len(m.fork.heads)},
+        "stop_reason": m.stop_reason,
+        "tokens": None if m.tokens is None else m.tokens.as_dict(),
+        "is_error": m.is_error or m.kind is Kind.API_ERROR,
+        "pre_tokens": m.pre_tokens,
+        "micro": m.micro,
+    }
+
+
+def _json_call(session: Session, call: ToolCall) -> dict[str, Any]:
+    return {
+        "id": call.id,
+        "name": call.name,
+        "input": call.input,
+        "status": call.status,
+        "is_error": call.status == "error",
+        "duration_s": call.duration,
+        "result": _json_result(session, call),
+        "diff": "\n".join(_edit_diff(call)) if call.name in EDIT_TOOLS else None,
+        "subagent": None if call.subagent is None else _json_agent(call.subagent),
+    }
+
+
+def _json_result(session: Session, call: ToolCall) -> dict[str, Any] | None:
+    """A call's result with its whole output (read back from the file when the model kept a preview)."""
+    result = call.result
+    if result is None:
+        return None
+    text = full_output(session.path, call)
+    return {
+        "text": text,
+        "size": result.size,
+        "truncated": len(text) < result.size,  #: the file changed since it was read: only the preview
+        "is_error": result.is_error,
+        "timestamp": result.timestamp,
+        "images": [{"media_type": t, "size": s} for t, s in result.images],
+    }
+
+
+def _json_agent(sub: Session) -> dict[str, Any]:
+    return {
+        "agent_id": sub.agent_id,
+        "source": sub.source,
+        "path": sub.path,
+        "messages": [_json_message(sub, m) for m in sub.visible()],
+    }
+
+
+# ---------------------------------------------------------------- Markdown
+
+#: A fence opener as CommonMark reads it (a backtick fence's info string holds no backtick).
+_FENCE_OPEN = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
+_FENCE_CLOSE = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*")
+_INFO = re.compile(r"[\w+#.-]*")
+#: What needs care in a line of prose: a backslash escape, a backtick run, `<`, and `&` starting an entity.
+_INLINE = re.compile(r"\\[!-/:-@\[-`{-~]|`+|<|&(?=#\d{1,7};|#[xX][\da-fA-F]{1,6};|[A-Za-z][A-Za-z\d]{1,31};)")
+_BACKTICKS = re.compile(r"`+")
+
+
+def _fence(text: str, info: str = "") -> str:
+    """`text` as a fenced code block whose fence is longer than any backtick run inside it."""
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{info}\n{text}\n{fence}" if text else f"{fence}{info}\n{fence}"
+
+
+def _md_prose(text: str) -> str:
+    """Markdown prose from the session, made inert: raw HTML and entities escaped outside code,
+    code blocks re-fenced so that no content can close them, an unclosed block closed."""
+    out: list[str] = []
+    code: list[str] = []
+    fence, info = "", ""
+    for line in text.split("\n"):
+        if not fence:
+            opener = _FENCE_OPEN.fullmatch(line)
+            if opener and not (opener[1][0] == "`" and "`" in opener[2]):
+                fence, info, code = opener[1], _INFO.match(opener[2].strip()).group(), []  # type: ignore[union-attr]
+            else:
+                out.append(_md_inline(line))
+            continue
+        closer = _FENCE_CLOSE.fullmatch(line)
+        if closer and closer[1][0] == fence[0] and len(closer[1]) >= len(fence):
+            out.append(_fence("\n".join(code), info))
+            fence = ""
+        else:
+            code.append(line)
+    if fence:
+        out.append(_fence("\n".join(code), info))
+    return "\n".join(out)
+
+
+def _md_inline(line: str) -> str:
+    """One line of prose with `<` and entities escaped outside code spans.
+
+    A backtick run with no closing run on the same line is escaped, so that every line
+    is balanced on its own and a renderer pairs code spans exactly as done here. In a
+    line holding a `|` (a GFM table row splits cells before it finds code spans), `<`
+    is escaped inside code spans too.
+    """
+    out: list[str] = []
+    pos = 0
+    table = "|" in line
+    while (match := _INLINE.search(line, pos)) is not None:
+        out.append(line[pos : match.start()])
+        token = match.group()
+        pos = match.end()
+        if token[0] == "`":
+            closer = next((r for r in _BACKTICKS.finditer(line, pos) if len(r.group()) == len(token)), None)
+            if closer is None:
+                out.append("\\`" * len(token))
+                continue
+            body = line[pos : closer.start()]
+            out.append(token + (body.replace("<", "&lt;") if table else body) + token)
+            pos = closer.end()
+        elif token == "<":
+            out.append("&lt;")
+        elif token == "&":
+            out.append("&amp;")
+        else:
+            out.append(token)
+    out.append(line[pos:])
+    return "".join(out)
+
+
+def _md_line(text: str) -> str:
+    """Session text on one line of Markdown (a title, a fact, a note): folded, then made inert."""
+    return _md_inline(_one_line(visible_controls(text), 1000))
+
+
+class _Markdown:
+    """Writes GitHub-flavoured Markdown; subagents are nested in block quotes."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.depth = 0  #: block-quote depth
+        self.boxes: list[str] = []
+
+    def _block(self, text: str) -> None:
+        prefix = "> " * self.depth
+        self.lines += [prefix + line if line else prefix.rstrip() for line in text.split("\n")]
+        self.lines.append(prefix.rstrip())
+
+    def header(self, title: str, rows: list[tuple[str, str]]) -> None:
+        self._block(f"# {_md_line(title)}")
+        self._block("\n".join(f"- **{name}:** {_md_line(value)}" for name, value in rows))
+
+    def footer(self, text: str) -> None:
+        self._block(f"---\n\n*{_md_line(text)}*")
+
+    def open_box(self, kind: str, title: str, meta: str) -> None:
+        line = _md_line(title) + (f" · {_md_line(meta)}" if meta else "")
+        self._block(f"**{line}**" if kind.startswith(("tool", "subagent")) else f"### {line}")
+        self.boxes.append(kind)
+        if kind == "subagent":
+            self.depth += 1
+
+    def close_box(self) -> None:
+        if self.boxes.pop() == "subagent":
+            self.depth -= 1
+
+    def prose(self, text: str) -> None:
+        self._block(_md_prose(visible_controls(text)))
+
+    def code(self, text: str, lang: str) -> None:
+        self._block(_fence(visible_controls(text), "text" if lang == "output" else lang))
+
+    def diff(self, lines: list[str]) -> None:
+        self.code("\n".join(lines), "diff")
+
+    def note(self, text: str, css: str) -> None:
+        line = _md_line(text)
+        self._block(f"**{line}**" if css == "error" else f"*{line}*")
+
+    def divider(self, text: str, css: str) -> None:
+        self._block(f"---\n\n**{_md_line(text)}**\n\n---")
+
+    def open_details(self, summary: str) -> None:
+        self._block(f"<details>\n<summary>{html.escape(_one_line(visible_controls(summary), 1000))}</summary>")
+
+    def close_details(self) -> None:
+        self._block("</details>")
+
+    def finish(self) -> str:
+        return "\n".join(self.lines).rstrip("\n") + "\n"
+
+
+# ---------------------------------------------------------------- HTML
+
+_CSS = """
+:root { color-scheme: light dark; --fg: #1f2328; --bg: #fff; --dim: #6e7781; --line: #d0d7de; --box: #f6f8fa;
+  --prompt: #ddf4ff; --err: #cf222e; --add: #1a7f37; --del: #cf222e; --hunk: #8250df; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --dim: #8d96a0; --line: #30363d;
+  --box: #161b22; --prompt: #0c2d48; --err: #ff7b72; --add: #3fb950; --del: #ff7b72; --hunk: #d2a8ff; } }
+body { font: 15px/1.5 system-ui, sans-serif; color: var(--fg); background: var(--bg); max-width: 60rem;
+  margin: 2rem auto; padding: 0 1rem; }
+h1 { font-size: 1.5rem; overflow-wrap: anywhere; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .1rem 1rem; color: var(--dim); }
+dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+.box { border: 1px solid var(--line); border-radius: 6px; margin: .8rem 0; padding: .4rem .8rem; }
+.box.prompt { background: var(--prompt); } .box.tool { background: var(--box); margin: .5rem 0; }
+.box.error { border-color: var(--err); } .box.subagent { border-left: 4px solid var(--hunk); }
+.head { font-weight: 600; } .head .meta { font-weight: normal; color: var(--dim); margin-left: .5rem; }
+.prose { white-space: pre-wrap; overflow-wrap: anywhere; margin: .4rem 0; }
+pre { background: var(--bg); border: 1px solid var(--line); border-radius: 4px; padding: .4rem .6rem;
+  overflow-x: auto; font-size: 13px; white-space: pre-wrap; overflow-wrap: anywhere; }
+.add { color: var(--add); } .del { color: var(--del); } .hunk { color: var(--hunk); }
+.note { margin: .3rem 0; color: var(--dim); font-size: 13px; }
+.note.error, .note.interrupt { color: var(--err); font-weight: 600; }
+.divider { text-align: center; color: var(--dim); border-top: 1px dashed var(--line); margin: 1.2rem 0;
+  padding-top: .3rem; font-weight: 600; }
+.divider.fork { color: var(--hunk); }
+details { margin: .4rem 0; } summary { cursor: pointer; color: var(--dim); }
+footer { color: var(--dim); font-size: 13px; margin-top: 2rem; border-top: 1px solid var(--line); }
+"""
+#: Nothing may load or run, even if escaping ever failed: styles inline, no scripts, no remote anything.
+_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+
+def _h(text: str) -> str:
+    """Session text as HTML text or attribute value."""
+    return html.escape(visible_controls(text), quote=True)
+
+
+class _Html:
+    """Writes one self-contained HTML page: inline CSS, no scripts, no external resources."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.title = ""
+
+    def header(self, title: str, rows: list[tuple[str, str]]) -> None:
+        self.title = title
+        facts = "".join(f"<dt>{_h(name)}</dt><dd>{_h(value)}</dd>" for name, value in rows)
+        self.parts.append(f'<header><h1>{_h(title)}</h1><dl class="facts">{facts}</dl></header>\n<main>\n')
+
+    def footer(self, text: str) -> None:
+        self.parts.append(f"</main>\n<footer>{_h(text)}</footer>\n")
+
+    def open_box(self, kind: str, title: str, meta: str) -> None:
+        meta_html = f'<span class="meta">{_h(meta)}</span>' if meta else ""
+        self.parts.append(f'<div class="box {_h(kind)}"><div class="head">{_h(title)}{meta_html}</div>\n')
+
+    def close_box(self) -> None:
+        self.parts.append("</div>\n")
+
+    def prose(self, text: str) -> None:
+        self.parts.append(f'<div class="prose">{_h(text)}</div>\n')
+
+    def code(self, text: str, lang: str) -> None:
+        self.parts.append(f'<pre class="{_h(lang)}">{_h(text)}</pre>\n')
+
+    def diff(self, lines: list[str]) -> None:
+        spans = []
+        for line in lines:
+            css = "hunk" if line.startswith("@@") else "add" if line[:1] == "+" else "del" if line[:1] == "-" else ""
+            spans.append(f'<span class="{css}">{_h(line)}</span>' if css else _h(line))
+        self.parts.append('<pre class="diff">' + "\n".join(spans) + "</pre>\n")
+
+    def note(self, text: str, css: str) -> None:
+        self.parts.append(f'<p class="note {_h(css)}">{_h(text)}</p>\n')
+
+    def divider(self, text: str, css: str) -> None:
+        self.parts.append(f'<div class="divider {_h(css)}">{_h(text)}</div>\n')
+
+    def open_details(self, summary: str) -> None:
+        self.parts.append(f"<details><summary>{_h(summary)}</summary>\n")
+
+    def close_details(self) -> None:
+        self.parts.append("</details>\n")
+
+    def finish(self) -> str:
+        head = (
+            '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{_h(self.title)} · claude-tui</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
+        )
+        return head + "".join(self.parts) + "</body>\n</html>\n"

@@ -1,0 +1,36 @@
+"""Session text made safe to show: control characters turned into visible placeholders.
+
+Session files hold whatever went through a terminal: ANSI colours, OSC titles and
+clipboard writes (OSC 52), bells, backspaces. Shown raw they would act on the
+reader's terminal; shown through `visible_controls` they are inert text.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: C0 controls (but tab and newline), DEL, C1 controls (8-bit CSI, OSC, ...), and CRLF.
+_CONTROLS = re.compile("\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _placeholder(char: str) -> str:
+    code = ord(char)
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Unicode Control Pictures block: ESC -> "␛", BEL -> "␇"
+    if code == 0x7F:
+        return "␡"
+    return f"\\x{code:02x}"
+
+
+_PLACEHOLDERS = {"\r\n": "\n"} | {chr(c): _placeholder(chr(c)) for c in (*range(0x20), *range(0x7F, 0xA0))}
+
+
+def visible_controls(text: str) -> str:
+    """`text` with every control character but newline and tab replaced by a visible placeholder.
+
+    "\\x1b[31m" becomes "␛[31m", an OSC 52 clipboard write "␛]52;c;...␇", C1 controls
+    such as the 8-bit CSI "\\x9b" are written as that escape; CRLF becomes a newline.
+    """
+    if _CONTROLS.search(text) is None:
+        return text
+    return _CONTROLS.sub(lambda m: _PLACEHOLDERS[m.group()], text)

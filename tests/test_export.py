@@ -1,0 +1,406 @@
+"""Export: Markdown, HTML and JSON documents of a session, and their safety with hostile content."""
+
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from claude_tui.cli import main
+from claude_tui.core.export import FORMATS, OUTPUT_LINES, _md_prose, export_session
+from claude_tui.core.files import agent_files, read_session
+from claude_tui.core.sanitize import visible_controls
+from claude_tui.core.stats import human_size
+
+markdown_it = pytest.importorskip("markdown_it")
+
+MODEL = "claude-sonnet-4-20250514"
+SCRIPT = "<script>alert(1)</script>"
+IMG = '"><img src=x onerror=alert(1)>'
+ANSI = "\x1b[31mred\x1b[0m"
+OSC52 = "\x1b]52;c;aGVsbG8=\x07"
+RICH = "[bold]loud[/bold] [link=https://evil.example]x[/link] [@click=app.quit]y[/]"
+HOSTILE = f"{SCRIPT} {IMG} {ANSI} {OSC52} {RICH}"
+
+
+# ---------------------------------------------------------------- building sessions
+
+
+class Log:
+    """A session file built record by record: each record's parent is the previous one unless given."""
+
+    def __init__(self) -> None:
+        self.records: list[dict[str, Any]] = []
+        self.clock = 0
+
+    def add(self, record: dict[str, Any], parent: str | bool | None = True) -> str:
+        uuid = record.setdefault("uuid", f"u{len(self.records):04d}")
+        if parent is True:
+            parent = self.records[-1]["uuid"] if self.records else None
+        self.clock += 1
+        record.setdefault("parentUuid", parent)
+        record.setdefault("timestamp", f"2025-07-01T10:{self.clock // 60:02d}:{self.clock % 60:02d}.000Z")
+        record.setdefault("sessionId", "s1")
+        record.setdefault("cwd", "/home/me/project")
+        self.records.append(record)
+        return uuid
+
+    def prompt(self, content: Any, parent: str | bool | None = True, **kw: Any) -> str:
+        return self.add({"type": "user", "message": {"role": "user", "content": content}, **kw}, parent)
+
+    def answer(self, *blocks: dict[str, Any]) -> str:
+        mid = f"msg_{len(self.records)}"
+        message = {"id": mid, "role": "assistant", "model": MODEL, "content": list(blocks)}
+        message["usage"] = {"input_tokens": 10, "output_tokens": 20}
+        return self.add({"type": "assistant", "message": message})
+
+    def call(self, tid: str, name: str, inp: dict[str, Any]) -> str:
+        return self.answer({"type": "tool_use", "id": tid, "name": name, "input": inp})
+
+    def result(self, tid: str, content: Any, *, is_error: bool = False, structured: Any = None) -> str:
+        block = {"type": "tool_result", "tool_use_id": tid, "content": content, "is_error": is_error}
+        record: dict[str, Any] = {"type": "user", "message": {"role": "user", "content": [block]}}
+        if structured is not None:
+            record["toolUseResult"] = structured
+        return self.add(record)
+
+    def write(self, path: Path) -> Path:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in self.records))
+        return path
+
+
+def text(value: str) -> dict[str, Any]:
+    return {"type": "text", "text": value}
+
+
+def export(path: Path, fmt: str) -> str:
+    return export_session(read_session(path), fmt)
+
+
+def render_markdown(document: str) -> str:
+    """Markdown as a CommonMark renderer with raw HTML enabled (the permissive case) shows it, GFM tables on."""
+    return markdown_it.MarkdownIt("commonmark", {"html": True}).enable("table").render(document)
+
+
+class Tags(HTMLParser):
+    """The tags and attributes of an HTML document, and whether every opened tag was closed in order."""
+
+    VOID = frozenset({"meta", "br", "hr", "img", "input", "link"})
+
+    def __init__(self, document: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: set[str] = set()
+        self.attrs: set[str] = set()
+        self.stack: list[str] = []
+        self.balanced = True
+        self.text: list[str] = []
+        self.feed(document)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.add(tag)
+        self.attrs.update(name for name, _ in attrs)
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.stack or self.stack.pop() != tag:
+            self.balanced = False
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+#: Everything our HTML export may contain: no script, img, link, iframe, a, no event handler, no src or href.
+HTML_TAGS = {"html", "head", "meta", "title", "style", "body", "header", "h1", "dl", "dt", "dd", "main"}
+HTML_TAGS |= {"div", "span", "pre", "p", "details", "summary", "footer"}
+HTML_ATTRS = {"lang", "charset", "http-equiv", "content", "name", "class"}
+#: What rendering our Markdown may produce (our own <details> blocks included).
+MARKDOWN_TAGS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "code", "pre", "strong", "em"}
+MARKDOWN_TAGS |= {"blockquote", "hr", "br", "details", "summary", "table", "thead", "tbody", "tr", "th", "td", "a"}
+
+
+def hostile_session(tmp_path: Path) -> Path:
+    log = Log()
+    log.add({"type": "custom-title", "customTitle": f"title {SCRIPT}"}, None)
+    log.prompt(f"please {HOSTILE}\n```\n{SCRIPT}\n```", None)
+    log.answer(
+        {"type": "thinking", "thinking": f"hmm </details> {SCRIPT}"},
+        text(f"answer {HOSTILE}\n```python\nprint('{SCRIPT}')"),  # a fence never closed
+    )
+    log.call("t1", "Bash", {"command": f"echo '{SCRIPT}' ```", "description": IMG})
+    log.result("t1", f"out ```\n{SCRIPT}\n````\n{ANSI}\n{OSC52}\n{RICH}")
+    log.call("t2", f"{IMG}tool", {"x": HOSTILE})
+    log.result("t2", HOSTILE, is_error=True)
+    log.add({"type": "system", "subtype": "informational", "content": f"hook {HOSTILE}"})
+    log.prompt("after the unclosed fence <b>bold?</b>")
+    return log.write(tmp_path / "p" / "hostile.jsonl")
+
+
+# ---------------------------------------------------------------- the real corpus
+
+
+def test_every_real_file_exports_in_every_format(real_projects: Path) -> None:
+    files = sorted(real_projects.rglob("*.jsonl"))
+    assert files
+    for path in files:
+        session = read_session(path)
+        visible = len(session.visible())
+        for fmt in FORMATS:
+            out = export_session(session, fmt)
+            assert out.endswith("\n"), (path, fmt)
+            assert "\x1b" not in out and "\x07" not in out, (path, fmt)
+            if fmt == "json":
+                assert len(json.loads(out)["messages"]) == visible, path
+            elif fmt == "html":
+                tags = Tags(out)
+                assert tags.balanced, path
+                assert tags.tags <= HTML_TAGS and tags.attrs <= HTML_ATTRS, (path, tags.tags, tags.attrs)
+            else:
+                assert out.startswith("# "), path
+
+
+def test_cli_export_writes_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = hostile_session(tmp_path)
+    out = tmp_path / "out.html"
+    assert main(["export", str(path), "--format", "html", "-o", str(out)]) == 0
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in out.read_text(encoding="utf-8")
+    assert main(["export", str(path), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["session"]["title"] == f"title {SCRIPT}"
+
+
+# ---------------------------------------------------------------- hostile content
+
+
+def test_html_escapes_everything_and_loads_nothing(tmp_path: Path) -> None:
+    out = export(hostile_session(tmp_path), "html")
+    tags = Tags(out)
+    assert tags.balanced
+    assert tags.tags <= HTML_TAGS, tags.tags
+    assert tags.attrs <= HTML_ATTRS, tags.attrs
+    for needle in ("<script", "<img", "<a ", "url(", "@import"):
+        assert needle not in out, needle
+    assert "<title>title &lt;script&gt;alert(1)&lt;/script&gt; · claude-tui</title>" in out
+    assert "&quot;&gt;&lt;img src=x onerror=alert(1)&gt;tool" in out  # a tool name
+    assert "[bold]loud[/bold]" in out and "[@click=app.quit]" in out
+    assert "␛[31mred␛[0m" in out and "␛]52;c;aGVsbG8=␇" in out
+    assert "hmm &lt;/details&gt;" in out
+    assert "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'" in out
+
+
+def test_markdown_neutralises_html_and_fences_safely(tmp_path: Path) -> None:
+    out = export(hostile_session(tmp_path), "markdown")
+    assert "\x1b" not in out and "\x07" not in out
+    assert "␛[31mred␛[0m" in out and "␛]52;c;aGVsbG8=␇" in out
+    assert "[bold]loud[/bold]" in out
+    # A tool output holding runs of three and four backticks is fenced with five.
+    assert f"`````text\nout ```\n{SCRIPT}\n````\n" in out
+    # The unclosed fence of the answer is closed: what follows is still a prompt, outside any code.
+    rendered = render_markdown(out)
+    tags = Tags(rendered)
+    assert tags.tags <= MARKDOWN_TAGS, tags.tags - MARKDOWN_TAGS
+    assert "onerror" not in tags.attrs
+    assert "<p>after the unclosed fence &lt;b&gt;bold?&lt;/b&gt;</p>" in rendered
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in rendered
+    assert "&amp;lt;" not in rendered  # code is not escaped twice: a fenced `<` shows as `<`
+
+
+@pytest.mark.parametrize(
+    ("prose", "shown"),
+    [
+        ("a `b\nx` <script> `y`", "&lt;script&gt;"),  # a code span may span lines: pairing must not shift
+        ("- `a\n- b` c` <script> `d` e", "&lt;script&gt;"),  # ... but not list items
+        ("| a | b |\n|---|---|\n| `x | <script> | y` |", "&lt;script&gt;"),  # GFM cells split code spans
+        ("- ```\n  code\n  ```\nafter <b>x</b>", "after &lt;b&gt;x&lt;/b&gt;"),  # a fence inside a list item
+        ("\\`<img src=x onerror=alert(1)>`", "&lt;img"),  # an escaped backtick opens no code span
+        ("~~~\n<b>in code</b>\n~~~\n<b>out</b>", "&lt;b&gt;out&lt;/b&gt;"),
+        ("<!-- c --> <?php ?> <![CDATA[x]]> <https://a.b> &lt;i&gt;", "&amp;lt;i&amp;gt;"),
+        ("```\nopen <i>", "open &lt;i&gt;"),
+    ],
+)
+def test_markdown_prose_never_yields_raw_html(prose: str, shown: str) -> None:
+    rendered = render_markdown(_md_prose(prose))
+    assert Tags(rendered).tags <= MARKDOWN_TAGS - {"a"}, rendered
+    assert shown in rendered
+
+
+def test_markdown_prose_keeps_code_as_written() -> None:
+    rendered = render_markdown(_md_prose("Use `Vec<String>` here:\n\n```rust\nlet v: Vec<String> = vec![];\n```\n"))
+    assert "<code>Vec&lt;String&gt;</code>" in rendered
+    assert '<pre><code class="language-rust">let v: Vec&lt;String&gt; = vec![];\n</code></pre>' in rendered
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="`~<>/!?&;#|\\-*_ \n\tabs=\"'x", max_size=60))
+def test_markdown_prose_fuzz(prose: str) -> None:
+    rendered = render_markdown(_md_prose(prose))
+    assert Tags(rendered).tags <= MARKDOWN_TAGS - {"a"}, (prose, rendered)
+
+
+def test_json_keeps_text_and_escapes_controls(tmp_path: Path) -> None:
+    out = export(hostile_session(tmp_path), "json")
+    assert "\x1b" not in out and "\x07" not in out
+    doc = json.loads(out)
+    prompt = doc["messages"][0]
+    assert prompt["kind"] == "prompt"
+    assert HOSTILE in prompt["text"]
+    call = doc["messages"][2]["tool_calls"][0]
+    assert call["name"] == "Bash" and call["input"]["description"] == IMG
+    assert OSC52 in call["result"]["text"]
+
+
+def test_visible_controls() -> None:
+    assert visible_controls(ANSI) == "␛[31mred␛[0m"
+    assert visible_controls(OSC52) == "␛]52;c;aGVsbG8=␇"
+    assert visible_controls("a\r\nb\rc\x00\x08\x7f\x9b1m") == "a\nb␍c␀␈␡\\x9b1m"
+    plain = "tabs\tand\nnewlines stay, [bold] too"
+    assert visible_controls(plain) is plain
+
+
+# ---------------------------------------------------------------- content
+
+
+def test_edit_and_write_show_a_diff(tmp_path: Path) -> None:
+    log = Log()
+    log.prompt("edit", None)
+    log.call("e1", "Edit", {"file_path": "/p/a.py", "old_string": "x = 1", "new_string": "x = 2"})
+    patch = [{"oldStart": 3, "oldLines": 2, "newStart": 3, "newLines": 2, "lines": [" a", "-x = 1", "+x = 2"]}]
+    log.result("e1", "The file /p/a.py has been updated.", structured={"filePath": "/p/a.py", "structuredPatch": patch})
+    log.call("e2", "Edit", {"file_path": "/p/b.py", "old_string": "old line", "new_string": "new line"})
+    log.result("e2", "String to replace not found", is_error=True)
+    log.call("w1", "Write", {"file_path": "/p/c.py", "content": "first\nsecond\n"})
+    log.result("w1", "File created", structured={"type": "create", "filePath": "/p/c.py", "structuredPatch": []})
+    edits = [{"old_string": "m1", "new_string": "m2"}]
+    log.call("m1", "MultiEdit", {"file_path": "/p/d.py", "edits": edits})
+    path = log.write(tmp_path / "p" / "edits.jsonl")
+
+    md = export(path, "markdown")
+    assert "```diff\n--- /p/a.py\n+++ /p/a.py\n@@ -3,2 +3,2 @@\n a\n-x = 1\n+x = 2\n```" in md
+    assert "```diff\n--- /p/b.py\n+++ /p/b.py\n@@ -1 +1 @@\n-old line\n+new line\n```" in md
+    assert "```diff\n--- /p/c.py\n+++ /p/c.py\n@@ -0,0 +1,2 @@\n+first\n+second\n```" in md
+    assert "-m1\n+m2" in md
+    assert "**String to replace not found**" not in md and "String to replace not found" in md
+    html = export(path, "html")
+    assert '<span class="del">-x = 1</span>\n<span class="add">+x = 2</span>' in html
+    calls = [c for m in json.loads(export(path, "json"))["messages"] for c in m["tool_calls"]]
+    assert calls[0]["diff"].endswith("-x = 1\n+x = 2")
+    assert calls[1]["is_error"] is True and calls[3]["status"] == "running"
+
+
+def test_long_output_is_trimmed_with_a_note(tmp_path: Path) -> None:
+    lines = [f"line {i}" for i in range(1000)]
+    output = "\n".join(lines)
+    big = "\n".join(f"row {i:06d}" for i in range(3000))  # 32 KB: the model keeps a 16,000-character preview
+    log = Log()
+    log.prompt("run", None)
+    log.call("b1", "Bash", {"command": "seq 1000", "description": "count"})
+    log.result("b1", output)
+    log.call("b2", "Bash", {"command": "cat big"})
+    log.result("b2", big)
+    log.call("b3", "Bash", {"command": "cat blob"})
+    log.result("b3", "y" * 50_000)
+    log.call("b4", "Bash", {"command": "true"})
+    log.result("b4", "")
+    path = log.write(tmp_path / "p" / "long.jsonl")
+    rest = output[len("\n".join(lines[:OUTPUT_LINES])) :]
+    note = f"… 960 more lines ({human_size(len(rest))}) trimmed"
+    big_note = f"… 2,960 more lines ({human_size(len(big) - 40 * 11 + 1)}) trimmed"
+    blob_note = f"… the rest ({human_size(50_000 - 8000)}) trimmed"
+    session = read_session(path)
+    for fmt in ("markdown", "html"):
+        out = export_session(session, fmt)
+        assert "line 39" in out and "line 40" not in out
+        assert "row 000039" in out and "row 000040" not in out
+        assert note in out and big_note in out and blob_note in out
+        assert "y" * 8000 in out and "y" * 8001 not in out
+        assert "(no output)" in out
+    results = [m["tool_calls"][0]["result"] for m in json.loads(export_session(session, "json"))["messages"][1:4]]
+    assert [r["text"] for r in results] == [output, big, "y" * 50_000]
+    assert not any(r["truncated"] for r in results)
+    # The file gone, only the preview is left: the lines beyond it are counted as a lower bound.
+    path.unlink()
+    assert "… 1,415+ more lines (" in export_session(session, "markdown")
+    assert json.loads(export_session(session, "json"))["messages"][2]["tool_calls"][0]["result"]["truncated"]
+
+
+def test_fork_compaction_subagent_and_errors_are_marked(tmp_path: Path) -> None:
+    log = Log()
+    log.prompt("first question", None)
+    base = log.answer({"type": "thinking", "thinking": "let me think"}, text("first answer"))
+    log.prompt("original follow-up", base)
+    log.answer(text("answer to the original"))
+    log.prompt(
+        [text("edited follow-up"), {"type": "image", "source": {"media_type": "image/png", "data": "AAAA"}}], base
+    )
+    log.answer(text("answer to the edit"))
+    log.add({"type": "system", "subtype": "compact_boundary", "compactMetadata": {"preTokens": 12345}}, None)
+    log.records[-1]["logicalParentUuid"] = log.records[-2]["uuid"]
+    log.prompt("Summary: we talked about forks.", isCompactSummary=True)
+    log.call("task1", "Task", {"description": "look around", "prompt": "Explore the repo", "subagent_type": "x"})
+    log.result("task1", "found three files", structured={"agentId": "abc123", "content": []})
+    log.answer(text("oops"))
+    log.records[-1]["isApiErrorMessage"] = True
+    log.add({"type": "system", "subtype": "turn_duration", "durationMs": 1500})
+    main_path = log.write(tmp_path / "p" / "s1.jsonl")
+    agent = Log()
+    agent.prompt("Explore the repo", None, isSidechain=True, agentId="abc123")
+    agent.answer(text("the subagent's report"))
+    agent.write(tmp_path / "p" / "s1" / "subagents" / "agent-abc123.jsonl")
+    assert agent_files(main_path)
+
+    md = export(main_path, "markdown")
+    assert "**⑂ Fork: branch 2 of 2 (a prompt was edited or rewound here)**" in md
+    assert "edited follow-up" in md and "original follow-up" not in md
+    assert "*[image: image/png, 3 B]*" in md
+    assert "<details>\n<summary>Thinking</summary>\n\nlet me think\n\n</details>" in md
+    assert "**✂ Conversation compacted (12.3k tokens before)**" in md
+    assert "<summary>Compaction summary</summary>\n\nSummary: we talked about forks." in md
+    assert "**▼ Subagent · agent abc123 · 2 messages**\n\n> ### Prompt" in md
+    assert "> the subagent's report\n" in md
+    assert "**⚠ API error: oops**" in md
+    assert "*· system: turn took 1.5s*" in md
+
+    html = export(main_path, "html")
+    assert '<div class="divider fork">⑂ Fork: branch 2 of 2' in html
+    assert '<div class="box subagent"><div class="head">▼ Subagent' in html
+    assert '<div class="divider compact">✂ Conversation compacted (12.3k tokens before)</div>' in html
+
+    doc = json.loads(export(main_path, "json"))
+    kinds = [m["kind"] for m in doc["messages"]]
+    assert kinds[:4] == ["prompt", "assistant", "prompt", "assistant"]
+    assert doc["messages"][2]["fork"] == {"branch": 2, "of": 2}
+    assert doc["messages"][1]["thinking"] == ["let me think"]
+    boundary = doc["messages"][kinds.index("compact_boundary")]
+    assert boundary["pre_tokens"] == 12345
+    task = next(c for m in doc["messages"] for c in m["tool_calls"] if c["name"] == "Task")
+    assert task["result"]["text"] == "found three files" and task["duration_s"] == 1.0
+    assert [m["text"] for m in task["subagent"]["messages"]] == ["Explore the repo", "the subagent's report"]
+    assert doc["session"]["forks"] == 1 and doc["session"]["subagents"] == 1
+
+
+def test_json_survives_integers_beyond_64_bits(tmp_path: Path) -> None:
+    log = Log()
+    log.prompt("hi", None)
+    log.call("n1", "Calc", {"n": 1})
+    path = tmp_path / "p" / "big.jsonl"
+    path.parent.mkdir(parents=True)
+    lines = [orjson.dumps(r).decode() for r in log.records]
+    # Two records written back to back: recovered by the tolerant parser, which keeps big integers exact.
+    tail = {"type": "system", "subtype": "informational", "content": "x", "uuid": "u9", "parentUuid": "u0001"}
+    lines[1] = lines[1].replace('{"n":1}', '{"n":123456789012345678901234567890}') + orjson.dumps(tail).decode()
+    path.write_text("\n".join(lines) + "\n")
+    doc = json.loads(export(path, "json"))
+    assert doc["messages"][1]["tool_calls"][0]["input"]["n"] == 123456789012345678901234567890
+
+
+def test_unknown_format_is_refused(tmp_path: Path) -> None:
+    path = hostile_session(tmp_path)
+    with pytest.raises(ValueError, match="unknown export format 'pdf'"):
+        export(path, "pdf")
