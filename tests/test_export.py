@@ -353,6 +353,9 @@ def test_fork_compaction_subagent_and_errors_are_marked(tmp_path: Path) -> None:
     agent.prompt("Explore the repo", None, isSidechain=True, agentId="abc123")
     agent.answer(text("the subagent's report"))
     agent.write(tmp_path / "p" / "s1" / "subagents" / "agent-abc123.jsonl")
+    warmup = Log()
+    warmup.prompt("Warmup", None, isSidechain=True, agentId="w1")
+    warmup.write(tmp_path / "p" / "s1" / "subagents" / "agent-w1.jsonl")
     assert agent_files(main_path)
 
     md = export(main_path, "markdown")
@@ -364,6 +367,7 @@ def test_fork_compaction_subagent_and_errors_are_marked(tmp_path: Path) -> None:
     assert "<summary>Compaction summary</summary>\n\nSummary: we talked about forks." in md
     assert "**▼ Subagent · agent abc123 · 2 messages**\n\n> ### Prompt" in md
     assert "> the subagent's report\n" in md
+    assert "**1 subagent(s) not linked to a tool call**\n\n---\n\n**▼ Subagent · agent w1 · 1 message · warmup**" in md
     assert "**⚠ API error: oops**" in md
     assert "*· system: turn took 1.5s*" in md
 
@@ -382,7 +386,8 @@ def test_fork_compaction_subagent_and_errors_are_marked(tmp_path: Path) -> None:
     task = next(c for m in doc["messages"] for c in m["tool_calls"] if c["name"] == "Task")
     assert task["result"]["text"] == "found three files" and task["duration_s"] == 1.0
     assert [m["text"] for m in task["subagent"]["messages"]] == ["Explore the repo", "the subagent's report"]
-    assert doc["session"]["forks"] == 1 and doc["session"]["subagents"] == 1
+    assert doc["session"]["forks"] == 1 and doc["session"]["subagents"] == 2
+    assert [a["agent_id"] for a in doc["unlinked_subagents"]] == ["w1"]
 
 
 def test_json_survives_integers_beyond_64_bits(tmp_path: Path) -> None:

@@ -187,9 +187,12 @@ class _Walker:
     def subagent(self, sub: Session) -> None:
         agent = sub.agent_id or ""
         kind = "compaction run" if agent.startswith("acompact") else "subagent"
-        meta = [f"agent {agent}" if agent else "", f"{len(sub.visible())} messages"]
+        count = len(sub.visible())
+        meta = [f"agent {agent}" if agent else "", f"{count} message{'' if count == 1 else 's'}"]
         if sub.source != "file":
             meta.append(f"from {sub.source} records")
+        if sub.is_warmup:
+            meta.append("warmup")
         self.out.open_box("subagent", f"▼ {kind.capitalize()}", " · ".join(m for m in meta if m))
         self.messages(sub)
         self.out.close_box()
