@@ -50,7 +50,7 @@ def test_invariants_on_every_session(real_projects: Path) -> None:
             # A fork only where two prompts share a parent.
             for fork in s.forks:
                 firsts = [m for m in s.messages if m.fork is fork]
-                assert len(firsts) >= 2 and all(m.kind in (Kind.PROMPT, Kind.COMMAND) for m in firsts)
+                assert len(firsts) >= 2 and all(m.kind is Kind.PROMPT for m in firsts)
                 assert len({m.parent for m in firsts}) == 1
             # A title wherever there is a prompt.
             if facts["user_prompts"]:

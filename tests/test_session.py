@@ -409,3 +409,22 @@ def test_plan_file_and_sessions_index_hint(tmp_path: Path) -> None:
     empty.raw({"type": "file-history-snapshot", "messageId": "x", "snapshot": {}})
     facts = session_stats(load(empty, tmp_path), hint={"summary": "Hint title", "projectPath": "/home/u/proj"})
     assert (facts["title"], facts["project"]) == ("Hint title", "/home/u/proj")
+
+
+def test_local_commands_under_one_parent_are_not_a_fork(tmp_path: Path) -> None:
+    t = Thread()
+    caveat = t.prompt("Caveat: local commands below", isMeta=True)["uuid"]
+    t.prompt("<command-name>/doctor</command-name>\n<command-args></command-args>", parent=caveat)
+    t.prompt("<command-name>/status</command-name>\n<command-args></command-args>", parent=caveat)
+    s = load(t, tmp_path)
+    assert s.forks == []
+    assert len(s.visible()) == 3
+    assert s.title() == "/doctor"  # no prompt: the first command names the session
+
+
+def test_an_agent_file_read_on_its_own_is_its_own_transcript(tmp_path: Path) -> None:
+    sub = Thread(session_id="main")
+    sub.prompt("explore", parent=None, isSidechain=True)
+    sub.answer(text("found"), msg_id="x")
+    s = read_session(sub.write(tmp_path / "p" / "agent-abc.jsonl"))
+    assert [m.kind for m in s.visible()] == [Kind.PROMPT, Kind.ASSISTANT] and s.subagents == []

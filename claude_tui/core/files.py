@@ -127,7 +127,7 @@ def read_session(path: Path, *, agents: bool = True) -> Session:
 
     A file that cannot be read raises ReadError; an unreadable subagent file becomes a problem note.
     """
-    session = Session(path)
+    session = Session(path, agent=is_agent_file(path))
     _, lines = Reader(str(path)).read_all()
     session.feed(lines)
     if agents:

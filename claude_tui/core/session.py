@@ -449,7 +449,7 @@ class Session:
             self._by_uuid[uuid] = message
         self.messages.append(message)
         self._update.added.append(message)
-        if kind is Kind.PROMPT or kind is Kind.COMMAND:
+        if kind is Kind.PROMPT:  # local commands run as siblings under one caveat: not a rewind
             self._check_fork(message)
         return message
 
@@ -597,11 +597,13 @@ class Session:
 
     @property
     def first_prompt(self) -> str:
-        for message in self.messages:
-            if message.kind is Kind.PROMPT:
-                text = prompt_text(message)
-                if text:
-                    return text
+        """The first thing the user typed; a slash command (with its arguments) when nothing else."""
+        for kinds in ((Kind.PROMPT,), (Kind.COMMAND,)):
+            for message in self.messages:
+                if message.kind in kinds:
+                    text = prompt_text(message)
+                    if text:
+                        return text
         return ""
 
     @property
