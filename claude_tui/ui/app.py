@@ -1,0 +1,505 @@
+"""The app: a browser screen (project tree, session list, conversation), the detail and help screens.
+
+Widgets post small messages up; the screen handles them and calls methods down.
+Blocking work (the library, reading a session, exports) runs in thread workers
+that post messages and never touch widgets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual import events, on, work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message as TextualMessage
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from claude_tui.core.model import Message
+from claude_tui.ui import actions
+from claude_tui.ui.clock import Clock
+from claude_tui.ui.commands import HistoryProvider
+from claude_tui.ui.config import Config
+from claude_tui.ui.render import message_text
+from claude_tui.ui.widgets.conversation import ConversationView
+from claude_tui.ui.widgets.detail import DetailScreen, Subject
+from claude_tui.ui.widgets.header import SessionHeader
+from claude_tui.ui.widgets.help import HelpScreen
+from claude_tui.ui.widgets.projects import ProjectTree
+from claude_tui.ui.widgets.sessions import SessionList
+
+if TYPE_CHECKING:
+    from claude_tui.core.library import Library, Project, SessionInfo
+
+#: Seconds the session cursor must rest before the session under it opens.
+OPEN_DELAY = 0.12
+
+
+class LibraryLoaded(TextualMessage):
+    def __init__(self, projects: list[Project], notices: list[str], error: str | None = None) -> None:
+        super().__init__()
+        self.projects, self.notices, self.error = projects, notices, error
+
+
+class FilterInput(Input):
+    """Type-to-filter box above a list: Escape clears it, Enter or Down goes back to the list."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "clear", "Clear filter", show=False, id="filter.clear"),
+        Binding("enter,down", "done", "Back to the list", show=False, id="filter.done"),
+    ]
+
+    def __init__(self, target: str, placeholder: str, *, id: str) -> None:
+        super().__init__(placeholder=placeholder, id=id, compact=True)
+        self.target = target
+
+    def action_clear(self) -> None:
+        self.value = ""
+        self.action_done()
+
+    def action_done(self) -> None:
+        self.screen.query_one(f"#{self.target}").focus()
+
+
+class MainScreen(Screen[None]):
+    """Project tree and session list on the left, the conversation on the right."""
+
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (110, "-wide")]
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("z", "zoom", "Zoom", id="app.zoom"),
+        Binding("escape", "back", "Back", show=False, id="app.back"),
+        Binding("1", "focus_pane('projects')", "Projects", show=False, id="app.focus_projects"),
+        Binding("2", "focus_pane('sessions')", "Sessions", show=False, id="app.focus_sessions"),
+        Binding("3", "focus_pane('conversation')", "Conversation", show=False, id="app.focus_conversation"),
+        Binding("slash", "filter", "Filter", show=False, id="app.filter"),
+        Binding("y", "copy_message", "Copy message", show=False, id="app.copy_message"),
+        Binding("Y", "copy_resume", "Copy resume command", show=False, id="app.copy_resume"),
+        Binding("r", "raw", "Raw JSON", show=False, id="app.raw"),
+        Binding("p", "plan", "Plan", show=False, id="app.plan"),
+        Binding("o", "pager", "Open in $PAGER", show=False, id="app.pager"),
+        Binding("x", "export('markdown')", "Export Markdown", show=False, id="app.export"),
+        Binding("X", "export('html')", "Export HTML", show=False, id="app.export_html"),
+    ]
+
+    def __init__(self, clock: Clock, *, session: Path | None, follow: bool, hide_quiet: bool) -> None:
+        super().__init__()
+        self.clock = clock
+        self.direct = session
+        self.follow = follow
+        self.hide_quiet = hide_quiet
+        self.info: SessionInfo | None = None
+        self._open_timer: Any = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="body"):
+            with Vertical(id="sidebar"):
+                yield FilterInput("projects", "/ filter projects", id="project-filter")
+                yield ProjectTree(id="projects")
+                yield FilterInput("sessions", "/ filter sessions", id="session-filter")
+                yield SessionList(self.clock, id="sessions")
+            with Vertical(id="reader"):
+                yield SessionHeader(self.clock, id="session-header")
+                yield ConversationView(self.clock, id="conversation")
+        yield Static(id="empty")
+        yield Footer(compact=True)
+
+    @property
+    def conversation(self) -> ConversationView:
+        return self.query_one(ConversationView)
+
+    def on_mount(self) -> None:
+        self.query_one("#projects").border_title = "Projects"
+        self.query_one("#sessions").border_title = "Sessions"
+        self.conversation.hide_quiet = self.hide_quiet
+        self.query_one(SessionHeader).show(None, "Reading your history…")
+        if self.direct is not None:
+            self.add_class("-zoomed")
+            self.conversation.open(self.direct, at_end=self.follow)
+            self.conversation.focus()
+        else:
+            self.query_one(SessionList).focus()
+        self.refresh_library()
+
+    # ---------------------------------------------------------------- the library
+
+    @work(thread=True, exclusive=True, group="library", exit_on_error=False)
+    def refresh_library(self) -> None:
+        app: ClaudeTUI = self.app  # type: ignore[assignment]
+        try:
+            library = app.library
+            library.refresh()
+            self.post_message(LibraryLoaded(list(library.projects), list(library.notices)))
+        except Exception as exc:  # a broken cache or root must not take the app down
+            self.post_message(LibraryLoaded([], [], f"{type(exc).__name__}: {exc}"))
+
+    def on_library_loaded(self, message: LibraryLoaded) -> None:
+        app: ClaudeTUI = self.app  # type: ignore[assignment]
+        app.projects = message.projects
+        for notice in message.notices[:3]:
+            self.notify(notice, severity="warning", timeout=6)
+        if message.error:
+            self.notify(f"Could not read the history: {message.error}", severity="error", timeout=10)
+        if not message.projects and self.direct is None:
+            self._show_empty(app.roots)
+            return
+        self.remove_class("-empty")
+        tree = self.query_one(ProjectTree)
+        current = tree.chosen
+        keep = next((p for p in message.projects if current is not None and p.path == current.path), None)
+        project = (
+            keep
+            or (self._project_of(self.direct) if self.direct else None)
+            or (message.projects[0] if message.projects else None)
+        )
+        tree.set_projects(message.projects, project)
+        if project is not None:
+            self._show_project(project, open_newest=self.direct is None and self.info is None)
+        if self.direct is not None:
+            self.info = self._info_of(self.direct)
+            self._update_header()
+
+    def _project_of(self, path: Path) -> Project | None:
+        app: ClaudeTUI = self.app  # type: ignore[assignment]
+        return next((p for p in app.projects if any(Path(s.path) == path for s in p.sessions)), None)
+
+    def _info_of(self, path: Path) -> SessionInfo | None:
+        app: ClaudeTUI = self.app  # type: ignore[assignment]
+        return next((s for p in app.projects for s in p.sessions if Path(s.path) == path), None)
+
+    def _show_empty(self, roots: list[Path]) -> None:
+        where = "\n".join(f"    {root}" for root in roots)
+        text = Text.assemble(
+            ("No Claude Code history here yet\n\n", "bold"),
+            ("claude-tui looked for session files (*.jsonl) in:\n", ""),
+            (where + "\n\n", "bold"),
+            ("Claude Code writes one folder per project there as you use it.\n", "dim"),
+            ("Point claude-tui elsewhere with ", "dim"),
+            ("--projects-dir DIR", "bold"),
+            (" (repeatable) or ", "dim"),
+            ("CLAUDE_CONFIG_DIR", "bold"),
+            (",\n", "dim"),
+            ("or look around a made-up history with ", "dim"),
+            ("claude-tui --demo", "bold"),
+            (".\n\n", "dim"),
+            ("q quits · ctrl+r looks again", "dim"),
+        )
+        self.query_one("#empty", Static).update(text)
+        self.add_class("-empty")
+
+    # ---------------------------------------------------------------- choosing
+
+    @on(ProjectTree.ProjectChosen)
+    def _project_chosen(self, message: ProjectTree.ProjectChosen) -> None:
+        if message.project is not None:
+            self._show_project(message.project, open_newest=True)
+
+    def _show_project(self, project: Project, *, open_newest: bool) -> None:
+        sessions = self.query_one(SessionList)
+        session = self.conversation.session
+        sessions.set_sessions(project.sessions, None if open_newest or session is None else session.path)
+        if open_newest and sessions.shown:
+            self.open_session(sessions.shown[0])
+
+    @on(SessionList.SessionChosen)
+    def _session_chosen(self, message: SessionList.SessionChosen) -> None:
+        if self._open_timer is not None:
+            self._open_timer.stop()
+        if message.open:
+            self.open_session(message.info)
+            if self.has_class("-narrow"):
+                self.add_class("-zoomed")
+            self.conversation.focus()
+        else:
+            self._open_timer = self.set_timer(OPEN_DELAY, lambda: self.open_session(message.info))
+
+    def open_session(self, info: SessionInfo) -> None:
+        if self.info is not None and Path(self.info.path) == Path(info.path) and self.conversation.session:
+            return
+        self.info = info
+        self.conversation.open(Path(info.path))
+        self._update_header()
+
+    def choose_project(self, project: Project) -> None:
+        self.query_one(ProjectTree).set_projects(self.query_one(ProjectTree).projects, project)
+        self._show_project(project, open_newest=True)
+        self.query_one(SessionList).focus()
+
+    def choose_session(self, info: SessionInfo) -> None:
+        app: ClaudeTUI = self.app  # type: ignore[assignment]
+        project = next((p for p in app.projects if any(s is info for s in p.sessions)), None)
+        if project is not None:
+            self.query_one(ProjectTree).set_projects(self.query_one(ProjectTree).projects, project)
+            self.query_one(SessionList).set_sessions(project.sessions, str(info.path))
+        self.open_session(info)
+        self.conversation.focus()
+
+    # ---------------------------------------------------------------- the conversation
+
+    @on(ConversationView.Loaded)
+    def _loaded(self, message: ConversationView.Loaded) -> None:
+        status = "" if message.done else SessionHeader.progress(message.offset, message.size)
+        self._update_header(status)
+
+    def _update_header(self, status: str = "") -> None:
+        view = self.conversation
+        title = self.info.title if self.info is not None else ""
+        with view.lock:
+            self.query_one(SessionHeader).show(view.session, title, status)
+
+    @on(ConversationView.OpenRequested)
+    def _open_requested(self, message: ConversationView.OpenRequested) -> None:
+        self._push_detail(message.message, message.call)
+
+    def _push_detail(self, message: Message, call: Any = None, mode: str = "content", plan: Path | None = None) -> None:
+        session = self.conversation.session
+        if session is None:
+            return
+        subject = Subject(session, message, call, mode, str(plan) if plan else None)
+        self.app.push_screen(DetailScreen(subject, self.clock))
+
+    def _cursor_message(self) -> Message | None:
+        entry = self.conversation.cursor
+        if entry is None:
+            self.notify("Select a message first", timeout=2)
+            return None
+        return entry.message
+
+    # ---------------------------------------------------------------- actions
+
+    def action_zoom(self) -> None:
+        self.toggle_class("-zoomed")
+        if self.has_class("-zoomed"):
+            self.conversation.focus()
+        else:
+            self.query_one(SessionList).focus()
+
+    def action_back(self) -> None:
+        if self.has_class("-zoomed") and (self.has_class("-narrow") or self.direct is None):
+            self.remove_class("-zoomed")
+            self.query_one(SessionList).focus()
+
+    def action_focus_pane(self, name: str) -> None:
+        if name != "conversation" and self.has_class("-zoomed"):
+            self.remove_class("-zoomed")
+        elif name == "conversation" and self.has_class("-narrow"):
+            self.add_class("-zoomed")
+        self.query_one(f"#{name}").focus()
+
+    def action_filter(self) -> None:
+        focused = self.focused
+        target = "project-filter" if isinstance(focused, ProjectTree) else "session-filter"
+        if self.has_class("-zoomed"):
+            self.remove_class("-zoomed")
+        box = self.query_one(f"#{target}", FilterInput)
+        box.add_class("-active")
+        box.focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """Type-to-filter: a printable key that nothing bound, typed in the tree or the list."""
+        focused = self.focused
+        if not isinstance(focused, ProjectTree | SessionList) or not event.is_printable or not event.character:
+            return
+        if event.character.isspace() or event.key in self.active_bindings:
+            return
+        target = "project-filter" if isinstance(focused, ProjectTree) else "session-filter"
+        box = self.query_one(f"#{target}", FilterInput)
+        box.add_class("-active")
+        box.focus()
+        box.insert_text_at_cursor(event.character)
+        event.stop()
+
+    @on(Input.Changed, "#project-filter")
+    def _project_filter(self, event: Input.Changed) -> None:
+        self.query_one(ProjectTree).set_filter(event.value)
+
+    @on(Input.Changed, "#session-filter")
+    def _session_filter(self, event: Input.Changed) -> None:
+        self.query_one(SessionList).set_filter(event.value)
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        if isinstance(event.widget, FilterInput) and not event.widget.value:
+            event.widget.remove_class("-active")
+
+    def action_copy_message(self) -> None:
+        message = self._cursor_message()
+        if message is not None:
+            text = message_text(message)
+            self.app.copy_to_clipboard(text)
+            self.notify(f"Copied the message ({len(text):,} characters)", timeout=2)
+
+    def action_copy_resume(self) -> None:
+        session = self.conversation.session
+        if session is None:
+            return
+        command = actions.resume_command(session)
+        self.app.copy_to_clipboard(command)
+        self.notify(f"Copied: {command}", timeout=3)
+
+    def action_raw(self) -> None:
+        message = self._cursor_message()
+        if message is not None:
+            self._push_detail(message, None, "raw")
+
+    def action_plan(self) -> None:
+        message = self._cursor_message()
+        session = self.conversation.session
+        if message is None or session is None:
+            return
+        slug = message.slug or next(reversed(session.slugs), None)
+        app: ClaudeTUI = self.app  # type: ignore[assignment]
+        path = actions.plan_path(app.roots, slug) if slug else None
+        if path is None:
+            self.notify("No plan file for this message" if not slug else f"No plan file for {slug}", timeout=2)
+            return
+        if message.slug is None:
+            message = next((m for m in session.messages if m.slug == slug), message)
+        self._push_detail(message, None, "plan", path)
+
+    def action_pager(self) -> None:
+        message = self._cursor_message()
+        if message is not None:
+            actions.open_in_pager(self.app, message_text(message))
+
+    def action_export(self, fmt: str) -> None:
+        session = self.conversation.session
+        if session is None:
+            return
+        app: ClaudeTUI = self.app  # type: ignore[assignment]
+        target = actions.export_path(session, fmt)
+        if actions.is_under(target, app.roots):
+            self.notify("Will not write under a projects folder; run claude-tui from elsewhere", severity="error")
+            return
+        self._export(session, fmt, target)
+
+    @work(thread=True, group="export", exit_on_error=False)
+    def _export(self, session: Any, fmt: str, target: Path) -> None:
+        from claude_tui.core.export import export_session
+
+        try:
+            target.write_text(export_session(session, fmt), encoding="utf-8")
+        except OSError as exc:
+            self.app.notify(f"Cannot write {target}: {exc.strerror or exc}", severity="error")
+            return
+        self.app.notify(f"Exported to {target}", timeout=4)
+
+
+class ClaudeTUI(App[None]):
+    """Browse Claude Code history."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "claude-tui"
+    COMMANDS = App.COMMANDS | {HistoryProvider}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit", "Quit", id="app.quit"),
+        Binding("question_mark", "help", "Keys", id="app.help", key_display="?"),
+        Binding("ctrl+r", "reload", "Reload history", show=False, id="app.reload"),
+    ]
+
+    def __init__(
+        self,
+        roots: list[Path],
+        *,
+        session: Path | None = None,
+        follow: bool = False,
+        config: Config | None = None,
+        clock: Clock | None = None,
+        library: Library | None = None,
+    ) -> None:
+        super().__init__()
+        self.roots = roots
+        self.config = config or Config()
+        self.clock = clock or Clock()
+        self.direct = session
+        self.follow = follow
+        self._library = library
+        self.projects: list[Project] = []
+
+    @property
+    def library(self) -> Library:
+        if self._library is None:
+            from claude_tui.core.library import Library
+
+            self._library = Library(self.roots)
+        return self._library
+
+    def on_mount(self) -> None:
+        if self.config.keys:
+            self.set_keymap(self.config.keys)
+        try:
+            self.theme = self.config.theme
+        except Exception:
+            self.notify(f"Unknown theme {self.config.theme!r}; see ctrl+p → Change theme", severity="warning")
+        for problem in self.config.problems:
+            self.notify(problem, severity="warning", timeout=8)
+        self.push_screen(
+            MainScreen(self.clock, session=self.direct, follow=self.follow, hide_quiet=self.config.hide_quiet)
+        )
+
+    @property
+    def main(self) -> MainScreen:
+        return next(s for s in self.screen_stack if isinstance(s, MainScreen))
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        self.push_screen(HelpScreen(HELP_SECTIONS))
+
+    def action_reload(self) -> None:
+        self.main.refresh_library()
+        self.notify("Reading the history again…", timeout=1.5)
+
+    def choose_project(self, project: Project) -> None:
+        self.main.choose_project(project)
+
+    def choose_session(self, info: SessionInfo) -> None:
+        self.main.choose_session(info)
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        if not isinstance(screen, MainScreen):
+            return
+        view = screen.conversation
+        for owner, target in ((MainScreen, screen), (ConversationView, view), (ClaudeTUI, self)):
+            for binding in owner.BINDINGS:
+                if not isinstance(binding, Binding) or not binding.id or binding.id in _NOT_COMMANDS:
+                    continue
+                keys = self.get_key_display(binding)
+                yield SystemCommand(binding.description, f"{keys} · {binding.id}", _runner(target, binding.action))
+
+
+#: Bindings that make no sense as palette commands (moving one row, going back).
+_NOT_COMMANDS = frozenset(
+    {
+        "conversation.down",
+        "conversation.up",
+        "conversation.open",
+        "conversation.expand",
+        "conversation.collapse",
+        "app.back",
+        "app.filter",
+        "app.quit",
+        "app.help",
+    }
+)
+
+HELP_SECTIONS = [
+    ("Everywhere", ClaudeTUI),
+    ("Browser", MainScreen),
+    ("Conversation", ConversationView),
+    ("Project tree", ProjectTree),
+    ("Session list", SessionList),
+    ("Detail view", DetailScreen),
+]
+
+
+def _runner(target: Any, action: str) -> Any:
+    async def run() -> None:
+        await target.run_action(action)
+
+    return run

@@ -1,0 +1,63 @@
+"""Times as people read them: "14:02", "3h ago". `now` and the time zone are injectable
+so that tests and snapshots see a frozen clock."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, tzinfo
+
+from claude_tui.core.model import parse_time
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Formats timestamps relative to `now()` in the zone `tz` (None: the local zone)."""
+
+    now: Callable[[], float] = time.time
+    tz: tzinfo | None = field(default=None)
+
+    @classmethod
+    def frozen(cls, at: str | float, tz: tzinfo = UTC) -> Clock:
+        """A clock stopped at `at` (an ISO timestamp or epoch seconds)."""
+        moment = at if isinstance(at, float | int) else parse_time(at) or 0.0
+        return cls(lambda: float(moment), tz)
+
+    def local(self, epoch: float) -> datetime:
+        return datetime.fromtimestamp(epoch, self.tz)
+
+    def clock_time(self, stamp: str | None, seconds: bool = True) -> str:
+        """ "14:02:11" (or "14:02") of an ISO timestamp; "" when there is none."""
+        epoch = parse_time(stamp)
+        if epoch is None:
+            return ""
+        return self.local(epoch).strftime("%H:%M:%S" if seconds else "%H:%M")
+
+    def day(self, stamp: str | None) -> str:
+        """ "Mon 3 Nov 2025" of an ISO timestamp, the year only when it is not this year."""
+        epoch = parse_time(stamp)
+        if epoch is None:
+            return ""
+        when = self.local(epoch)
+        text = f"{when:%a} {when.day} {when:%b}"
+        return text if when.year == self.local(self.now()).year else f"{text} {when.year}"
+
+    def ago(self, stamp: str | float | None) -> str:
+        """ "now", "5m ago", "3h ago", "2d ago", then the date."""
+        epoch = stamp if isinstance(stamp, float | int) else parse_time(stamp)
+        if epoch is None:
+            return "-"
+        delta = self.now() - epoch
+        if delta < 60:
+            return "now"
+        if delta < 3600:
+            return f"{int(delta // 60)}m ago"
+        if delta < 86400:
+            return f"{int(delta // 3600)}h ago"
+        if delta < 86400 * 14:
+            return f"{int(delta // 86400)}d ago"
+        when = self.local(epoch)
+        if when.year == self.local(self.now()).year:
+            return f"{when.day} {when:%b}"
+        return f"{when:%b} {when.year}"

@@ -1,0 +1,180 @@
+"""A message or a tool call as Rich renderables, for the detail view (one at a time).
+
+Everything is bounded: text is shown up to DETAIL_CHARS, code highlighted up to
+lines.MAX_HIGHLIGHT_CHARS, and session text never goes through Rich markup
+(Text objects and Markdown only, both inert).
+"""
+
+from __future__ import annotations
+
+import orjson
+from rich.console import Group, RenderableType
+from rich.markdown import Markdown
+from rich.style import Style
+from rich.text import Text
+
+from claude_tui.core.model import Kind, Message, ToolCall
+from claude_tui.core.sanitize import visible_controls
+from claude_tui.core.stats import human_count, human_size
+from claude_tui.ui import diff, tools
+from claude_tui.ui.clock import Clock
+from claude_tui.ui.lines import MAX_HIGHLIGHT_CHARS, highlight, lexer_for_path
+from claude_tui.ui.palette import Palette
+from claude_tui.ui.widgets.entries import short_model
+
+#: Characters of one text shown in the detail view; the pager shows everything.
+DETAIL_CHARS = 200_000
+#: Markdown beyond this size is shown as plain text (parsing it would stall the screen).
+MARKDOWN_CHARS = 60_000
+
+ROLE = {Kind.PROMPT: "You", Kind.ASSISTANT: "Claude", Kind.COMPACT_SUMMARY: "Compaction summary"}
+
+
+def title(message: Message, call: ToolCall | None, clock: Clock) -> str:
+    """One line naming what the detail view shows."""
+    when = clock.clock_time(message.timestamp)
+    if call is not None:
+        subject, _ = tools.summary(call, None)
+        return f"{call.name} · {tools.one_line(subject, 80)} · {when}"
+    role = ROLE.get(message.kind, message.kind.value.replace("_", " "))
+    model = f" · {short_model(message.model)}" if message.model else ""
+    return f"{role}{model} · {when}"
+
+
+def facts(message: Message, call: ToolCall | None) -> Text:
+    """The small print: line numbers, uuid, tokens, status."""
+    parts = []
+    if message.span is not None:
+        parts.append(f"line {message.span.line_no}")
+    if message.uuid:
+        parts.append(f"uuid {message.uuid}")
+    if message.tokens is not None:
+        t = message.tokens
+        parts.append(
+            f"tokens in {human_count(t.input)} · out {human_count(t.output)} · cache read "
+            f"{human_count(t.cache_read)} · cache write {human_count(t.cache_creation)}"
+        )
+    if call is not None:
+        parts.append(f"{call.status}" + (f" in {tools.duration(call.duration)}" if call.duration is not None else ""))
+        if call.result is not None:
+            parts.append(f"output {human_size(call.result.size)}")
+    if message.slug:
+        parts.append(f"plan {message.slug}")
+    return Text("  ·  ".join(parts), style="dim")
+
+
+def message_body(message: Message, palette: Palette, cwd: str | None) -> RenderableType:
+    """All the blocks of a message, in order."""
+    parts: list[RenderableType] = []
+    if not message.blocks:
+        parts.append(plain(message.plain_text or message.text or message.record_type, palette))
+    for block in message.blocks:
+        if block.type == "text":
+            parts.append(markdown(block.text))
+        elif block.type == "thinking":
+            parts.append(Text("∴ Thinking", palette.dim + Style(italic=True)))
+            parts.append(plain(block.text, palette, palette.dim + Style(italic=True)))
+        elif block.type == "redacted_thinking":
+            parts.append(Text("∴ Thinking (redacted)", palette.dim))
+        elif block.call is not None:
+            parts.append(tools.headline(block.call, 100, palette, cwd, False))
+        elif block.type == "image":
+            parts.append(Text(f"▣ {block.media_type} · {human_size(block.size)}", palette.dim))
+        else:
+            parts.append(Text(f"? {block.type}", palette.dim))
+            parts.append(plain(block.text, palette, palette.dim))
+        parts.append(Text(""))
+    return Group(*parts)
+
+
+def call_body(call: ToolCall, output: str, palette: Palette, cwd: str | None) -> RenderableType:
+    """A tool call in full: its input as the tool means it, then `output` (read back whole)."""
+    parts: list[RenderableType] = [tools.headline(call, 100, palette, cwd, False), Text("")]
+    inp = call.input
+    if call.name in diff.EDIT_TOOLS:
+        path = str(inp.get("file_path") or inp.get("notebook_path") or "")
+        parts.append(Text(path, palette.bold))
+        parts += [row.text for row in diff.render_hunks(diff.hunks_of(call), path, palette)]
+    elif call.name == "Bash":
+        parts.append(code("$ " + str(inp.get("command") or ""), "bash", palette))
+        if inp.get("description"):
+            parts.append(Text(str(inp["description"]), palette.dim))
+    elif call.name in ("Task", "Agent"):
+        parts.append(Text("prompt", palette.faint))
+        parts.append(markdown(str(inp.get("prompt") or "")))
+    else:
+        source = orjson.dumps(inp, option=orjson.OPT_INDENT_2, default=str).decode()
+        parts.append(code(source, "json", palette))
+    parts.append(Text(""))
+    result = call.result
+    if result is None:
+        parts.append(Text("◌ running…", palette.running))
+        return Group(*parts)
+    label = "error" if result.is_error else "output"
+    parts.append(Text(f"{label} · {human_size(result.size)}", palette.error if result.is_error else palette.faint))
+    if call.name in ("Task", "Agent") and not result.is_error:
+        parts.append(markdown(output))
+    elif call.name == "Read" and not result.is_error:
+        parts.append(plain(output, palette))
+    else:
+        parts.append(plain(output, palette, palette.error if result.is_error else None))
+    for media_type, size in result.images:
+        parts.append(Text(f"▣ {media_type} · {human_size(size)}", palette.dim))
+    return Group(*parts)
+
+
+def markdown(text: str) -> RenderableType:
+    """Markdown for text of a bearable size, plain text beyond."""
+    text = visible_controls(text)
+    if len(text) > MARKDOWN_CHARS:
+        return _capped(text)
+    return Markdown(text, code_theme="monokai")
+
+
+def plain(text: str, palette: Palette, style: Style | None = None) -> Text:
+    shown = _capped(visible_controls(text).expandtabs(4))
+    if style is not None:
+        shown.stylize(style)
+    return shown
+
+
+def code(source: str, lang: str, palette: Palette) -> RenderableType:
+    source = visible_controls(source).expandtabs(4)
+    styled = highlight(source, lang, palette) if len(source) <= MAX_HIGHLIGHT_CHARS else None
+    if styled is None:
+        return _capped(source)
+    return Text("\n").join(styled)
+
+
+def raw_json(source: str, palette: Palette) -> RenderableType:
+    return code(source, "json", palette)
+
+
+def file_text(path: str, source: str, palette: Palette) -> RenderableType:
+    """A file's content, highlighted by its name (plans are Markdown)."""
+    if path.endswith(".md"):
+        return markdown(source)
+    lexer = lexer_for_path(path)
+    return code(source, lexer, palette) if lexer else plain(source, palette)
+
+
+def _capped(text: str) -> Text:
+    if len(text) <= DETAIL_CHARS:
+        return Text(text)
+    shown = Text(text[:DETAIL_CHARS])
+    shown.append(f"\n… {len(text) - DETAIL_CHARS:,} more characters · press o to open it all in $PAGER", "dim")
+    return shown
+
+
+def message_text(message: Message) -> str:
+    """A message as plain text, for the clipboard and the pager."""
+    out: list[str] = []
+    for block in message.blocks:
+        if block.type in ("text", "thinking"):
+            out.append(block.text)
+        elif block.call is not None:
+            subject, detail = tools.summary(block.call, None)
+            out.append(f"[{block.call.name}] {subject} {detail}".rstrip())
+        elif block.type == "image":
+            out.append(f"[image {block.media_type} {human_size(block.size)}]")
+    return "\n\n".join(out) if out else (message.plain_text or message.text)

@@ -1,0 +1,241 @@
+"""Tool calls as people scan them: one line each, and a bounded body when expanded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from rich.text import Text
+
+from claude_tui.core.model import ToolCall
+from claude_tui.core.sanitize import visible_controls
+from claude_tui.core.stats import human_count, human_size
+from claude_tui.ui import diff
+from claude_tui.ui.lines import Row, highlight, parse, render
+from claude_tui.ui.palette import Palette
+
+#: Lines of a tool output shown in the pane; the detail view shows more.
+OUTPUT_LINES = 16
+#: Lines of a diff shown in the pane.
+DIFF_LINES = 60
+#: Characters of an input or output looked at for the pane.
+PREVIEW = 8_000
+
+MARKS = {"ok": "✓", "error": "✗", "running": "◌"}
+
+
+def one_line(text: Any, limit: int = 300) -> str:
+    """Text folded to one line (whitespace collapsed), at most `limit` characters."""
+    if not isinstance(text, str):
+        text = "" if text is None else str(text)
+    return " ".join(visible_controls(text[: limit * 4]).split())[:limit]
+
+
+def short_path(path: str, cwd: str | None) -> str:
+    """`path` relative to `cwd` when it lies under it."""
+    if cwd and path.startswith(cwd.rstrip("/") + "/"):
+        return path[len(cwd.rstrip("/")) + 1 :]
+    return path
+
+
+def summary(call: ToolCall, cwd: str | None) -> tuple[str, str]:
+    """What the call did, as (subject, detail): ("src/app.py", "+3 -1")."""
+    inp, name = call.input, call.name
+    path = short_path(str(inp.get("file_path") or inp.get("notebook_path") or inp.get("path") or ""), cwd)
+    if name == "Bash":
+        return one_line(inp.get("command")), _output_hint(call)
+    if name in ("Edit", "MultiEdit", "Write", "NotebookEdit"):
+        added, removed = diff.counts(diff.hunks_of(call))
+        extra = f" · {len(inp['edits'])} edits" if name == "MultiEdit" and isinstance(inp.get("edits"), list) else ""
+        return path, f"+{added} -{removed}{extra}"
+    if name == "Read":
+        span = ""
+        if isinstance(inp.get("offset"), int) or isinstance(inp.get("limit"), int):
+            start = inp.get("offset") if isinstance(inp.get("offset"), int) else 1
+            span = f":{start}" + (f"-{start + inp['limit'] - 1}" if isinstance(inp.get("limit"), int) else "")
+        return path + span, _output_hint(call)
+    if name in ("Grep", "Glob"):
+        where = short_path(str(inp.get("path") or inp.get("glob") or ""), cwd)
+        return one_line(inp.get("pattern")) + (f"  in {where}" if where else ""), _output_hint(call)
+    if name in ("Task", "Agent"):
+        kind = one_line(inp.get("subagent_type"), 40)
+        subject = one_line(inp.get("description") or inp.get("prompt"))
+        return (f"{kind}: {subject}" if kind else subject), _agent_hint(call)
+    if name == "TodoWrite" and isinstance(inp.get("todos"), list):
+        todos = [t for t in inp["todos"] if isinstance(t, dict)]
+        done = sum(1 for t in todos if t.get("status") == "completed")
+        active = next(
+            (one_line(t.get("activeForm") or t.get("content")) for t in todos if t.get("status") == "in_progress"), ""
+        )
+        return f"{len(todos)} todos · {done} done", active
+    if name == "ExitPlanMode":
+        plan = str(inp.get("plan") or "")
+        return one_line(plan.lstrip("# ").split("\n", 1)[0], 120), f"plan · {plan.count(chr(10)) + 1} lines"
+    if name in ("WebFetch", "WebSearch"):
+        return one_line(inp.get("url") or inp.get("query")), _output_hint(call)
+    if path:
+        return path, _output_hint(call)
+    first = next((v for v in inp.values() if isinstance(v, str | int | float) and not isinstance(v, bool)), "")
+    return one_line(first), _output_hint(call)
+
+
+def _output_hint(call: ToolCall) -> str:
+    result = call.result
+    if result is None:
+        return ""
+    if result.is_error:
+        return one_line(result.text, 160)
+    if result.images:
+        return f"{len(result.images)} image" + ("s" if len(result.images) > 1 else "")
+    if not result.text.strip():
+        return "no output"
+    if result.truncated:
+        return human_size(result.size)
+    lines = result.text.count("\n") + 1
+    return f"{lines} line" + ("s" if lines > 1 else "")
+
+
+def _agent_hint(call: ToolCall) -> str:
+    sub = call.subagent
+    if sub is None:
+        return _output_hint(call) if call.result is not None and call.result.is_error else ""
+    messages = sum(1 for m in sub.messages if m.kind.value in ("prompt", "assistant"))
+    return f"{messages} messages · {len(sub.calls)} tool calls"
+
+
+def duration(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    if seconds < 10:
+        return f"{seconds:.1f}s"
+    if seconds < 60:
+        return f"{seconds:.0f}s"
+    return f"{int(seconds // 60)}m{int(seconds % 60):02d}s"
+
+
+def headline(call: ToolCall, width: int, palette: Palette, cwd: str | None, expanded: bool) -> Text:
+    """`✓ Edit    src/app.py  +3 -1 ················ 0.4s`, fitted to `width` cells."""
+    status = call.status
+    mark_style = {"ok": palette.ok, "error": palette.error, "running": palette.running}[status]
+    subject, detail = summary(call, cwd)
+    right = "running" if status == "running" else duration(call.duration)
+    name = call.name if len(call.name) <= 24 else call.name[:23] + "…"
+    line = Text.assemble((MARKS[status] + " ", mark_style), (f"{name:<7}", palette.tool), " ")
+    line.append(subject or "", palette.text)
+    if detail:
+        line.append("  ")
+        if call.name in diff.EDIT_TOOLS and detail.startswith("+"):
+            added, _, rest = detail.partition(" ")
+            line.append(added, palette.ok)
+            line.append(" ")
+            line.append(rest, palette.error if rest.startswith("-") and rest != "-0" else palette.dim)
+        else:
+            line.append(detail, palette.error if status == "error" else palette.dim)
+    line.append(" ▾" if expanded else "", palette.faint)
+    room = width - len(right) - 1
+    if line.cell_len > room:
+        line.truncate(max(1, room - 1))
+        line.append("…", palette.faint)
+    line.pad_right(width - line.cell_len - len(right))
+    line.append(right, palette.running if status == "running" else palette.faint)
+    return line
+
+
+def body(call: ToolCall, width: int, palette: Palette, cwd: str | None) -> list[Row]:
+    """The expanded call: its input as the tool means it (a diff, a command...) and its output."""
+    rows: list[Row] = []
+    name, inp = call.name, call.input
+    if name in diff.EDIT_TOOLS:
+        hunks = diff.hunks_of(call)
+        shown = diff.render_hunks(
+            hunks, str(inp.get("file_path") or inp.get("notebook_path") or ""), palette, DIFF_LINES
+        )
+        rows += shown
+        total = sum(len(h.lines) for h in hunks)
+        if total > len(shown):
+            rows.append(Row(Text(f"… {total - len(shown):,} more diff lines · enter to see all", palette.dim)))
+        if call.result is not None and call.result.is_error:
+            rows += _output(call, palette, width)
+        return rows
+    if name == "Bash":
+        command = visible_controls(str(inp.get("command") or ""))[:PREVIEW]
+        styled = highlight(command, "bash", palette) or [Text(line) for line in command.split("\n")]
+        for number, line in enumerate(styled[:OUTPUT_LINES]):
+            rows.append(Row(Text.assemble(("$ " if number == 0 else "  ", palette.accent), line), 2, palette.code_bg))
+        if inp.get("description"):
+            rows.append(Row(Text(one_line(inp["description"]), palette.dim)))
+    elif name in ("Task", "Agent"):
+        rows.append(Row(Text("prompt", palette.faint)))
+        rows += _text_rows(str(inp.get("prompt") or ""), palette, 8, width)
+    elif name == "TodoWrite" and isinstance(inp.get("todos"), list):
+        for todo in inp["todos"][:40]:
+            if isinstance(todo, dict):
+                status = todo.get("status")
+                mark, style = {"completed": ("☑", palette.ok), "in_progress": ("◐", palette.running)}.get(
+                    str(status), ("☐", palette.dim)
+                )
+                rows.append(Row(Text.assemble((mark + " ", style), one_line(todo.get("content"))), 2))
+        return rows
+    else:
+        rows += _input_rows(inp, palette)
+    rows += _output(call, palette, width)
+    return rows
+
+
+def _input_rows(inp: dict[str, Any], palette: Palette) -> list[Row]:
+    rows: list[Row] = []
+    for key, value in list(inp.items())[:12]:
+        shown = one_line(value, 400) if isinstance(value, str) else orjson.dumps(value, default=str).decode()[:400]
+        rows.append(Row(Text.assemble((f"{key}: ", palette.faint), shown), 2))
+    return rows
+
+
+def _output(call: ToolCall, palette: Palette, width: int) -> list[Row]:
+    result = call.result
+    if result is None:
+        return [Row(Text("◌ running…", palette.running))]
+    rows: list[Row] = []
+    style = palette.error if result.is_error else palette.text
+    structured = result.structured
+    text = result.text
+    stderr = ""
+    if call.name == "Bash" and isinstance(structured, dict) and isinstance(structured.get("stdout"), str):
+        text = structured["stdout"]
+        stderr = structured.get("stderr") if isinstance(structured.get("stderr"), str) else ""
+    head = "error" if result.is_error else "output"
+    size = f" · {human_size(result.size)}" if result.size > 2_000 else ""
+    rows.append(Row(Text(f"{head}{size}", palette.error if result.is_error else palette.faint)))
+    if call.name in ("Task", "Agent") and not result.is_error:
+        rows += _text_rows(text, palette, OUTPUT_LINES * 2, width, markdown=True)
+    else:
+        rows += _plain_rows(text, style, palette, OUTPUT_LINES, result.size)
+    if stderr.strip():
+        rows += _plain_rows(stderr, palette.error, palette, OUTPUT_LINES // 2, len(stderr))
+    for media_type, size in result.images:
+        rows.append(Row(Text(f"▣ {media_type} · {human_size(size)}", palette.dim)))
+    return rows
+
+
+def _plain_rows(text: str, style: Any, palette: Palette, limit: int, size: int) -> list[Row]:
+    text = visible_controls(text[:PREVIEW]).expandtabs(4).rstrip("\n")
+    if not text.strip():
+        return [Row(Text("(no output)", palette.faint))]
+    lines = text.split("\n")
+    rows = [Row(Text(line[:2_000], style), 0, palette.code_bg) for line in lines[:limit]]
+    more = len(lines) - limit if len(lines) > limit else 0
+    if more or size > PREVIEW:
+        total = f"{human_count(more)}+ more lines" if size > PREVIEW else f"{more:,} more lines"
+        rows.append(Row(Text(f"… {total} · {human_size(size)} · enter to see all", palette.dim)))
+    return rows
+
+
+def _text_rows(text: str, palette: Palette, limit: int, width: int, markdown: bool = False) -> list[Row]:
+    lines = text[:PREVIEW].split("\n")
+    clipped = "\n".join(lines[:limit])
+    if markdown:
+        rows = [Row(t) for t in render(parse(clipped), width, palette)]
+    else:
+        rows = [Row(Text(visible_controls(line).expandtabs(4)[:2_000], palette.dim)) for line in lines[:limit]]
+    if len(lines) > limit:
+        rows.append(Row(Text(f"… {len(lines) - limit:,} more lines", palette.faint)))
+    return rows

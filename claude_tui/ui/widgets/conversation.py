@@ -1,0 +1,796 @@
+"""The conversation pane: a session's threaded messages on Textual's Line API.
+
+Only what is on screen is drawn. Every entry's height is known (measured, not
+drawn), their starts are prefix sums searched with bisect, and drawn entries are
+kept in a small cache of Strips. A session is read by a thread worker in
+batches through `SessionTail`: the first screen shows after the first batch and
+the rest streams in through the same path a live tail uses (`read_more`).
+"""
+
+from __future__ import annotations
+
+import threading
+from bisect import bisect_left, bisect_right
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from itertools import accumulate
+from pathlib import Path
+from typing import ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events, work
+from textual.binding import Binding, BindingType
+from textual.geometry import Size
+from textual.message import Message as TextualMessage
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.worker import get_current_worker
+
+from claude_tui.core.model import QUIET_KINDS, Fork, Kind, Message, ToolCall
+from claude_tui.core.session import Session, Update
+from claude_tui.core.tail import SessionTail
+from claude_tui.ui.clock import Clock
+from claude_tui.ui.palette import Palette
+from claude_tui.ui.widgets.entries import Entry, Painter, build, continues_turn
+
+#: Bytes read before the first screen is drawn, then per batch.
+FIRST_BATCH = 512 * 1024
+BATCH = 8 * 1024 * 1024
+#: Drawn entries kept.
+CACHE_ENTRIES = 600
+
+
+def _b(key: str, action: str, description: str, name: str, show: bool = False, **kw: object) -> Binding:
+    return Binding(key, action, description, show=show, id=f"conversation.{name}", **kw)  # type: ignore[arg-type]
+
+
+class ConversationView(ScrollView, can_focus=True):
+    """A session's conversation, virtualised."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        _b("j,down", "cursor(1)", "Next entry", "down"),
+        _b("k,up", "cursor(-1)", "Previous entry", "up"),
+        _b("ctrl+d", "page(0.5)", "Half page down", "half_page_down"),
+        _b("ctrl+u", "page(-0.5)", "Half page up", "half_page_up"),
+        _b("pagedown,ctrl+f", "page(1)", "Page down", "page_down"),
+        _b("pageup", "page(-1)", "Page up", "page_up"),
+        _b("g,home", "first", "First message", "first"),
+        _b("G,end", "last", "Last message", "last"),
+        _b("enter", "open", "Open", "open", show=True),
+        _b("space", "toggle", "Expand", "toggle", show=True),
+        _b("l,right", "expand", "Expand", "expand"),
+        _b("h,left", "collapse", "Collapse", "collapse"),
+        _b("right_square_bracket", "jump('prompt', 1)", "Next prompt", "next_prompt", show=True, key_display="]"),
+        _b("left_square_bracket", "jump('prompt', -1)", "Previous prompt", "previous_prompt", key_display="["),
+        _b("e", "jump('error', 1)", "Next error", "next_error", show=True),
+        _b("E", "jump('error', -1)", "Previous error", "previous_error"),
+        _b("c", "jump('compaction', 1)", "Next compaction", "next_compaction"),
+        _b("C", "jump('compaction', -1)", "Previous compaction", "previous_compaction"),
+        _b("f", "jump('fork', 1)", "Next fork", "next_fork"),
+        _b("F", "jump('fork', -1)", "Previous fork", "previous_fork"),
+        _b("greater_than_sign", "branch(1)", "Next branch", "next_branch", key_display=">"),
+        _b("less_than_sign", "branch(-1)", "Previous branch", "previous_branch", key_display="<"),
+        _b("t", "toggle_thinking", "Expand all thinking", "toggle_thinking"),
+        _b("full_stop", "toggle_quiet", "Hide dim rows", "toggle_quiet", key_display="."),
+    ]
+
+    DEFAULT_CSS = """
+    ConversationView {
+        overflow-x: hidden;
+        scrollbar-gutter: stable;
+    }
+    """
+
+    hide_quiet: reactive[bool] = reactive(False, init=False)
+
+    class Loaded(TextualMessage):
+        """More of the session was read (or all of it: `done`)."""
+
+        def __init__(self, session: Session, done: bool, offset: int, size: int) -> None:
+            super().__init__()
+            self.session, self.done, self.offset, self.size = session, done, offset, size
+
+    class CursorMoved(TextualMessage):
+        def __init__(self, entry: Entry | None) -> None:
+            super().__init__()
+            self.entry = entry
+
+    class OpenRequested(TextualMessage):
+        """The user asked to see an entry in full."""
+
+        def __init__(self, message: Message, call: ToolCall | None) -> None:
+            super().__init__()
+            self.message, self.call = message, call
+
+    class _Fed(TextualMessage):
+        def __init__(self, token: int, done: bool, offset: int, size: int) -> None:
+            super().__init__()
+            self.token, self.done, self.offset, self.size = token, done, offset, size
+
+    def __init__(
+        self, clock: Clock | None = None, *, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.clock = clock or Clock()
+        self.lock = threading.RLock()  #: held while the session is fed or read
+        self.tail: SessionTail | None = None
+        self.session: Session | None = None
+        self.expanded: set[object] = set()
+        self.highlighted: set[Message] = set()
+        self.follow = False  #: keep the last message in view as messages arrive
+        self.placeholder = "No session selected"
+        self._messages: list[Message] = []  #: top-level messages shown, in order
+        self._entries: list[Entry] = []
+        self._starts: list[int] = [0]  #: first line of each entry, and the total at the end
+        self._cursor: Entry | None = None
+        self._cursor_index = 0
+        self._cache: OrderedDict[Entry, list[Strip]] = OrderedDict()
+        self._width = 0
+        self._palette: Palette | None = None
+        self._painter: Painter | None = None
+        self._pending: Update | None = None
+        self._token = 0
+        self._all_thinking = False
+
+    # ---------------------------------------------------------------- opening and feeding
+
+    def open(self, path: str | Path, *, at_end: bool = False) -> None:
+        """Show the session at `path`, reading it in the background."""
+        with self.lock:
+            self._token += 1
+            self.tail = SessionTail(Path(path))
+            self.session = self.tail.session
+            self._pending = None
+        self._reset(at_end)
+        self.placeholder = "Reading…"
+        self.read_more()
+
+    def show(self, session: Session, *, at_end: bool = False) -> None:
+        """Show a session that is already read (no file is followed)."""
+        with self.lock:
+            self._token += 1
+            self.tail = None
+            self.session = session
+            self._pending = None
+        self._reset(at_end)
+        self._rebuild()
+        if at_end:
+            self.action_last()
+
+    def clear(self, placeholder: str = "No session selected") -> None:
+        with self.lock:
+            self._token += 1
+            self.tail = self.session = None
+        self._reset(False)
+        self.placeholder = placeholder
+        self._rebuild()
+
+    def _reset(self, at_end: bool) -> None:
+        self._painter = None
+        self.expanded.clear()
+        self.highlighted.clear()
+        self._messages, self._entries, self._starts = [], [], [0]
+        self._cursor, self._cursor_index = None, 0
+        self._cache.clear()
+        self._all_thinking = False
+        self.follow = at_end
+        self.scroll_to(0, 0, animate=False, immediate=True)
+        self._sync_size()
+        self.refresh()
+
+    def read_more(self) -> None:
+        """Read what the file gained since the last read (the whole file the first time)."""
+        if self.tail is not None:
+            self._read(self._token)
+
+    @work(thread=True, exclusive=True, group="conversation-read", exit_on_error=False)
+    def _read(self, token: int) -> None:
+        worker = get_current_worker()
+        limit = FIRST_BATCH
+        while not worker.is_cancelled:
+            with self.lock:
+                tail = self.tail
+                if token != self._token or tail is None:
+                    return
+                update = tail.poll(limit)
+                self._pending = _merge(self._pending, update)
+                done = tail.caught_up
+                offset, size = tail.reader.offset, tail.size
+            self.post_message(self._Fed(token, done, offset, size))
+            if done:
+                return
+            limit = BATCH
+
+    def _on_conversation_view__fed(self, message: _Fed) -> None:
+        message.stop()
+        with self.lock:
+            if message.token != self._token or self.session is None:
+                return
+            update, self._pending = self._pending, None
+            if update is not None:
+                self._apply(update)
+            session = self.session
+        if message.done:
+            self.placeholder = "This session has no messages"
+            self.refresh()
+        self.post_message(self.Loaded(session, message.done, message.offset, message.size))
+
+    def _apply(self, update: Update) -> None:
+        """Bring the entries up to date with what `update` says changed."""
+        assert self.session is not None
+        if self._painter is not None and self._painter.cwd is None:
+            self._painter.cwd = self.session.project_path
+        shown = self._shown(self.session.visible())
+        old = self._messages
+        if update.started_over or update.threads_changed or shown[: len(old)] != old:
+            self._rebuild()
+            return
+        anchor = self._anchor()
+        for top in sorted({t for m in update.changed.values() if (t := self._top_of(m)) is not None}):
+            self._resplice(top)
+        self._append(shown[len(old) :])
+        self._restore(anchor)
+
+    def _shown(self, visible: list[Message]) -> list[Message]:
+        if not self.hide_quiet:
+            return visible
+        return [m for m in visible if m.kind not in QUIET_KINDS]
+
+    # ---------------------------------------------------------------- entries
+
+    def _rebuild(self) -> None:
+        """Build every entry again (keeping the ones that did not change, and the cursor)."""
+        with self.lock:
+            anchor = self._anchor()
+            pool = {_identity(e): e for e in self._entries}
+            self._messages = self._shown(self.session.visible()) if self.session is not None else []
+            self._entries = self._build_range(0, len(self._messages), pool)
+            self._cache.clear()
+            self._measure(self._entries)
+            self._sync_starts()
+            if self._cursor is not None and self._index_of(self._cursor) is None:
+                self._cursor = None
+            self._restore(anchor)
+        self.refresh()
+
+    def _build_range(self, start: int, end: int, pool: dict[tuple[object, ...], Entry] | None = None) -> list[Entry]:
+        messages = self._messages
+        previous = self._previous_of(start)
+        out: list[Entry] = []
+        for top in range(start, end):
+            message = messages[top]
+            for entry in build(message, top, 0, previous, self.expanded, self.hide_quiet):
+                old = pool.get(_identity(entry)) if pool else None
+                if old is not None:
+                    old.top, old.pad, old.day = entry.top, entry.pad, entry.day
+                    entry = old
+                out.append(entry)
+            if message.kind not in QUIET_KINDS:
+                previous = message
+        return out
+
+    def _previous_of(self, top: int) -> Message | None:
+        for index in range(top - 1, -1, -1):
+            if self._messages[index].kind not in QUIET_KINDS:
+                return self._messages[index]
+        return None
+
+    def _append(self, messages: list[Message]) -> None:
+        if not messages:
+            return
+        start = len(self._messages)
+        if continues_turn(messages[0], self._previous_of(start)):
+            self._forget_turn_header(start)
+        self._messages.extend(messages)
+        new = self._build_range(start, len(self._messages))
+        self._measure(new)
+        self._entries.extend(new)
+        self._starts.extend(accumulate((e.height for e in new), initial=self._starts[-1]))
+        del self._starts[-len(new) - 1]  # the old total, repeated as the first of the new sums
+        self._sync_size()
+        if self.follow:
+            self.action_last()
+        self.refresh()
+
+    def _resplice(self, top: int) -> None:
+        """Build the entries of one top-level message again (it grew, or something under it opened)."""
+        start, end = self._range_of(top)
+        pool = {_identity(e): e for e in self._entries[start:end]}
+        new = self._build_range(top, top + 1, pool)
+        for entry in self._entries[start:end]:
+            self._cache.pop(entry, None)
+        self._measure(new)
+        self._entries[start:end] = new
+        self._forget_turn_header(top)
+        self._sync_starts()
+
+    def _forget_turn_header(self, top: int) -> None:
+        """Drop the drawing of the header of the turn that `top` belongs to (its totals changed)."""
+        index = bisect_left(self._entries, top, key=lambda e: e.top)
+        for entry in reversed(self._entries[max(0, index - 400) : index + 1]):
+            if entry.kind == "header" and entry.depth == 0:
+                self._cache.pop(entry, None)
+                return
+
+    def _range_of(self, top: int) -> tuple[int, int]:
+        key: Callable[[Entry], int] = lambda e: e.top  # noqa: E731
+        return bisect_left(self._entries, top, key=key), bisect_right(self._entries, top, key=key)
+
+    def _top_of(self, message: Message) -> int | None:
+        index = bisect_left(self._messages, message.index, key=lambda m: m.index)
+        if index < len(self._messages) and self._messages[index] is message:
+            return index
+        return None
+
+    def _measure(self, entries: Iterable[Entry]) -> None:
+        painter, width = self._painter_now(), self._width
+        if painter is None or width <= 0:
+            return
+        for entry in entries:
+            entry.height = painter.measure(entry, width)
+
+    def _sync_starts(self) -> None:
+        self._starts = list(accumulate((e.height for e in self._entries), initial=0))
+        self._sync_size()
+
+    def _sync_size(self) -> None:
+        self.virtual_size = Size(self._width, self._starts[-1])
+
+    def _index_of(self, entry: Entry) -> int | None:
+        index = self._cursor_index
+        if index < len(self._entries) and self._entries[index] is entry:
+            return index
+        try:
+            index = self._entries.index(entry)
+        except ValueError:
+            return None
+        self._cursor_index = index
+        return index
+
+    def _anchor(self) -> tuple[Entry, int] | None:
+        """The entry at the top of the view and how far into it the view starts."""
+        if not self._entries or self.scroll_offset.y <= 0:
+            return None
+        index = self._entry_at(self.scroll_offset.y)
+        if index is None:
+            return None
+        return self._entries[index], self.scroll_offset.y - self._starts[index]
+
+    def _restore(self, anchor: tuple[Entry, int] | None) -> None:
+        """Keep the view on the same content after entries above it changed height."""
+        if anchor is None or self.follow:
+            return
+        entry, offset = anchor
+        try:
+            index = self._entries.index(entry)
+        except ValueError:
+            return
+        self.scroll_to(y=self._starts[index] + offset, animate=False, immediate=True)
+
+    # ---------------------------------------------------------------- drawing
+
+    def _painter_now(self) -> Painter | None:
+        if self._painter is None:
+            if self._palette is None:
+                if not self.is_mounted:
+                    return None
+                self._palette = Palette.from_variables(self.app.get_css_variables(), self.app.current_theme.dark)
+            cwd = self.session.project_path if self.session is not None else None
+            self._painter = Painter(self._palette, self.clock, cwd, self.expanded)
+        return self._painter
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "theme", self._theme_changed, init=False)
+
+    def _theme_changed(self) -> None:
+        self._palette = None
+        self._painter = None
+        self._cache.clear()
+        self.refresh()
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = self.scrollable_content_region.width
+        if width != self._width:
+            self._relayout(width)
+
+    def _relayout(self, width: int) -> None:
+        with self.lock:
+            anchor = self._anchor()
+            self._width = width
+            self._cache.clear()
+            self._measure(self._entries)
+            self._sync_starts()
+            self._restore(anchor)
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        if width != self._width:
+            self._relayout(width)
+        line = self.scroll_offset.y + y
+        base = self.rich_style
+        if not self._entries:
+            return self._placeholder_line(y, width, base)
+        index = self._entry_at(line)
+        if index is None:
+            return Strip.blank(width, base)
+        entry = self._entries[index]
+        strips = self._strips(entry, width)
+        row = line - self._starts[index]
+        strip = strips[row] if row < len(strips) else Strip.blank(width)
+        palette = self._palette
+        assert palette is not None
+        if entry is self._cursor and row >= entry.pad:
+            mark = Segment("▌", palette.cursor_mark if self.has_focus else palette.faint)
+            strip = Strip([mark, *strip.crop(1).apply_style(palette.cursor)], width)
+        elif entry.message in self.highlighted and row >= entry.pad:
+            strip = strip.apply_style(palette.match)
+        return strip.apply_style(base)
+
+    def _placeholder_line(self, y: int, width: int, base: Style) -> Strip:
+        if y != self.scrollable_content_region.height // 2:
+            return Strip.blank(width, base)
+        text = Text(self.placeholder, style=base + Style(dim=True), justify="center")
+        text.align("center", width)
+        return Strip(list(text.render(self.app.console)), width).apply_style(base)
+
+    def _entry_at(self, line: int) -> int | None:
+        index = bisect_right(self._starts, line) - 1
+        return index if 0 <= index < len(self._entries) else None
+
+    def _strips(self, entry: Entry, width: int) -> list[Strip]:
+        cached = self._cache.get(entry)
+        if cached is not None:
+            self._cache.move_to_end(entry)
+            return cached
+        painter = self._painter_now()
+        assert painter is not None
+        with self.lock:
+            drawn = painter.draw(entry, width, self._turn_of)
+            gutter = self._gutter(entry)
+            console = self.app.console
+            strips = [Strip(list((gutter + line).render(console)), None).adjust_cell_length(width) for line in drawn]
+        if len(strips) != entry.height:  # content changed under us: measure again
+            entry.height = len(strips)
+            self._sync_starts()
+            self.refresh()
+        self._cache[entry] = strips
+        if len(self._cache) > CACHE_ENTRIES:
+            self._cache.popitem(last=False)
+        return strips
+
+    def _gutter(self, entry: Entry) -> Text:
+        if not entry.depth:
+            return Text("  ")
+        assert self._palette is not None
+        gutter = Text("  ")
+        gutter.append("│ " * entry.depth, self._palette.faint)
+        return gutter
+
+    def _turn_of(self, header: Entry) -> list[Message]:
+        """The messages answered under one assistant header."""
+        if header.depth:
+            return [header.message]
+        turn = [header.message]
+        for message in self._messages[header.top + 1 :]:
+            if message.kind in QUIET_KINDS:
+                continue
+            if not continues_turn(message, turn[-1]):
+                break
+            turn.append(message)
+        return turn
+
+    # ---------------------------------------------------------------- cursor
+
+    @property
+    def cursor(self) -> Entry | None:
+        return self._cursor
+
+    @property
+    def cursor_index(self) -> int | None:
+        return self._index_of(self._cursor) if self._cursor is not None else None
+
+    def select(self, index: int, *, scroll: bool = True, top: bool = False) -> None:
+        """Put the cursor on entry `index` and bring it into view."""
+        if not self._entries:
+            return
+        index = max(0, min(index, len(self._entries) - 1))
+        previous = self._cursor
+        self._cursor, self._cursor_index = self._entries[index], index
+        if scroll:
+            self._scroll_to_entry(index, top)
+        if previous is not self._cursor:
+            self.refresh()
+            self.post_message(self.CursorMoved(self._cursor))
+
+    def _scroll_to_entry(self, index: int, top: bool = False) -> None:
+        entry = self._entries[index]
+        start = self._starts[index] + entry.pad
+        end = self._starts[index + 1]
+        height = self.scrollable_content_region.height
+        view = round(self.scroll_offset.y)
+        if top or start < view:
+            target = start
+        elif end > view + height:
+            target = start if end - start > height else end - height
+        else:
+            return
+        self.scroll_to(y=max(0, min(target, self._starts[-1] - height)), animate=False, immediate=True)
+
+    def action_cursor(self, delta: int) -> None:
+        index = self.cursor_index
+        if index is None:
+            self.select(self._first_visible_index() if delta > 0 else self._last_visible_index())
+            return
+        entry = self._entries[index]
+        height = self.scrollable_content_region.height
+        end = self._starts[index + 1]
+        view = round(self.scroll_offset.y)
+        if delta > 0 and end > view + height and entry.height > height // 2:
+            self.scroll_to(y=view + max(1, height // 2), animate=False, immediate=True)  # read a tall entry
+            return
+        self.follow = False
+        self.select(index + delta)
+
+    def _first_visible_index(self) -> int:
+        return self._entry_at(round(self.scroll_offset.y)) or 0
+
+    def _last_visible_index(self) -> int:
+        line = round(self.scroll_offset.y) + self.scrollable_content_region.height - 1
+        found = self._entry_at(min(line, self._starts[-1] - 1))
+        return found if found is not None else 0
+
+    def action_page(self, pages: float) -> None:
+        height = self.scrollable_content_region.height
+        delta = int(height * pages) or (1 if pages > 0 else -1)
+        view = round(self.scroll_offset.y)
+        target = max(0, min(view + delta, self._starts[-1] - height))
+        self.follow = False
+        self.scroll_to(y=target, animate=False, immediate=True)
+        index = self._entry_at(target if delta < 0 or target + height < self._starts[-1] else self._starts[-1] - 1)
+        if index is not None:
+            if self._starts[index] + self._entries[index].pad < target and index + 1 < len(self._entries):
+                index += 1
+            self.select(index, scroll=False)
+
+    def action_first(self) -> None:
+        self.follow = False
+        self.select(0, top=True)
+        self.scroll_to(y=0, animate=False, immediate=True)
+
+    def action_last(self) -> None:
+        if not self._entries:
+            return
+        self.select(len(self._entries) - 1, scroll=False)
+        self.scroll_to(
+            y=max(0, self._starts[-1] - self.scrollable_content_region.height), animate=False, immediate=True
+        )
+
+    # ---------------------------------------------------------------- expanding
+
+    def action_toggle(self) -> None:
+        entry = self._cursor
+        if entry is None:
+            return
+        if entry.expandable:
+            self.set_expanded(entry, entry.key not in self.expanded)
+        else:
+            self.action_open()
+
+    def action_expand(self) -> None:
+        if self._cursor is not None and self._cursor.expandable:
+            self.set_expanded(self._cursor, True)
+
+    def action_collapse(self) -> None:
+        entry = self._cursor
+        if entry is None:
+            return
+        if entry.expandable and entry.key in self.expanded:
+            self.set_expanded(entry, False)
+            return
+        if entry.depth:  # go up to the call that holds this subagent entry
+            index = self.cursor_index or 0
+            for up in range(index - 1, -1, -1):
+                if self._entries[up].depth < entry.depth and self._entries[up].kind == "tool":
+                    self.select(up)
+                    return
+
+    def set_expanded(self, entry: Entry, expanded: bool) -> None:
+        """Open or close an entry (a tool call, thinking, a compaction summary)."""
+        with self.lock:
+            if expanded:
+                self.expanded.add(entry.key)
+            else:
+                self.expanded.discard(entry.key)
+            self._cache.pop(entry, None)
+            if entry.call is not None and entry.call.subagent is not None:
+                self._resplice(entry.top)
+            else:
+                self._measure([entry])
+                self._sync_starts()
+        index = self._index_of(entry)
+        if index is not None and entry is self._cursor:
+            self._scroll_to_entry(index)
+        self.refresh()
+
+    def action_toggle_thinking(self) -> None:
+        self._all_thinking = not self._all_thinking
+        with self.lock:
+            for entry in self._entries:
+                if entry.kind == "thinking" and entry.expandable:
+                    (self.expanded.add if self._all_thinking else self.expanded.discard)(entry.key)
+        self._relayout(self._width)
+        self._keep_cursor_in_view()
+        self.notify("Thinking expanded" if self._all_thinking else "Thinking collapsed", timeout=1.5)
+
+    def action_toggle_quiet(self) -> None:
+        self.hide_quiet = not self.hide_quiet
+
+    def watch_hide_quiet(self) -> None:
+        self._rebuild()
+        self._keep_cursor_in_view()
+
+    def _keep_cursor_in_view(self) -> None:
+        index = self.cursor_index
+        if index is not None:
+            self._scroll_to_entry(index)
+
+    # ---------------------------------------------------------------- jumping
+
+    def action_jump(self, what: str, direction: int) -> None:
+        test = _JUMPS[what]
+        start = self.cursor_index
+        if start is None:
+            start = -1 if direction > 0 else len(self._entries)
+        indexes = range(start + 1, len(self._entries)) if direction > 0 else range(start - 1, -1, -1)
+        for index in indexes:
+            if test(self._entries[index]):
+                self.follow = False
+                self.select(index, top=True)
+                return
+        self.notify(f"No {'next' if direction > 0 else 'previous'} {what}", timeout=1.5)
+
+    def action_branch(self, delta: int) -> None:
+        """Read the next or previous branch of the fork at (or above) the cursor."""
+        fork = self._fork_near()
+        if fork is None or self.session is None:
+            self.notify("No fork here", timeout=1.5)
+            return
+        with self.lock:
+            index = self.session.branch_of(fork)
+            self.session.choose_branch(fork, index + delta)
+            chosen = fork.heads[self.session.branch_of(fork)]
+        self._rebuild()
+        for at, entry in enumerate(self._entries):
+            if entry.kind == "fork" and entry.message is chosen:
+                self.select(at, top=True)
+                break
+        self.notify(f"Branch {fork.heads.index(chosen) + 1} of {len(fork.heads)}", timeout=1.5)
+
+    def _fork_near(self) -> Fork | None:
+        index = self.cursor_index
+        if index is None:
+            return None
+        for at in range(index, -1, -1):
+            entry = self._entries[at]
+            if entry.kind == "fork" and entry.message.fork is not None:
+                return entry.message.fork
+        for entry in self._entries[index:]:
+            if entry.kind == "fork" and entry.message.fork is not None:
+                return entry.message.fork
+        return None
+
+    # ---------------------------------------------------------------- opening, finding
+
+    def action_open(self) -> None:
+        entry = self._cursor
+        if entry is not None:
+            self.post_message(self.OpenRequested(entry.message, entry.call))
+
+    def reveal(self, message: Message, call: ToolCall | None = None, *, highlight: bool = True) -> bool:
+        """Bring `message` (or its `call`) into view and select it, opening the subagent calls
+        that hold it. Returns False when the message is not on the branch being read."""
+        with self.lock:
+            chain: list[ToolCall] = []
+            owner = _session_of(message, self.session)
+            while owner is not None and owner.parent_call is not None:
+                chain.append(owner.parent_call)
+                owner = _session_of(owner.parent_call.message, self.session)
+            top_message = chain[-1].message if chain else message
+            top = self._top_of(top_message)
+            if top is None:
+                return False
+            if chain:
+                self.expanded.update(chain)
+                self._resplice(top)
+            start, end = self._range_of(top)
+            target = next(
+                (
+                    i
+                    for i in range(start, end)
+                    if self._entries[i].message is message and (call is None or self._entries[i].call is call)
+                ),
+                start,
+            )
+        if highlight:
+            self.highlighted = {message}
+        self.follow = False
+        self.select(target, top=True)
+        self.refresh()
+        return True
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        index = self._entry_at(round(self.scroll_offset.y) + offset.y)
+        if index is None:
+            return
+        again = self._cursor is self._entries[index]
+        self.select(index, scroll=False)
+        entry = self._entries[index]
+        if entry.expandable:
+            self.set_expanded(entry, entry.key not in self.expanded)
+        elif again or event.chain > 1:
+            self.action_open()
+
+    def on_focus(self) -> None:
+        if self._cursor is None and self._entries:
+            self.select(self._first_visible_index(), scroll=False)
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    @property
+    def messages(self) -> list[Message]:
+        """The top-level messages shown, in order."""
+        return self._messages
+
+    @property
+    def entries(self) -> list[Entry]:
+        return self._entries
+
+
+def _identity(entry: Entry) -> tuple[object, ...]:
+    return (entry.kind, id(entry.message), id(entry.block), entry.depth)
+
+
+def _merge(pending: Update | None, update: Update) -> Update:
+    """Two reads' changes as one (the UI applies them together when it falls behind)."""
+    if pending is None or update.started_over:
+        return update
+    pending.added += update.added
+    pending.changed.update(update.changed)
+    pending.threads_changed |= update.threads_changed
+    return pending
+
+
+def _session_of(message: Message, root: Session | None) -> Session | None:
+    """The session (the root or one of its subagents, at any depth) that holds `message`."""
+    if root is None:
+        return None
+    stack = [root]
+    while stack:
+        session = stack.pop()
+        if session.messages and message.index < len(session.messages) and session.messages[message.index] is message:
+            return session
+        stack.extend(session.subagents)
+    return None
+
+
+def _is_error(entry: Entry) -> bool:
+    if entry.call is not None:
+        return entry.call.status == "error"
+    return entry.message.kind is Kind.API_ERROR and entry.kind == "row"
+
+
+_JUMPS: dict[str, Callable[[Entry], bool]] = {
+    "prompt": lambda e: e.kind == "header" and e.depth == 0 and e.message.kind is Kind.PROMPT,
+    "error": _is_error,
+    "compaction": lambda e: e.kind in ("compact", "summary") and e.depth == 0,
+    "fork": lambda e: e.kind == "fork",
+}

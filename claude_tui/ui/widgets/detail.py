@@ -1,0 +1,141 @@
+"""The detail view: one message, one tool call, a message's raw JSON or a plan, in full.
+
+One rich widget for one thing at a time. What needs the file (a whole tool
+output, raw records) is read back by span in a thread worker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.message import Message as TextualMessage
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from claude_tui.core.model import Message, ToolCall
+from claude_tui.core.session import Session
+from claude_tui.core.source import full_output, raw_json
+from claude_tui.ui import render
+from claude_tui.ui.clock import Clock
+from claude_tui.ui.palette import Palette
+
+
+@dataclass
+class Subject:
+    """What the detail view shows."""
+
+    session: Session
+    message: Message
+    call: ToolCall | None = None
+    mode: str = "content"  #: content, raw, plan
+    plan_path: str | None = None
+
+
+class DetailScreen(Screen[None]):
+    """Full content of one message, call, raw record or plan, scrollable."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "dismiss", "Back", id="detail.close"),
+        Binding("r", "mode('raw')", "Raw JSON", id="detail.raw"),
+        Binding("c", "mode('content')", "Content", id="detail.content"),
+        Binding("j,down", "scroll(1)", "Down", show=False, id="detail.down"),
+        Binding("k,up", "scroll(-1)", "Up", show=False, id="detail.up"),
+        Binding("g,home", "edge(0)", "Top", show=False, id="detail.top"),
+        Binding("G,end", "edge(1)", "Bottom", show=False, id="detail.bottom"),
+        Binding("y", "copy", "Copy", id="detail.copy"),
+        Binding("o", "pager", "Pager", id="detail.pager"),
+    ]
+
+    def __init__(self, subject: Subject, clock: Clock) -> None:
+        super().__init__()
+        self.subject = subject
+        self.clock = clock
+        self._text = ""  #: the plain text shown, for copy and pager
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="detail-title")
+        yield Static(id="detail-facts")
+        with VerticalScroll(id="detail-scroll"):
+            yield Static(Text("Reading…", style="dim"), id="detail-body")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._show()
+
+    @property
+    def palette(self) -> Palette:
+        return Palette.from_variables(self.app.get_css_variables(), self.app.current_theme.dark)
+
+    def _show(self) -> None:
+        subject = self.subject
+        heading = render.title(subject.message, subject.call, self.clock)
+        if subject.mode == "raw":
+            heading = f"Raw JSON · {heading}"
+        elif subject.mode == "plan":
+            heading = f"Plan · {subject.message.slug}"
+        self.query_one("#detail-title", Static).update(Text(heading, style="bold"))
+        self.query_one("#detail-facts", Static).update(render.facts(subject.message, subject.call))
+        self.query_one("#detail-scroll").scroll_home(animate=False)
+        self._load(subject, self.palette)
+
+    @work(thread=True, exclusive=True, group="detail", exit_on_error=False)
+    def _load(self, subject: Subject, palette: Palette) -> None:
+        """Read what the view needs from the file, then hand it to the UI thread."""
+        path = subject.session.path
+        cwd = subject.session.project_path
+        if subject.mode == "raw":
+            text = raw_json(path, subject.message.spans)
+            body: RenderableType = render.raw_json(text, palette)
+        elif subject.mode == "plan" and subject.plan_path:
+            try:
+                with open(subject.plan_path, encoding="utf-8", errors="replace") as f:
+                    text = f.read(render.DETAIL_CHARS * 2)
+            except OSError as exc:
+                text = f"Cannot read {subject.plan_path}: {exc.strerror or exc}"
+            body = render.file_text(subject.plan_path, text, palette)
+        elif subject.call is not None:
+            text = full_output(path, subject.call)
+            body = render.call_body(subject.call, text, palette, cwd)
+        else:
+            text = render.message_text(subject.message)
+            body = render.message_body(subject.message, palette, cwd)
+        self.post_message(self._Loaded(subject, text, body))
+
+    class _Loaded(TextualMessage):
+        def __init__(self, subject: Subject, text: str, body: RenderableType) -> None:
+            super().__init__()
+            self.subject, self.text, self.body = subject, text, body
+
+    def _on_detail_screen__loaded(self, message: _Loaded) -> None:
+        if message.subject is not self.subject:
+            return
+        self._text = message.text
+        self.query_one("#detail-body", Static).update(message.body)
+
+    def action_mode(self, mode: str) -> None:
+        if self.subject.mode != mode:
+            self.subject = replace(self.subject, mode=mode)
+            self._show()
+
+    def action_scroll(self, lines: int) -> None:
+        self.query_one("#detail-scroll").scroll_relative(y=lines, animate=False)
+
+    def action_edge(self, end: int) -> None:
+        scroll = self.query_one("#detail-scroll")
+        (scroll.scroll_end if end else scroll.scroll_home)(animate=False)
+
+    def action_copy(self) -> None:
+        self.app.copy_to_clipboard(self._text)
+        self.notify(f"Copied {len(self._text):,} characters", timeout=2)
+
+    def action_pager(self) -> None:
+        from claude_tui.ui.actions import open_in_pager
+
+        open_in_pager(self.app, self._text)

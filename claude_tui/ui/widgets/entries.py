@@ -1,0 +1,354 @@
+"""The rows of the conversation pane: what a message becomes (entries), and how each is drawn.
+
+An entry is one thing the cursor can rest on: a message header, a text block,
+a thinking block, a tool call, a dim one-line row, a compaction, a fork marker.
+Its height is known without drawing it (text is measured by `lines.measure`),
+and drawing it gives exactly that many lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rich.style import Style
+from rich.text import Text
+
+from claude_tui.core.model import QUIET_KINDS, Block, Kind, Message, ToolCall
+from claude_tui.core.session import prompt_text
+from claude_tui.core.stats import human_count, human_size
+from claude_tui.ui import lines, tools
+from claude_tui.ui.clock import Clock
+from claude_tui.ui.palette import Palette
+
+#: Kinds that start a new turn of the conversation.
+_TURN_KINDS = frozenset({Kind.PROMPT, Kind.COMMAND, Kind.COMPACT_SUMMARY, Kind.COMPACT_BOUNDARY})
+_QUIET_GLYPHS = {
+    Kind.META: "·",
+    Kind.SYSTEM: "·",
+    Kind.HOOK: "↪",
+    Kind.ATTACHMENT: "+",
+    Kind.PROGRESS: "…",
+    Kind.UNKNOWN: "?",
+    Kind.COMMAND_OUTPUT: "│",
+}
+_MODEL = re.compile(r"^claude-(?:(\d+)-(\d+)-)?([a-z]+)(?:-(\d+)(?:-(\d{1,2}))?)?(?:-\d{8})?$")
+
+
+@dataclass(eq=False, slots=True)
+class Entry:
+    """One selectable row group of the pane."""
+
+    kind: str  #: header, text, thinking, tool, image, block, row, compact, summary, fork
+    message: Message
+    top: int  #: index of the top-level message it belongs to, in the pane's message list
+    depth: int = 0  #: subagent nesting
+    block: Block | None = None
+    call: ToolCall | None = None
+    pad: int = 0  #: blank lines above
+    height: int = 0  #: lines, the blank ones above included
+    day: bool = False  #: headers: show the date too
+    md: lines.Markdown | None = None  #: text and thinking: parsed once
+
+    @property
+    def key(self) -> object:
+        """What expanding this entry is remembered by."""
+        return self.call or self.block or self.message
+
+    @property
+    def expandable(self) -> bool:
+        return self.kind in ("thinking", "tool", "summary") and (
+            self.block is None or self.block.type != "redacted_thinking"
+        )
+
+
+def continues_turn(message: Message, previous: Message | None) -> bool:
+    """An assistant message right after another one belongs to the same turn (one header)."""
+    return (
+        previous is not None
+        and message.kind in (Kind.ASSISTANT, Kind.API_ERROR)
+        and previous.kind in (Kind.ASSISTANT, Kind.API_ERROR)
+    )
+
+
+def is_turn_start(message: Message) -> bool:
+    return message.kind in _TURN_KINDS
+
+
+def build(
+    message: Message,
+    top: int,
+    depth: int,
+    previous: Message | None,
+    expanded: set[object],
+    hide_quiet: bool,
+) -> list[Entry]:
+    """The entries of one message (and of the subagent transcripts expanded under its calls)."""
+    kind = message.kind
+    if kind in QUIET_KINDS:
+        return [] if hide_quiet else [Entry("row", message, top, depth)]
+    if kind is Kind.COMPACT_BOUNDARY:
+        return [Entry("compact", message, top, depth, pad=1)]
+    if kind is Kind.COMPACT_SUMMARY:
+        return [Entry("summary", message, top, depth)]
+    if kind in (Kind.INTERRUPT, Kind.COMMAND):
+        return [Entry("row", message, top, depth, pad=1 if kind is Kind.COMMAND else 0)]
+    out: list[Entry] = []
+    if message.fork is not None and depth == 0:
+        out.append(Entry("fork", message, top, depth, pad=1))
+    if not continues_turn(message, previous):
+        day = previous is None or _day(previous) != _day(message)
+        out.append(
+            Entry("header", message, top, depth, pad=0 if out or (previous is None and depth == 0) else 1, day=day)
+        )
+    if kind is Kind.API_ERROR and not message.blocks:
+        out.append(Entry("row", message, top, depth))
+    last = out[-1].kind if out else "tool"
+    for block in message.blocks:
+        btype = block.type
+        if btype == "text":
+            if not block.text.strip():
+                continue
+            entry = Entry("text", message, top, depth, block, pad=1 if last not in ("header", "text") else 0)
+        elif btype in ("thinking", "redacted_thinking"):
+            entry = Entry("thinking", message, top, depth, block, pad=1 if last == "text" else 0)
+        elif btype == "tool_use" and block.call is not None:
+            entry = Entry("tool", message, top, depth, block, block.call, pad=1 if last == "text" else 0)
+        elif btype == "image":
+            entry = Entry("image", message, top, depth, block)
+        else:
+            entry = Entry("block", message, top, depth, block)
+        out.append(entry)
+        last = entry.kind
+        call = entry.call
+        if call is not None and call.subagent is not None and call in expanded:
+            sub_previous: Message | None = None
+            for sub_message in call.subagent.visible():
+                out += build(sub_message, top, depth + 1, sub_previous, expanded, hide_quiet)
+                sub_previous = sub_message
+    return out
+
+
+def _day(message: Message) -> str:
+    return (message.timestamp or "")[:10]
+
+
+class Painter:
+    """Measures and draws entries at one width, in one palette."""
+
+    def __init__(self, palette: Palette, clock: Clock, cwd: str | None, expanded: set[object]) -> None:
+        self.palette = palette
+        self.clock = clock
+        self.cwd = cwd
+        self.expanded = expanded
+
+    def content_width(self, entry: Entry, width: int) -> int:
+        """Cells left for an entry's content after the gutter and its nesting."""
+        return max(8, width - 3 - 2 * entry.depth)
+
+    def measure(self, entry: Entry, width: int) -> int:
+        """Lines of `entry` at pane width `width`, without drawing it where that can be avoided."""
+        inner = self.content_width(entry, width)
+        kind = entry.kind
+        if kind == "text":
+            body = lines.measure(self._markdown(entry), inner - self._text_indent(entry))
+        elif kind in ("thinking", "summary") and entry.key in self.expanded:
+            body = 1 + lines.measure(self._markdown(entry), inner - 2)
+        elif kind == "tool" and entry.key in self.expanded:
+            body = len(self.draw(entry, width)) - entry.pad
+        else:
+            body = 1
+        return entry.pad + body
+
+    def _markdown(self, entry: Entry) -> lines.Markdown:
+        if entry.md is None:
+            if entry.kind == "summary":
+                source = entry.message.plain_text
+            else:
+                source = entry.block.text if entry.block is not None else ""
+            entry.md = lines.parse(source)
+        return entry.md
+
+    def _text_indent(self, entry: Entry) -> int:
+        return 2 if entry.message.kind is Kind.PROMPT else 0
+
+    def draw(self, entry: Entry, width: int, turn: Callable[[Entry], list[Message]] | None = None) -> list[Text]:
+        """The content lines of `entry` (blank lines above included), each at most the content width."""
+        inner = self.content_width(entry, width)
+        p = self.palette
+        kind = entry.kind
+        out: list[Text] = [Text("") for _ in range(entry.pad)]
+        if kind == "header":
+            out.append(self._header(entry, inner, turn(entry) if turn else [entry.message]))
+        elif kind == "text":
+            prompt = entry.message.kind is Kind.PROMPT
+            drawn = lines.render(
+                self._markdown(entry),
+                inner - self._text_indent(entry),
+                p,
+                p.bold if prompt and entry.depth == 0 else None,
+            )
+            if prompt:
+                drawn = [Text.assemble(("▎ ", p.prompt), line) for line in drawn]
+            out += drawn
+        elif kind == "thinking":
+            out += self._thinking(entry, inner)
+        elif kind == "tool":
+            assert entry.call is not None
+            open_ = entry.key in self.expanded
+            out.append(tools.headline(entry.call, inner, p, self.cwd, open_))
+            if open_:
+                rows = tools.body(entry.call, inner - 2, p, self.cwd)
+                out += [Text("  ") + line for line in lines.wrap_rows(rows, inner - 2)]
+        elif kind == "summary":
+            out += self._summary(entry, inner)
+        elif kind == "compact":
+            out.append(self._compact(entry, inner))
+        elif kind == "fork":
+            out.append(self._fork(entry, inner))
+        elif kind == "image":
+            block = entry.block
+            assert block is not None
+            out.append(Text(f"▣ {block.media_type or 'image'} · {human_size(block.size)}", p.dim))
+        elif kind == "block":
+            block = entry.block
+            assert block is not None
+            out.append(self._fit(Text(f"? {block.type} · {human_size(block.size or len(block.text))}", p.dim), inner))
+        else:
+            out.append(self._row(entry, inner))
+        return out
+
+    def _fit(self, text: Text, width: int) -> Text:
+        if text.cell_len > width:
+            text.truncate(width - 1)
+            text.append("…", self.palette.faint)
+        return text
+
+    def _right(self, left: Text, right: Text, width: int) -> Text:
+        """`left` and `right` on one line of `width` cells, the left cut first."""
+        room = width - right.cell_len - 1
+        if room < 8:
+            return self._fit(left, width)
+        left = self._fit(left, room)
+        left.pad_right(width - left.cell_len - right.cell_len)
+        return left + right
+
+    def _header(self, entry: Entry, width: int, turn: list[Message]) -> Text:
+        p = self.palette
+        message = entry.message
+        stamp = self.clock.clock_time(message.timestamp)
+        if entry.day and message.timestamp:
+            stamp = f"{self.clock.day(message.timestamp)} · {stamp}"
+        right = Text(stamp, p.faint)
+        if message.kind is Kind.PROMPT:
+            left = Text.assemble(("❯ ", p.prompt), ("You" if entry.depth == 0 else "Task prompt", p.prompt))
+            if message.slug:
+                left.append(f"  plan {message.slug}", p.faint)
+            return self._right(left, right, width)
+        name = "Claude" if entry.depth == 0 else "Agent"
+        left = Text.assemble(("◆ ", p.assistant), (name, p.assistant))
+        model = next((m.model for m in turn if m.model), None)
+        if model:
+            left.append(f"  {short_model(model)}", p.dim)
+        out_tokens = sum(m.tokens.output for m in turn if m.tokens is not None)
+        last = next((m.tokens for m in reversed(turn) if m.tokens is not None), None)
+        if last is not None:
+            context = last.input + last.cache_read + last.cache_creation
+            right = Text.assemble((f"{human_count(context)} ctx · {human_count(out_tokens)} out   ", p.faint), right)
+        return self._right(left, right, width)
+
+    def _thinking(self, entry: Entry, width: int) -> list[Text]:
+        p = self.palette
+        block = entry.block
+        assert block is not None
+        if block.type == "redacted_thinking":
+            return [Text("∴ Thinking (redacted)", p.dim + Style(italic=True))]
+        md = self._markdown(entry)
+        count = len(md.lines) + md.omitted
+        if entry.key not in self.expanded:
+            first = tools.one_line(block.text, 400)
+            head = Text.assemble(("∴ ", p.dim), ("Thinking  ", p.dim + Style(italic=True)), (first, p.faint))
+            return [self._right(head, Text(_lines(count), p.faint), width)]
+        head = Text.assemble(("∴ ", p.dim), ("Thinking ▾", p.dim + Style(italic=True)))
+        body = lines.render(md, width - 2, p, p.dim + Style(italic=True))
+        return [head] + [Text.assemble(("│ ", p.faint), line) for line in body]
+
+    def _summary(self, entry: Entry, width: int) -> list[Text]:
+        p = self.palette
+        md = self._markdown(entry)
+        count = len(md.lines) + md.omitted
+        open_ = entry.key in self.expanded
+        head = Text.assemble(
+            ("≡ ", p.divider), ("Summary of the earlier conversation", p.divider), (" ▾" if open_ else "", p.faint)
+        )
+        out = [self._right(head, Text(_lines(count), p.faint), width)]
+        if open_:
+            out += [Text.assemble(("│ ", p.faint), line) for line in lines.render(md, width - 2, p)]
+        return out
+
+    def _compact(self, entry: Entry, width: int) -> Text:
+        p = self.palette
+        message = entry.message
+        what = "microcompacted" if message.micro else "compacted"
+        label = f" ⟲ {what}"
+        if message.pre_tokens:
+            label += f" · {human_count(message.pre_tokens)} tokens before"
+        stamp = self.clock.clock_time(message.timestamp, seconds=False)
+        label += f" · {stamp} " if stamp else " "
+        return _rule(label, width, p.divider)
+
+    def _fork(self, entry: Entry, width: int) -> Text:
+        p = self.palette
+        fork = entry.message.fork
+        assert fork is not None
+        count = len(fork.heads)
+        index = next((i for i, head in enumerate(fork.heads) if head is entry.message), 0)
+        label = f" branch {index + 1} of {count} · the prompt was edited or rewound · < > switch "
+        return _rule(label, width, p.warning)
+
+    def _row(self, entry: Entry, width: int) -> Text:
+        p = self.palette
+        message = entry.message
+        kind = message.kind
+        text = tools.one_line(message.plain_text or message.text or message.record_type, 600)
+        if kind is Kind.API_ERROR:
+            left = Text.assemble(("✗ ", p.error), ("API error  ", p.error), (text, p.error))
+        elif kind is Kind.INTERRUPT:
+            left = Text("⏹ interrupted by user", p.warning)
+        elif kind is Kind.COMMAND:
+            left = Text.assemble(("$ ", p.accent), (prompt_text(message, 400), p.accent))
+        else:
+            glyph = _QUIET_GLYPHS.get(kind, "·")
+            label = kind.value.replace("_", " ") if kind is not Kind.UNKNOWN else message.record_type
+            left = Text.assemble((f"{glyph} ", p.faint), (label, p.faint))
+            if text and text != label:
+                left.append(f"  {text}", p.faint)
+        return self._right(left, Text(self.clock.clock_time(message.timestamp), p.faint), width)
+
+
+def _lines(count: int) -> str:
+    return f"{count:,} line" + ("" if count == 1 else "s")
+
+
+def _rule(label: str, width: int, style: Style) -> Text:
+    """`──── label ────────` across `width` cells."""
+    text = Text("────" + label, style)
+    if text.cell_len > width:
+        text.truncate(width)
+        return text
+    text.append("─" * (width - text.cell_len))
+    return text
+
+
+def short_model(model: str) -> str:
+    """ "claude-opus-4-1-20250805" -> "opus-4.1"; other names unchanged."""
+    match = _MODEL.match(model)
+    if not match:
+        return model.strip("<>")
+    major, minor, family, new_major, new_minor = match.groups()
+    if new_major:
+        return f"{family}-{new_major}" + (f".{new_minor}" if new_minor else "")
+    if major:
+        return f"{family}-{major}.{minor}"
+    return family

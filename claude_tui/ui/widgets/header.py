@@ -1,0 +1,71 @@
+"""The two lines above the conversation: the session's title and its facts."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from claude_tui.core.model import Kind, parse_time
+from claude_tui.core.session import Session
+from claude_tui.core.stats import human_count, human_duration, human_size, usage_with_subagents
+from claude_tui.ui.clock import Clock
+from claude_tui.ui.tools import one_line
+from claude_tui.ui.widgets.entries import short_model
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
+
+
+class SessionHeader(Static):
+    """Title, project, branch, when, how long, how big, how costly."""
+
+    def __init__(self, clock: Clock, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.clock = clock
+
+    def show(
+        self, session: Session | None, title: str = "", status: str = "", summaries: dict[str, str] | None = None
+    ) -> None:
+        """Describe `session` (None: nothing open); `status` goes at the right of the title."""
+        if session is None:
+            self.update(Text(title or "claude-tui", style="bold"))
+            return
+        head = Text(one_line(title or session.title(summaries) or "(untitled)", 300), style="bold")
+        if status:
+            head.append(f"  {status}", "dim")
+        self.update(Text("\n").join([head, self._facts(session)]))
+
+    def _facts(self, session: Session) -> Text:
+        usage = usage_with_subagents(session)
+        start, end = parse_time(session.first_timestamp), parse_time(session.last_timestamp)
+        prompts = sum(1 for m in session.messages if m.kind is Kind.PROMPT)
+        parts = [session.project_path or session.path]
+        if session.branches:
+            branch = next(reversed(session.branches))
+            if branch:
+                parts.append(f"⎇ {branch}")
+        if start is not None:
+            parts.append(self.clock.ago(start))
+        if start is not None and end is not None:
+            parts.append(human_duration(end - start))
+        parts.append(f"{plural(prompts, 'prompt')} · {plural(len(session.calls), 'tool call')}")
+        if session.subagents:
+            parts.append(plural(len(session.subagents), "subagent"))
+        parts.append(f"{human_count(usage.tokens.total)} tokens")
+        if usage.cost is not None:
+            parts.append(f"${usage.cost:,.2f}")
+        if session.models:
+            parts.append(", ".join(short_model(m) for m in session.models))
+        if session.forks:
+            parts.append(plural(len(session.forks), "fork"))
+        if session.problems:
+            parts.append(plural(len(session.problems), "damaged line"))
+        text = Text(" · ".join(parts), style="dim")
+        return text
+
+    @staticmethod
+    def progress(offset: int, size: int) -> str:
+        if size <= 0 or offset >= size:
+            return ""
+        return f"reading {human_size(offset)} of {human_size(size)}"

@@ -1,0 +1,69 @@
+"""The help screen: every binding, its keys (as remapped) and its id for the config file."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.dom import DOMNode
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from claude_tui.ui.config import config_path
+
+
+def keys_of(binding: Binding, keymap: dict[str, str], display: Callable[[Binding], str]) -> str:
+    """The keys of `binding` as shown to people, after the user's keymap."""
+    keys = keymap.get(binding.id or "", binding.key)
+    shown = []
+    for key in keys.split(","):
+        key = key.strip()
+        if key == binding.key and binding.key_display:
+            shown.append(binding.key_display)
+        else:
+            shown.append(display(Binding(key, binding.action)))
+    return "  ".join(dict.fromkeys(shown))
+
+
+def binding_table(title: str, owner: type[DOMNode], keymap: dict[str, str], display: Callable[[Binding], str]) -> Table:
+    table = Table(
+        title=title, title_justify="left", title_style="bold", box=None, expand=True, padding=(0, 1), show_header=False
+    )
+    table.add_column("keys", style="bold", width=16, no_wrap=True)
+    table.add_column("action", ratio=2)
+    table.add_column("id", style="dim", ratio=1, no_wrap=True)
+    for binding in owner.BINDINGS:
+        if isinstance(binding, Binding) and binding.id:
+            table.add_row(keys_of(binding, keymap, display), binding.description, binding.id)
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    """Keys, grouped by where they work."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "dismiss", "Close", id="help.close")]
+
+    def __init__(self, sections: list[tuple[str, type[DOMNode]]]) -> None:
+        super().__init__()
+        self.sections = sections
+
+    def compose(self) -> ComposeResult:
+        keymap = dict(getattr(self.app, "_keymap", {}))
+        display = self.app.get_key_display
+        with VerticalScroll(id="help-box"):
+            yield Static(Text("claude-tui · keys", style="bold"), id="help-title")
+            for title, owner in self.sections:
+                yield Static(binding_table(title, owner, keymap, display), classes="help-section")
+            note = Text.assemble(
+                ("Remap any key by its id in ", "dim"),
+                (str(config_path()), "bold"),
+                ("  ([keys] table), e.g.\n", "dim"),
+                ('  "conversation.next_prompt" = "n"\n', ""),
+                ("ctrl+p opens the command palette: every action, every project and session by name.", "dim"),
+            )
+            yield Static(note, id="help-note")

@@ -1,0 +1,125 @@
+"""The project tree: projects by real path, worktrees under their repository, newest first."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+if TYPE_CHECKING:
+    from claude_tui.core.library import Project
+
+
+class ProjectTree(Tree["Project | None"]):
+    """Projects with their session counts and a live marker; filtered by `set_filter`."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "cursor_down", "Down", show=False, id="projects.down"),
+        Binding("k", "cursor_up", "Up", show=False, id="projects.up"),
+        Binding("g", "scroll_home", "First", show=False, id="projects.first"),
+        Binding("G", "scroll_end", "Last", show=False, id="projects.last"),
+    ]
+
+    class ProjectChosen(Message):
+        """The cursor rests on a project (or on nothing)."""
+
+        def __init__(self, project: Project | None) -> None:
+            super().__init__()
+            self.project = project
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("Projects", id=id)
+        self.show_root = False
+        self.guide_depth = 2
+        self.projects: list[Project] = []
+        self.filter_text = ""
+        self._chosen: Project | None = None
+
+    def set_projects(self, projects: list[Project], chosen: Project | None = None) -> None:
+        """Show `projects` (most recent first), keeping the cursor on `chosen` or the current one."""
+        self.projects = projects
+        if chosen is not None:
+            self._chosen = chosen
+        self._rebuild()
+
+    def set_filter(self, text: str) -> None:
+        self.filter_text = text.strip().lower()
+        self._rebuild()
+
+    @property
+    def chosen(self) -> Project | None:
+        return self._chosen
+
+    def _rebuild(self) -> None:
+        with self.prevent(Tree.NodeHighlighted):  # rebuilding is not the user choosing
+            self._fill()
+
+    def _fill(self) -> None:
+        self.clear()
+        wanted = self._chosen.path if self._chosen is not None else None
+        paths = {p.path for p in self.projects}
+        children: dict[str, list[Project]] = {}
+        for project in self.projects:
+            if project.repo and project.repo != project.path:
+                children.setdefault(project.repo, []).append(project)
+        target: TreeNode[Project | None] | None = None
+        groups: dict[str, TreeNode[Project | None]] = {}
+        for project in self.projects:
+            repo = project.repo if project.repo and project.repo != project.path else None
+            if repo is not None and repo in paths:
+                continue  # drawn under its repository
+            kids = [k for k in children.get(project.path, []) if self._matches(k)]
+            if repo is not None:  # a worktree whose repository has no sessions: group under its name
+                group = groups.get(repo)
+                if group is None:
+                    group = groups[repo] = self.root.add(
+                        Text(repo.rstrip("/").rsplit("/", 1)[-1], "dim"), None, expand=True
+                    )
+                if self._matches(project):
+                    node = group.add_leaf(self._label(project), project)
+                    target = node if project.path == wanted else target
+                continue
+            if not self._matches(project) and not kids:
+                continue
+            if kids:
+                node = self.root.add(self._label(project), project, expand=True)
+                for kid in kids:
+                    leaf = node.add_leaf(self._label(kid, worktree=True), kid)
+                    target = leaf if kid.path == wanted else target
+            else:
+                node = self.root.add_leaf(self._label(project), project)
+            target = node if project.path == wanted else target
+        for group in list(groups.values()):
+            if not group.children:
+                group.remove()
+        if target is not None:
+            self.move_cursor(target)
+        elif self.root.children:
+            self.move_cursor(self.root.children[0])
+
+    def _matches(self, project: Project) -> bool:
+        text = self.filter_text
+        return not text or text in project.name.lower() or text in project.path.lower()
+
+    @staticmethod
+    def _label(project: Project, worktree: bool = False) -> Text:
+        visible = [s for s in project.sessions if not (s.empty or s.warmup)]
+        label = Text()
+        if worktree:
+            label.append("⎇ ", "dim")
+        label.append(project.name)
+        label.append(f"  {len(visible)}", "dim")
+        if project.live:
+            label.append(" ●", "green")
+        return label
+
+    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Project | None]) -> None:
+        event.stop()
+        project = event.node.data
+        if project is not None and (self._chosen is None or project.path != self._chosen.path):
+            self._chosen = project
+            self.post_message(self.ProjectChosen(project))
