@@ -1,0 +1,581 @@
+"""One pass over raw session lines for the index: a file's facts and its search rows.
+
+The full `Session` model costs about 15 µs a record, too much for gigabytes of history.
+This pass computes the facts `stats.session_stats` reports (tests compare the two over
+the real corpus) with a few dict lookups a record, and cuts lean rows for the full-text
+index. Its `State` is small JSON, so a file that grew is read on from its stored offset.
+
+Ids needed to match records across an increment (streamed chunks of one message, a tool
+call and its result, a sidechain and its parent) are remembered in windows of the last
+`WINDOW` ids: far more than the distance between related records in real files.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from claude_tui.core.model import Block, Kind, Message
+from claude_tui.core.records import parse_line
+from claude_tui.core.session import prompt_text
+
+#: Row kinds of the full-text index, by code; and the role each belongs to.
+ROW_KINDS = ("prompt", "answer", "thinking", "tool_input", "tool_output")
+ROLES = ("user", "assistant", "assistant", "tool", "tool")
+PROMPT, ANSWER, THINKING, TOOL_INPUT, TOOL_OUTPUT = range(5)
+#: Characters of text indexed per row. Tool outputs and inputs are cut at 2 KB: their
+#: heads hold what people search for (names, errors, commands); the rest is bulk.
+CAPS = (16_384, 16_384, 16_384, 2_048, 2_048)
+#: Ids remembered across increments, per kind of id.
+WINDOW = 64
+#: Bytes read at a time; a line longer than this is read whole.
+CHUNK = 8 * 1024 * 1024
+#: Lines of a flat agent file searched for the sessionId naming its owner (as files.first_session_id).
+OWNER_LINES = 20
+_COMMAND_TAGS = ("<command-name>", "<command-message>", "<bash-input>")
+_OUTPUT_TAGS = ("<local-command-stdout>", "<local-command-stderr>", "<bash-stdout>", "<bash-stderr>")
+_minutes: dict[str, int] = {}  #: 'YYYY-MM-DDTHH:MM' -> epoch seconds (UTC stamps)
+
+
+class State:
+    """What one file has said so far: its facts, and the ids needed to continue reading it."""
+
+    __slots__ = (
+        "agent", "ai_title", "answers", "branches", "calls", "calls_seen", "custom_title", "cwds", "errors",
+        "errors_seen", "first_prompt", "first_ts", "has_answer", "inline_subs", "last_ts", "last_uuid",
+        "leaves", "lines", "models", "msgs", "owner", "progress", "prompt_seen", "prompts", "sec",
+        "sidechain", "usage", "warmup", "worktrees",
+    )  # fmt: skip
+
+    def __init__(self, agent: bool = False) -> None:
+        self.agent = agent  #: a subagent transcript: every record is its own
+        self.owner: str | None = None  #: agent files: the first sessionId in the file
+        self.lines = 0
+        self.sec = 0  #: the last timestamp seen, in epoch seconds
+        self.first_ts: str | None = None
+        self.last_ts: str | None = None
+        self.cwds: list[str] = []
+        self.branches: list[str] = []
+        self.models: list[str] = []
+        self.custom_title: str | None = None
+        self.ai_title: str | None = None
+        self.first_prompt = ""
+        self.prompt_seen = False
+        self.warmup = False
+        self.prompts = 0
+        self.answers = 0  #: assistant messages (message ids), inline sidechains included
+        self.has_answer = False  #: a top-level assistant message that is not an API error
+        self.calls = 0
+        self.errors = 0
+        self.inline_subs = 0
+        self.last_uuid: str | None = None  #: the last top-level message record, a summary's usual leaf
+        self.leaves: list[str] = []  #: uuids here that known summaries point at
+        self.worktrees: list[str] = []  #: paths this session made git worktrees at
+        self.usage: dict[str, list[int]] = {}  #: model ("" for none) -> [input, output, cache read, cache write]
+        self.msgs: dict[str, list[Any]] = {}  #: message id -> [model, tokens...] (window)
+        self.calls_seen: dict[str, str] = {}  #: tool_use id -> tool name (window)
+        self.errors_seen: dict[str, None] = {}  #: tool_use ids with an error result (window)
+        self.sidechain: dict[str, None] = {}  #: uuids of inline sidechain records (window)
+        self.progress: dict[str, dict[str, Any]] = {}  #: progress-copied subagents: key -> {a, u, m}
+
+    def dump(self) -> bytes:
+        return orjson.dumps({name: getattr(self, name) for name in self.__slots__})
+
+    @classmethod
+    def load(cls, data: bytes | str) -> State:
+        state = cls()
+        for name, value in orjson.loads(data).items():
+            if name in cls.__slots__:
+                setattr(state, name, value)
+        return state
+
+    def facts(self) -> dict[str, Any]:
+        """The facts stored with the file (small: no id windows)."""
+        return {
+            "owner": self.owner,
+            "first_ts": self.first_ts,
+            "last_ts": self.last_ts,
+            "cwds": self.cwds,
+            "branches": self.branches,
+            "models": self.models,
+            "custom_title": self.custom_title,
+            "ai_title": self.ai_title,
+            "first_prompt": self.first_prompt,
+            "warmup": self.warmup,
+            "prompts": self.prompts,
+            "answers": self.answers,
+            "has_answer": self.has_answer,
+            "calls": self.calls,
+            "errors": self.errors,
+            "inline_subs": self.inline_subs,
+            "last_uuid": self.last_uuid,
+            "leaves": self.leaves,
+            "worktrees": self.worktrees,
+            "usage": self.usage,
+            "progress": {k: {"a": v["a"], "u": v["u"]} for k, v in self.progress.items()},
+        }
+
+
+def _trim(window: dict[str, Any]) -> None:
+    if len(window) > 2 * WINDOW:
+        for key in list(window)[: len(window) - WINDOW]:
+            del window[key]
+
+
+def epoch(stamp: str) -> int | None:
+    """Whole epoch seconds of an ISO timestamp; quick for Claude Code's `...Z` form."""
+    if stamp[-1:] == "Z":
+        base = _minutes.get(stamp[:16])
+        if base is not None:
+            try:
+                return base + int(stamp[17:19])
+            except ValueError:
+                pass
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    sec = int(moment.timestamp())
+    if stamp[-1:] == "Z" and len(stamp) >= 19 and stamp[16] == ":":
+        _minutes[stamp[:16]] = sec - moment.second
+    return sec
+
+
+def input_text(value: Any, cap: int) -> str:
+    """The string values of a tool input, joined, up to `cap` characters."""
+    parts: list[str] = []
+    left = cap
+    stack = [value]
+    while stack and left > 0:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item[:left])
+            left -= len(item) + 1
+        elif isinstance(item, dict):
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+    return " ".join(parts)
+
+
+def result_text(content: Any, cap: int) -> str:
+    """The text of a tool_result's content (a string or a list of blocks), up to `cap` characters."""
+    if isinstance(content, str):
+        return content[:cap]
+    if isinstance(content, list):
+        texts = [item.get("text") for item in content if isinstance(item, dict) and item.get("type") == "text"]
+        return "\n".join(t for t in texts if isinstance(t, str))[:cap]
+    return ""
+
+
+def worktree_target(command: str, cwd: str | None) -> str | None:
+    """The folder a `git [-C DIR] worktree add [options] PATH` command creates, made absolute."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    for i in range(1, len(words) - 2):
+        if words[i] != "worktree" or words[i + 1] != "add":
+            continue
+        head = words[max(0, i - 3) : i]
+        if not any(os.path.basename(w) == "git" for w in head):
+            continue
+        base = cwd
+        if "-C" in head and head.index("-C") + 1 < len(head):
+            base = os.path.join(cwd or "", head[head.index("-C") + 1])
+        rest = iter(words[i + 2 :])
+        for word in rest:
+            if word in ("-b", "-B", "--reason"):
+                next(rest, None)
+            elif word in ("&&", "||", ";", "|"):
+                return None
+            elif not word.startswith("-"):
+                if not os.path.isabs(word) and not (base and os.path.isabs(base)):
+                    return None
+                return os.path.normpath(os.path.join(base or "", word))
+    return None
+
+
+def user_kind(obj: dict[str, Any], texts: list[str], first_type: str | None, results: bool) -> Kind:
+    """The kind the session model gives a user record (see Session._user_kind)."""
+    if results:
+        return Kind.TOOL_RESULT
+    if obj.get("isCompactSummary"):
+        return Kind.COMPACT_SUMMARY
+    if obj.get("isMeta"):
+        return Kind.META
+    text = texts[0].lstrip() if first_type == "text" else ""
+    if text.startswith(_COMMAND_TAGS):
+        return Kind.COMMAND
+    if text.startswith(_OUTPUT_TAGS):
+        return Kind.COMMAND_OUTPUT
+    if text.startswith("[Request interrupted by user"):
+        return Kind.INTERRUPT
+    return Kind.PROMPT
+
+
+def record_texts(obj: dict[str, Any]) -> Iterator[tuple[int, int, str]]:
+    """(row kind, block index, full text) of each searchable part of one record.
+
+    Block -1 is a user prompt's text blocks joined. Used to show a hit's snippet from the file.
+    """
+    payload = obj.get("message")
+    content = payload.get("content") if isinstance(payload, dict) else None
+    rtype = obj.get("type")
+    if rtype == "assistant":
+        if isinstance(content, str):
+            yield ANSWER, -1, content
+        elif isinstance(content, list):
+            for i, item in enumerate(content):
+                if not isinstance(item, dict):
+                    continue
+                btype = item.get("type")
+                if btype == "text" and isinstance(item.get("text"), str):
+                    yield ANSWER, i, item["text"]
+                elif btype == "thinking" and isinstance(item.get("thinking"), str):
+                    yield THINKING, i, item["thinking"]
+                elif btype == "tool_use":
+                    yield TOOL_INPUT, i, input_text(item.get("input"), 1 << 20)
+    elif rtype == "user":
+        texts, first_type, results = _user_parts(content)
+        if results:
+            for i, item in enumerate(content):
+                if isinstance(item, dict) and item.get("type") == "tool_result":
+                    yield TOOL_OUTPUT, i, result_text(item.get("content"), 1 << 22)
+        elif user_kind(obj, texts, first_type, False) in (Kind.PROMPT, Kind.COMMAND):
+            yield PROMPT, -1, "\n\n".join(texts)
+
+
+def _user_parts(content: Any) -> tuple[list[str], str | None, bool]:
+    """A user record's text blocks, the type of its first non-result block, and whether it holds results."""
+    if isinstance(content, str):
+        return [content], "text", False
+    texts: list[str] = []
+    first_type = None
+    results = False
+    if isinstance(content, list):
+        for item in content:
+            if not isinstance(item, dict):
+                continue
+            btype = item.get("type")
+            if btype == "tool_result":
+                results = True
+                continue
+            if first_type is None:
+                first_type = btype if isinstance(btype, str) else "?"
+            if btype == "text":
+                text = item.get("text")
+                texts.append(text if isinstance(text, str) else "" if text is None else str(text))
+    return texts, first_type, results
+
+
+class Extractor:
+    """Feeds lines of one file into its State and collects rows for the index.
+
+    A row's id is `base + line offset + its rank in the line`: unique (a line is longer than
+    its number of parts), and rising with the position in the file. The index gives each
+    read of a file a base above every id given before, so ids follow the order text arrived.
+    """
+
+    def __init__(self, state: State, file_id: int, base: int, known_leaves: frozenset[str] = frozenset()) -> None:
+        self.state = state
+        self.file_id = file_id
+        self.base = base
+        self.known_leaves = known_leaves
+        #: (rowid, file id, line offset, kind, block index, tool, is_error, epoch seconds)
+        self.rows: list[tuple[int, int, int, int, int, str | None, int, int]] = []
+        self.texts: list[tuple[int, str]] = []  #: (rowid, text)
+        self.summaries: list[tuple[str, str]] = []  #: (leafUuid, summary) found, in file order
+        self._off = -1
+        self._rank = 0
+
+    def _row(self, off: int, kind: int, blk: int, text: str, tool: str | None = None, err: int = 0) -> None:
+        if not text:
+            return
+        if off != self._off:
+            self._off, self._rank = off, 0
+        rowid = self.base + off + self._rank
+        self._rank += 1
+        self.rows.append((rowid, self.file_id, off, kind, blk, tool, err, self.state.sec))
+        self.texts.append((rowid, text[: CAPS[kind]]))
+
+    def feed_line(self, data: bytes, off: int) -> None:
+        try:
+            obj = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            for recovered in parse_line(data).objects:
+                self.add(recovered, off)
+            return
+        if type(obj) is dict:
+            self.add(obj, off)
+
+    def add(self, obj: dict[str, Any], off: int) -> None:
+        """Add one record: the same steps as Session.add_record, keeping only what the index needs."""
+        state = self.state
+        get = obj.get
+        if state.agent and state.owner is None:
+            state.lines += 1
+            sid = get("sessionId")
+            if isinstance(sid, str) and state.lines <= OWNER_LINES:
+                state.owner = sid
+        stamp = get("timestamp")
+        if type(stamp) is str:
+            sec = epoch(stamp)
+            if sec is not None:
+                state.sec = sec
+        rtype = get("type")
+        if get("isSidechain") is True and not state.agent:
+            self._sidechain(obj, rtype, off)
+            return
+        if type(stamp) is str:
+            if state.first_ts is None:
+                state.first_ts = stamp
+            state.last_ts = stamp
+        cwd, branch = get("cwd"), get("gitBranch")
+        if type(cwd) is str and cwd not in state.cwds and len(state.cwds) < 64:
+            state.cwds.append(cwd)
+        if type(branch) is str and branch and branch not in state.branches and len(state.branches) < 64:
+            state.branches.append(branch)
+        uuid = get("uuid")
+        if rtype == "assistant":
+            self._assistant(obj, off, True)
+        elif rtype == "user":
+            self._user(obj, off, True)
+        elif rtype == "progress":
+            self._progress(obj)
+        elif rtype == "custom-title":
+            if get("customTitle"):
+                state.custom_title = _str(obj["customTitle"])
+        elif rtype == "ai-title":
+            if get("aiTitle"):
+                state.ai_title = _str(obj["aiTitle"])
+        elif rtype == "summary":
+            leaf = get("leafUuid")
+            if isinstance(leaf, str) and get("summary"):
+                self.summaries.append((leaf, _str(obj["summary"])))
+        if uuid.__class__ is str:
+            if rtype == "assistant" or rtype == "user":
+                state.last_uuid = uuid
+            if uuid in self.known_leaves and uuid not in state.leaves:
+                state.leaves.append(uuid)
+
+    def _sidechain(self, obj: dict[str, Any], rtype: Any, off: int) -> None:
+        """1.0.x: a subagent's record inline in the main file (each Task run starts a new root)."""
+        state = self.state
+        parent = obj.get("parentUuid")
+        if not (isinstance(parent, str) and parent in state.sidechain):
+            state.inline_subs += 1
+        uuid = obj.get("uuid")
+        if isinstance(uuid, str):
+            state.sidechain[uuid] = None
+            _trim(state.sidechain)
+        if rtype == "assistant":
+            self._assistant(obj, off, False)
+        elif rtype == "user":
+            self._user(obj, off, False)
+
+    def _assistant(self, obj: dict[str, Any], off: int, top: bool) -> None:
+        state = self.state
+        payload = obj.get("message")
+        if type(payload) is not dict:
+            payload = {}
+        get = payload.get
+        mid = get("id")
+        entry = state.msgs.get(mid) if type(mid) is str else None
+        if entry is None:
+            state.answers += 1
+            model = get("model")
+            model = model if type(model) is str else None
+            if top:
+                if not obj.get("isApiErrorMessage"):
+                    state.has_answer = True
+                if model is not None and model != "<synthetic>" and model not in state.models:
+                    state.models.append(model)
+            entry = [model or "", None]
+            if type(mid) is str:
+                state.msgs[mid] = entry
+                _trim(state.msgs)
+        usage = get("usage")
+        if type(usage) is dict:
+            _count_usage(state.usage, entry, usage)
+        content = get("content")
+        if type(content) is list:
+            for i, item in enumerate(content):
+                if type(item) is not dict:
+                    continue
+                btype = item.get("type")
+                if btype == "text":
+                    self._row(off, ANSWER, i, _str(item.get("text")))
+                elif btype == "thinking":
+                    self._row(off, THINKING, i, _str(item.get("thinking")))
+                elif btype == "tool_use":
+                    self._call(item, off, i, obj.get("cwd"))
+        elif type(content) is str:
+            self._row(off, ANSWER, -1, content)
+
+    def _call(self, item: dict[str, Any], off: int, blk: int, cwd: Any) -> None:
+        state = self.state
+        tid = item.get("id")
+        if type(tid) is not str or tid in state.calls_seen:
+            return
+        name = item.get("name")
+        name = name if type(name) is str and name else "?"
+        state.calls += 1
+        state.calls_seen[tid] = name
+        _trim(state.calls_seen)
+        if tid in state.errors_seen:
+            state.errors += 1
+        inp = item.get("input")
+        self._row(off, TOOL_INPUT, blk, input_text(inp, CAPS[TOOL_INPUT]), name)
+        if name == "Bash" and type(inp) is dict and "worktree" in _str(inp.get("command")):
+            target = worktree_target(_str(inp.get("command")), cwd if isinstance(cwd, str) else None)
+            if target and target not in state.worktrees and len(state.worktrees) < 64:
+                state.worktrees.append(target)
+
+    def _user(self, obj: dict[str, Any], off: int, top: bool) -> None:
+        state = self.state
+        payload = obj.get("message")
+        content = payload.get("content") if type(payload) is dict else None
+        if type(content) is list and content and type(content[0]) is dict and content[0].get("type") == "tool_result":
+            for i, item in enumerate(content):
+                if type(item) is dict and item.get("type") == "tool_result":
+                    self._result(item, off, i)
+            return
+        texts, first_type, results = _user_parts(content)
+        if results:
+            for i, item in enumerate(content):
+                if type(item) is dict and item.get("type") == "tool_result":
+                    self._result(item, off, i)
+            return
+        kind = user_kind(obj, texts, first_type, False)
+        if kind is Kind.PROMPT:
+            text = "\n\n".join(texts)
+            if top:
+                state.prompts += 1
+                if not state.prompt_seen:
+                    state.prompt_seen = True
+                    state.warmup = text.strip() == "Warmup"
+                if not state.first_prompt:
+                    message = Message(Kind.PROMPT, None, None, None, None, 0, [Block("text", t) for t in texts])
+                    state.first_prompt = prompt_text(message)
+            self._row(off, PROMPT, -1, text)
+        elif kind is Kind.COMMAND:
+            self._row(off, PROMPT, -1, "\n\n".join(texts))
+
+    def _result(self, item: dict[str, Any], off: int, blk: int) -> None:
+        state = self.state
+        tid = item.get("tool_use_id")
+        if type(tid) is not str:
+            return
+        err = item.get("is_error") is True
+        if err and tid not in state.errors_seen:
+            state.errors_seen[tid] = None
+            _trim(state.errors_seen)
+            if tid in state.calls_seen:
+                state.errors += 1
+        content = item.get("content")
+        text = content[: CAPS[TOOL_OUTPUT]] if type(content) is str else result_text(content, CAPS[TOOL_OUTPUT])
+        self._row(off, TOOL_OUTPUT, blk, text, state.calls_seen.get(tid), int(err))
+
+    def _progress(self, obj: dict[str, Any]) -> None:
+        """2.1.7 to 2.1.42: a subagent's records copied into progress records; only their tokens count."""
+        data = obj.get("data")
+        if type(data) is not dict or data.get("type") != "agent_progress":
+            return
+        nested = data.get("message")
+        if type(nested) is not dict:
+            return
+        tool_id = obj.get("parentToolUseID")
+        key = tool_id if isinstance(tool_id, str) else _str(data.get("agentId"))
+        sub = self.state.progress.get(key)
+        if sub is None:
+            agent_id = data.get("agentId")
+            sub = self.state.progress[key] = {"a": agent_id if isinstance(agent_id, str) else None, "u": {}, "m": {}}
+        if nested.get("type") != "assistant":
+            return
+        payload = nested.get("message")
+        if type(payload) is not dict:
+            return
+        mid = payload.get("id")
+        if type(mid) is not str:
+            mid = nested.get("uuid")
+            if type(mid) is not str or mid in sub["m"]:
+                return
+        entry = sub["m"].get(mid)
+        if entry is None:
+            model = payload.get("model")
+            entry = sub["m"][mid] = [model if type(model) is str else "", None]
+            _trim(sub["m"])
+        if type(payload.get("usage")) is dict:
+            _count_usage(sub["u"], entry, payload["usage"])
+
+
+def _count_usage(usage: dict[str, list[int]], entry: list[Any], raw: dict[str, Any]) -> None:
+    """Count a message's usage once: a later chunk with at least as many output tokens replaces the earlier."""
+    get = raw.get
+    new = [_count(get("input_tokens")), _count(get("output_tokens")),
+           _count(get("cache_read_input_tokens")), _count(get("cache_creation_input_tokens"))]  # fmt: skip
+    old = entry[1]
+    total = usage.get(entry[0])
+    if total is None:
+        total = usage[entry[0]] = [0, 0, 0, 0]
+    if old is None:
+        total[0] += new[0]
+        total[1] += new[1]
+        total[2] += new[2]
+        total[3] += new[3]
+    elif new[1] >= old[1]:
+        total[0] += new[0] - old[0]
+        total[1] += new[1] - old[1]
+        total[2] += new[2] - old[2]
+        total[3] += new[3] - old[3]
+    else:
+        return
+    entry[1] = new
+
+
+def _count(value: Any) -> int:
+    return value if type(value) is int and value > 0 else 0
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ("" if value is None else str(value))
+
+
+def read_lines(fd: int, start: int, size: int) -> Iterator[tuple[bytes, int]]:
+    """(line, offset) of each complete line of `fd` in [start, size), read in bounded chunks.
+
+    A last line with no newline is given only when it holds a JSON object (a finished file
+    whose newline was lost), never while a writer may still be writing it.
+    """
+    pos = start
+    carry = b""
+    while pos < size:
+        chunk = os.pread(fd, min(CHUNK, size - pos), pos)
+        if not chunk:
+            break
+        buf = carry + chunk if carry else chunk
+        off = pos - len(carry)
+        pos += len(chunk)
+        cut = buf.rfind(b"\n")
+        if cut < 0:
+            carry = buf
+            continue
+        for line in buf[:cut].split(b"\n"):
+            yield line, off
+            off += len(line) + 1
+        carry = buf[cut + 1 :]
+    if carry:
+        try:
+            obj = orjson.loads(carry)
+        except orjson.JSONDecodeError:
+            return
+        if isinstance(obj, dict):
+            yield carry, pos - len(carry)

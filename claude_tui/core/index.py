@@ -1,0 +1,710 @@
+"""The index: a SQLite cache of every session file's facts, and a full-text table of its text.
+
+One database in the user's cache folder (`cache_dir()`):
+
+- `files`: per file its size, mtime, inode, the byte offset read so far, its facts (JSON)
+  and the state needed to read on from that offset (see extract.State);
+- `rows` and `fts`: one row per searchable part of a message (prompt, answer, thinking,
+  tool input, tool output), keyed by time (see extract.Extractor). `fts` is a contentless
+  FTS5 table (no copy of the text, no positions): snippets and phrase checks read the
+  session file itself, at the row's byte offset, when a hit is shown;
+- `summaries`: summary records by leaf, for titles.
+
+It is a cache: a missing, old, corrupt or locked database is rebuilt or replaced by one in
+memory, never fatal. A file replaced or deleted leaves its rows behind as dead weight
+(a contentless FTS5 table cannot forget a row without its text); search ignores them,
+and the database is rebuilt from scratch when they outnumber the live ones.
+
+Nothing is ever written under a projects folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import sqlite3
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from claude_tui.core.extract import Extractor, State, read_lines
+from claude_tui.core.reader import ReadError, open_readonly
+
+SCHEMA_VERSION = 1
+DB_NAME = "index.sqlite3"
+#: A result is cut once this many bytes of a file have been read (memory stays bounded).
+EMIT_BYTES = 16 * 1024 * 1024
+#: Below this many bytes to read, indexing stays in this process (starting workers costs more).
+POOL_MIN_BYTES = 24 * 1024 * 1024
+#: Commit at least this often (seconds), so Ctrl-C keeps nearly everything read.
+COMMIT_EVERY = 1.0
+#: Bytes read but not yet written after which a worker waits for its turn to write.
+MAX_WAITING = 128 * 1024 * 1024
+#: Rebuild from scratch when dead rows exceed both this and the live rows.
+DEAD_ROWS_LIMIT = 200_000
+#: Seconds to wait for another process's write to finish.
+BUSY_TIMEOUT = 30.0
+
+_SCHEMA = f"""
+CREATE TABLE meta(key TEXT PRIMARY KEY, value);
+CREATE TABLE files(
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    path TEXT NOT NULL UNIQUE,
+    root TEXT NOT NULL,
+    folder TEXT NOT NULL,
+    agent INTEGER NOT NULL,
+    size INTEGER NOT NULL DEFAULT -1,
+    mtime_ns INTEGER NOT NULL DEFAULT -1,
+    inode INTEGER NOT NULL DEFAULT -1,
+    offset INTEGER NOT NULL DEFAULT 0,
+    nrows INTEGER NOT NULL DEFAULT 0,
+    project TEXT,
+    facts BLOB,
+    state BLOB,
+    error TEXT
+);
+CREATE INDEX files_root ON files(root);
+CREATE TABLE rows(
+    id INTEGER PRIMARY KEY, file INTEGER, off INTEGER, kind INTEGER, blk INTEGER, tool TEXT, err INTEGER, ts INTEGER
+);
+CREATE TABLE summaries(file INTEGER NOT NULL, folder TEXT NOT NULL, leaf TEXT NOT NULL, summary TEXT NOT NULL);
+CREATE INDEX summaries_file ON summaries(file);
+CREATE INDEX summaries_leaf ON summaries(folder, leaf);
+CREATE VIRTUAL TABLE fts USING fts5(text, content='', detail=none, columnsize=0);
+INSERT INTO fts(fts, rank) VALUES ('hashsize', 33554432);
+INSERT INTO meta VALUES ('schema', {SCHEMA_VERSION}), ('dead', 0), ('top', 1);
+"""
+
+
+def cache_dir() -> Path:
+    """$CLAUDE_TUI_CACHE_DIR, else $XDG_CACHE_HOME/claude-tui, else ~/.cache/claude-tui."""
+    own = os.environ.get("CLAUDE_TUI_CACHE_DIR")
+    if own:
+        return Path(own).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg).expanduser() if xdg else Path.home() / ".cache") / "claude-tui"
+
+
+@dataclass
+class Progress:
+    """How far an update has got."""
+
+    files_done: int = 0
+    files_total: int = 0
+    bytes_done: int = 0
+    bytes_total: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    @property
+    def eta(self) -> float | None:
+        """Seconds left, estimated from the bytes read so far."""
+        if self.bytes_done <= 0 or self.elapsed < 0.2:
+            return None
+        return self.elapsed * (self.bytes_total - self.bytes_done) / self.bytes_done
+
+
+@dataclass
+class UpdateResult:
+    """What an update did."""
+
+    files_read: int = 0
+    bytes_read: int = 0
+    removed: int = 0
+    seconds: float = 0.0
+    interrupted: bool = False
+
+
+@dataclass(slots=True)
+class DiskFile:
+    """A session or subagent file found on disk."""
+
+    path: str
+    root: str
+    folder: str
+    agent: bool
+    size: int
+    mtime_ns: int
+    inode: int
+
+
+class IndexBusy(Exception):
+    """Another process holds the database; the caller may work from memory."""
+
+
+def scan(roots: list[Path], notices: list[str]) -> list[DiskFile]:
+    """Every session file and subagent transcript under `roots`, with its stat."""
+    found: list[DiskFile] = []
+    for root in roots:
+        try:
+            projects = [e for e in os.scandir(root) if e.is_dir()]
+        except FileNotFoundError:
+            notices.append(f"no projects folder at {root}")
+            continue
+        except OSError as exc:
+            notices.append(f"cannot read {root}: {exc.strerror or exc}")
+            continue
+        for project in projects:
+            _scan_folder(project.path, str(root), project.path, found)
+    return found
+
+
+def _scan_folder(path: str, root: str, folder: str, found: list[DiskFile], nested: bool = False) -> None:
+    try:
+        entries = list(os.scandir(path))
+    except OSError:
+        return
+    for entry in entries:
+        name = entry.name
+        try:
+            if name.endswith(".jsonl"):
+                if not entry.is_file():
+                    continue
+                st = entry.stat()
+                agent = nested or name.startswith("agent-")
+                found.append(DiskFile(entry.path, root, folder, agent, st.st_size, st.st_mtime_ns, st.st_ino))
+            elif not nested and entry.is_dir():
+                _scan_folder(os.path.join(entry.path, "subagents"), root, folder, found, nested=True)
+        except OSError:
+            continue
+
+
+# ---------------------------------------------------------------- reading files (in workers)
+
+
+Job = tuple[int, str, bool, int, int, int, bytes | None, int]  #: (file id, path, agent, start, end, inode, state, base)
+#: (file id, start, end, final, size, mtime_ns, inode, rows, texts, summaries, state, facts, project, error)
+Result = tuple[int, int, int, bool, int, int, int, list, list, list, bytes | None, bytes | None, str | None, str | None]
+
+
+def run_job(job: Job, leaves: frozenset[str]) -> Iterator[Result]:
+    """Read one file from its offset; yield a result every EMIT_BYTES and at the end."""
+    fid, path, agent, start, stop, inode, blob, base = job
+    try:
+        fd = open_readonly(path)
+    except ReadError as exc:
+        yield _failure(job, str(exc))
+        return
+    try:
+        st = os.fstat(fd)
+        if st.st_ino != inode or st.st_size < stop:
+            return  # replaced since the scan: the next update reads it again
+        state = State.load(blob) if blob else State(agent)
+        ex = Extractor(state, fid, base, leaves)
+        begin = end = start
+        for line, off in read_lines(fd, start, stop):  # not past `stop`: ids above it belong to other reads
+            end = min(off + len(line) + 1, stop)
+            if line and not line.isspace():
+                ex.feed_line(line, off)
+            if end - begin >= EMIT_BYTES:
+                yield _result(ex, begin, end, False, st, stop)
+                begin = end
+        yield _result(ex, begin, end, True, st, stop)
+    except OSError as exc:
+        yield _failure(job, exc.strerror or str(exc))
+    finally:
+        os.close(fd)
+
+
+def _result(ex: Extractor, begin: int, end: int, final: bool, st: os.stat_result, stop: int) -> Result:
+    state = ex.state
+    rows, texts, summaries = ex.rows, ex.texts, ex.summaries
+    ex.rows, ex.texts, ex.summaries = [], [], []
+    project = state.cwds[0] if state.cwds else None
+    return (ex.file_id, begin, end, final, stop, st.st_mtime_ns, st.st_ino, rows, texts, summaries,
+            state.dump(), _dumps(state.facts()), project, None)  # fmt: skip
+
+
+def _failure(job: Job, error: str) -> Result:
+    """The result of a file that cannot be read: kept as it is, and not tried again until it changes."""
+    try:
+        mtime_ns = os.stat(job[1]).st_mtime_ns
+    except OSError:
+        mtime_ns = -1
+    return (job[0], job[3], job[3], True, job[4], mtime_ns, job[5], [], [], [], job[6], None, None, error)
+
+
+def _dumps(value: Any) -> bytes:
+    import orjson
+
+    return orjson.dumps(value)
+
+
+def write_batch(db: sqlite3.Connection, batch: list[Result], wait: bool = True) -> tuple[int, int] | None:
+    """Write results in one transaction; return (bytes, files) written, or None when another
+    writer holds the database and `wait` is false.
+
+    A result counts only if its file is still where it was read from (`offset` = its start):
+    another process may have got there first. FTS5 flushes its pending terms whenever a
+    rowid goes backwards, so the rows go in sorted.
+    """
+    rows: list[tuple[int, int, int, int, int, str | None, int, int]] = []
+    texts: list[tuple[int, str]] = []
+    done = files = 0
+    db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000) if wait else 0}")
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if wait or not _locked(exc):
+            raise
+        return None
+    try:
+        for item in batch:
+            fid, start, end, final, size, mtime_ns, inode, new_rows, new_texts, summaries, state, facts, project, \
+                error = item  # fmt: skip
+            cur = db.execute(
+                "UPDATE files SET offset=?, size=?, mtime_ns=?, inode=?, nrows=nrows+?, state=?,"
+                " facts=coalesce(?, facts), project=coalesce(?, project), error=? WHERE id=? AND offset=?",
+                (end, size, mtime_ns if final else -1, inode, len(new_rows), state, facts, project, error, fid, start),
+            )
+            if cur.rowcount != 1:
+                continue
+            rows += new_rows
+            texts += new_texts
+            if summaries:
+                db.executemany(
+                    "INSERT INTO summaries SELECT ?, folder, ?, ? FROM files WHERE id=?",
+                    [(fid, leaf, text, fid) for leaf, text in summaries],
+                )
+            done += end - start
+            files += final
+        rows.sort()
+        texts.sort()
+        db.executemany("INSERT INTO rows VALUES (?,?,?,?,?,?,?,?)", rows)
+        db.executemany("INSERT INTO fts(rowid, text) VALUES (?,?)", texts)
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    return done, files
+
+
+class _Batcher:
+    """Collects results and writes them about once a second; when another process is writing,
+    it reads on and tries again later, unless much is waiting."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        self.batch: list[Result] = []
+        self.waiting = 0
+        self.last = time.monotonic()
+
+    def add(self, item: Result) -> tuple[int, int] | None:
+        self.batch.append(item)
+        self.waiting += item[2] - item[1]
+        if time.monotonic() - self.last >= COMMIT_EVERY:
+            return self.flush(wait=self.waiting >= MAX_WAITING)
+        return None
+
+    def flush(self, wait: bool = True) -> tuple[int, int] | None:
+        if not self.batch:
+            return None
+        written = write_batch(self.db, self.batch, wait)
+        if written is not None:
+            self.batch, self.waiting, self.last = [], 0, time.monotonic()
+        return written
+
+
+def _worker(tasks: Any, events: Any, leaves: frozenset[str], path: str) -> None:
+    """A worker process: reads files and writes what it found to the database itself."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    try:
+        db = connect(path)
+        batcher = _Batcher(db)
+        while (job := tasks.get()) is not None:
+            try:
+                for item in run_job(job, leaves):
+                    if (written := batcher.add(item)) is not None:
+                        events.put(written)
+            except Exception as exc:  # one bad file must not stop the others
+                if (written := batcher.add(_failure(job, repr(exc)))) is not None:
+                    events.put(written)
+        if (written := batcher.flush()) is not None:
+            events.put(written)
+    except sqlite3.Error as exc:
+        events.put(str(exc))
+    events.put(None)
+
+
+def connect(path: str) -> sqlite3.Connection:
+    """A connection for writing to the index file, waiting while another writer finishes."""
+    db = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
+    db.execute("PRAGMA synchronous=OFF")
+    db.execute("PRAGMA cache_size=-32768")
+    return db
+
+
+def _context() -> Any:
+    import multiprocessing
+
+    if sys.platform == "linux" and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")  # cheap, and safe with no other thread
+    return multiprocessing.get_context("spawn")
+
+
+def worker_count() -> int:
+    return max(1, min(os.cpu_count() or 1, 4))
+
+
+# ---------------------------------------------------------------- the database
+
+
+class Index:
+    """The cache database: open it, bring it up to date, read from it."""
+
+    def __init__(self, cache: Path | None = None, roots: list[Path] | None = None) -> None:
+        self.notices: list[str] = []
+        self.folder = cache if cache is not None else cache_dir()
+        self.path: Path | None = self.folder / DB_NAME
+        self.lock = threading.RLock()
+        if any(_is_under(self.folder, root) for root in roots or ()):
+            self.notices.append(f"cache folder {self.folder} is inside a projects folder: working from memory")
+            self.path = None
+        self.db = self._open()
+
+    # ---------------------------------------------------------------- opening
+
+    def _open(self) -> sqlite3.Connection:
+        if self.path is not None:
+            try:
+                self.folder.mkdir(parents=True, exist_ok=True)
+                return self._connect(self.path)
+            except sqlite3.OperationalError as exc:
+                reason = "busy (another process holds the index)" if _locked(exc) else "not writable"
+                self.notices.append(f"cache folder {self.folder} {reason}: working from memory")
+            except OSError as exc:
+                self.notices.append(f"cache folder {self.folder} not writable ({exc.strerror}): working from memory")
+            except sqlite3.DatabaseError:  # not a database, or damaged: it is only a cache
+                self._remove_files()
+                try:
+                    return self._connect(self.path)
+                except sqlite3.DatabaseError:
+                    self.notices.append(f"cannot rebuild the index at {self.path}: working from memory")
+            self.path = None
+        return self._connect(None)
+
+    def _connect(self, path: Path | None) -> sqlite3.Connection:
+        db = sqlite3.connect(
+            ":memory:" if path is None else str(path),
+            timeout=BUSY_TIMEOUT,
+            isolation_level=None,
+            check_same_thread=False,
+        )
+        try:
+            if path is not None:
+                db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=OFF")
+            db.execute("PRAGMA cache_size=-32768")
+            db.execute("PRAGMA temp_store=MEMORY")
+            version = None
+            if db.execute("SELECT 1 FROM sqlite_master WHERE name='meta'").fetchone():
+                row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+                version = row[0] if row else None
+            if version != SCHEMA_VERSION:
+                self._create(db)
+            else:
+                db.execute("INSERT INTO meta VALUES ('probe', 0) ON CONFLICT(key) DO NOTHING")  # writable?
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    @staticmethod
+    def _create(db: sqlite3.Connection) -> None:
+        """Drop whatever is there and create the current schema."""
+        db.execute("BEGIN IMMEDIATE")
+        if db.execute("SELECT 1 FROM sqlite_master WHERE name='fts'").fetchone():
+            db.execute("DROP TABLE fts")  # the FTS table first: it drops its own shadow tables
+        for (name,) in db.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'"
+        ).fetchall():
+            db.execute(f'DROP TABLE "{name}"')
+        for statement in _SCHEMA.split(";"):
+            if statement.strip():
+                db.execute(statement)
+        db.execute("COMMIT")
+
+    def _remove_files(self) -> None:
+        assert self.path is not None
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(f"{self.path}{suffix}")
+
+    def rebuild(self) -> None:
+        """Start again from an empty index (in place: readers elsewhere see the change atomically)."""
+        with self.lock:
+            try:
+                self._create(self.db)
+            except sqlite3.DatabaseError as exc:
+                if _locked(exc):
+                    raise
+                self.db.close()
+                if self.path is not None:
+                    self._remove_files()
+                self.db = self._connect(self.path)
+
+    def close(self) -> None:
+        with self.lock:
+            self.db.close()
+
+    # ---------------------------------------------------------------- updating
+
+    def update(
+        self,
+        roots: list[Path],
+        progress: Callable[[Progress], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> UpdateResult:
+        """Bring the index up to date with the files under `roots` (only new bytes are read).
+
+        Ctrl-C (KeyboardInterrupt) or `cancel` stops it; what was read stays indexed.
+        """
+        with self.lock:
+            try:
+                return self._update(roots, progress, cancel)
+            except sqlite3.DatabaseError as exc:
+                if _locked(exc):
+                    raise IndexBusy(str(exc)) from exc
+                self.notices.append(f"index damaged ({exc}): rebuilt")
+                self.rebuild()
+                return self._update(roots, progress, cancel)
+
+    def _update(
+        self, roots: list[Path], progress: Callable[[Progress], None] | None, cancel: threading.Event | None
+    ) -> UpdateResult:
+        started = time.monotonic()
+        result = UpdateResult()
+        disk = scan(roots, self.notices)
+        db = self.db
+        if self._dead_rows() > max(DEAD_ROWS_LIMIT, self._live_rows()):
+            self.rebuild()
+            db = self.db
+        root_names = [str(r) for r in roots]
+        known = {
+            path: (fid, size, mtime_ns, inode, offset)
+            for fid, path, size, mtime_ns, inode, offset in db.execute(
+                "SELECT id, path, size, mtime_ns, inode, offset FROM files"
+                f" WHERE root IN ({','.join('?' * len(root_names))})",
+                root_names,
+            )
+        }
+        jobs, new, gone = self._plan(disk, known)
+        if not jobs and not gone and not new:
+            result.seconds = time.monotonic() - started
+            return result
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            result.removed = self._forget([known[p][0] for p in gone])
+            jobs = self._place(jobs + self._add_files(new), {f.path: f.mtime_ns for f in disk})
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        self._run(jobs, result, progress, cancel)
+        result.seconds = time.monotonic() - started
+        return result
+
+    def _plan(
+        self, disk: list[DiskFile], known: dict[str, tuple[int, int, int, int, int]]
+    ) -> tuple[list[Job], list[DiskFile], list[str]]:
+        """Jobs for files that grew; files to add (new or rewritten); paths gone from disk."""
+        jobs: list[Job] = []
+        new: list[DiskFile] = []
+        seen = set()
+        grown = []
+        for f in disk:
+            seen.add(f.path)
+            old = known.get(f.path)
+            if old is None:
+                new.append(f)
+                continue
+            fid, size, mtime_ns, inode, offset = old
+            if size == f.size and mtime_ns == f.mtime_ns and inode == f.inode:
+                continue  # unchanged: the common case costs one stat
+            if inode == f.inode and f.size >= offset and _newline_before(f.path, offset):
+                grown.append((fid, f, offset))
+            else:
+                new.append(f)  # shrank, replaced or rewritten: read again under a new id
+        gone = [p for p in known if p not in seen]
+        gone += [f.path for f in new if f.path in known]
+        if grown:
+            states = self._states([g[0] for g in grown])
+            jobs = [(fid, f.path, f.agent, offset, f.size, f.inode, states.get(fid), 0) for fid, f, offset in grown]
+        return jobs, new, gone
+
+    def _place(self, jobs: list[Job], mtimes: dict[str, int]) -> list[Job]:
+        """Give each read a range of row ids above all before, the most recently written file last."""
+        top = self.db.execute("SELECT value FROM meta WHERE key='top'").fetchone()[0]
+        placed = []
+        for fid, path, agent, start, stop, inode, state, _ in sorted(jobs, key=lambda j: mtimes.get(j[1], 0)):
+            placed.append((fid, path, agent, start, stop, inode, state, top - start))
+            top += stop - start + 1
+        self.db.execute("UPDATE meta SET value=? WHERE key='top'", (top,))
+        return placed
+
+    def _states(self, fids: list[int]) -> dict[int, bytes]:
+        found = {}
+        for i in range(0, len(fids), 500):
+            part = fids[i : i + 500]
+            sql = f"SELECT id, state FROM files WHERE id IN ({','.join('?' * len(part))})"
+            found.update(self.db.execute(sql, part).fetchall())
+        return found
+
+    def _forget(self, fids: list[int]) -> int:
+        """Remove files from the index; their rows stay behind, dead, until a rebuild."""
+        db = self.db
+        dead = 0
+        for fid in fids:
+            row = db.execute("DELETE FROM files WHERE id=? RETURNING nrows", (fid,)).fetchone()
+            dead += row[0] if row else 0
+            db.execute("DELETE FROM summaries WHERE file=?", (fid,))
+        db.execute("UPDATE meta SET value = value + ? WHERE key='dead'", (dead,))
+        return len(fids)
+
+    def _add_files(self, files: list[DiskFile]) -> list[Job]:
+        db = self.db
+        jobs = []
+        for f in files:
+            row = db.execute(
+                "INSERT INTO files(path, root, folder, agent, inode) VALUES (?,?,?,?,?)"
+                " ON CONFLICT(path) DO NOTHING RETURNING id",
+                (f.path, f.root, f.folder, int(f.agent), f.inode),
+            ).fetchone()
+            if row:
+                jobs.append((row[0], f.path, f.agent, 0, f.size, f.inode, None, 0))
+        return jobs
+
+    def _run(
+        self,
+        jobs: list[Job],
+        result: UpdateResult,
+        progress: Callable[[Progress], None] | None,
+        cancel: threading.Event | None,
+    ) -> None:
+        jobs.sort(key=lambda j: j[4] - j[3], reverse=True)  # biggest first: even shares
+        report = Progress(files_total=len(jobs), bytes_total=sum(j[4] - j[3] for j in jobs))
+        leaves = frozenset(leaf for (leaf,) in self.db.execute("SELECT DISTINCT leaf FROM summaries"))
+        last_report = 0.0
+        try:
+            if self.path is not None and worker_count() > 1 and len(jobs) > 1 and report.bytes_total > POOL_MIN_BYTES:
+                written = _pool(jobs, leaves, str(self.path), worker_count(), cancel, self.notices)
+            else:
+                written = self._here(jobs, leaves, cancel)
+            for done, files in written:
+                report.bytes_done += done
+                report.files_done += files
+                result.bytes_read += done
+                result.files_read += files
+                if progress is not None and time.monotonic() - last_report >= 0.1:
+                    progress(report)
+                    last_report = time.monotonic()
+        except KeyboardInterrupt:
+            result.interrupted = True
+        if cancel is not None and cancel.is_set():
+            result.interrupted = True
+        if progress is not None:
+            progress(report)
+        if result.interrupted and cancel is None:
+            raise KeyboardInterrupt
+
+    def _here(
+        self, jobs: list[Job], leaves: frozenset[str], cancel: threading.Event | None
+    ) -> Iterator[tuple[int, int]]:
+        """Read the files in this process (a small update, or an index in memory)."""
+        batcher = _Batcher(self.db)
+        try:
+            for job in jobs:
+                for item in run_job(job, leaves):
+                    if (written := batcher.add(item)) is not None:
+                        yield written
+                if cancel is not None and cancel.is_set():
+                    break
+        finally:
+            if (written := batcher.flush()) is not None:  # what was read is kept, even when interrupted
+                yield written
+
+    def _dead_rows(self) -> int:
+        row = self.db.execute("SELECT value FROM meta WHERE key='dead'").fetchone()
+        return row[0] if row else 0
+
+    def _live_rows(self) -> int:
+        return self.db.execute("SELECT coalesce(sum(nrows), 0) FROM files").fetchone()[0]
+
+
+def _pool(
+    jobs: list[Job], leaves: frozenset[str], path: str, workers: int, cancel: threading.Event | None,
+    notices: list[str],
+) -> Iterator[tuple[int, int]]:
+    """Read `jobs` in worker processes that write to the index themselves; yield (bytes, files) as
+    they commit. Stopping (Ctrl-C, `cancel`) ends the workers: their unfinished transactions roll back."""
+    ctx = _context()
+    tasks = ctx.Queue()
+    events = ctx.Queue()
+    for job in jobs:
+        tasks.put(job)
+    for _ in range(workers):
+        tasks.put(None)
+    procs = [ctx.Process(target=_worker, args=(tasks, events, leaves, path), daemon=True) for _ in range(workers)]
+    for p in procs:
+        p.start()
+    running = workers
+    try:
+        while running:
+            if cancel is not None and cancel.is_set():
+                return
+            try:
+                event = events.get(timeout=0.1)
+            except queue.Empty:
+                if not any(p.is_alive() for p in procs):
+                    return
+                continue
+            if event is None:
+                running -= 1
+            elif isinstance(event, str):
+                notices.append(f"index: {event}")
+            else:
+                yield event
+    finally:
+        for p in procs:
+            if p.is_alive():
+                p.terminate()
+        for p in procs:
+            p.join()
+        tasks.cancel_join_thread()
+        events.cancel_join_thread()
+
+
+def _newline_before(path: str, offset: int) -> bool:
+    """True when the byte before `offset` is a newline: the file was appended to, not rewritten."""
+    if offset == 0:
+        return True
+    try:
+        fd = open_readonly(path)
+    except ReadError:
+        return False
+    try:
+        return os.pread(fd, 1, offset - 1) == b"\n"
+    finally:
+        os.close(fd)
+
+
+def _locked(exc: Exception) -> bool:
+    return "locked" in str(exc) or "busy" in str(exc)
+
+
+def _is_under(path: Path, root: Path) -> bool:
+    try:
+        return path.expanduser().resolve().is_relative_to(root.expanduser().resolve())
+    except OSError:
+        return False
