@@ -47,7 +47,7 @@ class State:
 
     __slots__ = (
         "agent", "ai_title", "answers", "branches", "calls", "calls_seen", "custom_title", "cwds", "errors",
-        "errors_seen", "first_prompt", "first_ts", "has_answer", "inline_subs", "last_ts", "last_uuid",
+        "errors_seen", "first_command", "first_prompt", "first_ts", "has_answer", "inline_subs", "last_ts", "last_uuid",
         "leaves", "lines", "models", "msgs", "owner", "progress", "prompt_seen", "prompts", "sec",
         "sidechain", "usage", "warmup", "worktrees",
     )  # fmt: skip
@@ -65,6 +65,7 @@ class State:
         self.custom_title: str | None = None
         self.ai_title: str | None = None
         self.first_prompt = ""
+        self.first_command = ""  #: a slash command with its arguments: the title when nothing was typed
         self.prompt_seen = False
         self.warmup = False
         self.prompts = 0
@@ -105,7 +106,7 @@ class State:
             "models": self.models,
             "custom_title": self.custom_title,
             "ai_title": self.ai_title,
-            "first_prompt": self.first_prompt,
+            "first_prompt": self.first_prompt or self.first_command,
             "warmup": self.warmup,
             "prompts": self.prompts,
             "answers": self.answers,
@@ -119,6 +120,18 @@ class State:
             "usage": self.usage,
             "progress": {k: {"a": v["a"], "u": v["u"]} for k, v in self.progress.items()},
         }
+
+
+def title_of(facts: dict[str, Any], summaries: dict[str, tuple[int, str]]) -> str:
+    """As Session.title: the custom title, the AI title, the latest summary of a leaf in this
+    session (`summaries`: leaf -> (order, text)), else the first prompt."""
+    if facts.get("custom_title"):
+        return facts["custom_title"]
+    if facts.get("ai_title"):
+        return facts["ai_title"]
+    leaves = [*facts.get("leaves", ()), facts.get("last_uuid")]
+    found = [summaries[leaf] for leaf in leaves if leaf in summaries]
+    return max(found)[1] if found else facts.get("first_prompt") or ""
 
 
 def _trim(window: dict[str, Any]) -> None:
@@ -467,6 +480,9 @@ class Extractor:
                     state.first_prompt = prompt_text(message)
             self._row(off, PROMPT, -1, text)
         elif kind is Kind.COMMAND:
+            if top and not state.first_command:
+                message = Message(Kind.COMMAND, None, None, None, None, 0, [Block("text", t) for t in texts])
+                state.first_command = prompt_text(message)
             self._row(off, PROMPT, -1, "\n\n".join(texts))
 
     def _result(self, item: dict[str, Any], off: int, blk: int) -> None:

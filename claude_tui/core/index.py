@@ -457,6 +457,29 @@ class Index:
         with self.lock:
             self.db.close()
 
+    # ---------------------------------------------------------------- reading
+
+    def files(self, roots: list[Path]) -> list[tuple[str, str, bool, int, int, bytes | None, str | None]]:
+        """(path, folder, agent, size, mtime_ns, facts JSON, error) of every indexed file under `roots`."""
+        names = [str(r) for r in roots]
+        with self.lock:
+            return self.db.execute(
+                "SELECT path, folder, agent, size, mtime_ns, facts, error FROM files"
+                f" WHERE root IN ({','.join('?' * len(names))})",
+                names,
+            ).fetchall()
+
+    def summaries(self, roots: list[Path]) -> dict[tuple[str, str], tuple[int, str]]:
+        """(folder, leafUuid) -> (order written, summary) for the summaries under `roots`."""
+        names = [str(r) for r in roots]
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT s.rowid, s.folder, s.leaf, s.summary FROM summaries s JOIN files f ON f.id = s.file"
+                f" WHERE f.root IN ({','.join('?' * len(names))})",
+                names,
+            ).fetchall()
+        return {(folder, leaf): (rowid, text) for rowid, folder, leaf, text in rows}
+
     # ---------------------------------------------------------------- updating
 
     def update(

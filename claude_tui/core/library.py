@@ -1,0 +1,280 @@
+"""The library: every project and session under the roots, with their facts, from the index.
+
+Projects are the folders under a root, shown by their real path (from the sessions' `cwd`:
+the folder name cannot be decoded). Git worktrees group under their repository when the
+paths show it (`<repo>/.claude/worktrees/<name>`, `<repo>-worktrees/<name>`) or when a
+session of the repository made the worktree (`git worktree add`).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from claude_tui.core.extract import title_of
+from claude_tui.core.index import Index, IndexBusy, Progress, UpdateResult
+from claude_tui.core.model import parse_time
+from claude_tui.core.search import Hit, search
+from claude_tui.core.usage import Tokens, UsageTotal
+
+__all__ = ["LIVE_SECONDS", "Hit", "Library", "Progress", "Project", "SessionInfo"]
+
+#: A session written to within this many seconds is live.
+LIVE_SECONDS = 60.0
+_NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
+
+
+@dataclass
+class SessionInfo:
+    """One session file's facts, from the index."""
+
+    path: Path
+    id: str
+    project: str  #: the project's real path
+    title: str
+    first_prompt: str
+    started: str | None  #: ISO timestamps
+    ended: str | None
+    duration_s: float | None
+    prompts: int
+    messages: int  #: prompts and assistant messages
+    tool_calls: int
+    tool_errors: int
+    tokens: int  #: all tokens, subagents included
+    cost_usd: float | None  #: at list price, subagents included; None when no model has a price
+    models: list[str]
+    branch: str | None  #: the last git branch seen
+    size: int
+    mtime: float
+    empty: bool
+    warmup: bool
+    subagents: int
+    error: str | None = None  #: why the file could not be read, when it could not
+
+    @property
+    def live(self) -> bool:
+        """Written to within the last LIVE_SECONDS."""
+        return time.time() - self.mtime < LIVE_SECONDS
+
+    @property
+    def last_activity(self) -> float:
+        """Epoch seconds of the last record, or of the last write."""
+        return max(self.mtime, parse_time(self.ended) or 0.0)
+
+
+@dataclass
+class Project:
+    """A project folder and its sessions."""
+
+    folder: Path
+    path: str  #: the real path, from the sessions' cwd
+    name: str  #: a short display name: the basename of `path`
+    repo: str | None  #: the repository this is a worktree of; None when top-level
+    sessions: list[SessionInfo] = field(default_factory=list)  #: newest first
+
+    @property
+    def last_activity(self) -> float:
+        return max((s.last_activity for s in self.sessions), default=0.0)
+
+    @property
+    def live(self) -> bool:
+        return any(s.live for s in self.sessions)
+
+
+class Library:
+    """Projects and sessions under `roots`, kept in the index in `cache_dir`."""
+
+    def __init__(self, roots: list[Path], cache_dir: Path | None = None) -> None:
+        self.roots = [Path(r).expanduser().absolute() for r in roots]
+        self.index = Index(cache_dir, self.roots)
+        self.notices: list[str] = self.index.notices
+        self.projects: list[Project] = []
+
+    def refresh(
+        self, progress: Callable[[Progress], None] | None = None, cancel: threading.Event | None = None
+    ) -> UpdateResult:
+        """Bring the index up to date (only what changed is read), then reload the projects."""
+        try:
+            result = self.index.update(self.roots, progress, cancel)
+        except IndexBusy:
+            self._notice("the index is busy (another claude-tui is writing it): showing what it holds")
+            result = UpdateResult()
+        self.reload()
+        return result
+
+    def reload(self) -> None:
+        """Read the projects and sessions from the index as it is."""
+        self.projects = build_projects(self.index.files(self.roots), self.index.summaries(self.roots))
+
+    def search(
+        self,
+        query: str,
+        *,
+        limit: int = 50,
+        project: str | None = None,
+        role: str | None = None,
+        kind: str | None = None,
+        since: str | None = None,
+        tool: str | None = None,
+        errors_only: bool = False,
+    ) -> list[Hit]:
+        """Messages matching `query`, newest first (see search.search). ValueError for a bad query or filter."""
+        with self.index.lock:
+            return search(
+                self.index.db, self.roots, query, limit=limit, project=project, role=role, kind=kind,
+                since=since, tool=tool, errors_only=errors_only,
+            )  # fmt: skip
+
+    def session(self, path: Path) -> SessionInfo | None:
+        """The facts of the session at `path`, if it is in the library."""
+        for project in self.projects:
+            for info in project.sessions:
+                if info.path == path:
+                    return info
+        return None
+
+    def _notice(self, text: str) -> None:
+        if text not in self.notices:
+            self.notices.append(text)
+
+
+# ---------------------------------------------------------------- facts -> projects
+
+
+def build_projects(
+    files: list[tuple[str, str, bool, int, int, bytes | None, str | None]],
+    summaries: dict[tuple[str, str], tuple[int, str]],
+) -> list[Project]:
+    """Projects with their sessions, from the index's rows of files."""
+    agents: dict[tuple[str, str], list[tuple[str, dict[str, Any]]]] = {}
+    mains = []
+    for path, folder, agent, size, mtime_ns, blob, error in sorted(files):
+        facts = orjson.loads(blob) if blob else {}
+        if agent:
+            owner = _owner(Path(path), facts)
+            agents.setdefault((folder, owner), []).append((Path(path).stem.removeprefix("agent-"), facts))
+        else:
+            mains.append((path, folder, size, mtime_ns, facts, error))
+    per_folder: dict[str, dict[str, tuple[int, str]]] = {}
+    for (folder, leaf), value in summaries.items():
+        per_folder.setdefault(folder, {})[leaf] = value
+    by_folder: dict[str, list[tuple[SessionInfo, dict[str, Any]]]] = {}
+    for path, folder, size, mtime_ns, facts, error in mains:
+        subagents = agents.get((folder, Path(path).stem), [])
+        info = session_info(Path(path), size, mtime_ns, facts, subagents, per_folder.get(folder, {}))
+        info.error = error
+        by_folder.setdefault(folder, []).append((info, facts))
+    projects = [_project(Path(folder), items) for folder, items in by_folder.items()]
+    _group_worktrees(projects, [f for items in by_folder.values() for _, f in items])
+    projects.sort(key=lambda p: p.last_activity, reverse=True)
+    return projects
+
+
+def _owner(path: Path, facts: dict[str, Any]) -> str:
+    """The id of the session a subagent transcript belongs to (as files.agent_files finds it)."""
+    if path.parent.name == "subagents":
+        return path.parent.parent.name
+    return facts.get("owner") or ""
+
+
+def session_info(
+    path: Path,
+    size: int,
+    mtime_ns: int,
+    facts: dict[str, Any],
+    agents: list[tuple[str, dict[str, Any]]],
+    summaries: dict[str, tuple[int, str]],
+) -> SessionInfo:
+    """One session's facts, its subagents' tokens included (as stats.session_stats counts them)."""
+    usage = [facts.get("usage", {})]
+    progress = list(facts.get("progress", {}).values())
+    for agent_id, agent_facts in agents:
+        usage.append(agent_facts.get("usage", {}))
+        copy = next((p for p in progress if p.get("a") and p["a"] == agent_id), None)
+        if copy is not None:
+            progress.remove(copy)  # the file is the whole transcript; the progress copies are not
+    usage += [p.get("u", {}) for p in progress]
+    total = UsageTotal.of([(model or None, Tokens(*counts)) for part in usage for model, counts in part.items()])
+    started, ended = facts.get("first_ts"), facts.get("last_ts")
+    start, end = parse_time(started), parse_time(ended)
+    cwds = facts.get("cwds") or []
+    branches = facts.get("branches") or []
+    prompts = facts.get("prompts", 0)
+    return SessionInfo(
+        path=path,
+        id=path.stem,
+        project=cwds[0] if cwds else "",
+        title=title_of(facts, summaries),
+        first_prompt=facts.get("first_prompt", ""),
+        started=started,
+        ended=ended,
+        duration_s=round(end - start, 3) if start is not None and end is not None else None,
+        prompts=prompts,
+        messages=prompts + facts.get("answers", 0),
+        tool_calls=facts.get("calls", 0),
+        tool_errors=facts.get("errors", 0),
+        tokens=total.tokens.total,
+        cost_usd=None if total.cost is None else round(total.cost, 6),
+        models=facts.get("models", []),
+        branch=branches[-1] if branches else None,
+        size=size,
+        mtime=mtime_ns / 1e9,
+        empty=prompts == 0 or not facts.get("has_answer", False),
+        warmup=facts.get("warmup", False),
+        subagents=facts.get("inline_subs", 0) + len(progress) + len(agents),
+    )
+
+
+def encode_path(path: str) -> str:
+    """A path as Claude Code names its project folder: every character but a letter or digit becomes `-`."""
+    return _NOT_ALNUM.sub("-", path)
+
+
+def _project(folder: Path, items: list[tuple[SessionInfo, dict[str, Any]]]) -> Project:
+    sessions = sorted((info for info, _ in items), key=lambda s: s.last_activity, reverse=True)
+    cwds = [c for _, facts in items for c in facts.get("cwds") or ()]
+    exact = next((c for c in cwds if encode_path(c) == folder.name), None)
+    firsts = Counter(info.project for info in sessions if info.project)
+    path = exact or (firsts.most_common(1)[0][0] if firsts else folder.name)
+    name = re.split(r"[\\/]", path.rstrip("/\\"))[-1] or path
+    for info in sessions:
+        info.project = info.project or path
+    return Project(folder, path, name, None, sessions)
+
+
+def _group_worktrees(projects: list[Project], facts: list[dict[str, Any]]) -> None:
+    """Set `repo` on projects that are git worktrees of another project's repository."""
+    made: dict[str, str] = {}  # worktree path -> the project path of the session that made it
+    for f in facts:
+        cwds = f.get("cwds") or []
+        for target in f.get("worktrees") or ():
+            if cwds:
+                made.setdefault(target.rstrip("/"), cwds[0])
+    for project in projects:
+        repo = repo_of(project.path, made)
+        project.repo = repo if repo and repo != project.path else None
+    by_path = {p.path: p for p in projects}
+    for project in projects:  # a worktree of a worktree belongs to the repository at the top
+        seen = {project.path}
+        while project.repo in by_path and by_path[project.repo].repo and by_path[project.repo].repo not in seen:
+            seen.add(project.repo)
+            project.repo = by_path[project.repo].repo
+
+
+def repo_of(path: str, made: dict[str, str]) -> str | None:
+    """The repository a project path is a worktree of, when its path or its history shows it."""
+    posix = path.replace("\\", "/").rstrip("/")
+    if "/.claude/worktrees/" in posix:
+        return path[: posix.index("/.claude/worktrees/")]
+    parent, _, _ = posix.rpartition("/")
+    if parent.endswith("-worktrees") and len(parent) > len("-worktrees"):
+        return path[: len(parent) - len("-worktrees")]
+    return made.get(posix)

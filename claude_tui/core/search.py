@@ -1,0 +1,316 @@
+"""Full-text search over the index: queries, hits and snippets.
+
+A query is words that must all match, and "quoted words" that must match as a phrase;
+a word ending in `*` matches as a prefix. Anything else (unbalanced quotes, FTS syntax
+characters, `-` or `:`) is taken as plain words: a query never reaches FTS5 unquoted.
+
+The index keeps no copy of the text, so a hit's snippet (and a phrase's check) is read
+from the session file at the row's byte offset: a few lines per search.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from claude_tui.core.extract import ROLES, ROW_KINDS, record_texts, title_of
+from claude_tui.core.reader import ReadError, open_readonly
+from claude_tui.core.records import parse_line
+
+#: Snippets mark each match as MARK_START + match + MARK_END.
+MARK_START, MARK_END = "\x02", "\x03"
+SNIPPET_CHARS = 160
+#: Candidates examined at most per search (only phrases can reject candidates).
+MAX_CANDIDATES = 20_000
+_TOKEN = re.compile(r"[^\W_]+")  # what FTS5's unicode61 tokenizer keeps: letters and digits
+_PARTS = re.compile(r'"([^"]*)"|(\S+)')
+_RELATIVE = re.compile(r"^(\d+)\s*([hdwmy])$")
+_UNITS = {"h": 3600, "d": 86400, "w": 7 * 86400, "m": 30 * 86400, "y": 365 * 86400}
+
+
+@dataclass
+class Hit:
+    """One matching message."""
+
+    session_id: str
+    path: Path  #: the session file
+    project: str
+    title: str
+    message_uuid: str | None
+    role: str  #: user, assistant or tool
+    kind: str  #: prompt, answer, thinking, tool_input or tool_output
+    tool: str | None
+    timestamp: str | None
+    snippet: str  #: matches marked with MARK_START ... MARK_END
+    file: Path  #: the file holding the message: the session file, or a subagent transcript
+    offset: int  #: byte offset of the message's line in `file`
+    is_error: bool = False
+
+
+@dataclass
+class Query:
+    """A parsed query: FTS5 expression, and what a snippet marks and a candidate must show."""
+
+    fts: str
+    terms: list[tuple[str, bool]]  #: (token, is a prefix)
+    phrases: list[list[str]]  #: token sequences that must be adjacent
+
+    @property
+    def marker(self) -> re.Pattern[str]:
+        terms = sorted(self.terms, key=lambda t: len(t[0]), reverse=True)
+        alternatives = "|".join(re.escape(t) + (r"[^\W_]*" if p else "") for t, p in terms)
+        return re.compile(rf"(?<![^\W_])(?:{alternatives})(?![^\W_])", re.I)
+
+    def accepts(self, text: str) -> bool:
+        return all(_phrase(tokens).search(text) for tokens in self.phrases)
+
+
+def parse_query(text: str) -> Query:
+    """Words and "phrases" -> Query; ValueError when nothing searchable is left."""
+    terms: list[tuple[str, bool]] = []
+    phrases: list[list[str]] = []
+    for quoted, bare in _PARTS.findall(text):
+        tokens = _TOKEN.findall(quoted if quoted else bare)
+        if not tokens:
+            continue
+        prefix = bool(bare) and bare.endswith("*")
+        for i, token in enumerate(tokens):
+            terms.append((token, prefix and i == len(tokens) - 1))
+        if len(tokens) > 1:
+            phrases.append(tokens)
+    if not terms:
+        raise ValueError("nothing to search for: give a word of letters or digits")
+    unique = list(dict.fromkeys(terms))
+    fts = " ".join(f'"{t}"' + ("*" if p else "") for t, p in unique)
+    return Query(fts, unique, phrases)
+
+
+def _phrase(tokens: list[str]) -> re.Pattern[str]:
+    body = r"[\W_]+".join(re.escape(t) for t in tokens)
+    return re.compile(rf"(?<![^\W_]){body}(?![^\W_])", re.I)
+
+
+def parse_since(value: str) -> int:
+    """Epoch seconds from a date (2026-01-31), a date and time, or an age (12h, 3d, 2w, 6m, 1y)."""
+    value = value.strip()
+    match = _RELATIVE.match(value.lower())
+    if match:
+        return int(time.time()) - int(match.group(1)) * _UNITS[match.group(2)]
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"not a date: {value!r} (try 2026-01-31, 2026-01-31T09:00 or 7d)") from None
+    if moment.tzinfo is None:
+        moment = moment.astimezone()  # a date the user typed is local time
+    return int(moment.timestamp())
+
+
+def snippet(text: str, query: Query, width: int = SNIPPET_CHARS) -> str:
+    """A window of `text` around the first match, whitespace folded, matches marked."""
+    text = text[:1_000_000]
+    marker = query.marker
+    first = None
+    for tokens in query.phrases:
+        first = _phrase(tokens).search(text)
+        if first:
+            break
+    first = first or marker.search(text)
+    start = max(0, first.start() - width // 3) if first else 0
+    end = min(len(text), start + width)
+    piece = " ".join(text[start:end].split())
+    marked = marker.sub(lambda m: MARK_START + m.group(0) + MARK_END, piece)
+    return ("…" if start > 0 else "") + marked + ("…" if end < len(text) else "")
+
+
+def kinds_for(role: str | None, kind: str | None) -> list[int] | None:
+    """Row kind codes allowed by a role and a kind filter (None: all)."""
+    codes = set(range(len(ROW_KINDS)))
+    if role:
+        if role not in ROLES:
+            raise ValueError(f"unknown role {role!r}: user, assistant or tool")
+        codes &= {i for i, r in enumerate(ROLES) if r == role}
+    if kind:
+        name = kind.replace(" ", "_").replace("-", "_")
+        if name not in ROW_KINDS:
+            raise ValueError(f"unknown kind {kind!r}: {', '.join(ROW_KINDS)}")
+        codes &= {ROW_KINDS.index(name)}
+    return None if len(codes) == len(ROW_KINDS) else sorted(codes)
+
+
+def search(
+    db: Any,
+    roots: list[Path],
+    query: str,
+    *,
+    limit: int = 50,
+    project: str | None = None,
+    role: str | None = None,
+    kind: str | None = None,
+    since: str | None = None,
+    tool: str | None = None,
+    errors_only: bool = False,
+) -> list[Hit]:
+    """Hits for `query` among the files under `roots`, newest first. ValueError for a bad filter."""
+    q = parse_query(query)
+    where = ["fts MATCH ?", f"f.root IN ({','.join('?' * len(roots))})"]
+    args: list[Any] = [q.fts, *(str(r) for r in roots)]
+    codes = kinds_for(role, kind)
+    if codes is not None:
+        where.append(f"r.kind IN ({','.join(str(c) for c in codes)})")
+    if project:
+        pattern = "%" + project.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        where.append("(f.project LIKE ? ESCAPE '\\' OR f.folder LIKE ? ESCAPE '\\')")
+        args += [pattern, pattern]
+    if since:
+        where.append("r.ts >= ?")
+        args.append(parse_since(since))
+    if tool:
+        where.append("r.tool = ? COLLATE NOCASE")
+        args.append(tool)
+    if errors_only:
+        where.append("r.err = 1")
+    sql = (
+        "SELECT fts.rowid, r.off, r.kind, r.blk, r.tool, r.err, r.ts, f.path, f.folder, f.agent, f.facts"
+        " FROM fts JOIN rows r ON r.id = fts.rowid JOIN files f ON f.id = r.file"
+        f" WHERE {' AND '.join(where)} AND fts.rowid < ? ORDER BY fts.rowid DESC LIMIT ?"
+    )
+    hits: list[tuple[int, int, Hit]] = []
+    sessions: dict[str, tuple[str, str, str]] = {}
+    with _Lines() as lines:
+        for row in _candidates(db, sql, args, max(2 * limit, 100)):
+            hit = _hit(db, row, q, lines, sessions)
+            if hit is not None:
+                hits.append((row[6] or 0, row[0], hit))
+                if len(hits) >= limit:
+                    break
+    hits.sort(key=lambda h: (h[0], h[1]), reverse=True)
+    return [h for _, _, h in hits]
+
+
+def _candidates(db: Any, sql: str, args: list[Any], page: int) -> Iterator[tuple[Any, ...]]:
+    below = 1 << 62
+    seen = 0
+    while seen < MAX_CANDIDATES:
+        rows = db.execute(sql, [*args, below, page]).fetchall()
+        yield from rows
+        seen += len(rows)
+        if len(rows) < page:
+            return
+        below = rows[-1][0]
+
+
+def _hit(
+    db: Any, row: tuple[Any, ...], q: Query, lines: _Lines, sessions: dict[str, tuple[str, str, str]]
+) -> Hit | None:
+    _, off, kind, blk, tool, err, _, path, folder, agent, facts_blob = row
+    text, obj = _part(lines, path, off, kind, blk)
+    if q.phrases and (text is None or not q.accepts(text)):
+        return None
+    facts = orjson.loads(facts_blob) if facts_blob else {}
+    session_path = _session_path(Path(path), folder, facts) if agent else Path(path)
+    if str(session_path) not in sessions:
+        sessions[str(session_path)] = _session_facts(db, str(session_path), facts)
+    session_id, title, project = sessions[str(session_path)]
+    stamp = obj.get("timestamp") if obj else None
+    uuid = obj.get("uuid") if obj else None
+    return Hit(
+        session_id=session_id,
+        path=session_path,
+        project=project,
+        title=title,
+        message_uuid=uuid if isinstance(uuid, str) else None,
+        role=ROLES[kind],
+        kind=ROW_KINDS[kind],
+        tool=tool,
+        timestamp=stamp if isinstance(stamp, str) else None,
+        snippet=snippet(text, q) if text else "",
+        file=Path(path),
+        offset=off,
+        is_error=bool(err),
+    )
+
+
+def _session_path(path: Path, folder: str, facts: dict[str, Any]) -> Path:
+    """The session a subagent transcript belongs to: `<id>/subagents/agent-*.jsonl`, or flat by its sessionId."""
+    if path.parent.name == "subagents":
+        return Path(folder) / f"{path.parent.parent.name}.jsonl"
+    return Path(folder) / f"{facts.get('owner') or path.stem}.jsonl"
+
+
+def _session_facts(db: Any, path: str, fallback: dict[str, Any]) -> tuple[str, str, str]:
+    """(session id, title, project) of a session file, from the index."""
+    row = db.execute("SELECT folder, facts FROM files WHERE path=?", (path,)).fetchone()
+    facts = orjson.loads(row[1]) if row and row[1] else fallback
+    leaves = [*facts.get("leaves", ()), facts.get("last_uuid")]
+    found: dict[str, tuple[int, str]] = {}
+    if row and any(leaves):
+        marks = ",".join("?" * len(leaves))
+        sql = f"SELECT rowid, leaf, summary FROM summaries WHERE folder=? AND leaf IN ({marks})"
+        for rowid, leaf, text in db.execute(sql, [row[0], *leaves]):
+            found[leaf] = (rowid, text)
+    cwds = facts.get("cwds") or []
+    return Path(path).stem, title_of(facts, found), cwds[0] if cwds else ""
+
+
+class _Lines:
+    """Reads single lines of session files by offset, keeping each file open for the search."""
+
+    def __init__(self) -> None:
+        self.fds: dict[str, int | None] = {}
+
+    def __enter__(self) -> _Lines:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        for fd in self.fds.values():
+            if fd is not None:
+                os.close(fd)
+
+    def read(self, path: str, off: int) -> bytes | None:
+        if path not in self.fds:
+            try:
+                self.fds[path] = open_readonly(path)
+            except ReadError:
+                self.fds[path] = None
+        fd = self.fds[path]
+        if fd is None:
+            return None
+        chunks = []
+        pos = off
+        while True:
+            chunk = os.pread(fd, 65536 if not chunks else 1 << 20, pos)
+            if not chunk:
+                break
+            cut = chunk.find(b"\n")
+            if cut >= 0:
+                chunks.append(chunk[:cut])
+                break
+            chunks.append(chunk)
+            pos += len(chunk)
+        return b"".join(chunks)
+
+
+def _part(lines: _Lines, path: str, off: int, kind: int, blk: int) -> tuple[str | None, dict[str, Any] | None]:
+    """The full text of one row, and its record, read back from the file."""
+    data = lines.read(path, off)
+    if not data:
+        return None, None
+    try:
+        objects = [orjson.loads(data)]
+    except orjson.JSONDecodeError:
+        objects = parse_line(data).objects
+    for obj in objects:
+        if not isinstance(obj, dict):
+            continue
+        for k, b, text in record_texts(obj):
+            if k == kind and b == blk:
+                return text, obj
+    return None, None
