@@ -86,6 +86,37 @@ def _run_export(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- index and search
+
+
+def _index_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("index", help="build or refresh the index of every session (progress on stderr)")
+    _add_roots(p)
+
+
+def _run_index(args: argparse.Namespace) -> int:
+    from claude_tui.library_cli import run_index
+
+    return run_index(args)
+
+
+def _search_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("search", help="full-text search over every session, newest first")
+    p.add_argument("query", nargs="+", metavar="QUERY", help='words that must all match; "quoted words" as a phrase')
+    _add_roots(p)
+    p.add_argument("--json", action="store_true", help="one JSON object per hit per line")
+    p.add_argument("--limit", type=int, default=50, metavar="N", help="at most N hits (default: 50)")
+    p.add_argument("--project", metavar="TEXT", help="only projects whose path contains TEXT")
+    p.add_argument("--role", choices=("user", "assistant", "tool"), help="only messages of this role")
+    p.add_argument("--since", metavar="DATE", help="only messages since DATE (2026-01-31, or an age: 12h, 3d, 2w)")
+
+
+def _run_search(args: argparse.Namespace) -> int:
+    from claude_tui.library_cli import run_search
+
+    return run_search(args)
+
+
 # ---------------------------------------------------------------- shared helpers
 
 
@@ -119,6 +150,8 @@ def _is_under_roots(path: Path, dirs: list[str] | None) -> bool:
 COMMANDS: dict[str, tuple[Callable[[argparse._SubParsersAction], None], Callable[[argparse.Namespace], int]]] = {
     "stats": (_stats_parser, _run_stats),
     "export": (_export_parser, _run_export),
+    "index": (_index_parser, _run_index),
+    "search": (_search_parser, _run_search),
 }
 
 

@@ -1,0 +1,189 @@
+"""`claude-tui index` and `claude-tui search`: the library on the command line.
+
+Imported only when one of them runs, so the other commands start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+import orjson
+
+from claude_tui.cli import CommandError
+from claude_tui.core.files import default_roots
+from claude_tui.core.index import Index, IndexBusy, Progress, UpdateResult
+from claude_tui.core.search import MARK_END, MARK_START, Hit, search
+
+BAR_WIDTH = 24
+
+
+class ProgressBar:
+    """Files, MB and ETA on one line of a terminal's stderr; nothing when stderr is not a terminal."""
+
+    def __init__(self, stream: TextIO = sys.stderr) -> None:
+        self.stream = stream
+        self.shown = stream.isatty()
+        self.drawn = False
+
+    def __call__(self, p: Progress) -> None:
+        if not self.shown or not p.bytes_total:
+            return
+        done = min(1.0, p.bytes_done / p.bytes_total)
+        filled = int(done * BAR_WIDTH)
+        eta = p.eta
+        line = (
+            f"indexing [{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {p.files_done}/{p.files_total} files"
+            f"  {p.bytes_done / 1e6:,.0f}/{p.bytes_total / 1e6:,.0f} MB"
+            + (f"  ETA {eta:.0f}s" if eta is not None else "")
+        )
+        self.stream.write("\r" + line + "\x1b[K")
+        self.stream.flush()
+        self.drawn = True
+
+    def clear(self) -> None:
+        if self.drawn:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.drawn = False
+
+
+def roots_of(args: argparse.Namespace) -> list[Path]:
+    return [r.expanduser().absolute() for r in default_roots(args.projects_dir)]
+
+
+def _update(index: Index, roots: list[Path]) -> UpdateResult:
+    """Refresh the index with a progress bar; Ctrl-C stops it and keeps what was read."""
+    bar = ProgressBar()
+    try:
+        return index.update(roots, bar)
+    except IndexBusy:
+        index.notices.append("the index is busy (another claude-tui is writing it): using it as it is")
+        return UpdateResult()
+    finally:
+        bar.clear()
+
+
+def _print_notices(index: Index) -> None:
+    for notice in dict.fromkeys(index.notices):
+        print(f"claude-tui: {notice}", file=sys.stderr)
+
+
+def run_index(args: argparse.Namespace) -> int:
+    roots = roots_of(args)
+    index = Index(None, roots)
+    started = time.monotonic()
+    try:
+        result = _update(index, roots)
+    except KeyboardInterrupt:
+        _print_notices(index)
+        projects, sessions, size = _totals(index, roots)
+        print(f"interrupted: {projects} projects, {sessions} sessions, {size / 1e6:,.1f} MB indexed so far")
+        return 130
+    _print_notices(index)
+    projects, sessions, size = _totals(index, roots)
+    read = f" (read {result.bytes_read / 1e6:,.1f} MB)" if result.bytes_read else " (nothing new)"
+    print(f"{projects} projects, {sessions} sessions, {size / 1e6:,.1f} MB in {time.monotonic() - started:.2f} s{read}")
+    return 0
+
+
+def _totals(index: Index, roots: list[Path]) -> tuple[int, int, int]:
+    """Projects (folders with a session), sessions and bytes of history under `roots`."""
+    files = index.files(roots)
+    folders = {folder for _, folder, agent, *_ in files if not agent}
+    sessions = sum(1 for f in files if not f[2])
+    return len(folders), sessions, sum(max(0, f[3]) for f in files)
+
+
+def run_search(args: argparse.Namespace) -> int:
+    if args.limit < 1:
+        raise CommandError("--limit must be at least 1")
+    roots = roots_of(args)
+    index = Index(None, roots)
+    try:
+        _update(index, roots)
+    except KeyboardInterrupt:
+        print("claude-tui: indexing interrupted: searching what was indexed", file=sys.stderr)
+    _print_notices(index)
+    try:
+        hits = search(
+            index.db, roots, " ".join(args.query), limit=args.limit, project=args.project, role=args.role,
+            since=args.since,
+        )  # fmt: skip
+    except ValueError as exc:
+        raise CommandError(str(exc)) from exc
+    out = sys.stdout
+    if args.json:
+        out.buffer.write(b"".join(orjson.dumps(hit_json(h)) + b"\n" for h in hits))
+    else:
+        color = out.isatty() and not os.environ.get("NO_COLOR")
+        out.write("".join(format_hit(h, color) for h in hits))
+    if not hits:
+        print("no matches", file=sys.stderr)
+    return 0 if hits else 1
+
+
+def hit_json(hit: Hit) -> dict[str, object]:
+    """A hit for scripts: the snippet without markers, and where its matches are in it."""
+    plain, spans = unmark(hit.snippet)
+    return {
+        "session_id": hit.session_id,
+        "path": str(hit.path),
+        "file": str(hit.file),
+        "project": hit.project,
+        "title": hit.title,
+        "message_uuid": hit.message_uuid,
+        "role": hit.role,
+        "kind": hit.kind,
+        "tool": hit.tool,
+        "is_error": hit.is_error,
+        "timestamp": hit.timestamp,
+        "snippet": plain,
+        "matches": spans,
+    }
+
+
+def unmark(snippet: str) -> tuple[str, list[tuple[int, int]]]:
+    """The snippet's text, and the [start, end) of each marked match in it."""
+    text: list[str] = []
+    spans: list[tuple[int, int]] = []
+    length = start = 0
+    for piece in re.split(f"([{MARK_START}{MARK_END}])", snippet):
+        if piece == MARK_START:
+            start = length
+        elif piece == MARK_END:
+            spans.append((start, length))
+        else:
+            text.append(piece)
+            length += len(piece)
+    return "".join(text), spans
+
+
+def format_hit(hit: Hit, color: bool) -> str:
+    """Two lines: when, project, title and what matched; then the snippet, indented."""
+    when = _local_time(hit.timestamp)
+    name = Path(hit.project.replace("\\", "/")).name or hit.project or "?"
+    what = hit.kind.replace("_", " ") + (f" ({hit.tool})" if hit.tool else "") + (" error" if hit.is_error else "")
+    title = " ".join((hit.title or "(untitled)").split())[:80]
+    snippet = hit.snippet
+    if color:
+        dim, bold, hi, off = "\x1b[2m", "\x1b[1m", "\x1b[1;33m", "\x1b[0m"
+        return (
+            f"{dim}{when}{off}  {bold}{name}{off}  {title}  {dim}{what}{off}\n"
+            f"    {snippet.replace(MARK_START, hi).replace(MARK_END, off)}\n"
+        )
+    return f"{when}  {name}  {title}  [{what}]\n    {snippet.replace(MARK_START, '').replace(MARK_END, '')}\n"
+
+
+def _local_time(stamp: str | None) -> str:
+    from claude_tui.core.model import parse_time
+
+    seconds = parse_time(stamp)
+    if seconds is None:
+        return "????-??-?? ??:??"
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
