@@ -95,6 +95,7 @@ class MainScreen(Screen[None]):
         self.hide_quiet = hide_quiet
         self.info: SessionInfo | None = None
         self._open_timer: Any = None
+        self.AUTO_FOCUS = "#conversation" if session is not None else "#sessions"
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="body"):
@@ -121,9 +122,6 @@ class MainScreen(Screen[None]):
         if self.direct is not None:
             self.add_class("-zoomed")
             self.conversation.open(self.direct, at_end=self.follow)
-            self.conversation.focus()
-        else:
-            self.query_one(SessionList).focus()
         self.refresh_library()
 
     # ---------------------------------------------------------------- the library

@@ -209,30 +209,35 @@ def _wrap_ascii(text: str, first: int, rest: int) -> list[int]:
     cuts: list[int] = []
     start, size, limit = 0, len(text), first
     while size - start > limit:
-        end = start + limit
+        end = start + limit  # the first character that does not fit
         space = text.rfind(" ", start + 1, end + 1)
         cut = space + 1 if space > start else end
+        if cut >= size:
+            break  # only a space hangs past the edge
         cuts.append(cut)
         start, limit = cut, rest
     return cuts
 
 
 def _wrap_cells(text: str, first: int, rest: int) -> list[int]:
+    """As `_wrap_ascii`, counting cells (wide characters take two)."""
+    widths = [get_character_cell_size(c) for c in text]
     cuts: list[int] = []
-    limit, used, start, space = first, 0, 0, -1
-    for index, char in enumerate(text):
-        cells = get_character_cell_size(char)
-        if used + cells > limit and index > start:
-            # a space may hang past the edge; else cut after the last space, else mid-word
-            cut = index + 1 if char == " " else space + 1 if space > start else index
-            cuts.append(cut)
-            used = sum(get_character_cell_size(c) for c in text[cut : index + 1])
-            start, limit, space = cut, rest, -1
-            continue
-        if char == " ":
-            space = index
-        used += cells
-    return cuts
+    start, size, limit = 0, len(text), first
+    while True:
+        used, end = 0, start
+        while end < size and used + widths[end] <= limit:
+            used += widths[end]
+            end += 1
+        if end >= size:
+            return cuts
+        end = max(end, start + 1)  # a character wider than the line still takes a line
+        space = text.rfind(" ", start + 1, end + 1)
+        cut = space + 1 if space > start else end
+        if cut >= size:
+            return cuts
+        cuts.append(cut)
+        start, limit = cut, rest
 
 
 class Row(NamedTuple):

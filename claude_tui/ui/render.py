@@ -22,10 +22,10 @@ from claude_tui.ui.lines import MAX_HIGHLIGHT_CHARS, highlight, lexer_for_path
 from claude_tui.ui.palette import Palette
 from claude_tui.ui.widgets.entries import short_model
 
-#: Characters of one text shown in the detail view; the pager shows everything.
-DETAIL_CHARS = 200_000
-#: Markdown beyond this size is shown as plain text (parsing it would stall the screen).
-MARKDOWN_CHARS = 60_000
+#: Characters of one text shown in the detail view (drawing more would stall the screen); $PAGER shows all.
+DETAIL_CHARS = 50_000
+#: Markdown beyond this size is shown as plain text.
+MARKDOWN_CHARS = 30_000
 
 ROLE = {Kind.PROMPT: "You", Kind.ASSISTANT: "Claude", Kind.COMPACT_SUMMARY: "Compaction summary"}
 

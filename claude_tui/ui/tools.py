@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import orjson
@@ -22,6 +23,7 @@ DIFF_LINES = 60
 PREVIEW = 8_000
 
 MARKS = {"ok": "✓", "error": "✗", "running": "◌"}
+_COUNTS = re.compile(r"^\+(\d+) -(\d+)(.*)$")
 
 
 def one_line(text: Any, limit: int = 300) -> str:
@@ -124,11 +126,12 @@ def headline(call: ToolCall, width: int, palette: Palette, cwd: str | None, expa
     line.append(subject or "", palette.text)
     if detail:
         line.append("  ")
-        if call.name in diff.EDIT_TOOLS and detail.startswith("+"):
-            added, _, rest = detail.partition(" ")
-            line.append(added, palette.ok)
-            line.append(" ")
-            line.append(rest, palette.error if rest.startswith("-") and rest != "-0" else palette.dim)
+        counted = _COUNTS.match(detail) if call.name in diff.EDIT_TOOLS else None
+        if counted:
+            added, removed, rest = counted.groups()
+            line.append(f"+{added}", palette.ok if added != "0" else palette.dim)
+            line.append(f" -{removed}", palette.error if removed != "0" else palette.dim)
+            line.append(rest, palette.dim)
         else:
             line.append(detail, palette.error if status == "error" else palette.dim)
     line.append(" ▾" if expanded else "", palette.faint)

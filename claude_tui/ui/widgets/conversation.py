@@ -22,7 +22,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events, work
 from textual.binding import Binding, BindingType
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message as TextualMessage
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -60,7 +60,7 @@ class ConversationView(ScrollView, can_focus=True):
         _b("g,home", "first", "First message", "first"),
         _b("G,end", "last", "Last message", "last"),
         _b("enter", "open", "Open", "open", show=True),
-        _b("space", "toggle", "Expand", "toggle", show=True),
+        _b("space", "toggle", "Expand or collapse", "toggle", show=True, key_display="space"),
         _b("l,right", "expand", "Expand", "expand"),
         _b("h,left", "collapse", "Collapse", "collapse"),
         _b("right_square_bracket", "jump('prompt', 1)", "Next prompt", "next_prompt", show=True, key_display="]"),
@@ -121,6 +121,7 @@ class ConversationView(ScrollView, can_focus=True):
         self.expanded: set[object] = set()
         self.highlighted: set[Message] = set()
         self.follow = False  #: keep the last message in view as messages arrive
+        self.loading = False  #: a read is under way
         self.placeholder = "No session selected"
         self._messages: list[Message] = []  #: top-level messages shown, in order
         self._entries: list[Entry] = []
@@ -169,6 +170,7 @@ class ConversationView(ScrollView, can_focus=True):
         self._rebuild()
 
     def _reset(self, at_end: bool) -> None:
+        self.loading = False
         self._painter = None
         self.expanded.clear()
         self.highlighted.clear()
@@ -177,13 +179,14 @@ class ConversationView(ScrollView, can_focus=True):
         self._cache.clear()
         self._all_thinking = False
         self.follow = at_end
-        self.scroll_to(0, 0, animate=False, immediate=True)
+        self.scroll_to(0, 0, animate=False, immediate=True, force=True)
         self._sync_size()
         self.refresh()
 
     def read_more(self) -> None:
         """Read what the file gained since the last read (the whole file the first time)."""
         if self.tail is not None:
+            self.loading = True
             self._read(self._token)
 
     @work(thread=True, exclusive=True, group="conversation-read", exit_on_error=False)
@@ -213,7 +216,10 @@ class ConversationView(ScrollView, can_focus=True):
             if update is not None:
                 self._apply(update)
             session = self.session
+        if self._cursor is None and self._entries and self.has_focus:
+            self.select(self._first_visible_index(), scroll=False)
         if message.done:
+            self.loading = False
             self.placeholder = "This session has no messages"
             self.refresh()
         self.post_message(self.Loaded(session, message.done, message.offset, message.size))
@@ -254,6 +260,8 @@ class ConversationView(ScrollView, can_focus=True):
             if self._cursor is not None and self._index_of(self._cursor) is None:
                 self._cursor = None
             self._restore(anchor)
+        if self.follow:
+            self.action_last()
         self.refresh()
 
     def _build_range(self, start: int, end: int, pool: dict[tuple[object, ...], Entry] | None = None) -> list[Entry]:
@@ -368,9 +376,15 @@ class ConversationView(ScrollView, can_focus=True):
             index = self._entries.index(entry)
         except ValueError:
             return
-        self.scroll_to(y=self._starts[index] + offset, animate=False, immediate=True)
+        self.scroll_to(y=self._starts[index] + offset, animate=False, immediate=True, force=True)
 
     # ---------------------------------------------------------------- drawing
+
+    @property
+    def _view(self) -> Region:
+        """The part of the widget that shows lines (its size less padding and scrollbar),
+        known even while the widget is not on screen."""
+        return self.size.region.shrink(self.styles.gutter).shrink(self.scrollbar_gutter)
 
     def _painter_now(self) -> Painter | None:
         if self._painter is None:
@@ -392,7 +406,7 @@ class ConversationView(ScrollView, can_focus=True):
         self.refresh()
 
     def on_resize(self, event: events.Resize) -> None:
-        width = self.scrollable_content_region.width
+        width = self._view.width
         if width != self._width:
             self._relayout(width)
 
@@ -407,7 +421,7 @@ class ConversationView(ScrollView, can_focus=True):
         self.refresh()
 
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
+        width = self._view.width
         if width != self._width:
             self._relayout(width)
         line = self.scroll_offset.y + y
@@ -431,7 +445,7 @@ class ConversationView(ScrollView, can_focus=True):
         return strip.apply_style(base)
 
     def _placeholder_line(self, y: int, width: int, base: Style) -> Strip:
-        if y != self.scrollable_content_region.height // 2:
+        if y != self._view.height // 2:
             return Strip.blank(width, base)
         text = Text(self.placeholder, style=base + Style(dim=True), justify="center")
         text.align("center", width)
@@ -510,7 +524,7 @@ class ConversationView(ScrollView, can_focus=True):
         entry = self._entries[index]
         start = self._starts[index] + entry.pad
         end = self._starts[index + 1]
-        height = self.scrollable_content_region.height
+        height = self._view.height
         view = round(self.scroll_offset.y)
         if top or start < view:
             target = start
@@ -518,7 +532,7 @@ class ConversationView(ScrollView, can_focus=True):
             target = start if end - start > height else end - height
         else:
             return
-        self.scroll_to(y=max(0, min(target, self._starts[-1] - height)), animate=False, immediate=True)
+        self.scroll_to(y=max(0, min(target, self._starts[-1] - height)), animate=False, immediate=True, force=True)
 
     def action_cursor(self, delta: int) -> None:
         index = self.cursor_index
@@ -526,11 +540,11 @@ class ConversationView(ScrollView, can_focus=True):
             self.select(self._first_visible_index() if delta > 0 else self._last_visible_index())
             return
         entry = self._entries[index]
-        height = self.scrollable_content_region.height
+        height = self._view.height
         end = self._starts[index + 1]
         view = round(self.scroll_offset.y)
         if delta > 0 and end > view + height and entry.height > height // 2:
-            self.scroll_to(y=view + max(1, height // 2), animate=False, immediate=True)  # read a tall entry
+            self.scroll_to(y=view + max(1, height // 2), animate=False, immediate=True, force=True)  # read a tall entry
             return
         self.follow = False
         self.select(index + delta)
@@ -539,17 +553,17 @@ class ConversationView(ScrollView, can_focus=True):
         return self._entry_at(round(self.scroll_offset.y)) or 0
 
     def _last_visible_index(self) -> int:
-        line = round(self.scroll_offset.y) + self.scrollable_content_region.height - 1
+        line = round(self.scroll_offset.y) + self._view.height - 1
         found = self._entry_at(min(line, self._starts[-1] - 1))
         return found if found is not None else 0
 
     def action_page(self, pages: float) -> None:
-        height = self.scrollable_content_region.height
+        height = self._view.height
         delta = int(height * pages) or (1 if pages > 0 else -1)
         view = round(self.scroll_offset.y)
         target = max(0, min(view + delta, self._starts[-1] - height))
         self.follow = False
-        self.scroll_to(y=target, animate=False, immediate=True)
+        self.scroll_to(y=target, animate=False, immediate=True, force=True)
         index = self._entry_at(target if delta < 0 or target + height < self._starts[-1] else self._starts[-1] - 1)
         if index is not None:
             if self._starts[index] + self._entries[index].pad < target and index + 1 < len(self._entries):
@@ -559,15 +573,13 @@ class ConversationView(ScrollView, can_focus=True):
     def action_first(self) -> None:
         self.follow = False
         self.select(0, top=True)
-        self.scroll_to(y=0, animate=False, immediate=True)
+        self.scroll_to(y=0, animate=False, immediate=True, force=True)
 
     def action_last(self) -> None:
         if not self._entries:
             return
         self.select(len(self._entries) - 1, scroll=False)
-        self.scroll_to(
-            y=max(0, self._starts[-1] - self.scrollable_content_region.height), animate=False, immediate=True
-        )
+        self.scroll_to(y=max(0, self._starts[-1] - self._view.height), animate=False, immediate=True, force=True)
 
     # ---------------------------------------------------------------- expanding
 

@@ -33,7 +33,7 @@ _QUIET_GLYPHS = {
     Kind.UNKNOWN: "?",
     Kind.COMMAND_OUTPUT: "│",
 }
-_MODEL = re.compile(r"^claude-(?:(\d+)-(\d+)-)?([a-z]+)(?:-(\d+)(?:-(\d{1,2}))?)?(?:-\d{8})?$")
+_MODEL = re.compile(r"^claude-(?:(\d+)-(\d+)-)?([a-z]+)(?:-(\d{1,2})(?:-(\d{1,2}))?)?(?:-\d{8})?$")
 
 
 @dataclass(eq=False, slots=True)

@@ -29,12 +29,14 @@ class SessionHeader(Static):
     ) -> None:
         """Describe `session` (None: nothing open); `status` goes at the right of the title."""
         if session is None:
-            self.update(Text(title or "claude-tui", style="bold"))
+            self.update(Text(title or "claude-tui", style="bold", no_wrap=True, overflow="ellipsis"))
             return
         head = Text(one_line(title or session.title(summaries) or "(untitled)", 300), style="bold")
         if status:
             head.append(f"  {status}", "dim")
-        self.update(Text("\n").join([head, self._facts(session)]))
+        text = Text("\n").join([head, self._facts(session)])
+        text.no_wrap, text.overflow = True, "ellipsis"
+        self.update(text)
 
     def _facts(self, session: Session) -> Text:
         usage = usage_with_subagents(session)

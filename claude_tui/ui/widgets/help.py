@@ -34,9 +34,9 @@ def binding_table(title: str, owner: type[DOMNode], keymap: dict[str, str], disp
     table = Table(
         title=title, title_justify="left", title_style="bold", box=None, expand=True, padding=(0, 1), show_header=False
     )
-    table.add_column("keys", style="bold", width=16, no_wrap=True)
-    table.add_column("action", ratio=2)
-    table.add_column("id", style="dim", ratio=1, no_wrap=True)
+    table.add_column("keys", style="bold", width=14, no_wrap=True)
+    table.add_column("action", ratio=1)
+    table.add_column("id", style="dim", no_wrap=True)
     for binding in owner.BINDINGS:
         if isinstance(binding, Binding) and binding.id:
             table.add_row(keys_of(binding, keymap, display), binding.description, binding.id)

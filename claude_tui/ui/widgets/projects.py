@@ -61,45 +61,35 @@ class ProjectTree(Tree["Project | None"]):
     def _fill(self) -> None:
         self.clear()
         wanted = self._chosen.path if self._chosen is not None else None
-        paths = {p.path for p in self.projects}
-        children: dict[str, list[Project]] = {}
+        by_path = {p.path: p for p in self.projects}
+        worktrees: dict[str, list[Project]] = {}
         for project in self.projects:
             if project.repo and project.repo != project.path:
-                children.setdefault(project.repo, []).append(project)
+                worktrees.setdefault(project.repo, []).append(project)
         target: TreeNode[Project | None] | None = None
-        groups: dict[str, TreeNode[Project | None]] = {}
-        for project in self.projects:
-            repo = project.repo if project.repo and project.repo != project.path else None
-            if repo is not None and repo in paths:
-                continue  # drawn under its repository
-            kids = [k for k in children.get(project.path, []) if self._matches(k)]
-            if repo is not None:  # a worktree whose repository has no sessions: group under its name
-                group = groups.get(repo)
-                if group is None:
-                    group = groups[repo] = self.root.add(
-                        Text(repo.rstrip("/").rsplit("/", 1)[-1], "dim"), None, expand=True
-                    )
-                if self._matches(project):
-                    node = group.add_leaf(self._label(project), project)
-                    target = node if project.path == wanted else target
+        emitted: set[str] = set()
+        for project in self.projects:  # a repository is placed where its newest worktree or itself falls
+            head = project.repo if project.repo and project.repo != project.path else project.path
+            if head in emitted:
                 continue
-            if not self._matches(project) and not kids:
+            emitted.add(head)
+            owner = by_path.get(head)
+            kids = [k for k in worktrees.get(head, []) if self._matches(k)]
+            if not kids and (owner is None or not self._matches(owner)):
                 continue
-            if kids:
-                node = self.root.add(self._label(project), project, expand=True)
+            label = self._label(owner) if owner is not None else Text(head.rstrip("/").rsplit("/", 1)[-1], "dim")
+            if not kids:
+                node = self.root.add_leaf(label, owner)
+            else:
+                node = self.root.add(label, owner, expand=True)
                 for kid in kids:
                     leaf = node.add_leaf(self._label(kid, worktree=True), kid)
                     target = leaf if kid.path == wanted else target
-            else:
-                node = self.root.add_leaf(self._label(project), project)
-            target = node if project.path == wanted else target
-        for group in list(groups.values()):
-            if not group.children:
-                group.remove()
+            target = node if owner is not None and owner.path == wanted else target
+        if target is None and self.root.children:
+            target = self.root.children[0]
         if target is not None:
-            self.move_cursor(target)
-        elif self.root.children:
-            self.move_cursor(self.root.children[0])
+            self.call_after_refresh(self.move_cursor, target)
 
     def _matches(self, project: Project) -> bool:
         text = self.filter_text

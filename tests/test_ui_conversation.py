@@ -1,0 +1,315 @@
+"""Pilot tests of the conversation pane: navigation, expanding, branches, filters, actions, streaming."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import orjson
+import pytest
+from jsonl import Thread, text, tool_use
+
+from claude_tui.core.model import QUIET_KINDS, Kind
+from claude_tui.ui.app import ClaudeTUI
+from claude_tui.ui.clock import Clock
+from claude_tui.ui.config import Config
+from claude_tui.ui.launch import DEMO_PROJECTS
+from claude_tui.ui.widgets.conversation import ConversationView
+from claude_tui.ui.widgets.detail import DetailScreen
+
+CLOCK = Clock.frozen("2026-04-22T10:00:00Z")
+SIZE = (120, 40)
+
+
+class NoLibrary:
+    """The app opened on one session does not need the history: a library with nothing in it."""
+
+    def __init__(self) -> None:
+        self.projects: list[object] = []
+        self.notices: list[str] = []
+
+    def refresh(self, progress: object = None) -> None:
+        return None
+
+
+def demo(prefix: str) -> Path:
+    return next(DEMO_PROJECTS.rglob(f"{prefix}*.jsonl"))
+
+
+def app_for(path: Path, **kw: object) -> ClaudeTUI:
+    return ClaudeTUI([DEMO_PROJECTS], session=path, library=NoLibrary(), clock=CLOCK, **kw)  # type: ignore[arg-type]
+
+
+async def loaded(pilot: object, app: ClaudeTUI) -> ConversationView:
+    """The conversation pane once its session is read (and drawn)."""
+    view = app.screen.query_one(ConversationView)
+    deadline = time.monotonic() + 20
+    while view.loading or not view.entries:
+        assert time.monotonic() < deadline, "the session was not read in time"
+        await pilot.pause(0.01)  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+    return view
+
+
+async def settled(pilot: object, ready: object) -> None:
+    """Wait until `ready()` is true (a worker finished)."""
+    deadline = time.monotonic() + 20
+    while not ready():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "timed out"
+        await pilot.pause(0.01)  # type: ignore[attr-defined]
+
+
+def index_of(view: ConversationView, test: object) -> int:
+    return next(i for i, e in enumerate(view.entries) if test(e))  # type: ignore[operator]
+
+
+async def test_keys_move_the_cursor_and_jump() -> None:
+    app = app_for(demo("dce61781"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        assert view.has_focus
+        await pilot.press("j")
+        assert view.cursor_index == 1
+        await pilot.press("j", "j", "k")
+        assert view.cursor_index == 2
+        await pilot.press("G")
+        assert view.cursor_index == len(view.entries) - 1
+        assert view.scroll_offset.y == view.max_scroll_y
+        await pilot.press("g")
+        assert view.cursor_index == 0 and view.scroll_offset.y == 0
+        await pilot.press("right_square_bracket")
+        entry = view.cursor
+        assert entry is not None and entry.kind == "header" and entry.message.kind is Kind.PROMPT
+        assert view.cursor_index > 0
+        await pilot.press("left_square_bracket")
+        assert view.cursor_index == 0
+        await pilot.press("e")
+        assert view.cursor is not None and view.cursor.call is not None and view.cursor.call.status == "error"
+        await pilot.press("ctrl+d")
+        assert view.scroll_offset.y > 0
+
+
+async def test_tool_calls_expand_to_their_diff_and_collapse() -> None:
+    app = app_for(demo("67df"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        index = index_of(view, lambda e: e.call is not None and e.call.name == "Edit")
+        view.select(index)
+        entry = view.entries[index]
+        assert entry.height == 1 + entry.pad
+        await pilot.press("space")
+        assert entry.height > 5
+        strips = view._strips(entry, view._width)
+        assert any(" + " in strip.text for strip in strips)
+        await pilot.press("h")
+        assert entry.height == 1 + entry.pad
+
+
+async def test_thinking_is_one_line_until_opened() -> None:
+    app = app_for(demo("67df"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        index = index_of(view, lambda e: e.kind == "thinking")
+        entry = view.entries[index]
+        assert entry.height - entry.pad == 1
+        await pilot.press("t")
+        assert entry.height - entry.pad > 1
+        await pilot.press("t")
+        assert entry.height - entry.pad == 1
+
+
+async def test_subagent_nests_under_its_call() -> None:
+    app = app_for(demo("67df"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        index = index_of(view, lambda e: e.call is not None and e.call.name == "Task")
+        view.select(index)
+        before = len(view.entries)
+        await pilot.press("l")
+        nested = [e for e in view.entries if e.depth == 1]
+        assert nested and len(view.entries) > before
+        assert any(e.call is not None and e.call.name == "Grep" for e in nested)
+        view.select(view.entries.index(nested[-1]))
+        await pilot.press("h")  # from inside the transcript, back up to the call
+        assert view.cursor_index == index
+        await pilot.press("h")
+        assert len(view.entries) == before
+
+
+async def test_branches_switch_with_keys() -> None:
+    app = app_for(demo("67df"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        await pilot.press("f")
+        fork_entry = view.cursor
+        assert fork_entry is not None and fork_entry.kind == "fork"
+        fork = fork_entry.message.fork
+        assert fork is not None and len(fork.heads) == 3
+        session = view.session
+        assert session is not None and session.branch_of(fork) == 2
+        shown = list(view.messages)
+        await pilot.press("less_than_sign")
+        assert session.branch_of(fork) == 1
+        assert view.messages != shown
+        assert view.cursor is not None and view.cursor.kind == "fork" and view.cursor.message is fork.heads[1]
+        strip = view.render_line(view._starts[view.cursor_index] - round(view.scroll_offset.y) + view.cursor.pad)
+        assert "branch 2 of 3" in strip.text
+        await pilot.press("greater_than_sign", "greater_than_sign")
+        assert session.branch_of(fork) == 0  # wraps around
+
+
+async def test_quiet_rows_hide_and_compactions_jump() -> None:
+    app = app_for(demo("da41"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        assert any(e.message.kind in QUIET_KINDS for e in view.entries)
+        await pilot.press("full_stop")
+        assert not any(e.message.kind in QUIET_KINDS for e in view.entries)
+        await pilot.press("full_stop")
+        assert any(e.message.kind in QUIET_KINDS for e in view.entries)
+        await pilot.press("g", "c")
+        assert view.cursor is not None and view.cursor.kind == "compact"
+        assert "microcompacted" in view.render_line(
+            view._starts[view.cursor_index] + view.cursor.pad - round(view.scroll_offset.y)
+        ).text
+        await pilot.press("c", "j")
+        summary = view.cursor
+        assert summary is not None and summary.kind == "summary"
+        await pilot.press("space")
+        assert summary.height > 5
+
+
+async def test_enter_opens_the_detail_view_raw_json_and_plan() -> None:
+    app = app_for(demo("67df"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        await pilot.press("enter")
+        assert isinstance(app.screen, DetailScreen)
+        await settled(pilot, lambda: app.screen._text)
+        await pilot.press("r")
+        assert app.screen.subject.mode == "raw"
+        await settled(pilot, lambda: '"uuid"' in app.screen._text)
+        await pilot.press("escape")
+        assert app.screen.query_one(ConversationView) is view
+        index = index_of(view, lambda e: e.message.slug is not None)
+        view.select(index)
+        await pilot.press("p")
+        assert isinstance(app.screen, DetailScreen) and app.screen.subject.mode == "plan"
+        assert "gentle-rolling-otter" in str(app.screen.subject.plan_path)
+        await settled(pilot, lambda: app.screen._text.strip())
+
+
+async def test_tool_detail_reads_the_whole_output_back(tmp_path: Path) -> None:
+    thread = Thread()
+    thread.prompt("print a lot")
+    thread.answer(tool_use("t1", "Bash", command="seq 200000"))
+    output = "\n".join(str(i) for i in range(200_000))
+    thread.result("t1", output, toolUseResult={"stdout": output, "stderr": ""})
+    path = thread.write(tmp_path / "big.jsonl")
+    app = app_for(path)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        view.select(index_of(view, lambda e: e.call is not None))
+        await pilot.press("enter")
+        assert isinstance(app.screen, DetailScreen)
+        await settled(pilot, lambda: app.screen._text)
+        assert app.screen._text.endswith("199999")  # the whole output, for copy and $PAGER
+
+
+async def test_copy_actions(monkeypatch: pytest.MonkeyPatch) -> None:
+    app = app_for(demo("67df"))
+    copied: list[str] = []
+    monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
+        await pilot.press("j", "y", "Y")
+        assert "full-text search" in copied[0]
+        assert copied[1] == "cd /home/ada/code/notes-api && claude --resume 67df1d90-4225-4d2b-a6d6-45556e8a9ebb"
+
+
+async def test_appended_records_stream_in_and_follow(tmp_path: Path) -> None:
+    thread = Thread()
+    thread.prompt("first")
+    thread.answer(text("one"))
+    path = thread.write(tmp_path / "live.jsonl")
+    app = app_for(path, follow=True)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        count = len(view.entries)
+        thread.answer(tool_use("t9", "Bash", command="make"))
+        for i in range(60):
+            thread.prompt(f"more {i}")
+            thread.answer(text(f"answer {i}"))
+        with path.open("ab") as f:
+            f.write(b"".join(orjson.dumps(r) + b"\n" for r in thread.records[2:]))
+        view.read_more()
+        await loaded(pilot, app)
+        assert len(view.entries) > count + 100
+        assert view.cursor_index == len(view.entries) - 1  # following: the newest is in view
+        assert view.scroll_offset.y == view.max_scroll_y
+        running = next(e for e in view.entries if e.call is not None)
+        assert running.call.status == "running"
+        with path.open("ab") as f:
+            f.write(orjson.dumps(Thread().result("t9", "done")) + b"\n")
+        view.read_more()
+        await loaded(pilot, app)
+        assert running.call.status == "ok"
+        assert "✓ Bash" in view._strips(running, view._width)[running.pad].text
+
+
+async def test_reveal_opens_what_hides_a_message() -> None:
+    app = app_for(demo("67df"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        session = view.session
+        assert session is not None
+        sub = next(s for s in session.subagents if s.parent_call is not None)
+        target = sub.visible()[-1]
+        assert view.reveal(target)
+        assert view.cursor is not None and view.cursor.message is target and view.cursor.depth == 1
+        assert target in view.highlighted
+
+
+async def test_keys_can_be_remapped() -> None:
+    app = app_for(demo("dce61781"), config=Config(keys={"conversation.next_prompt": "n"}))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        await pilot.press("n")
+        assert view.cursor is not None and view.cursor.message.kind is Kind.PROMPT
+
+
+async def test_a_click_selects_and_expands() -> None:
+    app = app_for(demo("67df"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        index = index_of(view, lambda e: e.call is not None and e.call.name == "Write")
+        entry = view.entries[index]
+        view.scroll_to(y=view._starts[index], animate=False, immediate=True)
+        await pilot.pause()
+        await pilot.click(ConversationView, offset=(10, entry.pad))
+        assert view.cursor is entry and entry.key in view.expanded
+
+
+async def test_huge_output_and_image_never_block(tmp_path: Path) -> None:
+    thread = Thread()
+    thread.prompt("go")
+    thread.answer(tool_use("t1", "Bash", command="cat huge.log"))
+    huge = "x" * 200 + "\n"
+    thread.result("t1", huge * 150_000)  # 30 MB on one line
+    image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "A" * 2_800_000}}
+    thread.raw({**thread.prompt("look"), "message": {"role": "user", "content": [image, text("this")]}})
+    thread.records.pop(-2)
+    thread.answer(text("done"))
+    path = thread.write(tmp_path / "huge.jsonl")
+    app = app_for(path)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        index = index_of(view, lambda e: e.call is not None)
+        view.select(index)
+        started = time.perf_counter()
+        await pilot.press("space")
+        assert time.perf_counter() - started < 0.5
+        drawn = "\n".join(s.text for s in view._strips(view.entries[index], view._width))
+        assert "30.1 MB" in drawn
+        image_entry = next(e for e in view.entries if e.kind == "image")
+        assert "image/png · 2.1 MB" in view._strips(image_entry, view._width)[0].text

@@ -1,0 +1,145 @@
+"""The pane's text machinery: wrapping, Markdown lines, diffs, tool lines, times. No app needed."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.cells import cell_len
+from rich.text import Text
+
+from claude_tui.core.model import Message, ToolCall, ToolResult
+from claude_tui.core.session import Kind
+from claude_tui.ui import diff, lines, render, tools
+from claude_tui.ui.clock import Clock
+from claude_tui.ui.palette import Palette
+from claude_tui.ui.widgets.entries import short_model
+
+PALETTE = Palette.from_variables({}, dark=True)
+WORDS = st.text(alphabet=st.sampled_from("ab cd日本 \t`*#-|>"), max_size=300)
+
+
+def _call(name: str, inp: dict, text: str = "", structured: object = None, error: bool = False) -> ToolCall:
+    message = Message(Kind.ASSISTANT, "u1", None, "2026-01-05T09:00:00Z", None, 0)
+    call = ToolCall("t1", name, inp, message)
+    call.result = ToolResult(text, len(text), error, "2026-01-05T09:00:03Z", None, [], structured)
+    return call
+
+
+@given(WORDS, st.integers(min_value=1, max_value=40), st.integers(min_value=0, max_value=6))
+def test_wrapped_lines_fit_and_keep_every_character(text: str, width: int, hang: int) -> None:
+    text = text.replace("\t", " ")
+    cuts = lines.wrap_offsets(text, width, hang)
+    pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+    assert "".join(pieces) == text
+    for number, piece in enumerate(pieces):
+        room = width if number == 0 else max(1, width - hang)
+        assert cell_len(piece.rstrip(" ")) <= max(room, max((cell_len(c) for c in piece), default=0))
+
+
+@given(st.text(alphabet="ab cd", max_size=200), st.integers(min_value=1, max_value=30))
+def test_ascii_and_cell_wrapping_agree(text: str, width: int) -> None:
+    assert lines._wrap_ascii(text, width, 3) == lines._wrap_cells(text, width, 3)
+
+
+@settings(max_examples=60)
+@given(WORDS, st.integers(min_value=8, max_value=60))
+def test_measure_is_exactly_what_render_draws(text: str, width: int) -> None:
+    markdown = lines.parse(text)
+    drawn = lines.render(markdown, width, PALETTE)
+    assert len(drawn) == lines.measure(markdown, width)
+    assert all(line.cell_len <= width + 1 for line in drawn)  # a space may hang past the edge
+
+
+def test_markdown_lines_hide_markers_and_style_spans() -> None:
+    md = lines.parse("# Title\n- use `ruff` and **care**\n```python\nx = 1\n```\n> quoted\n---")
+    kinds = [line.kind for line in md.lines]
+    assert kinds == ["h1", "item", "label", "code", "quote", "rule"]
+    item = md.lines[1]
+    assert item.text == "• use ruff and care"
+    assert [(item.text[a:b], style) for a, b, style in item.spans] == [("ruff", "code"), ("care", "bold")]
+
+
+def test_tables_line_up() -> None:
+    md = lines.parse("| a | long header |\n|---|---|\n| wide cell | x |")
+    texts = [line.text for line in md.lines]
+    assert texts[0].index("│") == texts[2].index("│")
+    assert set(texts[1]) <= {"─", "┼"}
+
+
+def test_huge_text_is_capped() -> None:
+    md = lines.parse("line\n" * 100_000)
+    assert len(md.lines) <= lines.MAX_BLOCK_LINES and md.omitted > 0
+    md = lines.parse("x" * 10_000_000)
+    assert len(md.lines[0].text) <= lines.MAX_LINE_CHARS + 1
+
+
+def test_control_characters_are_shown_inert() -> None:
+    md = lines.parse("red \x1b[31mtext\x07 and an OSC 52 \x1b]52;c;aGk=\x07")
+    assert "\x1b" not in md.lines[0].text and "␛" in md.lines[0].text
+
+
+def test_edit_diff_from_structured_patch_and_from_strings() -> None:
+    patch = [{"oldStart": 3, "oldLines": 2, "newStart": 3, "newLines": 3, "lines": [" a", "-b", "+c", "+d"]}]
+    call = _call("Edit", {"file_path": "/p/x.py", "old_string": "b", "new_string": "c\nd"}, "ok",
+                 {"structuredPatch": patch})
+    assert diff.counts(diff.hunks_of(call)) == (2, 1)
+    call = _call("Edit", {"file_path": "/p/x.py", "old_string": "a\nb\nc", "new_string": "a\nB\nc"})
+    hunks = diff.hunks_of(call)
+    assert diff.counts(hunks) == (1, 1)
+    rows = diff.render_hunks(hunks, "/p/x.py", PALETTE)
+    assert any(row.text.plain.startswith("2 + B") for row in rows)
+
+
+def test_tool_headlines() -> None:
+    call = _call("Bash", {"command": "pytest -q tests/"}, "3 passed")
+    line = tools.headline(call, 60, PALETTE, "/p", False)
+    assert line.plain.startswith("✓ Bash    pytest -q tests/") and line.plain.endswith("3.0s")
+    assert line.cell_len == 60
+    call = _call("Read", {"file_path": "/p/src/x.py"}, "boom", error=True)
+    assert tools.headline(call, 60, PALETTE, "/p", False).plain.startswith("✗ Read    src/x.py  boom")
+    running = ToolCall("t2", "Task", {"description": "look around", "subagent_type": "Explore"}, call.message)
+    assert "running" in tools.headline(running, 80, PALETTE, None, False).plain
+
+
+def test_long_outputs_show_their_first_lines_and_size() -> None:
+    output = "\n".join(f"line {i}" for i in range(5000))
+    call = _call("Bash", {"command": "seq 5000"}, output[:16_000], {"stdout": output[:16_000], "stderr": ""})
+    call.result.size = 3_000_000  # as the model records a 3 MB output it keeps a preview of
+    rows = lines.wrap_rows(tools.body(call, 80, PALETTE, None), 80)
+    assert len(rows) < tools.OUTPUT_LINES + 10
+    assert "3.0 MB" in rows[-1].plain
+
+
+def test_detail_text_is_capped_with_a_note() -> None:
+    shown = render.plain("x\n" * 100_000, PALETTE)
+    assert len(shown.plain) < render.DETAIL_CHARS + 200
+    assert "more characters" in shown.plain
+
+
+def test_short_model_names() -> None:
+    assert short_model("claude-opus-4-1-20250805") == "opus-4.1"
+    assert short_model("claude-sonnet-4-5-20250929") == "sonnet-4.5"
+    assert short_model("claude-3-5-haiku-20241022") == "haiku-3.5"
+    assert short_model("claude-opus-4-6") == "opus-4.6"
+    assert short_model("<synthetic>") == "synthetic"
+
+
+def test_clock_is_injectable() -> None:
+    clock = Clock.frozen("2026-04-22T10:00:00Z", UTC)
+    assert clock.ago("2026-04-22T09:59:30Z") == "now"
+    assert clock.ago("2026-04-22T07:00:00Z") == "3h ago"
+    assert clock.ago("2026-04-19T10:00:00Z") == "3d ago"
+    assert clock.ago("2026-01-02T10:00:00Z") == "2 Jan"
+    assert clock.ago("2025-01-02T10:00:00Z") == "Jan 2025"
+    assert clock.clock_time("2026-04-22T07:05:09Z") == "07:05:09"
+    assert clock.day("2026-04-21T07:05:09Z") == "Tue 21 Apr"
+    assert Clock().ago(time.time() - 7200) == "2h ago"
+
+
+def test_palette_follows_light_and_dark() -> None:
+    light = Palette.from_variables({"background": "#ffffff", "foreground": "#101010"}, dark=False)
+    assert light.pygments_theme != PALETTE.pygments_theme
+    assert Text("x", light.text).style == light.text
