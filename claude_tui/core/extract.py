@@ -301,11 +301,12 @@ class Extractor:
         self.state = state
         self.file_id = file_id
         self.base = base
-        self.known_leaves = known_leaves
         #: (rowid, file id, line offset, kind, block index, tool, is_error, epoch seconds)
         self.rows: list[tuple[int, int, int, int, int, str | None, int, int]] = []
         self.texts: list[tuple[int, str]] = []  #: (rowid, text)
         self.summaries: list[tuple[str, str]] = []  #: (leafUuid, summary) found, in file order
+        self._uuids: set[str] = set()  #: uuids read in this pass, for summaries later in the file
+        self._leaves: set[str] = set(known_leaves)  #: leaves of summaries known, or read in this pass
         self._off = -1
         self._rank = 0
 
@@ -373,11 +374,20 @@ class Extractor:
             leaf = get("leafUuid")
             if isinstance(leaf, str) and get("summary"):
                 self.summaries.append((leaf, _str(obj["summary"])))
+                self._leaves.add(leaf)
+                if leaf in self._uuids:
+                    self._leaf(leaf)
         if uuid.__class__ is str:
+            self._uuids.add(uuid)
             if rtype == "assistant" or rtype == "user":
                 state.last_uuid = uuid
-            if uuid in self.known_leaves and uuid not in state.leaves:
-                state.leaves.append(uuid)
+            if uuid in self._leaves:
+                self._leaf(uuid)
+
+    def _leaf(self, uuid: str) -> None:
+        """Note a uuid of this file that a summary points at (the session's title, lacking a better one)."""
+        if uuid not in self.state.leaves and len(self.state.leaves) < 64:
+            self.state.leaves.append(uuid)
 
     def _sidechain(self, obj: dict[str, Any], rtype: Any, off: int) -> None:
         """1.0.x: a subagent's record inline in the main file (each Task run starts a new root)."""

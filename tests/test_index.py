@@ -1,0 +1,329 @@
+"""The index: incremental by offset, rebuilt when damaged, never writing under a projects folder."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from claude_tui.core import index as index_module
+from claude_tui.core.extract import State
+from claude_tui.core.index import DB_NAME, SCHEMA_VERSION, Index, Progress, cache_dir
+from claude_tui.core.library import Library
+from tests.library_data import Writer, encode, simple_project, tree_state
+
+
+def infos(lib: Library) -> dict[str, dict]:
+    """Every session's facts, without what depends on when the test ran."""
+    out = {}
+    for project in lib.projects:
+        for s in project.sessions:
+            facts = dataclasses.asdict(s)
+            facts.pop("mtime")
+            out[s.id] = facts
+    return out
+
+
+def fresh(root: Path, tmp_path: Path, name: str) -> Library:
+    lib = Library([root], tmp_path / name)
+    lib.refresh()
+    return lib
+
+
+def hits(lib: Library, query: str) -> list[str]:
+    return [h.snippet for h in lib.search(query)]
+
+
+def test_cache_dir_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache_dir() == tmp_path / "xdg" / "claude-tui"
+    monkeypatch.setenv("CLAUDE_TUI_CACHE_DIR", str(tmp_path / "own"))
+    assert cache_dir() == tmp_path / "own"
+    monkeypatch.delenv("CLAUDE_TUI_CACHE_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert cache_dir() == Path.home() / ".cache" / "claude-tui"
+
+
+def test_cold_index_reads_everything_and_a_second_run_reads_nothing(tmp_path: Path) -> None:
+    root = tmp_path / "projects"
+    simple_project(root, sessions=3)
+    lib = Library([root], tmp_path / "cache")
+    first = lib.refresh()
+    assert first.files_read == 3
+    assert first.bytes_read == sum(p.stat().st_size for p in (root / encode("/home/u/proj")).iterdir())
+    again = lib.refresh()
+    assert (again.files_read, again.bytes_read) == (0, 0)
+    assert (tmp_path / "cache" / DB_NAME).is_file()
+    [project] = lib.projects
+    assert len(project.sessions) == 3
+    s = project.sessions[0]
+    assert (s.prompts, s.messages, s.tool_calls, s.tool_errors) == (1, 4, 1, 1)
+    assert s.tokens == 3 * (3 + 10 + 100)  # three assistant messages, usage counted once per message id
+    assert s.models == ["claude-sonnet-4-5-20250929"]
+    assert s.title == s.first_prompt == "please fix the parser number 2"
+
+
+def test_growth_is_read_from_the_stored_offset(tmp_path: Path) -> None:
+    root = tmp_path / "projects"
+    w = Writer("grows")
+    w.prompt("first question about sqlite")
+    w.answer({"type": "text", "text": "first answer"})
+    path = w.write(root / "p")
+    lib = Library([root], tmp_path / "cache")
+    lib.refresh()
+    size = path.stat().st_size
+    n = len(w.records)
+    mid = w.answer({"type": "text", "text": "a streamed chunk"}, out=5)
+    w.tool("Read", {"file_path": "/x/zebra.py"}, "zebra stripes", error=True)
+    w.prompt("second question about zebras")
+    w.append(path, n)
+    result = lib.refresh()
+    assert result.bytes_read == path.stat().st_size - size
+    assert hits(lib, "zebra") and hits(lib, "sqlite")
+    assert infos(lib) == infos(fresh(root, tmp_path, "cold"))
+    # a streamed message cut by the offset counts its usage once (the chunk with most output tokens)
+    n = len(w.records)
+    w._rec("assistant", message={"id": mid, "model": "claude-sonnet-4-5-20250929", "content": [
+        {"type": "text", "text": "the rest"}], "usage": {"input_tokens": 3, "output_tokens": 50}})  # fmt: skip
+    w.append(path, n)
+    lib.refresh()
+    assert infos(lib) == infos(fresh(root, tmp_path, "cold2"))
+
+
+def test_a_partial_last_line_waits_for_its_newline(tmp_path: Path) -> None:
+    root = tmp_path / "projects"
+    w = Writer("partial")
+    w.prompt("complete line")
+    path = w.write(root / "p")
+    with open(path, "ab") as f:
+        f.write(b'{"type":"user","message":{"content":"half writ')
+    lib = Library([root], tmp_path / "cache")
+    lib.refresh()
+    assert hits(lib, "complete") and not hits(lib, "half")
+    with open(path, "ab") as f:
+        f.write(b'ten words"},"uuid":"late"}\n')
+    assert lib.refresh().bytes_read > 0
+    assert hits(lib, "writ") == [] and hits(lib, "written") == ["half \x02written\x03 words"]
+
+
+def test_a_last_line_without_newline_is_read_when_complete(tmp_path: Path) -> None:
+    root = tmp_path / "projects"
+    w = Writer("nonl")
+    w.prompt("the ending without newline")
+    path = w.write(root / "p")
+    path.write_bytes(path.read_bytes().rstrip(b"\n"))
+    lib = fresh(root, tmp_path, "c")
+    assert hits(lib, "ending")
+    with open(path, "ab") as f:  # it grows after all: read again from the start, not twice
+        f.write(b"\n" + Writer("nonl").lines())
+    lib.refresh()
+    assert len(hits(lib, "ending")) == 1
+
+
+@pytest.mark.parametrize("how", ["truncate", "replace"])
+def test_a_rewritten_file_is_read_again(tmp_path: Path, how: str) -> None:
+    root = tmp_path / "projects"
+    w = Writer("rewritten")
+    w.prompt("original walrus text")
+    w.answer({"type": "text", "text": "walrus reply"})
+    path = w.write(root / "p")
+    lib = fresh(root, tmp_path, "cache")
+    assert len(hits(lib, "walrus")) == 2
+    other = Writer("rewritten")
+    other.prompt("brand new narwhal")
+    if how == "truncate":
+        with open(path, "r+b") as f:
+            f.truncate(0)
+            f.write(other.lines())
+    else:
+        tmp = path.with_suffix(".tmp")
+        tmp.write_bytes(other.lines() + b"\n" * 400)  # same size or bigger: only the inode tells
+        os.replace(tmp, path)
+    lib.refresh()
+    assert hits(lib, "walrus") == []
+    assert len(hits(lib, "narwhal")) == 1
+    assert infos(lib) == infos(fresh(root, tmp_path, "cold"))
+
+
+def test_a_deleted_file_leaves_the_index(tmp_path: Path) -> None:
+    root = tmp_path / "projects"
+    paths = simple_project(root, sessions=2)
+    lib = fresh(root, tmp_path, "cache")
+    assert len(hits(lib, "green")) == 2
+    paths[0].unlink()
+    assert lib.refresh().removed == 1
+    assert len(hits(lib, "green")) == 1
+    assert sum(len(p.sessions) for p in lib.projects) == 1
+
+
+def test_dead_rows_beyond_the_limit_rebuild_the_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "projects"
+    paths = simple_project(root, sessions=3)
+    lib = fresh(root, tmp_path, "cache")
+    monkeypatch.setattr(index_module, "DEAD_ROWS_LIMIT", 1)
+    paths[0].unlink()
+    lib.refresh()  # 6 dead rows now (a session has 6), 12 live
+    paths[1].unlink()
+    lib.refresh()
+    lib.refresh()  # dead > live: rebuilt from the one file left
+    db = lib.index.db
+    assert db.execute("SELECT value FROM meta WHERE key='dead'").fetchone()[0] == 0
+    assert db.execute("SELECT count(*) FROM rows").fetchone()[0] == 6
+    assert len(hits(lib, "green")) == 1
+
+
+def test_a_corrupt_database_is_rebuilt(tmp_path: Path) -> None:
+    root = tmp_path / "projects"
+    simple_project(root)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / DB_NAME).write_bytes(b"this is not a database" * 1000)
+    lib = fresh(root, tmp_path, "cache")
+    assert len(hits(lib, "green")) == 2
+    assert not any("memory" in n for n in lib.notices)
+
+
+def test_an_old_schema_is_rebuilt(tmp_path: Path) -> None:
+    root = tmp_path / "projects"
+    simple_project(root)
+    lib = fresh(root, tmp_path, "cache")
+    lib.index.db.execute("UPDATE meta SET value = ? WHERE key='schema'", (SCHEMA_VERSION - 1,))
+    lib.index.close()
+    again = Library([root], tmp_path / "cache")
+    assert again.index.files([root]) == []  # rebuilt empty
+    assert again.refresh().files_read == 2
+
+
+def test_a_locked_database_means_working_from_memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "projects"
+    simple_project(root)
+    fresh(root, tmp_path, "cache").index.close()
+    holder = sqlite3.connect(tmp_path / "cache" / DB_NAME, isolation_level=None)
+    holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    monkeypatch.setattr(index_module, "BUSY_TIMEOUT", 0.05)
+    lib = fresh(root, tmp_path, "cache")
+    holder.close()
+    assert any("memory" in n for n in lib.notices)
+    assert len(hits(lib, "green")) == 2
+
+
+def test_an_unwritable_cache_folder_means_working_from_memory(tmp_path: Path) -> None:
+    root = tmp_path / "projects"
+    simple_project(root)
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    lib = Library([root], blocker / "cache")
+    lib.refresh()
+    lib.refresh()
+    assert [n for n in lib.notices if "memory" in n] == [n for n in lib.notices if "memory" in n][:1]
+    assert len([n for n in lib.notices if "working from memory" in n]) == 1
+    assert len(hits(lib, "green")) == 2
+
+
+def test_nothing_is_ever_written_under_a_projects_folder(tmp_path: Path) -> None:
+    root = tmp_path / "projects"
+    simple_project(root, sessions=3)
+    before = tree_state(root)
+    lib = Library([root], root / "inside")  # a cache folder inside the projects folder is refused
+    lib.refresh()
+    assert any("inside a projects folder" in n for n in lib.notices)
+    Library([root], tmp_path / "cache").refresh()
+    assert tree_state(root) == before
+
+
+def test_worker_processes_give_the_same_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "projects"
+    for i in range(6):
+        simple_project(root, cwd=f"/home/u/p{i}", sessions=3, start=i * 10_000)
+    here = fresh(root, tmp_path, "here")
+    monkeypatch.setattr(index_module, "POOL_MIN_BYTES", 0)
+    monkeypatch.setattr(index_module, "worker_count", lambda: 2)
+    pooled = fresh(root, tmp_path, "pool")
+    assert infos(pooled) == infos(here)
+    assert len(hits(pooled, "green")) == 18
+
+
+def test_stopping_keeps_what_was_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "projects"
+    for i in range(4):
+        simple_project(root, cwd=f"/home/u/p{i}", sessions=2, start=i * 10_000)
+    monkeypatch.setattr(index_module, "COMMIT_EVERY", 0)
+    cancel = threading.Event()
+    seen: list[int] = []
+
+    def stop_after_first(p: Progress) -> None:
+        seen.append(p.files_done)
+        cancel.set()
+
+    monkeypatch.setattr(index_module.time, "monotonic", _ticking())
+    lib = Library([root], tmp_path / "cache")
+    result = lib.index.update(lib.roots, stop_after_first, cancel)
+    assert result.interrupted and 0 < result.files_read < 8
+    rest = lib.refresh()
+    assert rest.files_read == 8 - result.files_read
+    assert infos(lib) == infos(fresh(root, tmp_path, "cold"))
+
+
+def _ticking():
+    now = [0.0]
+
+    def tick() -> float:
+        now[0] += 1.0
+        return now[0]
+
+    return tick
+
+
+def test_ctrl_c_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "projects"
+    for i in range(3):
+        simple_project(root, cwd=f"/home/u/p{i}", sessions=2, start=i * 10_000)
+    monkeypatch.setattr(index_module, "COMMIT_EVERY", 0)
+    calls = []
+
+    def interrupt(p: Progress) -> None:
+        calls.append(p.files_done)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(index_module.time, "monotonic", _ticking())
+    index = Index(tmp_path / "cache", [root])
+    with pytest.raises(KeyboardInterrupt):
+        index.update([root], interrupt)
+    kept = index.db.execute("SELECT count(*) FROM files WHERE facts IS NOT NULL").fetchone()[0]
+    assert 0 < kept < 6
+    assert index.update([root]).files_read == 6 - kept
+
+
+def test_state_round_trips_through_json() -> None:
+    state = State(agent=True)
+    state.usage = {"m": [1, 2, 3, 4]}
+    state.cwds = ["/a"]
+    again = State.load(state.dump())
+    assert (again.agent, again.usage, again.cwds) == (True, {"m": [1, 2, 3, 4]}, ["/a"])
+
+
+def test_the_real_corpus_indexes_incrementally_to_the_same_facts(real_projects: Path, tmp_path: Path) -> None:
+    """Cut every real file in two: indexing the halves one after the other gives the cold facts."""
+    copy = tmp_path / "projects"
+    halves: list[tuple[Path, bytes]] = []
+    for src in sorted(real_projects.rglob("*.jsonl")):
+        dst = copy / src.relative_to(real_projects)
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        data = src.read_bytes()
+        cut = data.rfind(b"\n", 0, len(data) // 2) + 1
+        dst.write_bytes(data[:cut])
+        halves.append((dst, data[cut:]))
+    lib = fresh(copy, tmp_path, "incremental")
+    for dst, rest in halves:
+        with open(dst, "ab") as f:
+            f.write(rest)
+    lib.refresh()
+    cold = fresh(copy, tmp_path, "cold")
+    assert infos(lib) == infos(cold)
+    assert len(infos(cold)) > 50
