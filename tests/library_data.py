@@ -27,6 +27,7 @@ class Writer:
 
     def _rec(self, rtype: str, **extra: Any) -> dict[str, Any]:
         self.clock += 1
+        hours, minutes, seconds = 9 + self.clock // 3600, self.clock // 60 % 60, self.clock % 60
         uuid = uid()
         rec = {
             "parentUuid": self.last,
@@ -36,7 +37,7 @@ class Writer:
             "gitBranch": self.branch,
             "type": rtype,
             "uuid": uuid,
-            "timestamp": f"2026-01-05T{9 + self.clock // 3600:02d}:{self.clock // 60 % 60:02d}:{self.clock % 60:02d}.000Z",
+            "timestamp": f"2026-01-05T{hours:02d}:{minutes:02d}:{seconds:02d}.000Z",
             **extra,
         }
         self.last = uuid
