@@ -393,8 +393,8 @@ class Extractor:
         """1.0.x: a subagent's record inline in the main file (each Task run starts a new root)."""
         state = self.state
         parent = obj.get("parentUuid")
-        if not (isinstance(parent, str) and parent in state.sidechain):
-            state.inline_subs += 1
+        if not isinstance(parent, str) or (parent not in state.sidechain and not state.inline_subs):
+            state.inline_subs += 1  # a root starts a run; a parent never seen continues the latest
         uuid = obj.get("uuid")
         if isinstance(uuid, str):
             state.sidechain[uuid] = None

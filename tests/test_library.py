@@ -1,0 +1,200 @@
+"""The library: projects by real path, worktrees grouped, session facts as the core model counts them."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from claude_tui.core.files import agent_files, read_session, session_files, sibling_summaries
+from claude_tui.core.library import Library, encode_path, repo_of
+from claude_tui.core.stats import session_stats
+from tests.library_data import Writer, encode, simple_project
+
+
+def library(root: Path, tmp_path: Path) -> Library:
+    lib = Library([root], tmp_path / "cache")
+    lib.refresh()
+    return lib
+
+
+def test_a_missing_root_is_an_empty_library_with_a_notice(tmp_path: Path) -> None:
+    lib = library(tmp_path / "nowhere", tmp_path)
+    assert lib.projects == []
+    assert lib.notices == [f"no projects folder at {tmp_path / 'nowhere'}"]
+
+
+def test_projects_show_their_real_path_newest_first(tmp_path: Path) -> None:
+    root = tmp_path / "projects"
+    simple_project(root, cwd="/home/u/old-thing", start=0)
+    simple_project(root, cwd="/home/u/new.thing", start=50_000)
+    # a session that moved into a subfolder first: the folder name still picks the project's path
+    w = Writer("moved", cwd="/home/u/new.thing/sub", start=60_000)
+    w.prompt("in a subfolder")
+    w.write(root / encode("/home/u/new.thing"))
+    lib = library(root, tmp_path)
+    assert [p.path for p in lib.projects] == ["/home/u/new.thing", "/home/u/old-thing"]
+    assert [p.name for p in lib.projects] == ["new.thing", "old-thing"]
+    newest = lib.projects[0]
+    assert newest.folder == root / encode("/home/u/new.thing")
+    assert newest.sessions[0].id == "moved"
+    assert newest.sessions[0].project == "/home/u/new.thing/sub"
+    assert newest.last_activity >= lib.projects[1].last_activity
+
+
+def test_encode_path_is_claude_codes_folder_name() -> None:
+    assert encode_path("/Users/me/my_repo.v2") == "-Users-me-my-repo-v2"
+
+
+def test_worktrees_group_under_their_repository(tmp_path: Path) -> None:
+    root = tmp_path / "projects"
+    simple_project(root, cwd="/src/app")
+    simple_project(root, cwd="/src/app/.claude/worktrees/agent-1")
+    simple_project(root, cwd="/src/app-worktrees/feature")
+    w = Writer("maker", cwd="/src/lib")
+    w.prompt("make a worktree")
+    w.tool("Bash", {"command": "git worktree add -b fix ../lib-fix"}, "Preparing worktree")
+    w.write(root / encode("/src/lib"))
+    simple_project(root, cwd="/src/lib-fix")
+    simple_project(root, cwd="/src/other")
+    lib = library(root, tmp_path)
+    repos = {p.path: p.repo for p in lib.projects}
+    assert repos == {
+        "/src/app": None,
+        "/src/app/.claude/worktrees/agent-1": "/src/app",
+        "/src/app-worktrees/feature": "/src/app",
+        "/src/lib": None,
+        "/src/lib-fix": "/src/lib",
+        "/src/other": None,
+    }
+
+
+def test_repo_of_paths() -> None:
+    assert repo_of("/r/.claude/worktrees/x", {}) == "/r"
+    assert repo_of("C:\\code\\r-worktrees\\x", {}) == "C:\\code\\r"
+    assert repo_of("/r/x", {"/r/x": "/q"}) == "/q"
+    assert repo_of("/r/x", {}) is None
+
+
+def test_live_means_written_in_the_last_minute(tmp_path: Path) -> None:
+    root = tmp_path / "projects"
+    old, new = simple_project(root, sessions=2)
+    os.utime(old, (time.time() - 3600, time.time() - 3600))
+    lib = library(root, tmp_path)
+    live = {s.path: s.live for s in lib.projects[0].sessions}
+    assert live == {old: False, new: True}
+    assert lib.projects[0].live
+
+
+def test_titles_custom_then_ai_then_summary_then_prompt(tmp_path: Path) -> None:
+    folder = tmp_path / "projects" / "p"
+    a = Writer("a")
+    a.prompt("typed prompt a")
+    a.answer()
+    a.meta("ai-title", aiTitle="AI title")
+    a.meta("custom-title", customTitle="My title")
+    a.write(folder)
+    b = Writer("b")
+    b.prompt("typed prompt b")
+    b.answer()
+    b.meta("ai-title", aiTitle="AI title b")
+    b.write(folder)
+    c = Writer("c")
+    c.prompt("typed prompt c")
+    c.answer()
+    c.write(folder)
+    d = Writer("d", start=5000)  # a later session holds c's summary
+    d.meta("summary", summary="Summary of c", leafUuid=c.last)
+    d.prompt("typed prompt d")
+    d.write(folder)
+    e = Writer("e")
+    e.prompt("<command-name>/model</command-name><command-args>opus</command-args>")
+    e.write(folder)
+    lib = library(tmp_path / "projects", tmp_path)
+    titles = {s.id: s.title for s in lib.projects[0].sessions}
+    assert titles == {
+        "a": "My title", "b": "AI title b", "c": "Summary of c", "d": "typed prompt d", "e": "/model opus"
+    }  # fmt: skip
+
+
+def test_subagents_count_with_their_tokens(tmp_path: Path) -> None:
+    folder = tmp_path / "projects" / "p"
+    main = Writer("main")
+    main.prompt("delegate")
+    main.tool("Task", {"prompt": "look around"}, "done")
+    path = main.write(folder)
+    nested = Writer("main")
+    nested.answer(out=1000)
+    nested.records[-1]["isSidechain"] = True
+    (folder / "main" / "subagents").mkdir(parents=True)
+    (folder / "main" / "subagents" / "agent-abc.jsonl").write_bytes(nested.lines())
+    flat = Writer("main")
+    flat.answer(out=2000)
+    (folder / "agent-def.jsonl").write_bytes(flat.lines())
+    stranger = Writer("someone-else")
+    stranger.answer(out=4000)
+    (folder / "agent-zzz.jsonl").write_bytes(stranger.lines())
+    lib = library(tmp_path / "projects", tmp_path)
+    info = lib.session(path)
+    assert info is not None and info.subagents == 2
+    assert info.tokens == 113 + 1103 + 2103  # the Task call, then each subagent file: usage counted once
+    assert [s.id for s in lib.projects[0].sessions] == ["main"]
+
+
+def test_empty_and_warmup_sessions(tmp_path: Path) -> None:
+    folder = tmp_path / "projects" / "p"
+    w = Writer("warm")
+    w.prompt("Warmup")
+    w.answer()
+    w.write(folder)
+    e = Writer("empty")
+    e.prompt("nobody answered")
+    e.write(folder)
+    lib = library(tmp_path / "projects", tmp_path)
+    flags = {s.id: (s.empty, s.warmup) for s in lib.projects[0].sessions}
+    assert flags == {"warm": (False, True), "empty": (True, False)}
+
+
+def _core_facts(path: Path) -> dict:
+    session = read_session(path)
+    stats = session_stats(session)
+    tokens = stats["tokens_with_subagents"]
+    return {
+        "title": session.title(sibling_summaries(path)),
+        "first_prompt": session.first_prompt,
+        "project": session.project_path or "",
+        "started": stats["started"],
+        "ended": stats["ended"],
+        "duration_s": stats["duration_s"],
+        "prompts": stats["user_prompts"],
+        "messages": stats["user_prompts"] + stats["assistant_messages"],
+        "tool_calls": stats["tool_calls"],
+        "tool_errors": stats["tool_errors"],
+        "tokens": sum(tokens.values()),
+        "cost_usd": stats["cost_with_subagents_usd"],
+        "models": stats["models"],
+        "branch": stats["branches"][-1] if stats["branches"] else None,
+        "empty": stats["empty"],
+        "warmup": stats["warmup"],
+        "subagents": len(session.subagents),
+    }
+
+
+def test_facts_match_the_core_model_over_the_real_corpus(real_projects: Path, tmp_path: Path) -> None:
+    lib = library(real_projects, tmp_path)
+    compared = 0
+    for project in lib.projects:
+        for info in project.sessions:
+            core = _core_facts(info.path)
+            mine = {k: getattr(info, k) for k in core}
+            if core["project"] == "":
+                mine["project"] = ""  # no cwd in the file: the library shows the folder's path instead
+            if mine["cost_usd"] is not None and core["cost_usd"] is not None:
+                assert mine["cost_usd"] == pytest.approx(core["cost_usd"], abs=1e-5)
+                mine["cost_usd"] = core["cost_usd"]
+            assert mine == core, info.path
+            compared += 1
+    assert compared == sum(1 for folder in real_projects.iterdir() if folder.is_dir() for _ in session_files(folder))
+    assert any(agent_files(info.path) for p in lib.projects for info in p.sessions)
