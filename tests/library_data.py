@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ class Writer:
 
     def _rec(self, rtype: str, **extra: Any) -> dict[str, Any]:
         self.clock += 1
-        hours, minutes, seconds = 9 + self.clock // 3600, self.clock // 60 % 60, self.clock % 60
+        moment = datetime(2026, 1, 5, 9, tzinfo=UTC) + timedelta(seconds=self.clock)
         uuid = uid()
         rec = {
             "parentUuid": self.last,
@@ -37,7 +38,7 @@ class Writer:
             "gitBranch": self.branch,
             "type": rtype,
             "uuid": uuid,
-            "timestamp": f"2026-01-05T{hours:02d}:{minutes:02d}:{seconds:02d}.000Z",
+            "timestamp": moment.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
             **extra,
         }
         self.last = uuid

@@ -1,0 +1,209 @@
+"""Search: queries taken as plain words, hits newest first with marked snippets; the index and search commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from claude_tui.cli import main
+from claude_tui.core.library import Library
+from claude_tui.core.search import MARK_END, MARK_START, parse_query, parse_since, snippet
+from claude_tui.library_cli import unmark
+from tests.library_data import Writer, encode, simple_project
+
+M, E = MARK_START, MARK_END
+
+
+@pytest.fixture
+def lib(tmp_path: Path) -> Library:
+    folder = tmp_path / "projects" / encode("/home/u/alpha")
+    old = Writer("old", cwd="/home/u/alpha", start=0)
+    old.prompt("How do I parse JSON lines in Python?")
+    old.answer({"type": "text", "text": "Use orjson.loads on each line; JSON lines are one object a line."})
+    old.write(folder)
+    new = Writer("new", cwd="/home/u/alpha", start=86_400)
+    new.prompt("The parser breaks on lines with two JSON objects")
+    new.tool("Bash", {"command": "pytest -q tests/test_records.py"}, "FAILED test_two_objects - JSONDecodeError", True)
+    new.answer({"type": "thinking", "thinking": "split the line where a record starts"})
+    new.answer({"type": "text", "text": "Fixed: recovered both records."})
+    new.write(folder)
+    other = Writer("other", cwd="/home/u/beta", start=40_000)
+    other.prompt("Unrelated question about JSON schemas")
+    other.answer()
+    other.write(tmp_path / "projects" / encode("/home/u/beta"))
+    library = Library([tmp_path / "projects"], tmp_path / "cache")
+    library.refresh()
+    return library
+
+
+@pytest.mark.parametrize(
+    ("query", "fts"),
+    [
+        ("json lines", '"json" "lines"'),
+        ('"json lines"', '"json" "lines"'),
+        ('"unbalanced quote', '"unbalanced" "quote"'),
+        ("AND OR NOT", '"AND" "OR" "NOT"'),
+        ("foo:bar (baz) ^qux", '"foo" "bar" "baz" "qux"'),
+        ("-minus col:umn NEAR(a b)", '"minus" "col" "umn" "NEAR" "a" "b"'),
+        ("pars*", '"pars"*'),
+        ("x.py x.py", '"x" "py"'),
+        ('say "it\'s" done', '"say" "it" "s" "done"'),
+    ],
+)
+def test_any_query_becomes_quoted_words(query: str, fts: str) -> None:
+    assert parse_query(query).fts == fts
+
+
+@pytest.mark.parametrize("query", ["", "   ", '""', "*", "()", "-- ::"])
+def test_a_query_with_no_words_is_an_error(query: str) -> None:
+    with pytest.raises(ValueError, match="nothing to search for"):
+        parse_query(query)
+
+
+def test_bad_queries_search_as_plain_words(lib: Library) -> None:
+    for query in ['"two json', "two (json", "two:json", "(two json)", "two -json", "two^json*", "two OR"[:3]]:
+        hits = lib.search(query)
+        assert hits, query
+        assert all(h.session_id == "new" for h in hits), query
+
+
+def test_hits_are_newest_first_with_marked_snippets(lib: Library) -> None:
+    hits = lib.search("json")  # JSONDecodeError is another word
+    assert [(h.session_id, h.kind) for h in hits] == [
+        ("new", "prompt"), ("other", "prompt"), ("old", "answer"), ("old", "prompt")
+    ]  # fmt: skip
+    assert hits[0].snippet == f"The parser breaks on lines with two {M}JSON{E} objects"
+    assert hits[2].snippet == f"Use orjson.loads on each line; {M}JSON{E} lines are one object a line."
+    [tool] = lib.search("failed")
+    assert (tool.tool, tool.is_error, tool.role, tool.kind) == ("Bash", True, "tool", "tool_output")
+    first = hits[-1]
+    assert (first.title, first.project, first.role) == ("How do I parse JSON lines in Python?", "/home/u/alpha", "user")
+    assert first.message_uuid and first.timestamp == "2026-01-05T09:00:01.000Z"
+    assert first.path == first.file and first.path.name == "old.jsonl"
+    timestamps = [h.timestamp for h in hits]
+    assert timestamps == sorted(timestamps, reverse=True)
+
+
+def test_all_words_must_match_and_phrases_must_be_adjacent(lib: Library) -> None:
+    assert {h.session_id for h in lib.search("json lines")} == {"old", "new"}
+    phrase = lib.search('"json lines"')
+    assert [(h.session_id, h.kind) for h in phrase] == [("old", "answer"), ("old", "prompt")]
+    assert f"{M}JSON{E} {M}lines{E}" in phrase[1].snippet
+    assert lib.search('"lines json"') == []
+
+
+def test_prefixes(lib: Library) -> None:
+    assert {h.kind for h in lib.search("recover*")} == {"answer"}
+    assert lib.search("recover") == []
+
+
+def test_filters(lib: Library) -> None:
+    assert {h.role for h in lib.search("json", role="user")} == {"user"}
+    assert {h.kind for h in lib.search("pytest", role="tool")} == {"tool_input"}
+    assert {h.session_id for h in lib.search("json", project="beta")} == {"other"}
+    assert {h.kind for h in lib.search("split", kind="thinking")} == {"thinking"}
+    assert [h.tool for h in lib.search("pytest", tool="bash")] == ["Bash"]
+    assert [h.kind for h in lib.search("failed", errors_only=True)] == ["tool_output"]
+    assert lib.search("json", errors_only=True) == []
+    assert {h.session_id for h in lib.search("json", since="2026-01-06")} == {"new"}
+    assert len(lib.search("json", limit=2)) == 2
+    with pytest.raises(ValueError, match="unknown role"):
+        lib.search("json", role="robot")
+
+
+def test_parse_since() -> None:
+    assert parse_since("2026-01-06T00:00:00+00:00") == 1767657600
+    assert parse_since("3d") > parse_since("2w")
+    with pytest.raises(ValueError, match="not a date"):
+        parse_since("last tuesday")
+
+
+def test_snippet_window_and_marks() -> None:
+    q = parse_query("needle")
+    text = "hay " * 100 + "the Needle here " + "hay " * 100
+    cut = snippet(text, q)
+    assert cut.startswith("…") and cut.endswith("…") and f"{M}Needle{E}" in cut
+    assert len(cut) < 200
+    assert unmark(f"a {M}b{E} c {M}dd{E}") == ("a b c dd", [(2, 3), (6, 8)])
+
+
+def test_a_hit_whose_file_changed_keeps_its_place(lib: Library, tmp_path: Path) -> None:
+    path = tmp_path / "projects" / encode("/home/u/beta") / "other.jsonl"
+    path.chmod(0o644)
+    hits_before = lib.search("schemas")
+    assert hits_before[0].snippet
+    path.write_bytes(b"")  # emptied behind the index's back: the hit stays, without a snippet
+    assert [h.snippet for h in lib.search("schemas")] == [""]
+
+
+# ---------------------------------------------------------------- commands
+
+
+def test_index_command_prints_a_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "projects"
+    simple_project(root, cwd="/home/u/a")
+    simple_project(root, cwd="/home/u/b", sessions=3)
+    assert main(["index", "--projects-dir", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("2 projects, 5 sessions, 0.0 MB in ") and out.endswith("(read 0.0 MB)\n")
+    assert main(["index", "--projects-dir", str(root)]) == 0
+    assert capsys.readouterr().out.endswith("(nothing new)\n")
+
+
+def test_index_command_on_a_missing_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["index", "--projects-dir", str(tmp_path / "none")]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("0 projects, 0 sessions")
+    assert f"claude-tui: no projects folder at {tmp_path / 'none'}" in captured.err
+
+
+def test_search_command_json(lib: Library, capsys: pytest.CaptureFixture[str]) -> None:
+    root = str(lib.roots[0])
+    assert main(["search", "two", "objects", "--projects-dir", root, "--json", "--limit", "1"]) == 0
+    [line] = capsys.readouterr().out.splitlines()
+    hit = orjson.loads(line)
+    assert {"session_id", "path", "project", "message_uuid", "role", "kind", "timestamp", "snippet"} <= set(hit)
+    assert hit["session_id"] == "new" and hit["path"].endswith("new.jsonl") and hit["kind"] == "tool_output"
+    start, end = hit["matches"][0]
+    assert hit["snippet"][start:end].lower() == "two"
+
+
+def test_search_command_text(lib: Library, capsys: pytest.CaptureFixture[str]) -> None:
+    root = str(lib.roots[0])
+    assert main(["search", "schemas", "--projects-dir", root, "--role", "user"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].endswith("beta  Unrelated question about JSON schemas  [prompt]")
+    assert out[1] == "    Unrelated question about JSON schemas"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["((("], "nothing to search for"),
+        (["x", "--since", "someday"], "not a date"),
+        (["x", "--limit", "0"], "--limit must be at least 1"),
+    ],
+)
+def test_search_command_errors(lib: Library, capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    assert main(["search", *args, "--projects-dir", str(lib.roots[0])]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("claude-tui: ") and message in err and err.count("\n") == 1
+
+
+def test_search_command_without_hits(lib: Library, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["search", "zzzyzzx", "--projects-dir", str(lib.roots[0])]) == 1
+    assert capsys.readouterr().err == "no matches\n"
+
+
+def test_search_over_the_real_corpus(real_projects: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["search", "worktree", "--projects-dir", str(real_projects), "--json", "--limit", "20"]) == 0
+    hits = [orjson.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(hits) == 20
+    assert all("worktree" in h["snippet"].lower() for h in hits)
+    stamps = [h["timestamp"] for h in hits]
+    assert stamps == sorted(stamps, reverse=True)
+    assert main(["search", '"git worktree"', "--projects-dir", str(real_projects), "--json"]) == 0
+    phrase = [orjson.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert phrase and all("git worktree" in " ".join(h["snippet"].lower().split()) for h in phrase)
