@@ -8,63 +8,18 @@ from pathlib import Path
 import orjson
 import pytest
 from jsonl import Thread, text, tool_use
+from ui_support import demo, index_of, loaded, session_app, settled
 
 from claude_tui.core.model import QUIET_KINDS, Kind
-from claude_tui.ui.app import ClaudeTUI
-from claude_tui.ui.clock import Clock
 from claude_tui.ui.config import Config
-from claude_tui.ui.launch import DEMO_PROJECTS
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.detail import DetailScreen
 
-CLOCK = Clock.frozen("2026-04-22T10:00:00Z")
 SIZE = (120, 40)
 
 
-class NoLibrary:
-    """The app opened on one session does not need the history: a library with nothing in it."""
-
-    def __init__(self) -> None:
-        self.projects: list[object] = []
-        self.notices: list[str] = []
-
-    def refresh(self, progress: object = None) -> None:
-        return None
-
-
-def demo(prefix: str) -> Path:
-    return next(DEMO_PROJECTS.rglob(f"{prefix}*.jsonl"))
-
-
-def app_for(path: Path, **kw: object) -> ClaudeTUI:
-    return ClaudeTUI([DEMO_PROJECTS], session=path, library=NoLibrary(), clock=CLOCK, **kw)  # type: ignore[arg-type]
-
-
-async def loaded(pilot: object, app: ClaudeTUI) -> ConversationView:
-    """The conversation pane once its session is read (and drawn)."""
-    view = app.screen.query_one(ConversationView)
-    deadline = time.monotonic() + 20
-    while view.loading or not view.entries:
-        assert time.monotonic() < deadline, "the session was not read in time"
-        await pilot.pause(0.01)  # type: ignore[attr-defined]
-    await pilot.pause()  # type: ignore[attr-defined]
-    return view
-
-
-async def settled(pilot: object, ready: object) -> None:
-    """Wait until `ready()` is true (a worker finished)."""
-    deadline = time.monotonic() + 20
-    while not ready():  # type: ignore[operator]
-        assert time.monotonic() < deadline, "timed out"
-        await pilot.pause(0.01)  # type: ignore[attr-defined]
-
-
-def index_of(view: ConversationView, test: object) -> int:
-    return next(i for i, e in enumerate(view.entries) if test(e))  # type: ignore[operator]
-
-
 async def test_keys_move_the_cursor_and_jump() -> None:
-    app = app_for(demo("dce61781"))
+    app = session_app(demo("dce61781"))
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         assert view.has_focus
@@ -90,7 +45,7 @@ async def test_keys_move_the_cursor_and_jump() -> None:
 
 
 async def test_tool_calls_expand_to_their_diff_and_collapse() -> None:
-    app = app_for(demo("67df"))
+    app = session_app(demo("67df"))
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         index = index_of(view, lambda e: e.call is not None and e.call.name == "Edit")
@@ -106,7 +61,7 @@ async def test_tool_calls_expand_to_their_diff_and_collapse() -> None:
 
 
 async def test_thinking_is_one_line_until_opened() -> None:
-    app = app_for(demo("67df"))
+    app = session_app(demo("67df"))
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         index = index_of(view, lambda e: e.kind == "thinking")
@@ -119,7 +74,7 @@ async def test_thinking_is_one_line_until_opened() -> None:
 
 
 async def test_subagent_nests_under_its_call() -> None:
-    app = app_for(demo("67df"))
+    app = session_app(demo("67df"))
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         index = index_of(view, lambda e: e.call is not None and e.call.name == "Task")
@@ -137,7 +92,7 @@ async def test_subagent_nests_under_its_call() -> None:
 
 
 async def test_branches_switch_with_keys() -> None:
-    app = app_for(demo("67df"))
+    app = session_app(demo("67df"))
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         await pilot.press("f")
@@ -159,7 +114,7 @@ async def test_branches_switch_with_keys() -> None:
 
 
 async def test_quiet_rows_hide_and_compactions_jump() -> None:
-    app = app_for(demo("da41"))
+    app = session_app(demo("da41"))
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         assert any(e.message.kind in QUIET_KINDS for e in view.entries)
@@ -169,9 +124,10 @@ async def test_quiet_rows_hide_and_compactions_jump() -> None:
         assert any(e.message.kind in QUIET_KINDS for e in view.entries)
         await pilot.press("g", "c")
         assert view.cursor is not None and view.cursor.kind == "compact"
-        assert "microcompacted" in view.render_line(
-            view._starts[view.cursor_index] + view.cursor.pad - round(view.scroll_offset.y)
-        ).text
+        assert (
+            "microcompacted"
+            in view.render_line(view._starts[view.cursor_index] + view.cursor.pad - round(view.scroll_offset.y)).text
+        )
         await pilot.press("c", "j")
         summary = view.cursor
         assert summary is not None and summary.kind == "summary"
@@ -180,7 +136,7 @@ async def test_quiet_rows_hide_and_compactions_jump() -> None:
 
 
 async def test_enter_opens_the_detail_view_raw_json_and_plan() -> None:
-    app = app_for(demo("67df"))
+    app = session_app(demo("67df"))
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         await pilot.press("enter")
@@ -202,22 +158,22 @@ async def test_enter_opens_the_detail_view_raw_json_and_plan() -> None:
 async def test_tool_detail_reads_the_whole_output_back(tmp_path: Path) -> None:
     thread = Thread()
     thread.prompt("print a lot")
-    thread.answer(tool_use("t1", "Bash", command="seq 200000"))
-    output = "\n".join(str(i) for i in range(200_000))
+    thread.answer(tool_use("t1", "Bash", command="seq 60000"))
+    output = "\n".join(str(i) for i in range(60_000))
     thread.result("t1", output, toolUseResult={"stdout": output, "stderr": ""})
     path = thread.write(tmp_path / "big.jsonl")
-    app = app_for(path)
+    app = session_app(path)
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         view.select(index_of(view, lambda e: e.call is not None))
         await pilot.press("enter")
         assert isinstance(app.screen, DetailScreen)
         await settled(pilot, lambda: app.screen._text)
-        assert app.screen._text.endswith("199999")  # the whole output, for copy and $PAGER
+        assert app.screen._text.endswith("59999")  # the whole output, for copy and $PAGER
 
 
 async def test_copy_actions(monkeypatch: pytest.MonkeyPatch) -> None:
-    app = app_for(demo("67df"))
+    app = session_app(demo("67df"))
     copied: list[str] = []
     monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
     async with app.run_test(size=SIZE) as pilot:
@@ -232,7 +188,7 @@ async def test_appended_records_stream_in_and_follow(tmp_path: Path) -> None:
     thread.prompt("first")
     thread.answer(text("one"))
     path = thread.write(tmp_path / "live.jsonl")
-    app = app_for(path, follow=True)
+    app = session_app(path, follow=True)
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         count = len(view.entries)
@@ -258,7 +214,7 @@ async def test_appended_records_stream_in_and_follow(tmp_path: Path) -> None:
 
 
 async def test_reveal_opens_what_hides_a_message() -> None:
-    app = app_for(demo("67df"))
+    app = session_app(demo("67df"))
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         session = view.session
@@ -271,7 +227,7 @@ async def test_reveal_opens_what_hides_a_message() -> None:
 
 
 async def test_keys_can_be_remapped() -> None:
-    app = app_for(demo("dce61781"), config=Config(keys={"conversation.next_prompt": "n"}))
+    app = session_app(demo("dce61781"), config=Config(keys={"conversation.next_prompt": "n"}))
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         await pilot.press("n")
@@ -279,7 +235,7 @@ async def test_keys_can_be_remapped() -> None:
 
 
 async def test_a_click_selects_and_expands() -> None:
-    app = app_for(demo("67df"))
+    app = session_app(demo("67df"))
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         index = index_of(view, lambda e: e.call is not None and e.call.name == "Write")
@@ -301,7 +257,7 @@ async def test_huge_output_and_image_never_block(tmp_path: Path) -> None:
     thread.records.pop(-2)
     thread.answer(text("done"))
     path = thread.write(tmp_path / "huge.jsonl")
-    app = app_for(path)
+    app = session_app(path)
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         index = index_of(view, lambda e: e.call is not None)

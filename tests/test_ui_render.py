@@ -83,8 +83,9 @@ def test_control_characters_are_shown_inert() -> None:
 
 def test_edit_diff_from_structured_patch_and_from_strings() -> None:
     patch = [{"oldStart": 3, "oldLines": 2, "newStart": 3, "newLines": 3, "lines": [" a", "-b", "+c", "+d"]}]
-    call = _call("Edit", {"file_path": "/p/x.py", "old_string": "b", "new_string": "c\nd"}, "ok",
-                 {"structuredPatch": patch})
+    call = _call(
+        "Edit", {"file_path": "/p/x.py", "old_string": "b", "new_string": "c\nd"}, "ok", {"structuredPatch": patch}
+    )
     assert diff.counts(diff.hunks_of(call)) == (2, 1)
     call = _call("Edit", {"file_path": "/p/x.py", "old_string": "a\nb\nc", "new_string": "a\nB\nc"})
     hunks = diff.hunks_of(call)

@@ -7,6 +7,7 @@ that post messages and never touch widgets.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -34,16 +35,28 @@ from claude_tui.ui.widgets.projects import ProjectTree
 from claude_tui.ui.widgets.sessions import SessionList
 
 if TYPE_CHECKING:
-    from claude_tui.core.library import Library, Project, SessionInfo
+    from claude_tui.core.library import Library, Progress, Project, SessionInfo
 
 #: Seconds the session cursor must rest before the session under it opens.
 OPEN_DELAY = 0.12
+#: Seconds between two indexing progress reports.
+PROGRESS_EVERY = 0.25
 
 
 class LibraryLoaded(TextualMessage):
-    def __init__(self, projects: list[Project], notices: list[str], error: str | None = None) -> None:
+    """The projects as the index holds them (`final`: after bringing it up to date)."""
+
+    def __init__(
+        self, projects: list[Project], notices: list[str], error: str | None = None, *, final: bool = True
+    ) -> None:
         super().__init__()
-        self.projects, self.notices, self.error = projects, notices, error
+        self.projects, self.notices, self.error, self.final = projects, notices, error, final
+
+
+class LibraryProgress(TextualMessage):
+    def __init__(self, done: int, total: int) -> None:
+        super().__init__()
+        self.done, self.total = done, total
 
 
 class FilterInput(Input):
@@ -55,7 +68,7 @@ class FilterInput(Input):
     ]
 
     def __init__(self, target: str, placeholder: str, *, id: str) -> None:
-        super().__init__(placeholder=placeholder, id=id, compact=True)
+        super().__init__(placeholder=placeholder, id=id, compact=True, select_on_focus=False)
         self.target = target
 
     def action_clear(self) -> None:
@@ -128,23 +141,43 @@ class MainScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="library", exit_on_error=False)
     def refresh_library(self) -> None:
+        """Show what the index holds at once, then bring it up to date and show that."""
         app: ClaudeTUI = self.app  # type: ignore[assignment]
+        last = 0.0
+
+        def progress(done: Progress) -> None:
+            nonlocal last
+            now = time.monotonic()
+            if now - last >= PROGRESS_EVERY:
+                last = now
+                self.post_message(LibraryProgress(done.files_done, done.files_total))
+
         try:
             library = app.library
-            library.refresh()
+            library.reload()
+            if library.projects:
+                self.post_message(LibraryLoaded(list(library.projects), [], final=False))
+            library.refresh(progress)
             self.post_message(LibraryLoaded(list(library.projects), list(library.notices)))
         except Exception as exc:  # a broken cache or root must not take the app down
             self.post_message(LibraryLoaded([], [], f"{type(exc).__name__}: {exc}"))
 
+    def on_library_progress(self, message: LibraryProgress) -> None:
+        if message.total:
+            self.query_one(ProjectTree).border_title = f"Projects · indexing {message.done}/{message.total}"
+
     def on_library_loaded(self, message: LibraryLoaded) -> None:
         app: ClaudeTUI = self.app  # type: ignore[assignment]
         app.projects = message.projects
+        if message.final:
+            self.query_one(ProjectTree).border_title = "Projects"
         for notice in message.notices[:3]:
             self.notify(notice, severity="warning", timeout=6)
         if message.error:
             self.notify(f"Could not read the history: {message.error}", severity="error", timeout=10)
         if not message.projects and self.direct is None:
-            self._show_empty(app.roots)
+            if message.final:
+                self._show_empty(app.roots)
             return
         self.remove_class("-empty")
         tree = self.query_one(ProjectTree)
@@ -199,6 +232,7 @@ class MainScreen(Screen[None]):
 
     def _show_project(self, project: Project, *, open_newest: bool) -> None:
         sessions = self.query_one(SessionList)
+        sessions.border_title = f"Sessions · {_home(project.path)}"
         session = self.conversation.session
         sessions.set_sessions(project.sessions, None if open_newest or session is None else session.path)
         if open_newest and sessions.shown:
@@ -469,6 +503,12 @@ class ClaudeTUI(App[None]):
                     continue
                 keys = self.get_key_display(binding)
                 yield SystemCommand(binding.description, f"{keys} · {binding.id}", _runner(target, binding.action))
+
+
+def _home(path: str) -> str:
+    """`path` with the home folder written as ~."""
+    home = str(Path.home())
+    return "~" + path[len(home) :] if path == home or path.startswith(home + "/") else path
 
 
 #: Bindings that make no sense as palette commands (moving one row, going back).

@@ -102,7 +102,8 @@ def _agent_hint(call: ToolCall) -> str:
     if sub is None:
         return _output_hint(call) if call.result is not None and call.result.is_error else ""
     messages = sum(1 for m in sub.messages if m.kind.value in ("prompt", "assistant"))
-    return f"{messages} messages · {len(sub.calls)} tool calls"
+    calls = len(sub.calls)
+    return f"{messages} message{'' if messages == 1 else 's'} · {calls} tool call{'' if calls == 1 else 's'}"
 
 
 def duration(seconds: float | None) -> str:

@@ -1,0 +1,184 @@
+"""Pilot tests of the browser: project tree, session list, filters, sorting, layout, first run, config."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from ui_support import CLOCK, browser_ready, demo_copy, settled
+
+from claude_tui.ui.app import ClaudeTUI, MainScreen
+from claude_tui.ui.config import load_config
+from claude_tui.ui.launch import DEMO_PROJECTS, parser
+from claude_tui.ui.widgets.conversation import ConversationView
+from claude_tui.ui.widgets.help import HelpScreen
+from claude_tui.ui.widgets.projects import ProjectTree
+from claude_tui.ui.widgets.sessions import SessionList
+
+WIDE = (160, 40)
+
+
+def plain(renderable: object) -> str:
+    console = Console(width=200, record=True, file=io.StringIO())
+    console.print(renderable)
+    return console.export_text()
+
+
+@pytest.fixture
+def roots(tmp_path: Path) -> list[Path]:
+    return [demo_copy(tmp_path)]
+
+
+def browser(roots: list[Path], **kw: object) -> ClaudeTUI:
+    return ClaudeTUI(roots, clock=CLOCK, **kw)  # type: ignore[arg-type]
+
+
+async def test_opens_on_the_newest_project_and_session(roots: list[Path]) -> None:
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        view = await browser_ready(pilot, app)
+        tree = app.main.query_one(ProjectTree)
+        sessions = app.main.query_one(SessionList)
+        assert tree.chosen is not None and tree.chosen.name == "feature-auth"  # the newest, a worktree
+        assert tree.chosen.repo is not None
+        labels = [str(node.label) for node in tree.root.children]
+        assert labels[0].startswith("notes-api")  # the worktree sits under its repository
+        assert sessions.has_focus and len(sessions.shown) == 1
+        assert view.session is not None and view.session.id == sessions.shown[0].id
+
+
+async def test_moving_in_the_tree_and_list_opens_sessions(roots: list[Path]) -> None:
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        view = await browser_ready(pilot, app)
+        await pilot.press("1")
+        tree = app.main.query_one(ProjectTree)
+        assert tree.has_focus
+        await pilot.press("j", "j")
+        await settled(pilot, lambda: tree.chosen is not None and tree.chosen.name == "scratch")
+        sessions = app.main.query_one(SessionList)
+        await settled(pilot, lambda: view.session is not None and view.session.id == sessions.shown[0].id)
+        await pilot.press("2", "j")
+        await settled(pilot, lambda: view.session is not None and view.session.id == sessions.shown[1].id)
+        await pilot.press("enter")
+        assert view.has_focus
+
+
+async def test_type_to_filter_and_sort(roots: list[Path]) -> None:
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("1", "w", "e", "a")
+        tree = app.main.query_one(ProjectTree)
+        await settled(pilot, lambda: tree.filter_text == "wea")
+        names = [str(node.label).split()[0] for node in tree.root.children]
+        assert names == ["weather-cli"]
+        await pilot.press("escape")
+        assert tree.has_focus and len(tree.root.children) == 3
+        tree.select_node(next(n for n in tree.root.children if str(n.label).startswith("weather")))
+        await pilot.press("2")
+        sessions = app.main.query_one(SessionList)
+        await settled(pilot, lambda: len(sessions.shown) == 3)
+        assert [s.id[:8] for s in sessions.shown] == ["36630c25", "dce61781", "35216258"]  # newest first
+        await pilot.press("a")  # empty and warmup sessions too
+        assert len(sessions.shown) == 4
+        await pilot.press("s")  # sort by the next column: duration
+        assert sessions.sort_key == "duration"
+        durations = [s.duration_s or 0 for s in sessions.shown]
+        assert durations == sorted(durations, reverse=True)
+        await pilot.press("S")
+        assert [s.duration_s or 0 for s in sessions.shown] == sorted(durations)
+        await pilot.press("c", "o", "l")  # filter by title
+        await settled(pilot, lambda: len(sessions.shown) == 1)
+        assert "olour" in sessions.shown[0].title.lower() or "color" in sessions.shown[0].title.lower()
+
+
+async def test_zoom_and_narrow_layout(roots: list[Path]) -> None:
+    app = browser(roots)
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = await browser_ready(pilot, app)
+        main = app.main
+        assert main.has_class("-narrow")
+        assert not view.display or not view.region  # one pane at a time: the list first
+        await pilot.press("enter")
+        assert main.has_class("-zoomed") and view.has_focus and view.region
+        await pilot.press("escape")
+        assert not main.has_class("-zoomed") and main.query_one(SessionList).has_focus
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        view = await browser_ready(pilot, app)
+        await pilot.press("z")
+        assert app.main.has_class("-zoomed") and view.has_focus
+        assert view.region.width == WIDE[0]
+
+
+async def test_first_run_explains_where_it_looked(tmp_path: Path) -> None:
+    empty = tmp_path / "nothing" / "projects"
+    empty.mkdir(parents=True)
+    app = browser([empty])
+    async with app.run_test(size=(100, 30)) as pilot:
+        main = app.main
+        await settled(pilot, lambda: main.has_class("-empty"))
+        text = str(main.query_one("#empty").render())
+        assert str(empty) in text and "--projects-dir" in text and "--demo" in text
+
+
+async def test_help_lists_every_binding_with_its_id(roots: list[Path]) -> None:
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        shown = " ".join(plain(s.content) for s in app.screen.query(".help-section"))
+        for owner in (ConversationView, MainScreen, SessionList):
+            for binding in owner.BINDINGS:
+                assert binding.id in shown  # type: ignore[union-attr]
+        await pilot.press("escape")
+        assert isinstance(app.screen, MainScreen)
+
+
+async def test_palette_jumps_to_a_session_by_name(roots: list[Path]) -> None:
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        view = await browser_ready(pilot, app)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"bike rides")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settled(pilot, lambda: view.session is not None and view.session.id.startswith("d2880ff3"))
+        assert app.main.query_one(ProjectTree).chosen.name == "scratch"  # type: ignore[union-attr]
+
+
+def test_config_file(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    assert load_config(path).theme == "textual-dark"
+    path.write_text('theme = "nord"\nhide_quiet = true\n[keys]\n"conversation.next_prompt" = ["n", "N"]\n')
+    config = load_config(path)
+    assert (config.theme, config.hide_quiet, config.keys, config.problems) == (
+        "nord",
+        True,
+        {"conversation.next_prompt": "n,N"},
+        [],
+    )
+    path.write_text("theme = 3\nwhat = 1\n[keys]\nx = 5\n")
+    assert len(load_config(path).problems) == 3
+    path.write_text("not toml [")
+    assert load_config(path).problems
+
+
+async def test_theme_and_quiet_rows_from_config(roots: list[Path], tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('theme = "textual-light"\nhide_quiet = true\n')
+    app = browser(roots, config=load_config(path))
+    async with app.run_test(size=WIDE) as pilot:
+        view = await browser_ready(pilot, app)
+        assert app.theme == "textual-light" and view.hide_quiet
+
+
+def test_command_line() -> None:
+    args = parser().parse_args(["abc", "--projects-dir", "/x", "--projects-dir", "/y", "--follow"])
+    assert (args.session, args.projects_dir, args.follow, args.demo) == ("abc", ["/x", "/y"], True, False)
+    assert parser().parse_args(["--demo"]).demo
+    assert DEMO_PROJECTS.is_dir()

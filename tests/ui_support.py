@@ -1,0 +1,82 @@
+"""Helpers for the UI tests: the demo history at a fixed time, apps that wait until they are ready."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from claude_tui.ui.app import ClaudeTUI
+from claude_tui.ui.clock import Clock
+from claude_tui.ui.launch import DEMO_PROJECTS
+from claude_tui.ui.widgets.conversation import ConversationView
+from claude_tui.ui.widgets.entries import Entry
+
+#: The demo's newest session ended on 2026-04-21; the tests look at it the next morning.
+CLOCK = Clock.frozen("2026-04-22T10:00:00Z")
+#: File times of the copied demo: long before CLOCK, so that nothing is "live".
+DEMO_MTIME = 1_776_000_000.0
+
+
+class NoLibrary:
+    """The app opened on one session does not need the history: a library with nothing in it."""
+
+    def __init__(self) -> None:
+        self.projects: list[Any] = []
+        self.notices: list[str] = []
+
+    def reload(self) -> None:
+        return None
+
+    def refresh(self, progress: object = None) -> None:
+        return None
+
+
+def demo(prefix: str) -> Path:
+    """A demo session file by id prefix."""
+    return next(DEMO_PROJECTS.rglob(f"{prefix}*.jsonl"))
+
+
+def demo_copy(tmp_path: Path) -> Path:
+    """A copy of the demo's projects folder (and plans) whose files are not live; returns the projects root."""
+    target = tmp_path / "claude"
+    shutil.copytree(DEMO_PROJECTS.parent / "projects", target / "projects")
+    shutil.copytree(DEMO_PROJECTS.parent / "plans", target / "plans")
+    for path in target.rglob("*"):
+        os.utime(path, (DEMO_MTIME, DEMO_MTIME))
+    return target / "projects"
+
+
+def session_app(path: Path, **kw: Any) -> ClaudeTUI:
+    """The app opened on one session file."""
+    return ClaudeTUI([DEMO_PROJECTS], session=path, library=NoLibrary(), clock=CLOCK, **kw)  # type: ignore[arg-type]
+
+
+async def settled(pilot: Any, ready: Callable[[], object], timeout: float = 20) -> None:
+    """Wait until `ready()` is true (a worker finished)."""
+    deadline = time.monotonic() + timeout
+    while not ready():
+        assert time.monotonic() < deadline, "timed out"
+        await pilot.pause(0.01)
+    await pilot.pause()
+
+
+async def loaded(pilot: Any, app: ClaudeTUI) -> ConversationView:
+    """The conversation pane once its session is read (and drawn)."""
+    view = app.screen.query_one(ConversationView)
+    await settled(pilot, lambda: not view.loading and view.entries)
+    return view
+
+
+async def browser_ready(pilot: Any, app: ClaudeTUI) -> ConversationView:
+    """The browser once the library is read and the chosen session is shown."""
+    main = app.main
+    await settled(pilot, lambda: main.query_one("#projects").border_title == "Projects" and app.projects)
+    return await loaded(pilot, app)
+
+
+def index_of(view: ConversationView, test: Callable[[Entry], bool]) -> int:
+    return next(i for i, e in enumerate(view.entries) if test(e))
