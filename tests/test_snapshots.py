@@ -1,0 +1,98 @@
+"""How the app looks, at fixed terminal sizes with a frozen clock (pytest-textual-snapshot).
+
+Regenerate after a deliberate change: pytest tests/test_snapshots.py --snapshot-update
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ui_support import CLOCK, browser_ready, demo, demo_copy, index_of, loaded, session_app
+
+from claude_tui.ui.app import ClaudeTUI
+
+SIZE = (140, 40)
+
+
+@pytest.fixture
+def browser_app(tmp_path: Path) -> ClaudeTUI:
+    return ClaudeTUI([demo_copy(tmp_path)], clock=CLOCK)
+
+
+def after(*steps: Callable[[Any, ClaudeTUI], Awaitable[None]]) -> Callable[[ClaudeTUI], Any]:
+    """A run_before for snap_compare that performs `steps` on the app once it is ready."""
+
+    def bind(app: ClaudeTUI) -> Callable[[Any], Awaitable[None]]:
+        async def run(pilot: Any) -> None:
+            for step in steps:
+                await step(pilot, app)
+            await pilot.pause()
+
+        return run
+
+    return bind
+
+
+async def _browser(pilot: Any, app: ClaudeTUI) -> None:
+    await browser_ready(pilot, app)
+
+
+async def _session(pilot: Any, app: ClaudeTUI) -> None:
+    await loaded(pilot, app)
+
+
+def _expand(test: Callable[[Any], bool]) -> Callable[[Any, ClaudeTUI], Awaitable[None]]:
+    async def step(pilot: Any, app: ClaudeTUI) -> None:
+        view = await loaded(pilot, app)
+        index = index_of(view, test)
+        view.select(index, top=True)
+        view.set_expanded(view.entries[index], True)
+        view.select(index, top=True)
+
+    return step
+
+
+def _keys(*keys: str) -> Callable[[Any, ClaudeTUI], Awaitable[None]]:
+    async def step(pilot: Any, app: ClaudeTUI) -> None:
+        await pilot.press(*keys)
+
+    return step
+
+
+def test_main_screen(snap_compare: Any, browser_app: ClaudeTUI) -> None:
+    assert snap_compare(browser_app, terminal_size=SIZE, run_before=after(_browser)(browser_app))
+
+
+def test_main_screen_80x24(snap_compare: Any, browser_app: ClaudeTUI) -> None:
+    assert snap_compare(browser_app, terminal_size=(80, 24), run_before=after(_browser)(browser_app))
+
+
+def test_edit_diff(snap_compare: Any) -> None:
+    app = session_app(demo("67df"))
+    step = _expand(lambda e: e.call is not None and e.call.name == "Edit")
+    assert snap_compare(app, terminal_size=SIZE, run_before=after(step)(app))
+
+
+def test_fork(snap_compare: Any) -> None:
+    app = session_app(demo("67df"))
+    assert snap_compare(app, terminal_size=SIZE, run_before=after(_session, _keys("f"))(app))
+
+
+def test_compaction(snap_compare: Any) -> None:
+    app = session_app(demo("da41"))
+    step = _expand(lambda e: e.kind == "summary")
+    assert snap_compare(app, terminal_size=SIZE, run_before=after(step, _keys("k", "k"))(app))
+
+
+def test_subagent(snap_compare: Any) -> None:
+    app = session_app(demo("67df"))
+    step = _expand(lambda e: e.call is not None and e.call.name == "Task")
+    assert snap_compare(app, terminal_size=SIZE, run_before=after(step)(app))
+
+
+def test_help_screen(snap_compare: Any, browser_app: ClaudeTUI) -> None:
+    run = after(_browser, _keys("question_mark"))(browser_app)
+    assert snap_compare(browser_app, terminal_size=SIZE, run_before=run)
