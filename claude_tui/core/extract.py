@@ -34,11 +34,12 @@ CAPS = (16_384, 16_384, 16_384, 2_048, 2_048)
 #: Ids remembered across increments, per kind of id.
 WINDOW = 64
 #: Bytes read at a time; a line longer than this is read whole.
-CHUNK = 8 * 1024 * 1024
+CHUNK = 4 * 1024 * 1024
 #: Lines of a flat agent file searched for the sessionId naming its owner (as files.first_session_id).
 OWNER_LINES = 20
 _COMMAND_TAGS = ("<command-name>", "<command-message>", "<bash-input>")
 _OUTPUT_TAGS = ("<local-command-stdout>", "<local-command-stderr>", "<bash-stdout>", "<bash-stderr>")
+_USAGE_KEYS = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
 _minutes: dict[str, int] = {}  #: 'YYYY-MM-DDTHH:MM' -> epoch seconds (UTC stamps)
 
 
@@ -163,6 +164,10 @@ def epoch(stamp: str) -> int | None:
 
 def input_text(value: Any, cap: int) -> str:
     """The string values of a tool input, joined, up to `cap` characters."""
+    if type(value) is dict:
+        values = value.values()
+        if all(type(v) is str for v in values):  # the usual input: a few strings
+            return " ".join(values)[:cap]
     parts: list[str] = []
     left = cap
     stack = [value]
@@ -320,15 +325,20 @@ class Extractor:
         self.rows.append((rowid, self.file_id, off, kind, blk, tool, err, self.state.sec))
         self.texts.append((rowid, text[: CAPS[kind]]))
 
-    def feed_line(self, data: bytes, off: int) -> None:
-        try:
-            obj = orjson.loads(data)
-        except orjson.JSONDecodeError:
-            for recovered in parse_line(data).objects:
-                self.add(recovered, off)
-            return
-        if type(obj) is dict:
-            self.add(obj, off)
+    def feed(self, lines: bytes, off: int) -> None:
+        """Add the records of `lines` (whole lines, the first at byte offset `off`)."""
+        add, loads, error = self.add, orjson.loads, orjson.JSONDecodeError
+        for line in lines.split(b"\n"):
+            if line:
+                try:
+                    obj = loads(line)
+                except error:
+                    for recovered in parse_line(line).objects:
+                        add(recovered, off)
+                else:
+                    if type(obj) is dict:
+                        add(obj, off)
+            off += len(line) + 1
 
     def add(self, obj: dict[str, Any], off: int) -> None:
         """Add one record: the same steps as Session.add_record, keeping only what the index needs."""
@@ -545,9 +555,10 @@ class Extractor:
 
 def _count_usage(usage: dict[str, list[int]], entry: list[Any], raw: dict[str, Any]) -> None:
     """Count a message's usage once: a later chunk with at least as many output tokens replaces the earlier."""
-    get = raw.get
-    new = [_count(get("input_tokens")), _count(get("output_tokens")),
-           _count(get("cache_read_input_tokens")), _count(get("cache_creation_input_tokens"))]  # fmt: skip
+    new = [raw.get(key) for key in _USAGE_KEYS]
+    for i, value in enumerate(new):
+        if type(value) is not int or value < 0:
+            new[i] = 0
     old = entry[1]
     total = usage.get(entry[0])
     if total is None:
@@ -567,19 +578,16 @@ def _count_usage(usage: dict[str, list[int]], entry: list[Any], raw: dict[str, A
     entry[1] = new
 
 
-def _count(value: Any) -> int:
-    return value if type(value) is int and value > 0 else 0
-
-
 def _str(value: Any) -> str:
     return value if isinstance(value, str) else ("" if value is None else str(value))
 
 
-def read_lines(fd: int, start: int, size: int) -> Iterator[tuple[bytes, int]]:
-    """(line, offset) of each complete line of `fd` in [start, size), read in bounded chunks.
+def read_chunks(fd: int, start: int, size: int) -> Iterator[tuple[bytes, int, int]]:
+    """(lines, offset, end) for the complete lines of `fd` in [start, size), a few MB at a time.
 
-    A last line with no newline is given only when it holds a JSON object (a finished file
-    whose newline was lost), never while a writer may still be writing it.
+    `lines` is whole lines without the last newline; `end` is the offset after it. A last
+    line with no newline is given only when it holds a JSON object (a finished file whose
+    newline was lost), never while a writer may still be writing it.
     """
     pos = start
     carry = b""
@@ -594,9 +602,7 @@ def read_lines(fd: int, start: int, size: int) -> Iterator[tuple[bytes, int]]:
         if cut < 0:
             carry = buf
             continue
-        for line in buf[:cut].split(b"\n"):
-            yield line, off
-            off += len(line) + 1
+        yield buf[:cut], off, off + cut + 1
         carry = buf[cut + 1 :]
     if carry:
         try:
@@ -604,4 +610,4 @@ def read_lines(fd: int, start: int, size: int) -> Iterator[tuple[bytes, int]]:
         except orjson.JSONDecodeError:
             return
         if isinstance(obj, dict):
-            yield carry, pos - len(carry)
+            yield carry, pos - len(carry), pos

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from claude_tui.core.extract import Extractor, State, read_lines
+from claude_tui.core.extract import Extractor, State, read_chunks
 from claude_tui.core.reader import ReadError, open_readonly
 
 SCHEMA_VERSION = 1
@@ -200,10 +200,8 @@ def run_job(job: Job, leaves: frozenset[str]) -> Iterator[Result]:
         state = State.load(blob) if blob else State(agent)
         ex = Extractor(state, fid, base, leaves)
         begin = end = start
-        for line, off in read_lines(fd, start, stop):  # not past `stop`: ids above it belong to other reads
-            end = min(off + len(line) + 1, stop)
-            if line and not line.isspace():
-                ex.feed_line(line, off)
+        for lines, off, end in read_chunks(fd, start, stop):  # not past `stop`: ids above belong to other reads
+            ex.feed(lines, off)
             if end - begin >= EMIT_BYTES:
                 yield _result(ex, begin, end, False, st, stop)
                 begin = end
