@@ -63,7 +63,7 @@ def _update(index: Index, roots: list[Path]) -> UpdateResult:
     try:
         return index.update(roots, bar)
     except IndexBusy:
-        index.notices.append("the index is busy (another claude-tui is writing it): using it as it is")
+        index.note("the index is busy (another claude-tui is writing it): using it as it is")
         return UpdateResult()
     finally:
         bar.clear()
@@ -111,10 +111,11 @@ def run_search(args: argparse.Namespace) -> int:
         print("claude-tui: indexing interrupted: searching what was indexed", file=sys.stderr)
     _print_notices(index)
     try:
-        hits = search(
-            index.db, roots, " ".join(args.query), limit=args.limit, project=args.project, role=args.role,
-            since=args.since,
-        )  # fmt: skip
+        with index.reading() as db:
+            hits = search(
+                db, roots, " ".join(args.query), limit=args.limit, project=args.project, role=args.role,
+                since=args.since,
+            )  # fmt: skip
     except ValueError as exc:
         raise CommandError(str(exc)) from exc
     out = sys.stdout

@@ -22,8 +22,9 @@ def library(root: Path, tmp_path: Path) -> Library:
 
 def test_a_missing_root_is_an_empty_library_with_a_notice(tmp_path: Path) -> None:
     lib = library(tmp_path / "nowhere", tmp_path)
+    lib.refresh()
     assert lib.projects == []
-    assert lib.notices == [f"no projects folder at {tmp_path / 'nowhere'}"]
+    assert lib.notices == [f"no projects folder at {tmp_path / 'nowhere'}"]  # said once
 
 
 def test_projects_show_their_real_path_newest_first(tmp_path: Path) -> None:

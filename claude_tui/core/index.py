@@ -330,7 +330,7 @@ def _worker(tasks: Any, events: Any, leaves: frozenset[str], path: str) -> None:
         if (written := batcher.flush()) is not None:
             events.put(written)
     except sqlite3.Error as exc:
-        events.put(str(exc))
+        events.put(f"index: {exc}")
     events.put(None)
 
 
@@ -455,13 +455,31 @@ class Index:
         with self.lock:
             self.db.close()
 
+    def note(self, text: str) -> None:
+        """Add a notice for the user, once."""
+        if text not in self.notices:
+            self.notices.append(text)
+
     # ---------------------------------------------------------------- reading
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """A connection to read from, even while an update is writing (readers of a WAL file never wait)."""
+        if self.path is None:
+            with self.lock:
+                yield self.db
+            return
+        db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT, check_same_thread=False)
+        try:
+            yield db
+        finally:
+            db.close()
 
     def files(self, roots: list[Path]) -> list[tuple[str, str, bool, int, int, bytes | None, str | None]]:
         """(path, folder, agent, size, mtime_ns, facts JSON, error) of every indexed file under `roots`."""
         names = [str(r) for r in roots]
-        with self.lock:
-            return self.db.execute(
+        with self.reading() as db:
+            return db.execute(
                 "SELECT path, folder, agent, size, mtime_ns, facts, error FROM files"
                 f" WHERE root IN ({','.join('?' * len(names))})",
                 names,
@@ -470,8 +488,8 @@ class Index:
     def summaries(self, roots: list[Path]) -> dict[tuple[str, str], tuple[int, str]]:
         """(folder, leafUuid) -> (order written, summary) for the summaries under `roots`."""
         names = [str(r) for r in roots]
-        with self.lock:
-            rows = self.db.execute(
+        with self.reading() as db:
+            rows = db.execute(
                 "SELECT s.rowid, s.folder, s.leaf, s.summary FROM summaries s JOIN files f ON f.id = s.file"
                 f" WHERE f.root IN ({','.join('?' * len(names))})",
                 names,
@@ -496,7 +514,7 @@ class Index:
             except sqlite3.DatabaseError as exc:
                 if _locked(exc):
                     raise IndexBusy(str(exc)) from exc
-                self.notices.append(f"index damaged ({exc}): rebuilt")
+                self.note(f"index damaged ({exc}): rebuilt")
                 self.rebuild()
                 return self._update(roots, progress, cancel)
 
@@ -505,7 +523,10 @@ class Index:
     ) -> UpdateResult:
         started = time.monotonic()
         result = UpdateResult()
-        disk = scan(roots, self.notices)
+        found: list[str] = []
+        disk = scan(roots, found)
+        for notice in found:
+            self.note(notice)
         db = self.db
         if self._dead_rows() > max(DEAD_ROWS_LIMIT, self._live_rows()):
             self.rebuild()
@@ -693,7 +714,7 @@ def _pool(
             if event is None:
                 running -= 1
             elif isinstance(event, str):
-                notices.append(f"index: {event}")
+                notices.append(event)
             else:
                 yield event
     finally:

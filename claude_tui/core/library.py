@@ -105,7 +105,7 @@ class Library:
         try:
             result = self.index.update(self.roots, progress, cancel)
         except IndexBusy:
-            self._notice("the index is busy (another claude-tui is writing it): showing what it holds")
+            self.index.note("the index is busy (another claude-tui is writing it): showing what it holds")
             result = UpdateResult()
         self.reload()
         return result
@@ -127,9 +127,9 @@ class Library:
         errors_only: bool = False,
     ) -> list[Hit]:
         """Messages matching `query`, newest first (see search.search). ValueError for a bad query or filter."""
-        with self.index.lock:
+        with self.index.reading() as db:
             return search(
-                self.index.db, self.roots, query, limit=limit, project=project, role=role, kind=kind,
+                db, self.roots, query, limit=limit, project=project, role=role, kind=kind,
                 since=since, tool=tool, errors_only=errors_only,
             )  # fmt: skip
 
@@ -140,10 +140,6 @@ class Library:
                 if info.path == path:
                     return info
         return None
-
-    def _notice(self, text: str) -> None:
-        if text not in self.notices:
-            self.notices.append(text)
 
 
 # ---------------------------------------------------------------- facts -> projects
