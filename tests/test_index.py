@@ -246,6 +246,12 @@ def test_worker_processes_give_the_same_index(tmp_path: Path, monkeypatch: pytes
     pooled = fresh(root, tmp_path, "pool")
     assert infos(pooled) == infos(here)
     assert len(hits(pooled, "green")) == 18
+    # from a thread (as the app refreshes) workers are spawned, not forked: the main module stays unrun
+    spawned: list[Library] = []
+    thread = threading.Thread(target=lambda: spawned.append(fresh(root, tmp_path, "spawned")))
+    thread.start()
+    thread.join()
+    assert infos(spawned[0]) == infos(here)
 
 
 def test_stopping_keeps_what_was_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -350,6 +350,22 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
+@contextlib.contextmanager
+def _main_hidden() -> Iterator[None]:
+    """Hide the main module from spawned workers, which would import (and so run) it again:
+    they need only this module. Fork-started workers do not look."""
+    main = sys.modules.get("__main__")
+    saved = {k: v for k, v in vars(main).items() if k in ("__spec__", "__file__")} if main else {}
+    if main is not None:
+        main.__spec__ = None
+        vars(main).pop("__file__", None)
+    try:
+        yield
+    finally:
+        if main is not None:
+            vars(main).update(saved)
+
+
 def worker_count() -> int:
     return max(1, min(os.cpu_count() or 1, 4))
 
@@ -698,8 +714,9 @@ def _pool(
     for _ in range(workers):
         tasks.put(None)
     procs = [ctx.Process(target=_worker, args=(tasks, events, leaves, path), daemon=True) for _ in range(workers)]
-    for p in procs:
-        p.start()
+    with _main_hidden():
+        for p in procs:
+            p.start()
     running = workers
     try:
         while running:
