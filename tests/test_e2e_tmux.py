@@ -1,0 +1,91 @@
+"""End to end: the installed `claude-tui --demo` in a real terminal (tmux), driven by keys, read off the screen."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+TMUX = shutil.which("tmux")
+BINARY = Path(sys.executable).parent / "claude-tui"
+
+pytestmark = pytest.mark.skipif(TMUX is None or not BINARY.exists(), reason="needs tmux and an installed claude-tui")
+
+
+class Terminal:
+    """One tmux session on its own server socket."""
+
+    def __init__(self, socket: str) -> None:
+        self.socket = socket
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run([TMUX, "-L", self.socket, *args], check=True, capture_output=True, text=True).stdout  # type: ignore[list-item]
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "app")
+
+    def keys(self, *keys: str) -> None:
+        """Type `keys` one by one, as a person would (focus moves between some of them)."""
+        for key in keys:
+            self.tmux("send-keys", "-t", "app", key)
+            time.sleep(0.2)
+
+    def wait_for(self, text: str, timeout: float = 20.0) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{text!r} never appeared; the screen was:\n{screen}")
+            time.sleep(0.1)
+
+    def wait_gone(self, text: str, timeout: float = 20.0) -> None:
+        deadline = time.monotonic() + timeout
+        while text in self.screen():
+            assert time.monotonic() < deadline, f"{text!r} stayed on screen"
+            time.sleep(0.1)
+
+    def alive(self) -> bool:
+        listed = subprocess.run([TMUX, "-L", self.socket, "list-sessions"], capture_output=True, text=True)  # type: ignore[list-item]
+        return "app" in listed.stdout
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    term = Terminal(f"claude-tui-test-{os.getpid()}")
+    env = {k: os.environ[k] for k in ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME") if k in os.environ}
+    command = " ".join([*(f"{k}={v}" for k, v in env.items()), "TERM=xterm-256color", str(BINARY), "--demo"])
+    term.tmux("new-session", "-d", "-s", "app", "-x", "120", "-y", "36", f"env {command}")
+    term.tmux("resize-window", "-t", "app", "-x", "120", "-y", "36")
+    try:
+        yield term
+    finally:
+        subprocess.run([TMUX, "-L", term.socket, "kill-server"], capture_output=True)  # type: ignore[list-item]
+
+
+def test_demo_in_a_real_terminal(terminal: Terminal) -> None:
+    screen = terminal.wait_for("Sessions")
+    terminal.wait_for("Add token auth")  # the newest session is open
+    screen = terminal.screen()
+    assert "notes-api" in screen and "feature-auth" in screen and "weather-cli" in screen
+    terminal.keys("3")  # into the conversation
+    terminal.keys("G")
+    terminal.wait_for("running")  # its last tool call has no result yet
+    terminal.keys("?")
+    terminal.wait_for("app.copy_resume")
+    terminal.keys("Escape")
+    terminal.wait_gone("claude-tui · keys")  # (keys sent with an Escape at once would read as alt+key)
+    terminal.keys("1", "j")  # from feature-auth down to scratch
+    terminal.wait_for("port 5432")
+    terminal.keys("q")
+    deadline = time.monotonic() + 10
+    while terminal.alive() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not terminal.alive()
