@@ -153,6 +153,8 @@ def build_projects(
     agents: dict[tuple[str, str], list[tuple[str, dict[str, Any]]]] = {}
     mains = []
     for path, folder, agent, size, mtime_ns, blob, error in sorted(files):
+        if blob is None and error is None:
+            continue  # not read yet (an update was stopped before it)
         facts = orjson.loads(blob) if blob else {}
         if agent:
             owner = _owner(Path(path), facts)
