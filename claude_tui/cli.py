@@ -7,6 +7,7 @@ prints one line on stderr and exits non-zero, never a traceback.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -37,10 +38,19 @@ def _stats_parser(sub: argparse._SubParsersAction) -> None:
     _add_roots(p)
 
 
+#: DEL and C1 controls in UTF-8: legal raw in JSON, but a terminal would act on them (8-bit CSI).
+_RAW_CONTROLS = re.compile(rb"\x7f|\xc2[\x80-\x9f]")
+
+
+def _escape(match: re.Match[bytes]) -> bytes:
+    return b"\\u%04x" % ord(match.group().decode())
+
+
 def _run_stats(args: argparse.Namespace) -> int:
     import orjson
 
     from claude_tui.core.files import plan_file, sessions_index, sibling_summaries
+    from claude_tui.core.sanitize import visible_controls
     from claude_tui.core.stats import format_stats, session_stats
 
     for spec in args.sessions:
@@ -49,9 +59,9 @@ def _run_stats(args: argparse.Namespace) -> int:
         facts = session_stats(session, sibling_summaries(path), sessions_index(path.parent).get(session.id))
         facts["plans"] = [str(p) for slug in facts["plan_slugs"] if (p := plan_file(slug, path))]
         if args.json:
-            sys.stdout.buffer.write(orjson.dumps(facts) + b"\n")
+            sys.stdout.buffer.write(_RAW_CONTROLS.sub(_escape, orjson.dumps(facts)) + b"\n")
         else:
-            print(format_stats(facts))
+            print(visible_controls(format_stats(facts)))  # a title may hold escapes: never let them act
     return 0
 
 
@@ -178,7 +188,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_app(argv)
     except CommandError as exc:
-        print(f"claude-tui: {exc}", file=sys.stderr)
+        from claude_tui.core.sanitize import visible_controls
+
+        print(f"claude-tui: {visible_controls(str(exc))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("claude-tui: interrupted", file=sys.stderr)

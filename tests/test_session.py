@@ -271,7 +271,7 @@ def test_damage_is_counted_and_the_rest_read(tmp_path: Path) -> None:
     facts = session_stats(s)
     assert facts["records"] == 2
     assert facts["malformed_lines"] == 3  # garbage, [1], the cut-off last line; blank lines are not malformed
-    assert len(s.problems) == 4  # those three, and the line that held two records
+    assert len(s.problems) == 5  # those three, the blank line, and the line that held two records
     assert [m.plain_text for m in s.visible()] == ["one", "two"]
 
 

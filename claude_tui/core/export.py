@@ -323,11 +323,17 @@ def _one_line(text: str, limit: int = LINE_CHARS) -> str:
     return folded if len(folded) <= limit else folded[: limit - 1] + "…"
 
 
+#: DEL and the C1 controls: legal raw in JSON, so escaped by hand.
+_RAW_CONTROLS = re.compile("[\x7f-\x9f]")
+
+
 def _json_text(value: Any) -> str:
     try:
-        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+        text = orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
     except orjson.JSONEncodeError:  # integers beyond 64 bits, from records the stdlib parser recovered
-        return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+        text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    # DEL and C1 controls may stand raw in JSON strings, but a terminal would act on them (8-bit CSI).
+    return _RAW_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 # ---------------------------------------------------------------- JSON

@@ -5,7 +5,6 @@ Everything here only reads. Nothing is ever written under a projects folder.
 
 from __future__ import annotations
 
-import mmap
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -15,6 +14,9 @@ import orjson
 from claude_tui.core.model import Problem
 from claude_tui.core.reader import Reader, ReadError, open_readonly
 from claude_tui.core.session import Session
+
+#: What a summary record's line holds, as Claude Code writes it.
+_SUMMARY = b'"type":"summary"'
 
 
 class SessionNotFound(LookupError):
@@ -67,9 +69,13 @@ def find_session(spec: str, roots: list[Path]) -> Path:
     """A session file from a path, a session id, or a unique prefix of one."""
     path = Path(spec).expanduser()
     if spec.endswith(".jsonl") or os.sep in spec:
-        if path.exists():
-            return path
-        raise SessionNotFound(f"no such file: {spec}")
+        try:
+            path.stat()
+        except (FileNotFoundError, NotADirectoryError) as exc:
+            raise SessionNotFound(f"no such file: {spec}") from exc
+        except OSError:
+            pass  # a link loop, a folder we may not enter: reading it says which
+        return path
     matches = [
         f for root in roots for project in project_dirs(root) for f in session_files(project) if f.stem.startswith(spec)
     ]
@@ -106,7 +112,11 @@ def agent_files(session_path: Path, foreign: set[Path] | None = None) -> list[Pa
 def first_session_id(path: Path) -> str | None:
     """The sessionId of the first record of a file that has one (reads only its first lines)."""
     try:
-        with open(path, "rb") as f:
+        fd = open_readonly(path)  # never a blocking open: a FIFO named agent-*.jsonl must not hang us
+    except ReadError:
+        return None
+    try:
+        with os.fdopen(fd, "rb") as f:
             for _ in range(20):
                 line = f.readline(1 << 20)
                 if not line:
@@ -147,39 +157,55 @@ def sibling_summaries(path: Path) -> dict[str, str]:
     """`summary` records of every session file in the project folder, by leafUuid.
 
     Claude Code writes a session's summary into the file of a later session; a byte
-    search finds the few lines that hold one without parsing whole files.
+    search finds the few lines that hold one without parsing whole files. Files are read
+    in chunks, not mapped: a mapped file cut short under us would kill the process (SIGBUS).
     """
     found: dict[str, str] = {}
+    buffer = bytearray(1 << 20)
     for other in session_files(path.parent):
         try:
             fd = open_readonly(other)
         except ReadError:
             continue
         try:
-            with mmap.mmap(fd, 0, access=mmap.ACCESS_READ) as data:
-                _summaries_in(data, found)
-        except (OSError, ValueError):  # ValueError: an empty file cannot be mapped
+            buffer = _summaries_in(fd, found, buffer)
+        except OSError:
             pass
         finally:
             os.close(fd)
     return found
 
 
-def _summaries_in(data: mmap.mmap, found: dict[str, str]) -> None:
-    """Collect the summary records found in one mapped file."""
-    start = data.find(b'"type":"summary"')
-    while start >= 0:
-        begin = data.rfind(b"\n", 0, start) + 1
-        end = data.find(b"\n", start)
-        try:
-            obj = orjson.loads(data[begin : end if end >= 0 else len(data)])
-        except orjson.JSONDecodeError:
-            obj = None
-        if isinstance(obj, dict) and obj.get("type") == "summary":
-            leaf, text = obj.get("leafUuid"), obj.get("summary")
-            if isinstance(leaf, str) and isinstance(text, str):
-                found[leaf] = text
-        start = data.find(b'"type":"summary"', end if end >= 0 else len(data))
+def _summaries_in(fd: int, found: dict[str, str], buffer: bytearray) -> bytearray:
+    """Collect the summary records of one open file, reading it through `buffer` (grown for
+    a line longer than it, and returned for the next file)."""
+    pos = have = 0
+    while True:
+        if have == len(buffer):
+            buffer.extend(bytes(len(buffer)))
+        with memoryview(buffer) as view, view[have:] as free:
+            n = os.preadv(fd, [free], pos)
+        pos += n
+        size = have + n
+        cut = buffer.rfind(b"\n", 0, size) + 1 if n else size  # complete lines; the rest waits for more
+        start = buffer.find(_SUMMARY, 0, cut)
+        while start >= 0:
+            begin = buffer.rfind(b"\n", 0, start) + 1
+            end = buffer.find(b"\n", start, cut)
+            end = cut if end < 0 else end
+            try:
+                obj = orjson.loads(buffer[begin:end])
+            except orjson.JSONDecodeError:
+                obj = None
+            if isinstance(obj, dict) and obj.get("type") == "summary":
+                leaf, text = obj.get("leafUuid"), obj.get("summary")
+                if isinstance(leaf, str) and isinstance(text, str):
+                    found[leaf] = text
+            start = buffer.find(_SUMMARY, end, cut)
+        if not n:
+            return buffer
+        have = size - cut
+        buffer[:have] = buffer[cut:size]
 
 
 def plan_file(slug: str, session_path: Path) -> Path | None:
@@ -190,7 +216,10 @@ def plan_file(slug: str, session_path: Path) -> Path | None:
     if not slug or "/" in slug or slug.startswith("."):
         return None
     path = session_path.parent.parent.parent / "plans" / f"{slug}.md"
-    return path if path.is_file() else None
+    try:
+        return path if path.is_file() else None
+    except OSError:  # a folder we may not enter
+        return None
 
 
 def sessions_index(project_dir: Path) -> dict[str, dict]:

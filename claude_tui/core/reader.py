@@ -94,10 +94,14 @@ class Reader:
         return self._read(None, final=True)
 
     def iter_batches(self, batch: int = CHUNK) -> Iterator[list[Line]]:
-        """Read to the end in batches of about `batch` bytes (for progress reporting)."""
+        """Read to the end in batches of about `batch` bytes (for progress reporting).
+
+        A batch may be empty: a line longer than `batch` takes several reads.
+        """
         while True:
+            before = self.offset + len(self._partial)
             _, lines = self.read(batch)
-            if not lines:
+            if self.offset + len(self._partial) == before:
                 return
             yield lines
 
@@ -107,6 +111,7 @@ class Reader:
         except ReadError as exc:
             self.missing = str(exc) == "file not found"
             raise
+        state = self.offset, self.line_no, self.inode, self.size, self._partial
         try:
             st = os.fstat(fd)
             started_over = self._check_same_file(fd, st)
@@ -115,6 +120,9 @@ class Reader:
             start = self.offset + len(self._partial)
             end = st.st_size if limit is None else min(st.st_size, start + limit)
             lines = self._take(fd, start, end, final)
+        except OSError as exc:  # EIO from a failing disk, a network file system gone away
+            self.offset, self.line_no, self.inode, self.size, self._partial = state  # nothing was handed out
+            raise ReadError(exc.strerror or str(exc)) from exc
         finally:
             os.close(fd)
         return started_over, lines

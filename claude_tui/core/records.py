@@ -9,6 +9,7 @@ it can and never raises; a line that yields nothing is the caller's to count.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +27,30 @@ _LONE_SURROGATE = re.compile(
 _RECORD_START = re.compile(
     r'\{"(?:parentUuid|type|uuid|isSidechain|sessionId|leafUuid|summary|messageId|operation|logicalParentUuid)"'
 )
-_decoder = json.JSONDecoder()
+#: Integers longer than this are refused: beyond it, arithmetic on them overflows a float.
+_MAX_INT_DIGITS = 300
+
+
+def _refuse(value: str) -> Any:
+    raise ValueError(f"not a JSON number: {value[:20]}")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    return value if math.isfinite(value) else _refuse(text)
+
+
+def _int(text: str) -> int:
+    return int(text) if len(text) <= _MAX_INT_DIGITS else _refuse(text)
+
+
+#: The stdlib decoder, for the slow path only, refusing what orjson refuses (NaN, infinities) and
+#: integers too long to compute with; it keeps other integers beyond 64 bits exact.
+_decoder = json.JSONDecoder(parse_float=_finite, parse_int=_int, parse_constant=_refuse)
+#: orjson's reasons, said the way a person looks for them.
+_FAILURES = {"unexpected end of data": "cut off", "depth limit exceeded": "nested too deep"}
+#: Control bytes that JSON text never holds raw (tab and carriage return are whitespace).
+_BINARY = [bytes([c]) for c in range(0x20) if c not in (0x09, 0x0D)]
 
 
 @dataclass(slots=True)
@@ -112,7 +136,12 @@ def _split(text: str) -> tuple[list[dict[str, Any]], int]:
 
 
 def _describe_failure(exc: Exception, raw: bytes) -> str:
+    """A specific note for a line that gave nothing: blank, binary, cut off, nested too deep, or else invalid."""
     if not raw.strip():
         return "blank"
     reason = str(exc).split(":", 1)[0]
-    return f"invalid JSON ({reason}, {len(raw):,} bytes)"
+    sample = raw[:4096]
+    if b"\0" in sample or sum(sample.count(c) for c in _BINARY) * 20 > len(sample):
+        return f"invalid JSON, binary data ({len(raw):,} bytes)"
+    label = _FAILURES.get(reason)
+    return f"invalid JSON{', ' + label if label else ''} ({reason}, {len(raw):,} bytes)"

@@ -144,6 +144,7 @@ class Session:
                 obj = orjson.loads(data)
             except orjson.JSONDecodeError:
                 if not data.strip():
+                    self.problems.append(Problem(line.line_no, line.offset, "blank line"))
                     continue
                 obj = None
             span = Span(line.offset, len(data), line.line_no)
@@ -197,6 +198,10 @@ class Session:
         elif rtype in METADATA_TYPES:
             self._on_metadata(rtype, obj)
         else:
+            if self.record_types[rtype] == 1:
+                what = f"unknown record type {rtype[:40]!r}" if rtype != "?" else "a record with no type"
+                where = (span.line_no, span.offset) if span else (0, 0)
+                self.problems.append(Problem(*where, f"{what}, shown as is"))
             self._new_message(Kind.UNKNOWN, obj, span, text=rtype)
 
     # ---------------------------------------------------------------- record types
