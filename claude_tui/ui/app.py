@@ -29,7 +29,7 @@ from claude_tui.ui.config import Config
 from claude_tui.ui.render import message_text
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.detail import DetailScreen, Subject
-from claude_tui.ui.widgets.header import SessionHeader
+from claude_tui.ui.widgets.header import SessionFacts, SessionHeader
 from claude_tui.ui.widgets.help import HelpScreen
 from claude_tui.ui.widgets.projects import ProjectTree
 from claude_tui.ui.widgets.sessions import SessionList
@@ -117,6 +117,7 @@ class MainScreen(Screen[None]):
                 yield ProjectTree(id="projects")
                 yield FilterInput("sessions", "/ filter sessions", id="session-filter")
                 yield SessionList(self.clock, id="sessions")
+                yield SessionFacts(self.clock, id="session-facts")
             with Vertical(id="reader"):
                 yield SessionHeader(self.clock, id="session-header")
                 yield ConversationView(self.clock, id="conversation")
@@ -280,6 +281,7 @@ class MainScreen(Screen[None]):
 
     def _update_header(self, status: str = "") -> None:
         view = self.conversation
+        self.query_one(SessionFacts).show(self.info)
         title = self.info.title if self.info is not None else ""
         with view.lock:
             self.query_one(SessionHeader).show(view.session, title, status)

@@ -94,7 +94,10 @@ def call_body(call: ToolCall, output: str, palette: Palette, cwd: str | None) ->
     if call.name in diff.EDIT_TOOLS:
         path = str(inp.get("file_path") or inp.get("notebook_path") or "")
         parts.append(Text(path, palette.bold))
-        parts += [row.text for row in diff.render_hunks(diff.hunks_of(call), path, palette)]
+        for row in diff.render_hunks(diff.hunks_of(call), path, palette):
+            if row.fill is not None:
+                row.text.stylize(row.fill)
+            parts.append(row.text)
     elif call.name == "Bash":
         parts.append(code("$ " + str(inp.get("command") or ""), "bash", palette))
         if inp.get("description"):

@@ -33,6 +33,8 @@ _QUIET_GLYPHS = {
     Kind.UNKNOWN: "?",
     Kind.COMMAND_OUTPUT: "│",
 }
+#: Tags Claude Code wraps around injected text; dropped from one-line rows.
+_TAGS = re.compile(r"</?(?:local-command-[a-z]+|bash-[a-z]+|command-[a-z]+|system-reminder)>")
 _MODEL = re.compile(r"^claude-(?:(\d+)-(\d+)-)?([a-z]+)(?:-(\d{1,2})(?:-(\d{1,2}))?)?(?:-\d{8})?$")
 
 
@@ -311,11 +313,11 @@ class Painter:
         p = self.palette
         message = entry.message
         kind = message.kind
-        text = tools.one_line(message.plain_text or message.text or message.record_type, 600)
+        text = tools.one_line(_TAGS.sub(" ", message.plain_text or message.text or message.record_type), 600)
         if kind is Kind.API_ERROR:
             left = Text.assemble(("✗ ", p.error), ("API error  ", p.error), (text, p.error))
         elif kind is Kind.INTERRUPT:
-            left = Text("⏹ interrupted by user", p.warning)
+            left = Text("⊘ interrupted by user", p.warning)
         elif kind is Kind.COMMAND:
             left = Text.assemble(("$ ", p.accent), (prompt_text(message, 400), p.accent))
         else:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.widgets import Static
 
@@ -11,6 +13,9 @@ from claude_tui.core.stats import human_count, human_duration, human_size, usage
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.entries import short_model
+
+if TYPE_CHECKING:
+    from claude_tui.core.library import SessionInfo
 
 
 def plural(count: int, noun: str) -> str:
@@ -42,16 +47,16 @@ class SessionHeader(Static):
         usage = usage_with_subagents(session)
         start, end = parse_time(session.first_timestamp), parse_time(session.last_timestamp)
         prompts = sum(1 for m in session.messages if m.kind is Kind.PROMPT)
-        parts = [session.project_path or session.path]
-        if session.branches:
-            branch = next(reversed(session.branches))
-            if branch:
-                parts.append(f"⎇ {branch}")
+        parts = []
         if start is not None:
             parts.append(self.clock.ago(start))
         if start is not None and end is not None:
             parts.append(human_duration(end - start))
-        parts.append(f"{plural(prompts, 'prompt')} · {plural(len(session.calls), 'tool call')}")
+        errors = len(session.error_ids & set(session.calls))
+        parts.append(
+            f"{plural(prompts, 'prompt')} · {plural(len(session.calls), 'tool call')}"
+            + (f" ({plural(errors, 'error')})" if errors else "")
+        )
         if session.subagents:
             parts.append(plural(len(session.subagents), "subagent"))
         parts.append(f"{human_count(usage.tokens.total)} tokens")
@@ -59,10 +64,14 @@ class SessionHeader(Static):
             parts.append(f"${usage.cost:,.2f}")
         if session.models:
             parts.append(", ".join(short_model(m) for m in session.models))
+        branch = next(reversed(session.branches), "") if session.branches else ""
+        if branch:
+            parts.append(f"⎇ {branch}")
         if session.forks:
             parts.append(plural(len(session.forks), "fork"))
         if session.problems:
             parts.append(plural(len(session.problems), "damaged line"))
+        parts.append(session.project_path or session.path)
         text = Text(" · ".join(parts), style="dim")
         return text
 
@@ -71,3 +80,38 @@ class SessionHeader(Static):
         if size <= 0 or offset >= size:
             return ""
         return f"reading {human_size(offset)} of {human_size(size)}"
+
+
+class SessionFacts(Static):
+    """The chosen session's facts from the library, under the session list."""
+
+    def __init__(self, clock: Clock, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.clock = clock
+
+    def show(self, info: SessionInfo | None) -> None:
+        if info is None:
+            self.update(Text(""))
+            return
+        started = self.clock.day(info.started) + " " + self.clock.clock_time(info.started, seconds=False)
+        duration = f" · {human_duration(info.duration_s)}" if info.duration_s else ""
+        errors = f" ({plural(info.tool_errors, 'error')})" if info.tool_errors else ""
+        money = f" · ${info.cost_usd:,.2f}" if info.cost_usd else ""
+        models = " · " + ", ".join(short_model(m) for m in info.models) if info.models else ""
+        lines = [
+            Text(one_line(info.title or info.first_prompt or "(untitled)", 400), style="bold"),
+            Text(f"{started} ({self.clock.ago(info.started)}){duration}", style="dim"),
+            Text(
+                f"{plural(info.prompts, 'prompt')} · {plural(info.tool_calls, 'tool call')}{errors}"
+                + (f" · {plural(info.subagents, 'subagent')}" if info.subagents else ""),
+                style="dim",
+            ),
+            Text(f"{human_count(info.tokens)} tokens{money}{models}", style="dim"),
+            Text(
+                " · ".join(x for x in (f"⎇ {info.branch}" if info.branch else "", human_size(info.size), info.id) if x),
+                style="dim",
+            ),
+        ]
+        if info.error:
+            lines.append(Text(info.error, style="red"))
+        self.update(Text("\n").join(lines))
