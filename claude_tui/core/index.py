@@ -44,7 +44,7 @@ POOL_MIN_BYTES = 24 * 1024 * 1024
 #: Commit at least this often (seconds), so Ctrl-C keeps nearly everything read.
 COMMIT_EVERY = 1.0
 #: Bytes read but not yet written after which a worker waits for its turn to write.
-MAX_WAITING = 128 * 1024 * 1024
+MAX_WAITING = 48 * 1024 * 1024
 #: Rebuild from scratch when dead rows exceed both this and the live rows.
 DEAD_ROWS_LIMIT = 200_000
 #: Seconds to wait for another process's write to finish.
@@ -76,7 +76,7 @@ CREATE TABLE summaries(file INTEGER NOT NULL, folder TEXT NOT NULL, leaf TEXT NO
 CREATE INDEX summaries_file ON summaries(file);
 CREATE INDEX summaries_leaf ON summaries(folder, leaf);
 CREATE VIRTUAL TABLE fts USING fts5(text, content='', detail=none, columnsize=0);
-INSERT INTO fts(fts, rank) VALUES ('hashsize', 33554432);
+INSERT INTO fts(fts, rank) VALUES ('hashsize', 8388608);
 INSERT INTO meta VALUES ('schema', {SCHEMA_VERSION}), ('dead', 0), ('top', 1);
 """
 
@@ -338,7 +338,7 @@ def connect(path: str) -> sqlite3.Connection:
     """A connection for writing to the index file, waiting while another writer finishes."""
     db = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
     db.execute("PRAGMA synchronous=OFF")
-    db.execute("PRAGMA cache_size=-32768")
+    db.execute("PRAGMA cache_size=-8192")
     return db
 
 
@@ -418,7 +418,7 @@ class Index:
             if path is not None:
                 db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=OFF")
-            db.execute("PRAGMA cache_size=-32768")
+            db.execute("PRAGMA cache_size=-8192")
             db.execute("PRAGMA temp_store=MEMORY")
             version = None
             if db.execute("SELECT 1 FROM sqlite_master WHERE name='meta'").fetchone():

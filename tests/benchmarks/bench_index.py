@@ -151,9 +151,12 @@ def main() -> None:
         print(f"corpus            {corpus}: {files} files, {size / 1e6:,.0f} MB, {os.cpu_count()} cores")
         print(f"bare orjson loop  {bare:6.2f} s  (one core: read and parse every line)")
 
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         cold, out, tree_peak = run(index, env, memory=True)
-        biggest = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        print(f"cold index        {cold:6.2f} s  = {cold / bare:.2f}x the bare loop  ({out.strip()})")
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        biggest = after.ru_maxrss / 1024
+        print(f"cold index        {cold:6.2f} s  = {cold / bare:.2f}x the bare loop, CPU {cpu:.1f} s  ({out.strip()})")
         print(f"peak memory       {tree_peak / 1e6:6.0f} MB total (claude-tui and its workers), "
               f"{biggest:.0f} MB the largest process")  # fmt: skip
 
