@@ -22,10 +22,10 @@ import orjson
 from claude_tui.core.extract import title_of
 from claude_tui.core.index import Index, IndexBusy, Progress, UpdateResult
 from claude_tui.core.model import parse_time
-from claude_tui.core.search import Hit, search
+from claude_tui.core.search import MARK_END, MARK_START, Hit, search
 from claude_tui.core.usage import Tokens, UsageTotal
 
-__all__ = ["LIVE_SECONDS", "Hit", "Library", "Progress", "Project", "SessionInfo"]
+__all__ = ["LIVE_SECONDS", "MARK_END", "MARK_START", "Hit", "Library", "Progress", "Project", "SessionInfo"]
 
 #: A session written to within this many seconds is live.
 LIVE_SECONDS = 60.0
