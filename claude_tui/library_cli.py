@@ -18,9 +18,12 @@ import orjson
 from claude_tui.cli import CommandError
 from claude_tui.core.files import default_roots
 from claude_tui.core.index import Index, IndexBusy, Progress, UpdateResult
+from claude_tui.core.sanitize import visible_controls
 from claude_tui.core.search import MARK_END, MARK_START, Hit, search
 
 BAR_WIDTH = 24
+#: DEL and C1 controls in UTF-8: legal raw in JSON, but a terminal would act on them (8-bit CSI).
+_RAW_CONTROLS = re.compile(rb"\x7f|\xc2[\x80-\x9f]")
 
 
 class ProgressBar:
@@ -120,7 +123,8 @@ def run_search(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from exc
     out = sys.stdout
     if args.json:
-        out.buffer.write(b"".join(orjson.dumps(hit_json(h)) + b"\n" for h in hits))
+        lines = b"".join(orjson.dumps(hit_json(h)) + b"\n" for h in hits)
+        out.buffer.write(_RAW_CONTROLS.sub(lambda m: b"\\u%04x" % ord(m.group().decode()), lines))
     else:
         color = out.isatty() and not os.environ.get("NO_COLOR")
         out.write("".join(format_hit(h, color) for h in hits))
@@ -168,9 +172,10 @@ def unmark(snippet: str) -> tuple[str, list[tuple[int, int]]]:
 def format_hit(hit: Hit, color: bool) -> str:
     """Two lines: when, project, title and what matched; then the snippet, indented."""
     when = _local_time(hit.timestamp)
-    name = Path(hit.project.replace("\\", "/")).name or hit.project or "?"
+    name = visible_controls(Path(hit.project.replace("\\", "/")).name or hit.project or "?")
     what = hit.kind.replace("_", " ") + (f" ({hit.tool})" if hit.tool else "") + (" error" if hit.is_error else "")
-    title = " ".join((hit.title or "(untitled)").split())[:80]
+    what = visible_controls(what)
+    title = visible_controls(" ".join((hit.title or "(untitled)").split())[:80])
     snippet = hit.snippet
     if color:
         dim, bold, hi, off = "\x1b[2m", "\x1b[1m", "\x1b[1;33m", "\x1b[0m"

@@ -207,3 +207,19 @@ def test_search_over_the_real_corpus(real_projects: Path, capsys: pytest.Capture
     assert main(["search", '"git worktree"', "--projects-dir", str(real_projects), "--json"]) == 0
     phrase = [orjson.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert phrase and all("git worktree" in " ".join(h["snippet"].lower().split()) for h in phrase)
+
+
+def test_terminal_escapes_never_reach_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    w = Writer("evil", cwd="/home/u/\x1b[31mred")
+    w.prompt("clipboard \x1b]52;c;aGk=\x07 needle \x9b2J and \x02fake marks\x03")
+    w.meta("custom-title", customTitle="\x1b]0;retitled\x07 title")
+    root = tmp_path / "projects"
+    w.write(root / "evil")
+    assert main(["search", "needle", "--projects-dir", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert not any(c in out for c in "\x1b\x07\x9b\x02\x03")
+    assert "␛]0;retitled␇ title" in out and "␛]52;c;aGk=␇ needle \\x9b2J and ␂fake marks␃" in out
+    assert main(["search", "needle", "--projects-dir", str(root), "--json"]) == 0
+    raw = capsys.readouterr().out
+    assert not any(c in raw for c in "\x1b\x07\x9b")
+    assert orjson.loads(raw)["title"] == "\x1b]0;retitled\x07 title"

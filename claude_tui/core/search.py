@@ -24,6 +24,7 @@ import orjson
 from claude_tui.core.extract import ROLES, ROW_KINDS, record_texts, title_of
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.records import parse_line
+from claude_tui.core.sanitize import visible_controls
 
 #: Snippets mark each match as MARK_START + match + MARK_END.
 MARK_START, MARK_END = "\x02", "\x03"
@@ -114,7 +115,7 @@ def parse_since(value: str) -> int:
 
 
 def snippet(text: str, query: Query, width: int = SNIPPET_CHARS) -> str:
-    """A window of `text` around the first match, whitespace folded, matches marked."""
+    """A window of `text` around the first match, whitespace folded, controls made visible, matches marked."""
     text = text[:1_000_000]
     marker = query.marker
     first = None
@@ -125,7 +126,7 @@ def snippet(text: str, query: Query, width: int = SNIPPET_CHARS) -> str:
     first = first or marker.search(text)
     start = max(0, first.start() - width // 3) if first else 0
     end = min(len(text), start + width)
-    piece = " ".join(text[start:end].split())
+    piece = visible_controls(" ".join(text[start:end].split()))  # inert: no escape reaches a terminal
     marked = marker.sub(lambda m: MARK_START + m.group(0) + MARK_END, piece)
     return ("…" if start > 0 else "") + marked + ("…" if end < len(text) else "")
 
