@@ -199,3 +199,21 @@ def test_facts_match_the_core_model_over_the_real_corpus(real_projects: Path, tm
             compared += 1
     assert compared == sum(1 for folder in real_projects.iterdir() if folder.is_dir() for _ in session_files(folder))
     assert any(agent_files(info.path) for p in lib.projects for info in p.sessions)
+
+
+@pytest.mark.parametrize(
+    ("command", "cwd", "target"),
+    [
+        ("git worktree add ../feat", "/src/app", "/src/feat"),
+        ("git worktree add -b fix /tmp/wt main", "/src/app", "/tmp/wt"),
+        ("cd x && git -C /src/app worktree add --detach wt", "/elsewhere", "/src/app/wt"),
+        ("git worktree list", "/src/app", None),
+        ("echo 'git worktree add' ", "/src/app", None),
+        ('git worktree add "unclosed', "/src/app", None),
+        ("git worktree add rel", None, None),
+    ],
+)
+def test_worktree_commands(command: str, cwd: str | None, target: str | None) -> None:
+    from claude_tui.core.extract import worktree_target
+
+    assert worktree_target(command, cwd) == target

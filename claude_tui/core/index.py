@@ -44,7 +44,7 @@ POOL_MIN_BYTES = 24 * 1024 * 1024
 #: Commit at least this often (seconds), so Ctrl-C keeps nearly everything read.
 COMMIT_EVERY = 1.0
 #: Bytes read but not yet written after which a worker waits for its turn to write.
-MAX_WAITING = 48 * 1024 * 1024
+MAX_WAITING = 64 * 1024 * 1024
 #: Rebuild from scratch when dead rows exceed both this and the live rows.
 DEAD_ROWS_LIMIT = 200_000
 #: Seconds to wait for another process's write to finish.
