@@ -6,11 +6,18 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 SHARED_CORPUS = Path(os.environ.get("CLAUDE_TUI_CORPUS", ROOT.parent / "shared" / "corpus"))
 REAL_PROJECTS = SHARED_CORPUS / "real" / "projects"
+
+# Property tests: a quick run by default; `pytest --hypothesis-profile=soak` for a long one.
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture]
+settings.register_profile("default", max_examples=200, deadline=None, suppress_health_check=_QUIET)
+settings.register_profile("soak", max_examples=20_000, deadline=None, suppress_health_check=_QUIET)
+settings.load_profile("default")
 
 
 @pytest.fixture
