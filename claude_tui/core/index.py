@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from claude_tui.core.extract import Extractor, State, read_chunks
 from claude_tui.core.reader import ReadError, open_readonly
 
@@ -218,7 +220,7 @@ def _result(ex: Extractor, begin: int, end: int, final: bool, st: os.stat_result
     ex.rows, ex.texts, ex.summaries = [], [], []
     project = state.cwds[0] if state.cwds else None
     return (ex.file_id, begin, end, final, stop, st.st_mtime_ns, st.st_ino, rows, texts, summaries,
-            state.dump(), _dumps(state.facts()), project, None)  # fmt: skip
+            state.dump(), orjson.dumps(state.facts()), project, None)  # fmt: skip
 
 
 def _failure(job: Job, error: str) -> Result:
@@ -228,12 +230,6 @@ def _failure(job: Job, error: str) -> Result:
     except OSError:
         mtime_ns = -1
     return (job[0], job[3], job[3], True, job[4], mtime_ns, job[5], [], [], [], job[6], None, None, error)
-
-
-def _dumps(value: Any) -> bytes:
-    import orjson
-
-    return orjson.dumps(value)
 
 
 def write_batch(db: sqlite3.Connection, batch: list[Result], wait: bool = True) -> tuple[int, int] | None:
