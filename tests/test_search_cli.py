@@ -223,3 +223,27 @@ def test_terminal_escapes_never_reach_the_terminal(tmp_path: Path, capsys: pytes
     raw = capsys.readouterr().out
     assert not any(c in raw for c in "\x1b\x07\x9b")
     assert orjson.loads(raw)["title"] == "\x1b]0;retitled\x07 title"
+
+
+def test_progress_bar_shows_files_megabytes_and_eta() -> None:
+    import io
+
+    from claude_tui.core.index import Progress
+    from claude_tui.library_cli import ProgressBar
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Terminal()
+    bar = ProgressBar(stream)
+    progress = Progress(files_done=3, files_total=10, bytes_done=50_000_000, bytes_total=200_000_000)
+    progress.started -= 2.0  # two seconds for a quarter: six to go
+    bar(progress)
+    line = stream.getvalue()
+    assert line.startswith("\rindexing [######..................] 3/10 files  50/200 MB  ETA 6s")
+    bar.clear()
+    assert stream.getvalue().endswith("\r\x1b[K")
+    quiet = io.StringIO()
+    ProgressBar(quiet)(progress)
+    assert quiet.getvalue() == ""  # not a terminal: no bar
