@@ -258,7 +258,7 @@ def _session_facts(db: Any, path: str, fallback: dict[str, Any]) -> tuple[str, s
         for rowid, leaf, text in db.execute(sql, [row[0], *leaves]):
             found[leaf] = (rowid, text)
     cwds = facts.get("cwds") or []
-    return Path(path).stem, title_of(facts, found), cwds[0] if cwds else ""
+    return Path(path).stem, title_of(facts, found), cwds[0] if cwds else Path(path).parent.name
 
 
 class _Lines:
