@@ -285,11 +285,14 @@ def _ticking():
     return tick
 
 
-def test_ctrl_c_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
     root = tmp_path / "projects"
     for i in range(3):
         simple_project(root, cwd=f"/home/u/p{i}", sessions=2, start=i * 10_000)
     monkeypatch.setattr(index_module, "COMMIT_EVERY", 0)
+    monkeypatch.setattr(index_module, "POOL_MIN_BYTES", 0)
+    monkeypatch.setattr(index_module, "worker_count", lambda: workers)
     calls = []
 
     def interrupt(p: Progress) -> None:
