@@ -137,6 +137,21 @@ def _hostile(w: _Writer, big: bool) -> list[Case]:
         f"[red]{ESC}]0;title{BEL}",
         w.line("custom-title", customTitle=f"[red]{ESC}]0;title{BEL}"),
         w.line("user", message={"role": "user", "content": "ok"}, gitBranch=f"[@click=app.quit]{ESC}[5m"),
+        w.line(
+            "assistant",
+            message={
+                "id": "msg_meta",
+                "model": f"claude-[blink]{ESC}[5m",
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "toolu_meta", "name": f"[b]Tool{BEL}", "input": {"x": ESC}}],
+            },
+            slug=f"[i]slug{ESC}[0m",
+        ),
+        w.line(
+            "user",
+            message={"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_meta", "content": "x"}]},
+            cwd=f"/home/u/[u]dir{ESC}[7m",
+        ),
     )
     add(
         "wrong-types",

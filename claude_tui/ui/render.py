@@ -60,7 +60,7 @@ def facts(message: Message, call: ToolCall | None) -> Text:
             parts.append(f"output {human_size(call.result.size)}")
     if message.slug:
         parts.append(f"plan {message.slug}")
-    return Text("  ·  ".join(parts), style="dim")
+    return Text(visible_controls("  ·  ".join(parts)), style="dim")  # uuid and slug come from the file
 
 
 def message_body(message: Message, palette: Palette, cwd: str | None) -> RenderableType:
@@ -128,22 +128,23 @@ def call_body(call: ToolCall, output: str, palette: Palette, cwd: str | None) ->
 
 def markdown(text: str) -> RenderableType:
     """Markdown for text of a bearable size, plain text beyond."""
-    text = visible_controls(text)
     if len(text) > MARKDOWN_CHARS:
-        return _capped(text)
-    return Markdown(text, code_theme="monokai")
+        return _capped(visible_controls(text[: DETAIL_CHARS + 1]), len(text))
+    return Markdown(visible_controls(text), code_theme="monokai")
 
 
 def plain(text: str, palette: Palette, style: Style | None = None) -> Text:
-    shown = _capped(visible_controls(text).expandtabs(4))
+    shown = _capped(visible_controls(text[: DETAIL_CHARS + 1]).expandtabs(4), len(text))  # scan only what shows
     if style is not None:
         shown.stylize(style)
     return shown
 
 
 def code(source: str, lang: str, palette: Palette) -> RenderableType:
+    if len(source) > MAX_HIGHLIGHT_CHARS:
+        return _capped(visible_controls(source[: DETAIL_CHARS + 1]).expandtabs(4), len(source))
     source = visible_controls(source).expandtabs(4)
-    styled = highlight(source, lang, palette) if len(source) <= MAX_HIGHLIGHT_CHARS else None
+    styled = highlight(source, lang, palette)
     if styled is None:
         return _capped(source)
     return Text("\n").join(styled)
@@ -161,11 +162,13 @@ def file_text(path: str, source: str, palette: Palette) -> RenderableType:
     return code(source, lexer, palette) if lexer else plain(source, palette)
 
 
-def _capped(text: str) -> Text:
-    if len(text) <= DETAIL_CHARS:
+def _capped(text: str, total: int | None = None) -> Text:
+    """At most DETAIL_CHARS of `text`; `total` is the length of the whole, when `text` is already a cut."""
+    total = len(text) if total is None else total
+    if len(text) <= DETAIL_CHARS and total <= DETAIL_CHARS:
         return Text(text)
     shown = Text(text[:DETAIL_CHARS])
-    shown.append(f"\n… {len(text) - DETAIL_CHARS:,} more characters · press o to open it all in $PAGER", "dim")
+    shown.append(f"\n… {total - DETAIL_CHARS:,} more characters · press o to open it all in $PAGER", "dim")
     return shown
 
 

@@ -347,7 +347,7 @@ def short_model(model: str) -> str:
     """ "claude-opus-4-1-20250805" -> "opus-4.1"; other names unchanged."""
     match = _MODEL.match(model)
     if not match:
-        return model.strip("<>")
+        return tools.one_line(model.strip("<>"), 60)  # a name from the file: controls made visible
     major, minor, family, new_major, new_minor = match.groups()
     if new_major:
         return f"{family}-{new_major}" + (f".{new_minor}" if new_minor else "")

@@ -66,12 +66,12 @@ class SessionHeader(Static):
             parts.append(", ".join(short_model(m) for m in session.models))
         branch = next(reversed(session.branches), "") if session.branches else ""
         if branch:
-            parts.append(f"⎇ {branch}")
+            parts.append(f"⎇ {one_line(branch, 80)}")
         if session.forks:
             parts.append(plural(len(session.forks), "fork"))
         if session.problems:
             parts.append(plural(len(session.problems), "damaged line"))
-        parts.append(session.project_path or session.path)
+        parts.append(one_line(session.project_path or session.path, 300))
         text = Text(" · ".join(parts), style="dim")
         return text
 
@@ -108,7 +108,15 @@ class SessionFacts(Static):
             ),
             Text(f"{human_count(info.tokens)} tokens{money}{models}", style="dim"),
             Text(
-                " · ".join(x for x in (f"⎇ {info.branch}" if info.branch else "", human_size(info.size), info.id) if x),
+                " · ".join(
+                    x
+                    for x in (
+                        f"⎇ {one_line(info.branch, 80)}" if info.branch else "",
+                        human_size(info.size),
+                        one_line(info.id),
+                    )
+                    if x
+                ),
                 style="dim",
             ),
         ]

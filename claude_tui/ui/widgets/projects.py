@@ -10,6 +10,8 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from claude_tui.ui.tools import one_line
+
 if TYPE_CHECKING:
     from claude_tui.core.library import Project
 
@@ -77,7 +79,8 @@ class ProjectTree(Tree["Project | None"]):
             kids = [k for k in worktrees.get(head, []) if self._matches(k)]
             if not kids and (owner is None or not self._matches(owner)):
                 continue
-            label = self._label(owner) if owner is not None else Text(head.rstrip("/").rsplit("/", 1)[-1], "dim")
+            name = one_line(head.rstrip("/").rsplit("/", 1)[-1])
+            label = self._label(owner) if owner is not None else Text(name, "dim")
             if not kids:
                 node = self.root.add_leaf(label, owner)
             else:
@@ -101,7 +104,7 @@ class ProjectTree(Tree["Project | None"]):
         label = Text()
         if worktree:
             label.append("⎇ ", "dim")
-        label.append(project.name)
+        label.append(one_line(project.name, 200))
         label.append(f"  {len(visible)}", "dim")
         if project.live:
             label.append(" ●", "green")

@@ -166,7 +166,7 @@ class SessionList(DataTable[Text]):
             "tokens": Text(human_count(info.tokens or 0), dim, justify="right"),
             "cost": Text(cost, dim, justify="right"),
             "model": Text(model, dim),
-            "branch": Text(info.branch or "", dim, overflow="ellipsis", no_wrap=True),
+            "branch": Text(one_line(info.branch, 80), dim, overflow="ellipsis", no_wrap=True),
         }
 
     def action_sort_next(self) -> None:

@@ -1,0 +1,136 @@
+"""The app on the hostile file: text is shown as text, nothing reaches the terminal, and it stays quick.
+
+Markup in a session (`[bold]`, `[link=…]`, `[@click=…]`) must be drawn literally, with no style, link
+or action behind it; escape sequences and other controls must be drawn as visible placeholders. The
+checks look at every strip of the conversation (all expanded), the browser's panes, and the detail
+screens, as Textual would send them to the terminal.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.strip import Strip
+from ui_support import CLOCK, NoLibrary, browser_ready, loaded, settled
+
+from claude_tui.ui.app import ClaudeTUI
+from claude_tui.ui.widgets.conversation import ConversationView
+from claude_tui.ui.widgets.detail import DetailScreen
+from tests.hostile import SESSION_ID, Case, write_hostile
+
+SIZE = (140, 45)
+#: What must never reach a terminal: C0 controls but newline, DEL, C1 controls.
+RAW_CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+#: Markup of the hostile file, each to be drawn literally.
+LITERAL = [
+    "[bold]not bold[/bold]",
+    "[link=https://x]click me[/link]",
+    "[@click=app.quit]quit the app[/]",
+    "[/][/bold][/link]",
+]
+
+
+@pytest.fixture(scope="module")
+def hostile_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Case]]:
+    path = tmp_path_factory.mktemp("ui-hostile") / "projects" / "-home-u-hostile" / f"{SESSION_ID}.jsonl"
+    return path, write_hostile(path)
+
+
+def screen_text(app: ClaudeTUI) -> str:
+    """The characters of the whole screen, as drawn."""
+    svg = app.export_screenshot()
+    body = svg[svg.index("<g class=") :] if "<g class=" in svg else svg
+    return html.unescape(re.sub(r"<[^>]+>", "", body)).replace("\xa0", " ")
+
+
+def all_strips(view: ConversationView) -> Iterator[Strip]:
+    for entry in view.entries:
+        yield from view._strips(entry, view._width)
+
+
+def assert_inert(strips: list[Strip]) -> str:
+    """No control characters, no links or actions on any segment; returns the text."""
+    for strip in strips:
+        for segment in strip:
+            assert not RAW_CONTROLS.search(segment.text), repr(segment.text)
+            style = segment.style
+            if style is not None:
+                assert not style.link, (segment.text, style.link)
+                assert not (style.meta or {}).get("@click"), (segment.text, style.meta)
+    return "\n".join(strip.text for strip in strips)
+
+
+async def test_first_screen_of_the_hostile_file_is_quick(hostile_file: tuple[Path, list[Case]]) -> None:
+    path, _ = hostile_file
+    app = ClaudeTUI([path.parent.parent], session=path, library=NoLibrary(), clock=CLOCK)
+    start = time.perf_counter()
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.screen.query_one(ConversationView)
+        await settled(pilot, lambda: view.entries)
+        first = time.perf_counter() - start
+        assert first < 1.5, f"first screen after {first:.2f} s"
+        await settled(pilot, lambda: not view.loading)
+        assert "marker after duplicate-record" in "\n".join(s.text for s in all_strips(view))
+
+
+async def test_markup_and_escapes_are_drawn_as_text(hostile_file: tuple[Path, list[Case]]) -> None:
+    path, _ = hostile_file
+    app = ClaudeTUI([path.parent.parent], session=path, library=NoLibrary(), clock=CLOCK)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        await settled(pilot, lambda: not view.loading)
+        for entry in list(view.entries):
+            if entry.call is not None or entry.kind == "thinking":
+                view.set_expanded(entry, True)
+        await pilot.pause()
+        text = assert_inert(list(all_strips(view)))
+        for literal in LITERAL:
+            assert literal in text, literal
+        for placeholder in ("␛[31mred", "␛]0;pwned title␇", "␛]52;c;", "␛]8;;https://evil.example", "ding␇␇␇"):
+            assert placeholder in text, placeholder
+        screen = screen_text(app)
+        assert not RAW_CONTROLS.search(screen), [m.group() for m in RAW_CONTROLS.finditer(screen)][:5]
+
+
+async def test_detail_screens_are_inert_and_quick(hostile_file: tuple[Path, list[Case]]) -> None:
+    path, _ = hostile_file
+    app = ClaudeTUI([path.parent.parent], session=path, library=NoLibrary(), clock=CLOCK)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        await settled(pilot, lambda: not view.loading)
+        wanted = ("toolu_huge", "toolu_meta", "toolu_click", "toolu_img")  # 30 MB, hostile names, markup, image
+        calls = [i for i, e in enumerate(view.entries) if e.call is not None and e.call.id in wanted]
+        assert len(calls) == len(wanted)
+        for index in calls:
+            view.select(index)
+            start = time.perf_counter()
+            await pilot.press("enter")
+            await settled(pilot, lambda: isinstance(app.screen, DetailScreen))
+            await pilot.pause()
+            took = time.perf_counter() - start
+            assert took < 1.5, f"{view.entries[index].call.id} detail after {took:.2f} s"  # type: ignore[union-attr]
+            screen = screen_text(app)
+            assert not RAW_CONTROLS.search(screen), [m.group() for m in RAW_CONTROLS.finditer(screen)][:5]
+            await pilot.press("escape")
+            await settled(pilot, lambda: not isinstance(app.screen, DetailScreen))
+        start = time.perf_counter()
+        await pilot.press("G", "g", "j", "j", "k")
+        assert time.perf_counter() - start < 1
+
+
+async def test_the_browser_shows_hostile_titles_and_facts_as_text(
+    hostile_file: tuple[Path, list[Case]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, _ = hostile_file
+    monkeypatch.setenv("CLAUDE_TUI_CACHE_DIR", str(tmp_path / "cache"))
+    app = ClaudeTUI([path.parent.parent], clock=CLOCK)
+    async with app.run_test(size=SIZE) as pilot:
+        await browser_ready(pilot, app)
+        screen = screen_text(app)
+        assert not RAW_CONTROLS.search(screen), [m.group() for m in RAW_CONTROLS.finditer(screen)][:5]
+        assert "[red]␛]0;title␇" in screen
