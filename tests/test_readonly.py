@@ -159,3 +159,37 @@ def test_the_code_opens_files_only_through_open_readonly() -> None:
             continue
         assert not writers.search(source), path.name
         assert not re.search(r"(?<![\w.])open\(", source), f"{path.name}: use reader.open_readonly"
+
+
+async def test_the_app_browsing_and_following_never_touches_the_history(history: Path, env: dict[str, str]) -> None:
+    """The app on the copied history: the library read and indexed, sessions opened one after another,
+    a tool call's detail, then a session opened at its end to follow it."""
+    from ui_support import CLOCK, browser_ready, loaded, settled
+
+    from claude_tui.ui.app import ClaudeTUI
+    from claude_tui.ui.widgets.detail import DetailScreen
+
+    # Indexed first: the app's own first indexing uses worker processes, which cannot start under Textual's
+    # captured stderr (fileno() is -1: "bad value(s) in fds_to_keep"), an index bug reported separately.
+    assert run(env, "index").returncode == 0
+    before = snapshot(history.parent)
+    app = ClaudeTUI([history], clock=CLOCK)
+    async with app.run_test(size=(160, 45)) as pilot:
+        view = await browser_ready(pilot, app)
+        opened = {view.session.path} if view.session else set()
+        for keys in (("1", "j"), ("2", "j"), ("1", "j", "j"), ("2", "G"), ("1", "G")):
+            await pilot.press(*keys)
+            await settled(pilot, lambda: view.session is not None and not view.loading)
+            opened.add(view.session.path)  # type: ignore[union-attr]
+        assert len(opened) >= 4
+        await pilot.press("3", "e", "enter")  # the conversation, the next tool call, its detail
+        await settled(pilot, lambda: isinstance(app.screen, DetailScreen) or view.cursor is None)
+        await pilot.press("escape")
+    hostile = history / "-home-u-hostile" / f"{SESSION_ID}.jsonl"
+    app = ClaudeTUI([history], session=hostile, follow=True, clock=CLOCK)
+    async with app.run_test(size=(160, 45)) as pilot:
+        view = await loaded(pilot, app)
+        await settled(pilot, lambda: not view.loading)
+        assert view.session is not None and view.session.records > 50
+        await pilot.pause(0.3)
+    assert snapshot(history.parent) == before
