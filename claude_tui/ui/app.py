@@ -19,26 +19,31 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message as TextualMessage
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from claude_tui.core.model import Message
 from claude_tui.ui import actions
 from claude_tui.ui.clock import Clock
-from claude_tui.ui.commands import HistoryProvider
 from claude_tui.ui.config import Config
 from claude_tui.ui.render import message_text
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.detail import DetailScreen, Subject
 from claude_tui.ui.widgets.header import SessionFacts, SessionHeader
 from claude_tui.ui.widgets.help import HelpScreen
+from claude_tui.ui.widgets.keybar import KeyBar
 from claude_tui.ui.widgets.projects import ProjectTree
 from claude_tui.ui.widgets.sessions import SessionList
 
 if TYPE_CHECKING:
+    from textual.command import Provider
+
     from claude_tui.core.library import Library, Progress, Project, SessionInfo
+    from claude_tui.ui.prefetch import Prefetch
 
 #: Seconds the session cursor must rest before the session under it opens.
 OPEN_DELAY = 0.12
+#: Seconds after the first frame before the index is brought up to date (when it had projects).
+UPDATE_DELAY = 0.3
 #: Seconds between two indexing progress reports.
 PROGRESS_EVERY = 0.25
 
@@ -47,16 +52,30 @@ class LibraryLoaded(TextualMessage):
     """The projects as the index holds them (`final`: after bringing it up to date)."""
 
     def __init__(
-        self, projects: list[Project], notices: list[str], error: str | None = None, *, final: bool = True
+        self,
+        projects: list[Project],
+        notices: list[str],
+        error: str | None = None,
+        *,
+        final: bool = True,
+        update: bool = False,
     ) -> None:
         super().__init__()
         self.projects, self.notices, self.error, self.final = projects, notices, error, final
+        self.update = update  #: read from the index early: bring the index up to date next
 
 
 class LibraryProgress(TextualMessage):
     def __init__(self, done: int, total: int) -> None:
         super().__init__()
         self.done, self.total = done, total
+
+
+def _history_provider() -> type[Provider]:
+    """The palette's projects and sessions (textual.command is imported when the palette opens)."""
+    from claude_tui.ui.commands import HistoryProvider
+
+    return HistoryProvider
 
 
 class FilterInput(Input):
@@ -113,16 +132,14 @@ class MainScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="body"):
             with Vertical(id="sidebar"):
-                yield FilterInput("projects", "/ filter projects", id="project-filter")
                 yield ProjectTree(id="projects")
-                yield FilterInput("sessions", "/ filter sessions", id="session-filter")
                 yield SessionList(self.clock, id="sessions")
                 yield SessionFacts(self.clock, id="session-facts")
             with Vertical(id="reader"):
                 yield SessionHeader(self.clock, id="session-header")
                 yield ConversationView(self.clock, id="conversation")
         yield Static(id="empty")
-        yield Footer(compact=True)
+        yield KeyBar()
 
     @property
     def conversation(self) -> ConversationView:
@@ -135,8 +152,21 @@ class MainScreen(Screen[None]):
         self.query_one(SessionHeader).show(None, "Reading your history…")
         if self.direct is not None:
             self.add_class("-zoomed")
-            self.conversation.open(self.direct, at_end=self.follow)
-        self.refresh_library()
+            self.call_after_refresh(self.conversation.open, self.direct, at_end=self.follow)  # lay out first
+        app: ClaudeTUI = self.app  # type: ignore[assignment]
+        if app.prefetch is not None:
+            self._collect(app.prefetch)
+        else:
+            self.refresh_library()
+
+    @work(thread=True, group="library", exit_on_error=False)
+    def _collect(self, prefetch: Prefetch) -> None:
+        """The projects read while the app started (see prefetch.py), then the index brought up to date."""
+        early = prefetch.result()
+        if early is None or not early[0]:
+            self.post_message(LibraryLoaded([], [], final=False, update=True))
+        else:
+            self.post_message(LibraryLoaded(*early, final=False, update=True))
 
     # ---------------------------------------------------------------- the library
 
@@ -169,6 +199,11 @@ class MainScreen(Screen[None]):
 
     def on_library_loaded(self, message: LibraryLoaded) -> None:
         app: ClaudeTUI = self.app  # type: ignore[assignment]
+        if message.update:  # what the index held is on screen: bring it up to date once that is drawn
+            if not message.projects:
+                self.refresh_library()
+                return
+            self.call_after_refresh(self.set_timer, UPDATE_DELAY, self.refresh_library)
         app.projects = message.projects
         if message.final:
             self.query_one(ProjectTree).border_title = "Projects"
@@ -237,7 +272,7 @@ class MainScreen(Screen[None]):
         session = self.conversation.session
         sessions.set_sessions(project.sessions, None if open_newest or session is None else session.path)
         if open_newest and sessions.shown:
-            self.open_session(sessions.shown[0])
+            self.call_after_refresh(self.open_session, sessions.shown[0])  # the list first, then its session
 
     @on(SessionList.SessionChosen)
     def _session_chosen(self, message: SessionList.SessionChosen) -> None:
@@ -326,13 +361,19 @@ class MainScreen(Screen[None]):
         self.query_one(f"#{name}").focus()
 
     def action_filter(self) -> None:
-        focused = self.focused
-        target = "project-filter" if isinstance(focused, ProjectTree) else "session-filter"
         if self.has_class("-zoomed"):
             self.remove_class("-zoomed")
-        box = self.query_one(f"#{target}", FilterInput)
+        self._filter_box(isinstance(self.focused, ProjectTree)).focus()
+
+    def _filter_box(self, projects: bool) -> FilterInput:
+        """The filter box above the tree or the list, made the first time it is needed."""
+        name = "projects" if projects else "sessions"
+        found = self.query(f"#{name}-filter")
+        box = found.first(FilterInput) if found else FilterInput(name, f"/ filter {name}", id=f"{name}-filter")
+        if not found:
+            self.query_one("#sidebar").mount(box, before=self.query_one(f"#{name}"))
         box.add_class("-active")
-        box.focus()
+        return box
 
     def on_key(self, event: events.Key) -> None:
         """Type-to-filter: a printable key that nothing bound, typed in the tree or the list."""
@@ -341,18 +382,16 @@ class MainScreen(Screen[None]):
             return
         if event.character.isspace() or event.key in self.active_bindings:
             return
-        target = "project-filter" if isinstance(focused, ProjectTree) else "session-filter"
-        box = self.query_one(f"#{target}", FilterInput)
-        box.add_class("-active")
+        box = self._filter_box(isinstance(focused, ProjectTree))
         box.focus()
         box.insert_text_at_cursor(event.character)
         event.stop()
 
-    @on(Input.Changed, "#project-filter")
+    @on(Input.Changed, "#projects-filter")
     def _project_filter(self, event: Input.Changed) -> None:
         self.query_one(ProjectTree).set_filter(event.value)
 
-    @on(Input.Changed, "#session-filter")
+    @on(Input.Changed, "#sessions-filter")
     def _session_filter(self, event: Input.Changed) -> None:
         self.query_one(SessionList).set_filter(event.value)
 
@@ -426,9 +465,9 @@ class MainScreen(Screen[None]):
 class ClaudeTUI(App[None]):
     """Browse Claude Code history."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = str(Path(__file__).with_name("app.tcss"))
     TITLE = "claude-tui"
-    COMMANDS = App.COMMANDS | {HistoryProvider}
+    COMMANDS = App.COMMANDS | {_history_provider}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit", id="app.quit"),
         Binding("question_mark", "help", "Keys", id="app.help", key_display="?"),
@@ -444,8 +483,10 @@ class ClaudeTUI(App[None]):
         config: Config | None = None,
         clock: Clock | None = None,
         library: Library | None = None,
+        prefetch: Prefetch | None = None,
     ) -> None:
         super().__init__()
+        self.prefetch = prefetch
         self.roots = roots
         self.config = config or Config()
         self.clock = clock or Clock()

@@ -6,7 +6,6 @@ most MAX_HUNK_LINES lines are kept.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,6 +78,8 @@ def _from_patch(patch: list[Any]) -> list[Hunk]:
 
 
 def _diff(old: str, new: str) -> list[Hunk]:
+    import difflib  # rarely needed: Claude Code writes the patch itself since 1.0
+
     old_lines = old[:MAX_DIFF_CHARS].split("\n")
     new_lines = new[:MAX_DIFF_CHARS].split("\n")
     hunks: list[Hunk] = []

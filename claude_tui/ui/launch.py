@@ -48,9 +48,12 @@ def run_app(argv: list[str]) -> int:
         except SessionNotFound as exc:
             print(f"claude-tui: {exc}", file=sys.stderr)
             return 1
+    from claude_tui.ui.prefetch import Prefetch
+
+    prefetch = Prefetch(roots)  # before Textual is imported: see prefetch.py
     from claude_tui.ui.app import ClaudeTUI
     from claude_tui.ui.config import load_config
 
-    app = ClaudeTUI(roots, session=session, follow=args.follow, config=load_config())
+    app = ClaudeTUI(roots, session=session, follow=args.follow, config=load_config(), prefetch=prefetch)
     app.run()
     return app.return_code or 0

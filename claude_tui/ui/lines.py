@@ -16,7 +16,6 @@ from typing import NamedTuple
 
 from rich.cells import cell_len, get_character_cell_size
 from rich.style import Style
-from rich.syntax import Syntax
 from rich.text import Text
 
 from claude_tui.core.sanitize import visible_controls
@@ -337,6 +336,8 @@ def highlight(source: str, lang: str, palette: Palette) -> list[Text] | None:
     lexer = _lexer(lang.lower())
     if lexer is None or len(source) > MAX_HIGHLIGHT_CHARS:
         return None
+    from rich.syntax import Syntax  # pygments: imported when the first code is shown
+
     syntax = Syntax("", lexer, theme=palette.pygments_theme, background_color="default")
     text = syntax.highlight(source)
     text.rstrip()

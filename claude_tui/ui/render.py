@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import orjson
 from rich.console import Group, RenderableType
-from rich.markdown import Markdown
 from rich.style import Style
 from rich.text import Text
 
@@ -128,6 +127,8 @@ def call_body(call: ToolCall, output: str, palette: Palette, cwd: str | None) ->
 
 def markdown(text: str) -> RenderableType:
     """Markdown for text of a bearable size, plain text beyond."""
+    from rich.markdown import Markdown  # only the detail view needs it: not imported at start-up
+
     if len(text) > MARKDOWN_CHARS:
         return _capped(visible_controls(text[: DETAIL_CHARS + 1]), len(text))
     return Markdown(visible_controls(text), code_theme="monokai")

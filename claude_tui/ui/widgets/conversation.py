@@ -9,7 +9,9 @@ the rest streams in through the same path a live tail uses (`read_more`).
 
 from __future__ import annotations
 
+import gc
 import threading
+import time
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -27,6 +29,7 @@ from textual.message import Message as TextualMessage
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.timer import Timer
 from textual.worker import get_current_worker
 
 from claude_tui.core.model import QUIET_KINDS, Fork, Kind, Message, ToolCall
@@ -38,7 +41,11 @@ from claude_tui.ui.widgets.entries import Entry, Painter, build, continues_turn
 
 #: Bytes read before the first screen is drawn, then per batch.
 FIRST_BATCH = 512 * 1024
-BATCH = 8 * 1024 * 1024
+BATCH = 4 * 1024 * 1024
+#: Seconds a read waits for the first screen to be drawn before it reads on anyway.
+DRAW_WAIT = 0.5
+#: Seconds between two updates of the entries while a session is read (each may rebuild many).
+APPLY_EVERY = 0.25
 #: Drawn entries kept.
 CACHE_ENTRIES = 600
 
@@ -133,6 +140,10 @@ class ConversationView(ScrollView, can_focus=True):
         self._palette: Palette | None = None
         self._painter: Painter | None = None
         self._pending: Update | None = None
+        self._drawn = threading.Event()  #: set once the screen has shown what was read
+        self._applied = 0.0
+        self._apply_timer: Timer | None = None
+        self._progress = (0, 0)
         self._token = 0
         self._all_thinking = False
 
@@ -170,6 +181,10 @@ class ConversationView(ScrollView, can_focus=True):
         self._rebuild()
 
     def _reset(self, at_end: bool) -> None:
+        gc.unfreeze()  # what the last session froze may be collected again
+        if self._apply_timer is not None:
+            self._apply_timer.stop()
+            self._apply_timer = None
         self.loading = False
         self._painter = None
         self.expanded.clear()
@@ -202,27 +217,49 @@ class ConversationView(ScrollView, can_focus=True):
                 self._pending = _merge(self._pending, update)
                 done = tail.caught_up
                 offset, size = tail.reader.offset, tail.size
+                self._drawn.clear()
             self.post_message(self._Fed(token, done, offset, size))
             if done:
                 return
+            if limit == FIRST_BATCH:  # let the first screen be drawn before the long read
+                self._drawn.wait(DRAW_WAIT)
+            else:
+                time.sleep(0.001)  # and the screen take the lock between two batches
             limit = BATCH
 
     def _on_conversation_view__fed(self, message: _Fed) -> None:
         message.stop()
+        if message.token != self._token or self.session is None:
+            return
+        self._progress = (message.offset, message.size)
+        if message.done or not self._entries or time.monotonic() - self._applied >= APPLY_EVERY:
+            self._apply_pending(message.done)
+        elif self._apply_timer is None:  # a batch a moment from now brings this one along
+            self._apply_timer = self.set_timer(APPLY_EVERY, self._apply_pending)
+        self.call_after_refresh(self._drawn.set)
+
+    def _apply_pending(self, done: bool = False) -> None:
+        if self._apply_timer is not None:
+            self._apply_timer.stop()
+            self._apply_timer = None
         with self.lock:
-            if message.token != self._token or self.session is None:
-                return
             update, self._pending = self._pending, None
-            if update is not None:
+            if update is not None and self.session is not None:
                 self._apply(update)
             session = self.session
+        self._applied = time.monotonic()
+        if session is None:
+            return
         if self._cursor is None and self._entries and self.has_focus:
             self.select(self._first_visible_index(), scroll=False)
-        if message.done:
+        if done:
             self.loading = False
             self.placeholder = "This session has no messages"
+            # A big session is millions of objects that live as long as it is shown: keep the
+            # cycle collector from walking them all (a 150 ms pause) every so often while it is.
+            gc.freeze()
             self.refresh()
-        self.post_message(self.Loaded(session, message.done, message.offset, message.size))
+        self.post_message(self.Loaded(session, done, *self._progress))
 
     def _apply(self, update: Update) -> None:
         """Bring the entries up to date with what `update` says changed."""
@@ -230,14 +267,14 @@ class ConversationView(ScrollView, can_focus=True):
         if self._painter is not None and self._painter.cwd is None:
             self._painter.cwd = self.session.project_path
         shown = self._shown(self.session.visible())
-        old = self._messages
-        if update.started_over or update.threads_changed or shown[: len(old)] != old:
+        if update.started_over:
             self._rebuild()
             return
         anchor = self._anchor()
-        for top in sorted({t for m in update.changed.values() if (t := self._top_of(m)) is not None}):
+        keep = _common_prefix(self._messages, shown)  # a new fork may hide what followed its parent
+        for top in sorted({t for m in update.changed.values() if (t := self._top_of(m)) is not None and t < keep}):
             self._resplice(top)
-        self._append(shown[len(old) :])
+        self._replace_from(keep, shown)
         self._restore(anchor)
 
     def _shown(self, visible: list[Message]) -> list[Message]:
@@ -286,18 +323,26 @@ class ConversationView(ScrollView, can_focus=True):
                 return self._messages[index]
         return None
 
-    def _append(self, messages: list[Message]) -> None:
-        if not messages:
+    def _replace_from(self, keep: int, shown: list[Message]) -> None:
+        """Keep the entries of the first `keep` messages, build those of the rest of `shown`."""
+        if keep == len(self._messages) == len(shown):
             return
-        start = len(self._messages)
-        if continues_turn(messages[0], self._previous_of(start)):
-            self._forget_turn_header(start)
-        self._messages.extend(messages)
-        new = self._build_range(start, len(self._messages))
+        start = bisect_left(self._entries, keep, key=lambda e: e.top)
+        pool = {_identity(e): e for e in self._entries[start:]}
+        for entry in self._entries[start:]:
+            self._cache.pop(entry, None)
+        del self._entries[start:]
+        del self._starts[start + 1 :]
+        self._messages = shown
+        if keep < len(shown) and continues_turn(shown[keep], self._previous_of(keep)):
+            self._forget_turn_header(keep)
+        new = self._build_range(keep, len(shown), pool)
         self._measure(new)
         self._entries.extend(new)
         self._starts.extend(accumulate((e.height for e in new), initial=self._starts[-1]))
-        del self._starts[-len(new) - 1]  # the old total, repeated as the first of the new sums
+        del self._starts[start]  # the kept total, repeated as the first of the new sums
+        if self._cursor is not None and self._index_of(self._cursor) is None:
+            self._cursor = None
         self._sync_size()
         if self.follow:
             self.action_last()
@@ -310,7 +355,7 @@ class ConversationView(ScrollView, can_focus=True):
         new = self._build_range(top, top + 1, pool)
         for entry in self._entries[start:end]:
             self._cache.pop(entry, None)
-        self._measure(new)
+        self._measure(new, force=True)
         self._entries[start:end] = new
         self._forget_turn_header(top)
         self._sync_starts()
@@ -333,12 +378,17 @@ class ConversationView(ScrollView, can_focus=True):
             return index
         return None
 
-    def _measure(self, entries: Iterable[Entry]) -> None:
-        painter, width = self._painter_now(), self._width
+    def _measure(self, entries: Iterable[Entry], force: bool = False) -> None:
+        """Heights at the current width; an entry measured at this width before keeps its
+        height unless `force`d or open (an open tool call grows when its result arrives)."""
+        painter, width, expanded = self._painter_now(), self._width, self.expanded
         if painter is None or width <= 0:
             return
         for entry in entries:
-            entry.height = painter.measure(entry, width)
+            if force or entry.measured != width or entry.key in expanded:
+                entry.body = painter.measure(entry, width)
+                entry.measured = width
+            entry.height = entry.pad + entry.body
 
     def _sync_starts(self) -> None:
         self._starts = list(accumulate((e.height for e in self._entries), initial=0))
@@ -468,7 +518,7 @@ class ConversationView(ScrollView, can_focus=True):
             console = self.app.console
             strips = [Strip(list((gutter + line).render(console)), None).adjust_cell_length(width) for line in drawn]
         if len(strips) != entry.height:  # content changed under us: measure again
-            entry.height = len(strips)
+            entry.height, entry.body = len(strips), len(strips) - entry.pad
             self._sync_starts()
             self.refresh()
         self._cache[entry] = strips
@@ -621,7 +671,7 @@ class ConversationView(ScrollView, can_focus=True):
             if entry.call is not None and entry.call.subagent is not None:
                 self._resplice(entry.top)
             else:
-                self._measure([entry])
+                self._measure([entry], force=True)
                 self._sync_starts()
         index = self._index_of(entry)
         if index is not None and entry is self._cursor:
@@ -631,10 +681,13 @@ class ConversationView(ScrollView, can_focus=True):
     def action_toggle_thinking(self) -> None:
         self._all_thinking = not self._all_thinking
         with self.lock:
-            for entry in self._entries:
-                if entry.kind == "thinking" and entry.expandable:
-                    (self.expanded.add if self._all_thinking else self.expanded.discard)(entry.key)
-        self._relayout(self._width)
+            thinking = [e for e in self._entries if e.kind == "thinking" and e.expandable]
+            for entry in thinking:
+                (self.expanded.add if self._all_thinking else self.expanded.discard)(entry.key)
+                self._cache.pop(entry, None)
+            self._measure(thinking, force=True)
+            self._sync_starts()
+        self.refresh()
         self._keep_cursor_in_view()
         self.notify("Thinking expanded" if self._all_thinking else "Thinking collapsed", timeout=1.5)
 
@@ -765,6 +818,20 @@ class ConversationView(ScrollView, can_focus=True):
     @property
     def entries(self) -> list[Entry]:
         return self._entries
+
+
+def _common_prefix(old: list[Message], new: list[Message]) -> int:
+    """How many messages `old` and `new` share at their start (list comparisons run in C)."""
+    low, high = 0, min(len(old), len(new))
+    if old[:high] == new[:high]:
+        return high
+    while low < high:  # old[:low] == new[:low], old[:high + 1] != new[:high + 1]
+        middle = (low + high + 1) // 2
+        if old[:middle] == new[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _identity(entry: Entry) -> tuple[object, ...]:

@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.message import Message as TextualMessage
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from claude_tui.core.model import Message, ToolCall
 from claude_tui.core.session import Session
@@ -25,6 +25,7 @@ from claude_tui.core.source import full_output, raw_json
 from claude_tui.ui import render
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.palette import Palette
+from claude_tui.ui.widgets.keybar import KeyBar
 
 
 @dataclass
@@ -64,7 +65,7 @@ class DetailScreen(Screen[None]):
         yield Static(id="detail-facts")
         with VerticalScroll(id="detail-scroll"):
             yield Static(Text("Reading…", style="dim"), id="detail-body")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self._show()

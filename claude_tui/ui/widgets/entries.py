@@ -50,6 +50,8 @@ class Entry:
     call: ToolCall | None = None
     pad: int = 0  #: blank lines above
     height: int = 0  #: lines, the blank ones above included
+    body: int = 0  #: lines without the blank ones
+    measured: int = -1  #: the width `body` was measured at
     day: bool = False  #: headers: show the date too
     md: lines.Markdown | None = None  #: text and thinking: parsed once
 
@@ -150,7 +152,8 @@ class Painter:
         return max(8, width - 3 - 2 * entry.depth)
 
     def measure(self, entry: Entry, width: int) -> int:
-        """Lines of `entry` at pane width `width`, without drawing it where that can be avoided."""
+        """Lines of `entry` (blank lines above not counted) at pane width `width`, without drawing
+        it where that can be avoided."""
         inner = self.content_width(entry, width)
         kind = entry.kind
         if kind == "text":
@@ -161,7 +164,7 @@ class Painter:
             body = len(self.draw(entry, width)) - entry.pad
         else:
             body = 1
-        return entry.pad + body
+        return body
 
     def _markdown(self, entry: Entry) -> lines.Markdown:
         if entry.md is None:

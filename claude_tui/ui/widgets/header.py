@@ -99,7 +99,7 @@ class SessionFacts(Static):
         money = f" · ${info.cost_usd:,.2f}" if info.cost_usd else ""
         models = " · " + ", ".join(short_model(m) for m in info.models) if info.models else ""
         lines = [
-            Text(one_line(info.title or info.first_prompt or "(untitled)", 400), style="bold"),
+            Text(one_line(info.title or info.first_prompt or "(untitled)", 160), style="bold"),
             Text(f"{started} ({self.clock.ago(info.started)}){duration}", style="dim"),
             Text(
                 f"{plural(info.prompts, 'prompt')} · {plural(info.tool_calls, 'tool call')}{errors}"

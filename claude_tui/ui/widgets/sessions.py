@@ -1,14 +1,21 @@
-"""The session list of one project: sortable by column, filtered as you type, newest first."""
+"""The session list of one project: sortable by column, filtered as you type, newest first.
+
+A Line-API widget: a header line and one line per session, drawn when on screen.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.binding import Binding, BindingType
+from textual.geometry import Size
 from textual.message import Message
-from textual.widgets import DataTable
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from claude_tui.core.model import parse_time
 from claude_tui.core.stats import human_count, human_duration
@@ -43,27 +50,54 @@ COLUMNS: list[tuple[str, str, Callable[[SessionInfo], Any], int | None, bool]] =
     ("model", "Model", lambda s: ",".join(s.models or ()), 10, False),
     ("branch", "Branch", lambda s: s.branch or "", 14, False),
 ]
-#: Cells of padding DataTable puts around each column.
-_PAD = 2
+#: Cells between two columns.
+_GAP = 2
 #: Columns dropped first when the list is narrow.
 _DROP_ORDER = ("branch", "model", "duration", "cost", "tokens", "messages", "when")
 #: The title keeps at least this many cells before other columns are dropped.
 _TITLE_MIN = 24
 SORTABLE = [key for key, *_ in COLUMNS if key != "live"]
+#: Columns that sort A to Z by default (the others: biggest or newest first).
+_ASCENDING = ("title", "model", "branch")
 
 
-class SessionList(DataTable[Text]):
+class SessionList(ScrollView, can_focus=True):
     """Sessions of the chosen project."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j", "cursor_down", "Down", show=False, id="sessions.down"),
-        Binding("k", "cursor_up", "Up", show=False, id="sessions.up"),
-        Binding("g", "scroll_top", "First", show=False, id="sessions.first"),
-        Binding("G", "scroll_bottom", "Last", show=False, id="sessions.last"),
+        Binding("j,down", "cursor(1)", "Down", show=False, id="sessions.down"),
+        Binding("k,up", "cursor(-1)", "Up", show=False, id="sessions.up"),
+        Binding("pagedown", "cursor(10)", "Page down", show=False, id="sessions.page_down"),
+        Binding("pageup", "cursor(-10)", "Page up", show=False, id="sessions.page_up"),
+        Binding("g,home", "cursor(-1000000)", "First", show=False, id="sessions.first"),
+        Binding("G,end", "cursor(1000000)", "Last", show=False, id="sessions.last"),
+        Binding("enter", "open", "Open", id="sessions.open"),
         Binding("s", "sort_next", "Sort", id="sessions.sort"),
         Binding("S", "sort_reverse", "Reverse sort", show=False, id="sessions.reverse"),
         Binding("a", "toggle_hidden", "Show empty", show=False, id="sessions.hidden"),
     ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "session-list--header",
+        "session-list--sorted",
+        "session-list--cursor",
+        "session-list--cursor-blurred",
+        "session-list--dim",
+        "session-list--live",
+    }
+
+    DEFAULT_CSS = """
+    SessionList {
+        overflow-x: hidden;
+        scrollbar-gutter: stable;
+        & > .session-list--header { color: $text-muted; text-style: bold; }
+        & > .session-list--sorted { color: $text; text-style: bold; }
+        & > .session-list--cursor { background: $block-cursor-background; color: $block-cursor-foreground; }
+        & > .session-list--cursor-blurred { background: $block-cursor-blurred-background; }
+        & > .session-list--dim { color: $text-muted; }
+        & > .session-list--live { color: $success; }
+    }
+    """
 
     class SessionChosen(Message):
         """The cursor rests on a session; `open` when the user pressed Enter on it."""
@@ -73,7 +107,7 @@ class SessionList(DataTable[Text]):
             self.info, self.open = info, open
 
     def __init__(self, clock: Clock, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=False, show_cursor=True)
+        super().__init__(id=id)
         self.clock = clock
         self.sessions: list[SessionInfo] = []
         self.shown: list[SessionInfo] = []
@@ -81,36 +115,18 @@ class SessionList(DataTable[Text]):
         self.show_hidden = False
         self.sort_key = "when"
         self.sort_descending = True
+        self.cursor = 0
         self._chosen_path: str | None = None
-        self._columns_width = 0
-        self._shown_columns: list[str] = []
+        self._columns: list[tuple[str, int, bool]] = []  #: (key, width, right-aligned) as laid out
+        self._layout_width = 0
+        self._rows: dict[int, Strip] = {}
 
-    def on_resize(self) -> None:
-        width = self.scrollable_content_region.width
-        if width and width != self._columns_width:
-            self._columns_width = width
-            self._refill()
-
-    def _add_columns(self) -> None:
-        self.clear(columns=True)
-        columns = list(COLUMNS)
-        for key in _DROP_ORDER:
-            fixed = sum((width or 0) + _PAD for _, _, _, width, _ in columns)
-            if self._columns_width - fixed - _PAD >= _TITLE_MIN:
-                break
-            columns = [c for c in columns if c[0] != key]
-        fixed = sum((width or 0) + _PAD for _, _, _, width, _ in columns)
-        title_width = max(12, self._columns_width - fixed - _PAD)
-        self._shown_columns = [c[0] for c in columns]
-        for key, label, _, width, right in columns:
-            arrow = (" ▼" if self.sort_descending else " ▲") if key == self.sort_key else ""
-            header = Text(label + arrow, "bold" if arrow else "", justify="right" if right else "left")
-            self.add_column(header, key=key, width=width or title_width)
+    # ---------------------------------------------------------------- data
 
     def set_sessions(self, sessions: list[SessionInfo], chosen: str | None = None) -> None:
         self.sessions = sessions
         if chosen is not None:
-            self._chosen_path = chosen
+            self._chosen_path = str(chosen)
         self._refill()
 
     def set_filter(self, text: str) -> None:
@@ -119,26 +135,22 @@ class SessionList(DataTable[Text]):
 
     @property
     def chosen(self) -> SessionInfo | None:
-        return next((s for s in self.shown if str(s.path) == self._chosen_path), None)
+        return self.shown[self.cursor] if 0 <= self.cursor < len(self.shown) else None
 
     def _refill(self) -> None:
-        with self.prevent(DataTable.RowHighlighted):  # refilling is not the user choosing
-            self._fill()
-
-    def _fill(self) -> None:
-        wanted = self._chosen_path
+        """Filter and sort again, keeping the cursor on the chosen session (a refill chooses nothing)."""
         sort = next(s for key, _, s, _, _ in COLUMNS if key == self.sort_key)
         rows = [s for s in self.sessions if self._visible(s)]
         rows.sort(key=sort, reverse=self.sort_descending)
         self.shown = rows
-        self._add_columns()
-        for info in rows:
-            cells = self._cells(info)
-            self.add_row(*(cells[key] for key in self._shown_columns), key=str(info.path))
-        index = next((i for i, s in enumerate(rows) if str(s.path) == wanted), 0 if rows else None)
-        if index is not None:
-            self._chosen_path = str(rows[index].path)
-            self.move_cursor(row=index, animate=False)
+        wanted = self._chosen_path
+        self.cursor = next((i for i, s in enumerate(rows) if str(s.path) == wanted), 0)
+        if rows:
+            self._chosen_path = str(rows[self.cursor].path)
+        self._rows.clear()
+        self.virtual_size = Size(self._layout_width, len(rows) + 1)
+        self._scroll_to_cursor()
+        self.refresh()
 
     def _visible(self, info: SessionInfo) -> bool:
         if not self.show_hidden and (info.empty or info.warmup):
@@ -149,32 +161,124 @@ class SessionList(DataTable[Text]):
         haystack = " ".join(str(x or "") for x in (info.title, info.first_prompt, info.branch, info.id)).lower()
         return text in haystack
 
-    def _cells(self, info: SessionInfo) -> dict[str, Text]:
-        dim = "dim"
+    # ---------------------------------------------------------------- drawing
+
+    def _layout(self, width: int) -> None:
+        """Columns that fit `width`, the title taking what the others leave."""
+        columns = list(COLUMNS)
+        for key in _DROP_ORDER:
+            fixed = sum((w or 0) + _GAP for _, _, _, w, _ in columns)
+            if width - fixed >= _TITLE_MIN:
+                break
+            columns = [c for c in columns if c[0] != key]
+        fixed = sum((w or 0) + _GAP for _, _, _, w, _ in columns)
+        self._columns = [(key, w or max(8, width - fixed), right) for key, _, _, w, right in columns]
+        self._layout_width = width
+        self._rows.clear()
+        self.virtual_size = Size(width, len(self.shown) + 1)
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width - self.scrollbar_gutter.width
+        if width != self._layout_width:
+            self._layout(width)
+        base = self.rich_style
+        if y == 0:
+            return self._header(width).apply_style(base)
+        index = round(self.scroll_offset.y) + y - 1
+        if index >= len(self.shown):
+            return Strip.blank(width, base)
+        strip = self._rows.get(index)
+        if strip is None:
+            strip = self._rows[index] = self._row(self.shown[index], width)
+        if index == self.cursor:
+            name = "session-list--cursor" if self.has_focus else "session-list--cursor-blurred"
+            strip = strip.apply_style(self.get_component_rich_style(name))
+        return strip.apply_style(base)
+
+    def _fg(self, name: str) -> Style:
+        """A component's colour and text style, without its background (rows lie on the cursor's)."""
+        style = self.get_component_rich_style(name)
+        return Style(color=style.color, bold=style.bold, italic=style.italic)
+
+    def _header(self, width: int) -> Strip:
+        plain = self._fg("session-list--header")
+        sorted_ = self._fg("session-list--sorted")
+        labels = {key: label for key, label, *_ in COLUMNS}
+        cells = []
+        for key, _, _ in self._columns:
+            label = labels[key] + ((" ▼" if self.sort_descending else " ▲") if key == self.sort_key else "")
+            cells.append(Text(label, sorted_ if key == self.sort_key else plain))
+        return self._strip(cells, width)
+
+    def _row(self, info: SessionInfo, width: int) -> Strip:
+        dim = self._fg("session-list--dim")
         models = list(info.models or ())
-        model = short_model(models[-1]) if models else "-"
-        cost = f"${info.cost_usd:,.2f}" if info.cost_usd else "-"
-        title = Text(
-            title_of(info), "dim italic" if info.empty or info.warmup else "", overflow="ellipsis", no_wrap=True
-        )
-        return {
-            "live": Text("●", "green") if info.live else Text(" "),
-            "title": title,
-            "when": Text(self.clock.ago(_when(info)), dim, justify="right"),
-            "duration": Text(human_duration(info.duration_s) if info.duration_s else "-", dim, justify="right"),
-            "messages": Text(str(info.messages or 0), justify="right"),
-            "tokens": Text(human_count(info.tokens or 0), dim, justify="right"),
-            "cost": Text(cost, dim, justify="right"),
-            "model": Text(model, dim),
-            "branch": Text(one_line(info.branch, 80), dim, overflow="ellipsis", no_wrap=True),
+        title_style = dim + Style(italic=True) if info.empty or info.warmup else Style()
+        values = {
+            "live": Text("●", self._fg("session-list--live")) if info.live else Text(""),
+            "title": Text(title_of(info), title_style),
+            "when": Text(self.clock.ago(_when(info)), dim),
+            "duration": Text(human_duration(info.duration_s) if info.duration_s else "-", dim),
+            "messages": Text(str(info.messages or 0)),
+            "tokens": Text(human_count(info.tokens or 0), dim),
+            "cost": Text(f"${info.cost_usd:,.2f}" if info.cost_usd else "-", dim),
+            "model": Text(short_model(models[-1]) if models else "-", dim),
+            "branch": Text(one_line(info.branch, 80), dim),
         }
+        return self._strip([values[key] for key, _, _ in self._columns], width)
+
+    def _strip(self, cells: list[Text], width: int) -> Strip:
+        line = Text(" ")
+        for (_, size, right), cell in zip(self._columns, cells, strict=True):
+            if cell.cell_len > size:
+                cell.truncate(size - 1)
+                cell.append("…")
+            cell.align("right" if right else "left", size)
+            line.append_text(cell)
+            line.append(" " * _GAP)
+        return Strip(list(line.render(self.app.console)), line.cell_len).adjust_cell_length(width)
+
+    # ---------------------------------------------------------------- moving
+
+    def _scroll_to_cursor(self) -> None:
+        rows = self.size.height - 1
+        top = round(self.scroll_offset.y)
+        if self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False, immediate=True, force=True)
+        elif rows > 0 and self.cursor >= top + rows:
+            self.scroll_to(y=self.cursor - rows + 1, animate=False, immediate=True, force=True)
+
+    def move_to(self, index: int, open: bool = False) -> None:
+        if not self.shown:
+            return
+        index = max(0, min(index, len(self.shown) - 1))
+        moved = index != self.cursor
+        self.cursor = index
+        self._scroll_to_cursor()
+        self.refresh()
+        info = self.shown[index]
+        if moved or open or str(info.path) != self._chosen_path:
+            self._chosen_path = str(info.path)
+            self.post_message(self.SessionChosen(info, open=open))
+
+    def action_cursor(self, delta: int) -> None:
+        self.move_to(self.cursor + delta)
+
+    def action_open(self) -> None:
+        self.move_to(self.cursor, open=True)
 
     def action_sort_next(self) -> None:
         index = SORTABLE.index(self.sort_key) if self.sort_key in SORTABLE else -1
-        self.sort_key = SORTABLE[(index + 1) % len(SORTABLE)]
-        self.sort_descending = self.sort_key not in ("title", "model", "branch")
-        self._refill()
+        self._sort_by(SORTABLE[(index + 1) % len(SORTABLE)])
         self.notify(f"Sorted by {self.sort_key}", timeout=1.5)
+
+    def _sort_by(self, key: str) -> None:
+        if key == self.sort_key:
+            self.sort_descending = not self.sort_descending
+        else:
+            self.sort_key = key
+            self.sort_descending = key not in _ASCENDING
+        self._refill()
 
     def action_sort_reverse(self) -> None:
         self.sort_descending = not self.sort_descending
@@ -184,34 +288,32 @@ class SessionList(DataTable[Text]):
         self.show_hidden = not self.show_hidden
         self._refill()
         self.notify(
-            "Showing empty and warmup sessions" if self.show_hidden else "Hiding empty and warmup sessions", timeout=1.5
+            "Showing empty and warmup sessions" if self.show_hidden else "Hiding empty and warmup sessions",
+            timeout=1.5,
         )
 
-    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
-        event.stop()
-        key = event.column_key.value
-        if key is None or key not in SORTABLE:
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
             return
-        if key == self.sort_key:
-            self.sort_descending = not self.sort_descending
-        else:
-            self.sort_key = key
-            self.sort_descending = key not in ("title", "model", "branch")
-        self._refill()
+        if offset.y == 0:  # the header: sort by the column clicked
+            x = 1
+            for key, size, _ in self._columns:
+                if x <= offset.x < x + size + _GAP and key in SORTABLE:
+                    self._sort_by(key)
+                    return
+                x += size + _GAP
+            return
+        index = round(self.scroll_offset.y) + offset.y - 1
+        if index < len(self.shown):
+            again = index == self.cursor
+            self.move_to(index, open=again or event.chain > 1)
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        event.stop()
-        info = self._info(event.row_key.value)
-        if info is not None and str(info.path) != self._chosen_path:
-            self._chosen_path = str(info.path)
-            self.post_message(self.SessionChosen(info))
+    def on_focus(self) -> None:
+        self.refresh()
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        info = self._info(event.row_key.value)
-        if info is not None:
-            self._chosen_path = str(info.path)
-            self.post_message(self.SessionChosen(info, open=True))
+    def on_blur(self) -> None:
+        self.refresh()
 
-    def _info(self, key: str | None) -> SessionInfo | None:
-        return next((s for s in self.shown if str(s.path) == key), None)
+    def on_resize(self) -> None:
+        self._scroll_to_cursor()

@@ -1,0 +1,71 @@
+"""The key bar at the bottom: the keys that work where the focus is, clickable.
+
+One line of text instead of a widget per key: it is redrawn when the focus moves,
+which a footer of many widgets makes slow.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.dom import DOMNode
+from textual.screen import Screen
+from textual.widgets import Static
+
+
+class KeyBar(Static):
+    """Keys of the focused widget, its screen and the app (those marked `show`)."""
+
+    DEFAULT_CSS = """
+    KeyBar {
+        height: 1;
+        background: $footer-background;
+        color: $footer-foreground;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+    }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._spans: list[tuple[int, int, DOMNode, str]] = []
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, screen: Screen[object]) -> None:
+        if self.is_attached and screen is self.screen:
+            self._draw()
+
+    def _draw(self) -> None:
+        key_style = self.app.get_css_variables().get("footer-key-foreground", "")
+        text = Text(no_wrap=True, overflow="ellipsis")
+        spans: list[tuple[int, int, DOMNode, str]] = []
+        seen: set[str] = set()
+        for node, binding, enabled, _ in self.screen.active_bindings.values():
+            if not binding.show or binding.action in seen or not enabled:
+                continue
+            seen.add(binding.action)
+            start = len(text)
+            text.append(f" {self.app.get_key_display(binding)} ", f"bold {key_style}")
+            text.append(binding.description + " ")
+            spans.append((start, len(text), node, binding.action))
+        text.append(" " * max(1, self.size.width - len(text) - len(" ^p palette ")))
+        start = len(text)
+        text.append(" ^p", f"bold {key_style}")
+        text.append(" palette ")
+        spans.append((start, len(text), self.app, "command_palette"))
+        self._spans = spans
+        self.update(text)
+
+    async def on_click(self, event: events.Click) -> None:
+        for start, end, node, action in self._spans:
+            if start <= event.x < end:
+                await self.app.run_action(action, node)
+                return
+
+    def on_resize(self) -> None:
+        self._draw()
