@@ -137,10 +137,9 @@ async def test_the_browser_shows_hostile_titles_and_facts_as_text(
         assert "[red]␛]0;title␇" in screen
 
 
-# ------------------------------------------------------------ left for the UI (strict xfail: remove the mark when done)
+# ------------------------------------------------------------ damaged and unreadable files in the pane
 
 
-@pytest.mark.xfail(strict=True, reason="UI: the pane shows only a count of damaged lines, not each note where it is")
 async def test_each_damaged_line_gets_its_note_in_the_pane(hostile_file: tuple[Path, list[Case]]) -> None:
     path, cases = hostile_file
     app = ClaudeTUI([path.parent.parent], session=path, library=NoLibrary(), clock=CLOCK)
@@ -153,7 +152,6 @@ async def test_each_damaged_line_gets_its_note_in_the_pane(hostile_file: tuple[P
                 assert case.note in text, case.name
 
 
-@pytest.mark.xfail(strict=True, reason="UI: an unreadable file shows 'This session has no messages', not why")
 @pytest.mark.parametrize("kind", ["fifo", "directory"])
 async def test_an_unreadable_session_says_why_in_the_pane(tmp_path: Path, kind: str) -> None:
     path = tmp_path / "s.jsonl"

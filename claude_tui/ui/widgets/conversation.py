@@ -113,9 +113,9 @@ class ConversationView(ScrollView, can_focus=True):
             self.message, self.call = message, call
 
     class _Fed(TextualMessage):
-        def __init__(self, token: int, done: bool, offset: int, size: int) -> None:
+        def __init__(self, token: int, done: bool, offset: int, size: int, error: str | None) -> None:
             super().__init__()
-            self.token, self.done, self.offset, self.size = token, done, offset, size
+            self.token, self.done, self.offset, self.size, self.error = token, done, offset, size, error
 
     def __init__(
         self, clock: Clock | None = None, *, name: str | None = None, id: str | None = None, classes: str | None = None
@@ -144,6 +144,7 @@ class ConversationView(ScrollView, can_focus=True):
         self._applied = 0.0
         self._apply_timer: Timer | None = None
         self._progress = (0, 0)
+        self._error: str | None = None
         self._token = 0
         self._all_thinking = False
 
@@ -215,10 +216,11 @@ class ConversationView(ScrollView, can_focus=True):
                     return
                 update = tail.poll(limit)
                 self._pending = _merge(self._pending, update)
-                done = tail.caught_up
+                done = tail.caught_up or tail.error is not None
                 offset, size = tail.reader.offset, tail.size
+                error = tail.error or ("the file is gone" if tail.deleted else None)
                 self._drawn.clear()
-            self.post_message(self._Fed(token, done, offset, size))
+            self.post_message(self._Fed(token, done, offset, size, error))
             if done:
                 return
             if limit == FIRST_BATCH:  # let the first screen be drawn before the long read
@@ -232,6 +234,7 @@ class ConversationView(ScrollView, can_focus=True):
         if message.token != self._token or self.session is None:
             return
         self._progress = (message.offset, message.size)
+        self._error = message.error
         if message.done or not self._entries or time.monotonic() - self._applied >= APPLY_EVERY:
             self._apply_pending(message.done)
         elif self._apply_timer is None:  # a batch a moment from now brings this one along
@@ -254,7 +257,8 @@ class ConversationView(ScrollView, can_focus=True):
             self.select(self._first_visible_index(), scroll=False)
         if done:
             self.loading = False
-            self.placeholder = "This session has no messages"
+            error = self._error
+            self.placeholder = f"Cannot read this session: {error}" if error else "This session has no messages"
             # A big session is millions of objects that live as long as it is shown: keep the
             # cycle collector from walking them all (a 150 ms pause) every so often while it is.
             gc.freeze()
@@ -302,19 +306,27 @@ class ConversationView(ScrollView, can_focus=True):
         self.refresh()
 
     def _build_range(self, start: int, end: int, pool: dict[tuple[object, ...], Entry] | None = None) -> list[Entry]:
+        """Entries of messages `start` to `end` (and of the damaged lines among them; `end` at the
+        last message also takes the damaged lines after it)."""
         messages = self._messages
         previous = self._previous_of(start)
         out: list[Entry] = []
+        problems = self.session.problems if self.session is not None else []
+        lines = [p.line_no for p in problems]
+        after = _line_of(messages[start - 1]) if start else 0
         for top in range(start, end):
             message = messages[top]
+            line = _line_of(message)
+            for problem in problems[bisect_right(lines, after) : bisect_right(lines, line)]:
+                out.append(_reuse(Entry("problem", message, top, problem=problem), pool))
+            after = max(after, line)
             for entry in build(message, top, 0, previous, self.expanded, self.hide_quiet):
-                old = pool.get(_identity(entry)) if pool else None
-                if old is not None:
-                    old.top, old.pad, old.day = entry.top, entry.pad, entry.day
-                    entry = old
-                out.append(entry)
+                out.append(_reuse(entry, pool))
             if message.kind not in QUIET_KINDS:
                 previous = message
+        if end == len(messages) and messages:
+            for problem in problems[bisect_right(lines, after) :]:
+                out.append(_reuse(Entry("problem", messages[-1], end, problem=problem), pool))
         return out
 
     def _previous_of(self, top: int) -> Message | None:
@@ -835,7 +847,20 @@ def _common_prefix(old: list[Message], new: list[Message]) -> int:
 
 
 def _identity(entry: Entry) -> tuple[object, ...]:
-    return (entry.kind, id(entry.message), id(entry.block), entry.depth)
+    return (entry.kind, id(entry.message), id(entry.block or entry.problem), entry.depth)
+
+
+def _reuse(entry: Entry, pool: dict[tuple[object, ...], Entry] | None) -> Entry:
+    """The entry built before for the same thing (keeping its height and drawing), updated."""
+    old = pool.get(_identity(entry)) if pool else None
+    if old is None:
+        return entry
+    old.top, old.pad, old.day = entry.top, entry.pad, entry.day
+    return old
+
+
+def _line_of(message: Message) -> int:
+    return message.span.line_no if message.span is not None else 0
 
 
 def _merge(pending: Update | None, update: Update) -> Update:

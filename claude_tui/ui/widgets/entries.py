@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from rich.style import Style
 from rich.text import Text
 
-from claude_tui.core.model import QUIET_KINDS, Block, Kind, Message, ToolCall
+from claude_tui.core.model import QUIET_KINDS, Block, Kind, Message, Problem, ToolCall
 from claude_tui.core.session import prompt_text
 from claude_tui.core.stats import human_count, human_size
 from claude_tui.ui import lines, tools
@@ -42,7 +42,7 @@ _MODEL = re.compile(r"^claude-(?:(\d+)-(\d+)-)?([a-z]+)(?:-(\d{1,2})(?:-(\d{1,2}
 class Entry:
     """One selectable row group of the pane."""
 
-    kind: str  #: header, text, thinking, tool, image, block, row, compact, summary, fork
+    kind: str  #: header, text, thinking, tool, image, block, row, compact, summary, fork, problem
     message: Message
     top: int  #: index of the top-level message it belongs to, in the pane's message list
     depth: int = 0  #: subagent nesting
@@ -54,6 +54,7 @@ class Entry:
     measured: int = -1  #: the width `body` was measured at
     day: bool = False  #: headers: show the date too
     md: lines.Markdown | None = None  #: text and thinking: parsed once
+    problem: Problem | None = None  #: a damaged line of the file, shown where it was
 
     @property
     def key(self) -> object:
@@ -216,6 +217,12 @@ class Painter:
             block = entry.block
             assert block is not None
             out.append(Text(f"▣ {block.media_type or 'image'} · {human_size(block.size)}", p.dim))
+        elif kind == "problem":
+            problem = entry.problem
+            assert problem is not None
+            where = f"line {problem.line_no}: " if problem.line_no else ""
+            note = Text.assemble(("⚠ ", p.warning), (where + tools.one_line(problem.message, 400), p.warning))
+            out.append(self._fit(note, inner))
         elif kind == "block":
             block = entry.block
             assert block is not None
