@@ -288,7 +288,7 @@ def _ticking():
 @pytest.mark.parametrize("workers", [1, 2])
 def test_ctrl_c_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
     root = tmp_path / "projects"
-    for i in range(3):
+    for i in range(30):
         simple_project(root, cwd=f"/home/u/p{i}", sessions=2, start=i * 10_000)
     monkeypatch.setattr(index_module, "COMMIT_EVERY", 0)
     monkeypatch.setattr(index_module, "POOL_MIN_BYTES", 0)
@@ -301,12 +301,13 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, w
             raise KeyboardInterrupt
 
     monkeypatch.setattr(index_module.time, "monotonic", _ticking())
-    index = Index(tmp_path / "cache", [root])
+    lib = Library([root], tmp_path / "cache")
     with pytest.raises(KeyboardInterrupt):
-        index.update([root], interrupt)
-    kept = index.db.execute("SELECT count(*) FROM files WHERE facts IS NOT NULL").fetchone()[0]
-    assert 0 < kept < 6
-    assert index.update([root]).files_read == 6 - kept
+        lib.index.update(lib.roots, interrupt)
+    kept = lib.index.db.execute("SELECT count(*) FROM files WHERE facts IS NOT NULL").fetchone()[0]
+    assert 0 < kept < 60
+    assert lib.refresh().files_read == 60 - kept
+    assert infos(lib) == infos(fresh(root, tmp_path, "cold"))
 
 
 def test_state_round_trips_through_json() -> None:

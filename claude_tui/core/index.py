@@ -650,21 +650,27 @@ class Index:
         report = Progress(files_total=len(jobs), bytes_total=sum(j[4] - j[3] for j in jobs))
         leaves = frozenset(leaf for (leaf,) in self.db.execute("SELECT DISTINCT leaf FROM summaries"))
         last_report = 0.0
+        batcher = None
+        if self.path is not None and worker_count() > 1 and len(jobs) > 1 and report.bytes_total > POOL_MIN_BYTES:
+            written = _pool(jobs, leaves, str(self.path), worker_count(), cancel, self.notices)
+        else:
+            batcher = _Batcher(self.db)
+            written = _here(jobs, leaves, cancel, batcher)
         try:
-            if self.path is not None and worker_count() > 1 and len(jobs) > 1 and report.bytes_total > POOL_MIN_BYTES:
-                written = _pool(jobs, leaves, str(self.path), worker_count(), cancel, self.notices)
-            else:
-                written = self._here(jobs, leaves, cancel)
             for done, files in written:
                 report.bytes_done += done
                 report.files_done += files
-                result.bytes_read += done
-                result.files_read += files
                 if progress is not None and time.monotonic() - last_report >= 0.1:
                     progress(report)
                     last_report = time.monotonic()
         except KeyboardInterrupt:
             result.interrupted = True
+        finally:
+            written.close()  # now, not when the traceback is freed: workers must stop writing
+        if batcher is not None and (last := batcher.flush()) is not None:  # what was read is kept
+            report.bytes_done += last[0]
+            report.files_done += last[1]
+        result.bytes_read, result.files_read = report.bytes_done, report.files_done
         if cancel is not None and cancel.is_set():
             result.interrupted = True
         if progress is not None:
@@ -672,28 +678,24 @@ class Index:
         if result.interrupted and cancel is None:
             raise KeyboardInterrupt
 
-    def _here(
-        self, jobs: list[Job], leaves: frozenset[str], cancel: threading.Event | None
-    ) -> Iterator[tuple[int, int]]:
-        """Read the files in this process (a small update, or an index in memory)."""
-        batcher = _Batcher(self.db)
-        try:
-            for job in jobs:
-                for item in run_job(job, leaves):
-                    if (written := batcher.add(item)) is not None:
-                        yield written
-                if cancel is not None and cancel.is_set():
-                    break
-        finally:
-            if (written := batcher.flush()) is not None:  # what was read is kept, even when interrupted
-                yield written
-
     def _dead_rows(self) -> int:
         row = self.db.execute("SELECT value FROM meta WHERE key='dead'").fetchone()
         return row[0] if row else 0
 
     def _live_rows(self) -> int:
         return self.db.execute("SELECT coalesce(sum(nrows), 0) FROM files").fetchone()[0]
+
+
+def _here(
+    jobs: list[Job], leaves: frozenset[str], cancel: threading.Event | None, batcher: _Batcher
+) -> Iterator[tuple[int, int]]:
+    """Read the files in this process (a small update, or an index in memory); the caller flushes last."""
+    for job in jobs:
+        for item in run_job(job, leaves):
+            if (written := batcher.add(item)) is not None:
+                yield written
+        if cancel is not None and cancel.is_set():
+            return
 
 
 def _pool(
