@@ -97,10 +97,9 @@ def run_index(args: argparse.Namespace) -> int:
 
 def _totals(index: Index, roots: list[Path]) -> tuple[int, int, int]:
     """Projects (folders with a session), sessions and bytes of history under `roots`."""
-    files = index.files(roots)
-    folders = {folder for _, folder, agent, *_ in files if not agent}
-    sessions = sum(1 for f in files if not f[2])
-    return len(folders), sessions, sum(max(0, f[3]) for f in files)
+    files = [f for f in index.files(roots) if f[5] is not None or f[6] is not None]  # read (or unreadable)
+    sessions = [f for f in files if not f[2]]
+    return len({f[1] for f in sessions}), len(sessions), sum(max(0, f[3]) for f in files)
 
 
 def run_search(args: argparse.Namespace) -> int:
