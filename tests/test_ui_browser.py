@@ -182,3 +182,21 @@ def test_command_line() -> None:
     assert (args.session, args.projects_dir, args.follow, args.demo) == ("abc", ["/x", "/y"], True, False)
     assert parser().parse_args(["--demo"]).demo
     assert DEMO_PROJECTS.is_dir()
+
+
+async def test_palette_runs_every_action(roots: list[Path]) -> None:
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        view = await browser_ready(pilot, app)
+        await pilot.press("3", "ctrl+p", *"hide dim rows")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settled(pilot, lambda: view.hide_quiet)
+
+
+async def test_follow_opens_the_newest_session_at_its_end(roots: list[Path]) -> None:
+    app = browser(roots, follow=True)
+    async with app.run_test(size=WIDE) as pilot:
+        view = await browser_ready(pilot, app)
+        assert view.follow and view.cursor_index == len(view.entries) - 1
+        assert view.scroll_offset.y == view.max_scroll_y > 0

@@ -290,7 +290,7 @@ class MainScreen(Screen[None]):
         if self.info is not None and Path(self.info.path) == Path(info.path) and self.conversation.session:
             return
         self.info = info
-        self.conversation.open(Path(info.path))
+        self.conversation.open(Path(info.path), at_end=self.follow)
         self._update_header()
 
     def choose_project(self, project: Project) -> None:

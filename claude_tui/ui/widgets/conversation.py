@@ -471,6 +471,8 @@ class ConversationView(ScrollView, can_focus=True):
         width = self._view.width
         if width != self._width:
             self._relayout(width)
+        if self.follow:
+            self.action_last()
 
     def _relayout(self, width: int) -> None:
         with self.lock:

@@ -36,7 +36,7 @@ def binding_table(title: str, owner: type[DOMNode], keymap: dict[str, str], disp
     )
     table.add_column("keys", style="bold", width=14, no_wrap=True)
     table.add_column("action", ratio=1)
-    table.add_column("id", style="dim", no_wrap=True)
+    table.add_column("id", style="dim", no_wrap=True, width=34)
     for binding in owner.BINDINGS:
         if isinstance(binding, Binding) and binding.id:
             table.add_row(keys_of(binding, keymap, display), binding.description, binding.id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -40,6 +41,7 @@ class ProjectTree(Tree["Project | None"]):
         self.projects: list[Project] = []
         self.filter_text = ""
         self._chosen: Project | None = None
+        self._twins: set[str] = set()
 
     def set_projects(self, projects: list[Project], chosen: Project | None = None) -> None:
         """Show `projects` (most recent first), keeping the cursor on `chosen` or the current one."""
@@ -70,6 +72,8 @@ class ProjectTree(Tree["Project | None"]):
                 worktrees.setdefault(project.repo, []).append(project)
         target: TreeNode[Project | None] | None = None
         emitted: set[str] = set()
+        names = Counter(p.name for p in self.projects)
+        self._twins = {name for name, count in names.items() if count > 1}
         for project in self.projects:  # a repository is placed where its newest worktree or itself falls
             head = project.repo if project.repo and project.repo != project.path else project.path
             if head in emitted:
@@ -98,14 +102,15 @@ class ProjectTree(Tree["Project | None"]):
         text = self.filter_text
         return not text or text in project.name.lower() or text in project.path.lower()
 
-    @staticmethod
-    def _label(project: Project, worktree: bool = False) -> Text:
+    def _label(self, project: Project, worktree: bool = False) -> Text:
         visible = [s for s in project.sessions if not (s.empty or s.warmup)]
         label = Text()
         if worktree:
             label.append("⎇ ", "dim")
         label.append(one_line(project.name, 200))
         label.append(f"  {len(visible)}", "dim")
+        if project.name in self._twins:  # two projects of one name: say where each is
+            label.append(f"  {one_line(project.path.rsplit('/', 1)[0], 80)}", "dim italic")
         if project.live:
             label.append(" ●", "green")
         return label
