@@ -217,3 +217,17 @@ def test_worktree_commands(command: str, cwd: str | None, target: str | None) ->
     from claude_tui.core.extract import worktree_target
 
     assert worktree_target(command, cwd) == target
+
+
+def test_refresh_reloads_only_when_the_index_changed(tmp_path: Path) -> None:
+    root = tmp_path / "projects"
+    simple_project(root, sessions=1)
+    lib = library(root, tmp_path)
+    first = lib.projects
+    lib.refresh()
+    assert lib.projects is first  # nothing changed: the same objects
+    other = Library([root], tmp_path / "cache")  # another process indexes a new session
+    simple_project(root, cwd="/home/u/other", sessions=1)
+    other.refresh()
+    lib.refresh()  # nothing left for this one to read, but the index changed under it
+    assert sorted(p.path for p in lib.projects) == ["/home/u/other", "/home/u/proj"]

@@ -467,6 +467,11 @@ class Index:
         with self.lock:
             self.db.close()
 
+    def version(self) -> int:
+        """A number that changes when another connection (a worker, another process) commits."""
+        with self.lock:
+            return self.db.execute("PRAGMA data_version").fetchone()[0]
+
     def note(self, text: str) -> None:
         """Add a notice for the user, once."""
         if text not in self.notices:

@@ -97,21 +97,24 @@ class Library:
         self.index = Index(cache_dir, self.roots)
         self.notices: list[str] = self.index.notices
         self.projects: list[Project] = []
+        self._loaded: int | None = None  #: the index's version when the projects were read
 
     def refresh(
         self, progress: Callable[[Progress], None] | None = None, cancel: threading.Event | None = None
     ) -> UpdateResult:
-        """Bring the index up to date (only what changed is read), then reload the projects."""
+        """Bring the index up to date (only what changed is read), then reload the projects if anything did."""
         try:
             result = self.index.update(self.roots, progress, cancel)
         except IndexBusy:
             self.index.note("the index is busy (another claude-tui is writing it): showing what it holds")
             result = UpdateResult()
-        self.reload()
+        if result.files_read or result.removed or result.interrupted or self.index.version() != self._loaded:
+            self.reload()
         return result
 
     def reload(self) -> None:
         """Read the projects and sessions from the index as it is."""
+        self._loaded = self.index.version()
         self.projects = build_projects(self.index.files(self.roots), self.index.summaries(self.roots))
 
     def search(
