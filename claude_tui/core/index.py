@@ -347,16 +347,22 @@ def _context() -> Any:
 
 
 @contextlib.contextmanager
-def _main_hidden() -> Iterator[None]:
-    """Hide the main module from spawned workers, which would import (and so run) it again:
-    they need only this module. Fork-started workers do not look."""
+def _spawnable() -> Iterator[None]:
+    """Make starting workers safe from inside an app.
+
+    Hide the main module from spawned workers, which would import (and so run) it again: they
+    need only this module (fork-started workers do not look). And give multiprocessing the real
+    stderr: a TUI replaces sys.stderr with an object whose fileno() is -1, which the resource
+    tracker would pass on ("bad value(s) in fds_to_keep").
+    """
     main = sys.modules.get("__main__")
     saved = {k: v for k, v in vars(main).items() if k in ("__spec__", "__file__")} if main else {}
     if main is not None:
         main.__spec__ = None
         vars(main).pop("__file__", None)
     try:
-        yield
+        with contextlib.redirect_stderr(sys.__stderr__ or sys.stderr):
+            yield
     finally:
         if main is not None:
             vars(main).update(saved)
@@ -710,14 +716,14 @@ def _pool(
     """Read `jobs` in worker processes that write to the index themselves; yield (bytes, files) as
     they commit. Stopping (Ctrl-C, `cancel`) ends the workers: their unfinished transactions roll back."""
     ctx = _context()
-    tasks = ctx.Queue()
-    events = ctx.Queue()
-    for job in jobs:
-        tasks.put(job)
-    for _ in range(workers):
-        tasks.put(None)
-    procs = [ctx.Process(target=_worker, args=(tasks, events, leaves, path), daemon=True) for _ in range(workers)]
-    with _main_hidden():
+    with _spawnable():  # queues start the resource tracker too
+        tasks = ctx.Queue()
+        events = ctx.Queue()
+        for job in jobs:
+            tasks.put(job)
+        for _ in range(workers):
+            tasks.put(None)
+        procs = [ctx.Process(target=_worker, args=(tasks, events, leaves, path), daemon=True) for _ in range(workers)]
         for p in procs:
             p.start()
     running = workers
