@@ -24,7 +24,7 @@ from textual.widgets import Input, Static
 from claude_tui.core.model import Message
 from claude_tui.ui import actions
 from claude_tui.ui.clock import Clock
-from claude_tui.ui.config import Config
+from claude_tui.ui.config import Config, tilde
 from claude_tui.ui.render import message_text
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.detail import DetailScreen, Subject
@@ -268,7 +268,7 @@ class MainScreen(Screen[None]):
 
     def _show_project(self, project: Project, *, open_newest: bool) -> None:
         sessions = self.query_one(SessionList)
-        sessions.border_title = f"Sessions · {_home(project.path)}"
+        sessions.border_title = f"Sessions · {tilde(project.path)}"
         session = self.conversation.session
         sessions.set_sessions(project.sessions, None if open_newest or session is None else session.path)
         if open_newest and sessions.shown:
@@ -546,12 +546,6 @@ class ClaudeTUI(App[None]):
                     continue
                 keys = self.get_key_display(binding)
                 yield SystemCommand(binding.description, f"{keys} · {binding.id}", _runner(target, binding.action))
-
-
-def _home(path: str) -> str:
-    """`path` with the home folder written as ~."""
-    home = str(Path.home())
-    return "~" + path[len(home) :] if path == home or path.startswith(home + "/") else path
 
 
 #: Bindings that make no sense as palette commands (moving one row, going back).

@@ -36,6 +36,12 @@ def config_path() -> Path:
     return Path(base) / "claude-tui" / "config.toml"
 
 
+def tilde(path: str | Path) -> str:
+    """`path` with the home folder written as ~."""
+    text, home = str(path), str(Path.home())
+    return "~" + text[len(home) :] if text == home or text.startswith(home + "/") else text
+
+
 def load_config(path: Path | None = None) -> Config:
     """Read the config file; a missing file gives the defaults."""
     path = path or config_path()

@@ -14,7 +14,7 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from claude_tui.ui.config import config_path
+from claude_tui.ui.config import config_path, tilde
 
 
 def keys_of(binding: Binding, keymap: dict[str, str], display: Callable[[Binding], str]) -> str:
@@ -61,7 +61,7 @@ class HelpScreen(ModalScreen[None]):
                 yield Static(binding_table(title, owner, keymap, display), classes="help-section")
             note = Text.assemble(
                 ("Remap any key by its id in ", "dim"),
-                (str(config_path()), "bold"),
+                (tilde(config_path()), "bold"),
                 ("  ([keys] table), e.g.\n", "dim"),
                 ('  "conversation.next_prompt" = "n"\n', ""),
                 ("ctrl+p opens the command palette: every action, every project and session by name.", "dim"),
