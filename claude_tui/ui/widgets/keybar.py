@@ -53,11 +53,13 @@ class KeyBar(Static):
             text.append(f" {self.app.get_key_display(binding)} ", f"bold {key_style}")
             text.append(binding.description + " ")
             spans.append((start, len(text), node, binding.action))
-        text.append(" " * max(1, self.size.width - len(text) - len(" ^p palette ")))
-        start = len(text)
-        text.append(" ^p", f"bold {key_style}")
-        text.append(" palette ")
-        spans.append((start, len(text), self.app, "command_palette"))
+        room = self.size.width - len(text) - len(" ^p palette ")
+        if room >= 1:  # the palette's key, at the right, when it fits
+            text.append(" " * room)
+            start = len(text)
+            text.append(" ^p", f"bold {key_style}")
+            text.append(" palette ")
+            spans.append((start, len(text), self.app, "command_palette"))
         self._spans = spans
         self.update(text)
 
