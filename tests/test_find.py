@@ -28,7 +28,7 @@ def session_file(tmp_path: Path) -> Path:
     path = t.write(tmp_path / "p" / "main.jsonl")
     sub = Thread(session_id="main")
     sub.prompt("look deeper", parent=None, isSidechain=True)
-    sub.answer(text("found the hidden_gem in a subagent"), msg_id="s1")
+    sub.answer(text("found the hidden_gem in a subagent"), tool_use("g", "Grep", pattern="deep_call"), msg_id="s1")
     sub.write(tmp_path / "p" / "main" / "subagents" / "agent-a1.jsonl")
     return path
 
@@ -50,6 +50,10 @@ def test_finds_in_collapsed_parts_and_subagents(tmp_path: Path) -> None:
     assert [h.part.where for h in find(s, Query("settings.py"))] == ["thinking"]
     gem = list(find(s, Query("hidden_gem")))
     assert len(gem) == 1 and gem[0].part.nested is not None and gem[0].part.call is s.calls["task"]
+    assert gem[0].part.tool is None and gem[0].part.block == 0
+    [deep] = find(s, Query("deep_call"))
+    assert deep.part.call is s.calls["task"] and deep.part.tool is not None and deep.part.tool.name == "Grep"
+    assert deep.part.tool in deep.part.nested.tool_calls
 
 
 def test_long_output_searched_whole_only_when_asked(tmp_path: Path) -> None:

@@ -78,6 +78,9 @@ def test_hits_are_newest_first_with_marked_snippets(lib: Library) -> None:
     assert hits[2].snippet == f"Use orjson.loads on each line; {M}JSON{E} lines are one object a line."
     [tool] = lib.search("failed")
     assert (tool.tool, tool.is_error, tool.role, tool.kind) == ("Bash", True, "tool", "tool_output")
+    [call] = lib.search("pytest", role="tool")
+    assert tool.call_id and tool.call_id.startswith("toolu_") and call.call_id == tool.call_id
+    assert hits[0].call_id is None
     first = hits[-1]
     assert (first.title, first.project, first.role) == ("How do I parse JSON lines in Python?", "/home/u/alpha", "user")
     assert first.message_uuid and first.timestamp == "2026-01-05T09:00:01.000Z"
@@ -108,6 +111,8 @@ def test_filters(lib: Library) -> None:
     assert [h.kind for h in lib.search("failed", errors_only=True)] == ["tool_output"]
     assert lib.search("json", errors_only=True) == []
     assert {h.session_id for h in lib.search("json", since="2026-01-06")} == {"new"}
+    assert {h.session_id for h in lib.search("json", until="2026-01-05")} == {"old", "other"}  # the whole day
+    assert lib.search("json", since="2026-01-06", until="2026-01-06T00:30") == []
     assert len(lib.search("json", limit=2)) == 2
     with pytest.raises(ValueError, match="unknown role"):
         lib.search("json", role="robot")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import orjson
 
-from claude_tui.core.model import Kind, Message, ToolCall
+from claude_tui.core.model import Message, ToolCall
 from claude_tui.core.session import Session
 
 #: Hits counted in one piece of text at most (a word in a 30 MB log is not worth more).
@@ -48,8 +48,9 @@ class Part:
     where: str  #: text, thinking, tool_input, tool_output, row
     text: str
     call: ToolCall | None = None  #: the tool call it belongs to (also for subagent content)
-    block: int | None = None
+    block: int | None = None  #: the block of the message (of `nested` inside a subagent)
     nested: Message | None = None  #: the subagent message, for hits inside a subagent
+    tool: ToolCall | None = None  #: tool_input and tool_output: the call they are of (nested ones too)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,15 +77,14 @@ def parts(message: Message, full_output: Callable[[ToolCall], str] | None = None
 
 
 def _call_parts(call: ToolCall, full_output: Callable[[ToolCall], str] | None, depth: int) -> Iterator[Part]:
-    yield Part("tool_input", f"{call.name} " + orjson.dumps(call.input).decode("utf-8", "replace"), call)
+    yield Part("tool_input", f"{call.name} " + orjson.dumps(call.input).decode("utf-8", "replace"), call, tool=call)
     if call.result is not None:
         text = full_output(call) if full_output is not None and call.result.truncated else call.result.text
-        yield Part("tool_output", text, call)
+        yield Part("tool_output", text, call, tool=call)
     if call.subagent is not None and depth < 4:
-        for nested in call.subagent.messages:
-            if nested.kind is not Kind.TOOL_RESULT:
-                for part in parts(nested, full_output, depth + 1):
-                    yield Part(part.where, part.text, call, part.block, part.nested or nested)
+        for nested in call.subagent.visible():
+            for part in parts(nested, full_output, depth + 1):
+                yield Part(part.where, part.text, call, part.block, part.nested or nested, part.tool)
 
 
 def find(
@@ -92,9 +92,11 @@ def find(
     query: Query,
     start: int = 0,
     full_output: Callable[[ToolCall], str] | None = None,
+    visible: list[Message] | None = None,
 ) -> Iterator[Hit]:
-    """Hits in the messages being read, from visible message `start` on, wrapping around to the top."""
-    visible = session.visible()
+    """Hits in the messages being read (`visible`, taken from the session when not given), from
+    visible message `start` on, wrapping around to the top."""
+    visible = session.visible() if visible is None else visible
     order = list(range(start, len(visible))) + list(range(0, min(start, len(visible))))
     for index in order:
         message = visible[index]

@@ -126,6 +126,7 @@ class Library:
         role: str | None = None,
         kind: str | None = None,
         since: str | None = None,
+        until: str | None = None,
         tool: str | None = None,
         errors_only: bool = False,
     ) -> list[Hit]:
@@ -133,7 +134,7 @@ class Library:
         with self.index.reading() as db:
             return search(
                 db, self.roots, query, limit=limit, project=project, role=role, kind=kind,
-                since=since, tool=tool, errors_only=errors_only,
+                since=since, until=until, tool=tool, errors_only=errors_only,
             )  # fmt: skip
 
     def session(self, path: Path) -> SessionInfo | None:

@@ -34,6 +34,7 @@ MAX_CANDIDATES = 20_000
 _TOKEN = re.compile(r"[^\W_]+")  # what FTS5's unicode61 tokenizer keeps: letters and digits
 _PARTS = re.compile(r'"([^"]*)"|(\S+)')
 _RELATIVE = re.compile(r"^(\d+)\s*([hdwmy])$")
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _UNITS = {"h": 3600, "d": 86400, "w": 7 * 86400, "m": 30 * 86400, "y": 365 * 86400}
 
 
@@ -54,6 +55,7 @@ class Hit:
     file: Path  #: the file holding the message: the session file, or a subagent transcript
     offset: int  #: byte offset of the message's line in `file`
     is_error: bool = False
+    call_id: str | None = None  #: tool_input and tool_output: the tool_use id
 
 
 @dataclass
@@ -114,6 +116,12 @@ def parse_since(value: str) -> int:
     return int(moment.timestamp())
 
 
+def parse_until(value: str) -> int:
+    """Epoch seconds where a range ending at `value` stops: a date's whole day is in it."""
+    stamp = parse_since(value)
+    return stamp + _UNITS["d"] if _DAY.match(value.strip()) else stamp
+
+
 def snippet(text: str, query: Query, width: int = SNIPPET_CHARS) -> str:
     """A window of `text` around the first match, whitespace folded, controls made visible, matches marked."""
     text = text[:1_000_000]
@@ -156,10 +164,12 @@ def search(
     role: str | None = None,
     kind: str | None = None,
     since: str | None = None,
+    until: str | None = None,
     tool: str | None = None,
     errors_only: bool = False,
 ) -> list[Hit]:
-    """Hits for `query` among the files under `roots`, newest first. ValueError for a bad filter."""
+    """Hits for `query` among the files under `roots`, newest first (`since` <= time < `until`).
+    ValueError for a bad filter."""
     q = parse_query(query)
     where = ["fts MATCH ?", f"f.root IN ({','.join('?' * len(roots))})"]
     args: list[Any] = [q.fts, *(str(r) for r in roots)]
@@ -173,6 +183,9 @@ def search(
     if since:
         where.append("r.ts >= ?")
         args.append(parse_since(since))
+    if until:
+        where.append("r.ts < ?")
+        args.append(parse_until(until))
     if tool:
         where.append("r.tool = ? COLLATE NOCASE")
         args.append(tool)
@@ -222,6 +235,7 @@ def _hit(
     session_id, title, project = sessions[str(session_path)]
     stamp = obj.get("timestamp") if obj else None
     uuid = obj.get("uuid") if obj else None
+    call_id = _call_id(obj, blk) if obj and ROW_KINDS[kind].startswith("tool") else None
     return Hit(
         session_id=session_id,
         path=session_path,
@@ -236,7 +250,17 @@ def _hit(
         file=Path(path),
         offset=off,
         is_error=bool(err),
+        call_id=call_id,
     )
+
+
+def _call_id(obj: dict[str, Any], block: int) -> str | None:
+    """The tool_use id of content block `block` of a record (a tool_use or a tool_result)."""
+    message = obj.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    item = content[block] if isinstance(content, list) and 0 <= block < len(content) else None
+    value = (item.get("id") or item.get("tool_use_id")) if isinstance(item, dict) else None
+    return value if isinstance(value, str) else None
 
 
 def _session_path(path: Path, folder: str, facts: dict[str, Any]) -> Path:
