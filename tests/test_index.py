@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
 import os
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from claude_tui.core import index as index_module
 from claude_tui.core.extract import State
-from claude_tui.core.index import DB_NAME, SCHEMA_VERSION, Index, Progress, cache_dir
+from claude_tui.core.index import DB_NAME, SCHEMA_VERSION, Progress, cache_dir
 from claude_tui.core.library import Library
 from tests.library_data import Writer, encode, simple_project, tree_state
 
@@ -293,6 +295,14 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, w
     monkeypatch.setattr(index_module, "COMMIT_EVERY", 0)
     monkeypatch.setattr(index_module, "POOL_MIN_BYTES", 0)
     monkeypatch.setattr(index_module, "worker_count", lambda: workers)
+    run_job = index_module.run_job
+
+    def slow_job(*args: object) -> object:  # workers are forked: they run this too
+        time.sleep(0.02)  # so that the interrupt comes while files are left to read
+        yield from run_job(*args)
+
+    monkeypatch.setattr(index_module, "run_job", slow_job)
+    monkeypatch.setattr(index_module, "_context", lambda: multiprocessing.get_context("fork"))
     calls = []
 
     def interrupt(p: Progress) -> None:

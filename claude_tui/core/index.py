@@ -734,9 +734,12 @@ def _pool(
             try:
                 event = events.get(timeout=0.1)
             except queue.Empty:
-                if not any(p.is_alive() for p in procs):
+                if any(p.is_alive() for p in procs):
+                    continue
+                try:  # all gone: what they sent last may still be on its way
+                    event = events.get(timeout=1.0)
+                except queue.Empty:
                     return
-                continue
             if event is None:
                 running -= 1
             elif isinstance(event, str):
