@@ -50,6 +50,6 @@ def open_in_pager(app: App[object], text: str) -> None:
         with app.suspend():
             subprocess.run([*shlex.split(pager), name], check=False)
     except Exception as exc:  # SuspendNotSupported (tests, web), or no such pager
-        app.notify(f"Cannot open the pager: {exc}", severity="warning")
+        app.notify(f"Cannot open the pager: {exc}", severity="warning", markup=False)
     finally:
         os.unlink(name)

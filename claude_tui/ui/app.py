@@ -208,9 +208,9 @@ class MainScreen(Screen[None]):
         if message.final:
             self.query_one(ProjectTree).border_title = "Projects"
         for notice in message.notices[:3]:
-            self.notify(notice, severity="warning", timeout=6)
+            self.notify(notice, severity="warning", timeout=6, markup=False)
         if message.error:
-            self.notify(f"Could not read the history: {message.error}", severity="error", timeout=10)
+            self.notify(f"Could not read the history: {message.error}", severity="error", timeout=10, markup=False)
         if not message.projects and self.direct is None:
             if message.final:
                 self._show_empty(app.roots)
@@ -412,7 +412,7 @@ class MainScreen(Screen[None]):
             return
         command = actions.resume_command(session)
         self.app.copy_to_clipboard(command)
-        self.notify(f"Copied: {command}", timeout=3)
+        self.notify(f"Copied: {command}", timeout=3, markup=False)
 
     def action_raw(self) -> None:
         message = self._cursor_message()
@@ -428,7 +428,9 @@ class MainScreen(Screen[None]):
         app: ClaudeTUI = self.app  # type: ignore[assignment]
         path = actions.plan_path(app.roots, slug) if slug else None
         if path is None:
-            self.notify("No plan file for this message" if not slug else f"No plan file for {slug}", timeout=2)
+            self.notify(
+                f"No plan file for {slug}" if slug else "No plan file for this message", timeout=2, markup=False
+            )
             return
         if message.slug is None:
             message = next((m for m in session.messages if m.slug == slug), message)
@@ -457,9 +459,9 @@ class MainScreen(Screen[None]):
         try:
             target.write_text(export_session(session, fmt), encoding="utf-8")
         except OSError as exc:
-            self.app.notify(f"Cannot write {target}: {exc.strerror or exc}", severity="error")
+            self.app.notify(f"Cannot write {target}: {exc.strerror or exc}", severity="error", markup=False)
             return
-        self.app.notify(f"Exported to {target}", timeout=4)
+        self.app.notify(f"Exported to {target}", timeout=4, markup=False)
 
 
 class ClaudeTUI(App[None]):
@@ -509,9 +511,11 @@ class ClaudeTUI(App[None]):
         try:
             self.theme = self.config.theme
         except Exception:
-            self.notify(f"Unknown theme {self.config.theme!r}; see ctrl+p → Change theme", severity="warning")
+            self.notify(
+                f"Unknown theme {self.config.theme!r}; see ctrl+p → Change theme", severity="warning", markup=False
+            )
         for problem in self.config.problems:
-            self.notify(problem, severity="warning", timeout=8)
+            self.notify(problem, severity="warning", timeout=8, markup=False)
         self.push_screen(
             MainScreen(self.clock, session=self.direct, follow=self.follow, hide_quiet=self.config.hide_quiet)
         )

@@ -60,7 +60,9 @@ def in_pty(
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", SIZE[1], SIZE[0], 0, 0))
     started = time.perf_counter()
-    child = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True)
+    child = subprocess.Popen(
+        argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True, preexec_fn=_own_terminal
+    )
     os.close(slave)
     wanted = [m.encode() for m in markers]
     raw = b""
@@ -84,6 +86,11 @@ def in_pty(
             usage = _reap(child, master, deadline=time.perf_counter() + 10)
         os.close(master)
     return elapsed, round(usage.ru_maxrss / 1024)
+
+
+def _own_terminal() -> None:
+    """In the child: make the pty its controlling terminal, so that closing it hangs the child up."""
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
 def _reap(child: subprocess.Popen[bytes], master: int, deadline: float) -> os.struct_rusage:  # type: ignore[name-defined]
