@@ -8,7 +8,8 @@ import orjson
 import pytest
 
 from claude_tui.core.files import read_session
-from claude_tui.core.find import Query, find
+from claude_tui.core.find import Query, find, locate
+from claude_tui.core.library import Library
 from claude_tui.core.source import full_output, raw_json
 from tests.jsonl import Thread, text, tool_use
 
@@ -69,6 +70,39 @@ def test_search_starts_at_the_cursor_and_wraps(tmp_path: Path) -> None:
     last = len(s.visible()) - 1
     order = [h.message.index for h in find(s, Query("loader"), start=last)]
     assert order[0] == s.visible()[last].index and order[-1] < order[0]
+
+
+def test_a_cancelled_search_stops_between_parts(tmp_path: Path) -> None:
+    s = read_session(session_file(tmp_path))
+    asked: list[int] = []
+
+    def cancelled() -> bool:
+        asked.append(1)
+        return len(asked) > 2
+
+    assert list(find(s, Query("zzz"), cancelled=cancelled)) == [] and len(asked) == 3
+
+
+def test_locate_finds_where_an_index_hit_is(tmp_path: Path) -> None:
+    path = session_file(tmp_path)
+    s = read_session(path)
+    library = Library([tmp_path], tmp_path / "cache")
+    library.refresh()
+
+    def where(query: str) -> tuple[object, object, object]:
+        [hit] = library.search(query)
+        found = locate(s, str(hit.file), hit.offset, hit.kind, hit.call_id, Query(query).pattern)
+        assert found is not None
+        return found
+
+    message, call, block = where("hidden_gem")
+    assert call is None and block is not None and "hidden_gem" in block.text
+    assert message in s.calls["task"].subagent.messages
+    message, call, block = where("settings")
+    assert call is None and block is not None and block.type == "thinking" and message is s.calls["b"].message
+    message, call, block = where("grep")
+    assert call is s.calls["b"] and message is call.message
+    assert locate(s, str(path), 10**9, "answer") is None
 
 
 def test_raw_json_reads_the_records_back(tmp_path: Path) -> None:

@@ -2,7 +2,8 @@
 
 Searches what is collapsed on screen too. A generator, so a worker can stream hits
 and stop at the next key press; whole tool outputs are read back from the file
-only when their preview is not the whole of them.
+only when their preview is not the whole of them. `locate` finds where a hit of the
+index (a file and a line offset) is in a session read whole.
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import orjson
 
-from claude_tui.core.model import Message, ToolCall
+from claude_tui.core.model import Block, Message, ToolCall
 from claude_tui.core.session import Session
 
 #: Hits counted in one piece of text at most (a word in a 30 MB log is not worth more).
@@ -93,13 +95,46 @@ def find(
     start: int = 0,
     full_output: Callable[[ToolCall], str] | None = None,
     visible: list[Message] | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> Iterator[Hit]:
     """Hits in the messages being read (`visible`, taken from the session when not given), from
-    visible message `start` on, wrapping around to the top."""
+    visible message `start` on, wrapping around to the top. `cancelled` is asked before each
+    part: True ends the search."""
     visible = session.visible() if visible is None else visible
     order = list(range(start, len(visible))) + list(range(0, min(start, len(visible))))
     for index in order:
         message = visible[index]
         for part in parts(message, full_output):
+            if cancelled is not None and cancelled():
+                return
             for begin, end in query.spans(part.text):
                 yield Hit(message, part, begin, end)
+
+
+def locate(
+    session: Session,
+    file: str,
+    offset: int,
+    kind: str,
+    call_id: str | None = None,
+    words: re.Pattern[str] | None = None,
+) -> tuple[Message, ToolCall | None, Block | None] | None:
+    """Where an index hit is in a session read whole: the message whose line is at `offset` of `file`
+    (the session's or a subagent's), and the tool call (by `call_id`) or the text or thinking block
+    (the first that `words` match) that holds the match. None when it is not there (any more)."""
+    stack = [session]
+    while stack:
+        here = stack.pop()
+        stack.extend(here.subagents)
+        call = here.calls.get(call_id) if call_id else None
+        if call is not None:
+            return call.message, call, None
+        if Path(here.path) != Path(file):
+            continue
+        for message in here.messages:
+            if any(span.offset == offset for span in message.spans):
+                wanted = "thinking" if kind == "thinking" else "text"
+                blocks = [b for b in message.blocks if b.type == wanted]
+                block = next((b for b in blocks if words is not None and words.search(b.text)), None)
+                return message, None, block or (blocks[0] if blocks else None)
+    return None
