@@ -37,10 +37,13 @@ def _version() -> str:
 
 def run_app(argv: list[str]) -> int:
     """Parse `argv` and run the app; returns the exit status."""
-    from claude_tui.core.files import SessionNotFound, default_roots, find_session
+    from claude_tui.ui.prefetch import Prefetch
 
     args = parser().parse_args(argv)
-    roots = [DEMO_PROJECTS] if args.demo else default_roots(args.projects_dir)
+    prefetch = Prefetch(lambda: _roots(args))  # first of all: see prefetch.py
+    from claude_tui.core.files import SessionNotFound, find_session
+
+    roots = _roots(args)
     session = None
     if args.session:
         try:
@@ -48,12 +51,15 @@ def run_app(argv: list[str]) -> int:
         except SessionNotFound as exc:
             print(f"claude-tui: {exc}", file=sys.stderr)
             return 1
-    from claude_tui.ui.prefetch import Prefetch
-
-    prefetch = Prefetch(roots)  # before Textual is imported: see prefetch.py
     from claude_tui.ui.app import ClaudeTUI
     from claude_tui.ui.config import load_config
 
     app = ClaudeTUI(roots, session=session, follow=args.follow, config=load_config(), prefetch=prefetch)
     app.run()
     return app.return_code or 0
+
+
+def _roots(args: argparse.Namespace) -> list[Path]:
+    from claude_tui.core.files import default_roots
+
+    return [DEMO_PROJECTS] if args.demo else default_roots(args.projects_dir)

@@ -1,10 +1,10 @@
 """The library's projects, read from the index in a forked process while the app starts.
 
 Starting Textual is ~200 ms of imports; reading 1,500 sessions' facts from the index
-is ~70 ms more of Python. A child forked before Textual is imported does the second on
-another core during the first and hands the projects over pickled, so the tree and the
-session list are in the app's first frame. Where fork is missing, or anything fails,
-the app simply reads the index itself a moment later.
+is ~100 ms more of Python (imports included). A child forked before anything else is
+imported does the second on another core during the first and hands the projects over
+pickled, so the tree and the session list are in the first frame. Where fork is missing,
+or anything fails, the app simply reads the index itself a moment later.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import os
 import pickle
 import select
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +24,8 @@ if TYPE_CHECKING:
 class Prefetch:
     """Starts reading at construction; `result()` collects what was read."""
 
-    def __init__(self, roots: list[Path]) -> None:
+    def __init__(self, roots: Callable[[], list[Path]]) -> None:
+        """Fork now; the child works out the roots (`roots()`) and reads them."""
         self._pid = 0
         self._fd = -1
         if not hasattr(os, "fork"):
@@ -36,7 +38,7 @@ class Prefetch:
             try:
                 from claude_tui.core.library import Library
 
-                library = Library(roots)
+                library = Library(roots())
                 library.reload()
                 data = pickle.dumps((library.projects, library.notices), protocol=pickle.HIGHEST_PROTOCOL)
                 with os.fdopen(write, "wb") as pipe:

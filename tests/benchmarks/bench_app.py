@@ -73,7 +73,10 @@ def in_pty(
                 raise TimeoutError(f"{markers} not seen; screen text: {_ANSI.sub(b'', raw)[-2000:]!r}")
             ready, _, _ = select.select([master], [], [], 0.05)
             if ready:
-                raw += os.read(master, 1 << 20)
+                try:
+                    raw += os.read(master, 1 << 20)
+                except OSError as exc:  # the child closed the terminal: it ended
+                    raise RuntimeError(f"{argv} ended early; screen text: {_ANSI.sub(b'', raw)[-2000:]!r}") from exc
                 text = _ANSI.sub(b"", raw)
                 if all(m in text for m in wanted):
                     elapsed = time.perf_counter() - started
