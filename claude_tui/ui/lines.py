@@ -275,11 +275,6 @@ def more_lines(count: int) -> str:
     return f"… {count:,} more lines · enter to read all"
 
 
-def measure_plain(text: str, width: int) -> int:
-    """Screen lines of plain text at `width` (thinking, tool output previews)."""
-    return sum(len(wrap_offsets(line, width)) + 1 for line in text.split("\n"))
-
-
 # ---------------------------------------------------------------- drawing
 
 

@@ -16,8 +16,6 @@ from textual.color import Color
 class Palette:
     """Every style the conversation pane and the renderers use."""
 
-    dark: bool
-    base: Style
     text: Style
     dim: Style
     faint: Style
@@ -32,13 +30,11 @@ class Palette:
     tool: Style
     heading: Style
     inline_code: Style
-    link: Style
     code_bg: Style
     add: Style
     remove: Style
     add_word: Style
     remove_word: Style
-    hunk: Style
     cursor: Style  #: background of the selected entry
     cursor_mark: Style
     match: Style  #: background of a highlighted (found) message
@@ -66,8 +62,6 @@ class Palette:
         code_bg = (surface + Color.parse(fg).with_alpha(0.04)).hex
         tint = 0.16 if dark else 0.13
         return cls(
-            dark=dark,
-            base=Style(color=fg, bgcolor=background.hex),
             text=Style(color=fg),
             dim=Style(color=muted),
             faint=Style(color=faint),
@@ -84,13 +78,11 @@ class Palette:
             inline_code=Style(
                 color=c("accent-lighten-2", accent) if dark else c("accent-darken-2", accent), bgcolor=code_bg
             ),
-            link=Style(color=c("primary-lighten-1", primary) if dark else primary, underline=True),
             code_bg=Style(bgcolor=code_bg),
             add=Style(bgcolor=(background + Color.parse(success).with_alpha(tint)).hex),
             remove=Style(bgcolor=(background + Color.parse(error).with_alpha(tint)).hex),
             add_word=Style(color=success, bold=True),
             remove_word=Style(color=error, bold=True),
-            hunk=Style(color=c("secondary-lighten-1", secondary) if dark else secondary),
             cursor=Style(bgcolor=(background + Color.parse(primary).with_alpha(0.18)).hex),
             cursor_mark=Style(color=c("primary-lighten-2", primary) if dark else primary, bold=True),
             match=Style(bgcolor=(background + Color.parse(warning).with_alpha(0.22)).hex),

@@ -22,8 +22,6 @@ from claude_tui.ui import lines, tools
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.palette import Palette
 
-#: Kinds that start a new turn of the conversation.
-_TURN_KINDS = frozenset({Kind.PROMPT, Kind.COMMAND, Kind.COMPACT_SUMMARY, Kind.COMPACT_BOUNDARY})
 _QUIET_GLYPHS = {
     Kind.META: "·",
     Kind.SYSTEM: "·",
@@ -75,10 +73,6 @@ def continues_turn(message: Message, previous: Message | None) -> bool:
         and message.kind in (Kind.ASSISTANT, Kind.API_ERROR)
         and previous.kind in (Kind.ASSISTANT, Kind.API_ERROR)
     )
-
-
-def is_turn_start(message: Message) -> bool:
-    return message.kind in _TURN_KINDS
 
 
 def build(
