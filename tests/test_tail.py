@@ -125,7 +125,8 @@ def test_subagent_file_appears_and_grows(tmp_path: Path) -> None:
     sub = Thread(session_id="main")
     sub.prompt("dig", parent=None, isSidechain=True)
     agent_path = sub.write(project / "main" / "subagents" / "agent-a123.jsonl")
-    assert tail.poll().threads_changed
+    update = tail.poll()
+    assert update.threads_changed and tail.session.calls["task"].message.index in update.changed
     agent = tail.session.calls["task"].subagent
     assert agent is not None and len(agent.messages) == 1
     sub.records = []
@@ -135,6 +136,27 @@ def test_subagent_file_appears_and_grows(tmp_path: Path) -> None:
     update = tail.poll()
     assert len(agent.messages) == 2
     assert tail.session.calls["task"].message.index in update.changed
+
+
+def test_subagent_file_created_empty_links_when_its_prompt_arrives(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    t = Thread(session_id="main")
+    t.prompt("go")
+    t.answer(tool_use("task", "Task", prompt="dig"), msg_id="m1")
+    path = t.write(project / "main.jsonl")
+    tail = SessionTail(path)
+    tail.poll()
+    agent_path = project / "main" / "subagents" / "agent-a1.jsonl"
+    agent_path.parent.mkdir(parents=True)
+    agent_path.write_bytes(b"")  # the watcher may see the file before its first line
+    assert tail.poll().threads_changed
+    call = tail.session.calls["task"]
+    assert call.subagent is None
+    sub = Thread(session_id="main")
+    sub.prompt("dig", parent=None, isSidechain=True)
+    agent_path.write_bytes(sub.bytes())
+    update = tail.poll()
+    assert call.subagent is not None and call.message.index in update.changed
 
 
 def test_batches_stream_a_big_file(tmp_path: Path) -> None:

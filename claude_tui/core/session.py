@@ -561,12 +561,17 @@ class Session:
                 break
         self.subagents.append(sub)
         if sub.parent_call is None:
-            call = self._agents_by_id.get(sub.agent_id or "")
-            if call is not None and call.subagent is None:
-                self._link(sub, call)
-            else:
-                self._link_by_prompt(sub)
+            self.link_agent(sub)
         self.version += 1
+
+    def link_agent(self, sub: Session) -> None:
+        """Link a subagent to its Task/Agent call: the one whose result named its id, else the one
+        whose prompt it starts with (a file seen before its first line links when that arrives)."""
+        call = self._agents_by_id.get(sub.agent_id or "")
+        if call is not None and call.subagent is None:
+            self._link(sub, call)
+        else:
+            self._link_by_prompt(sub)
 
     def _link(self, sub: Session, call: ToolCall) -> None:
         sub.parent_call = call

@@ -95,6 +95,9 @@ class SessionTail:
                 if new:
                     self.session.attach_agent(tail.session)
                     update.threads_changed = True
-                elif tail.session.parent_call is not None:
-                    update.changed[tail.session.parent_call.message.index] = tail.session.parent_call.message
+                elif tail.session.parent_call is None:
+                    self.session.link_agent(tail.session)  # created empty: its first prompt names its call now
+                call = tail.session.parent_call
+                if call is not None:
+                    update.touch(call.message)
                 self.session.version += 1

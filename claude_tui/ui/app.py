@@ -25,6 +25,7 @@ from claude_tui.core.model import Message
 from claude_tui.ui import actions
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.config import Config, tilde
+from claude_tui.ui.live import LibraryChanged, Live
 from claude_tui.ui.render import message_text
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.detail import DetailScreen, Subject
@@ -33,6 +34,7 @@ from claude_tui.ui.widgets.help import HelpScreen
 from claude_tui.ui.widgets.keybar import KeyBar
 from claude_tui.ui.widgets.projects import ProjectTree
 from claude_tui.ui.widgets.sessions import SessionList
+from claude_tui.ui.widgets.status import LiveStatus
 
 if TYPE_CHECKING:
     from textual.command import Provider
@@ -117,6 +119,7 @@ class MainScreen(Screen[None]):
         Binding("o", "pager", "Open in $PAGER", show=False, id="app.pager"),
         Binding("x", "export('markdown')", "Export Markdown", show=False, id="app.export"),
         Binding("X", "export('html')", "Export HTML", show=False, id="app.export_html"),
+        Binding("L", "toggle_follow", "Follow the session as it is written", show=False, id="app.follow"),
     ]
 
     def __init__(self, clock: Clock, *, session: Path | None, follow: bool, hide_quiet: bool) -> None:
@@ -127,6 +130,7 @@ class MainScreen(Screen[None]):
         self.hide_quiet = hide_quiet
         self.info: SessionInfo | None = None
         self._open_timer: Any = None
+        self.live = Live(self)
         self.AUTO_FOCUS = "#conversation" if session is not None else "#sessions"
 
     def compose(self) -> ComposeResult:
@@ -138,6 +142,7 @@ class MainScreen(Screen[None]):
             with Vertical(id="reader"):
                 yield SessionHeader(self.clock, id="session-header")
                 yield ConversationView(self.clock, id="conversation")
+                yield LiveStatus(id="live-status")
         yield Static(id="empty")
         yield KeyBar()
 
@@ -158,6 +163,10 @@ class MainScreen(Screen[None]):
             self._collect(app.prefetch)
         else:
             self.refresh_library()
+        self.live.start([r.expanduser() for r in app.roots], self.direct.parent if self.direct else None)
+
+    def on_unmount(self) -> None:
+        self.live.stop.set()
 
     @work(thread=True, group="library", exit_on_error=False)
     def _collect(self, prefetch: Prefetch) -> None:
@@ -313,12 +322,47 @@ class MainScreen(Screen[None]):
     def _loaded(self, message: ConversationView.Loaded) -> None:
         status = "" if message.done else SessionHeader.progress(message.offset, message.size)
         self._update_header(status)
+        self.live.loaded(message.session, message.done)
+
+    @on(ConversationView.FollowChanged)
+    def _follow_changed(self) -> None:
+        self.live.show_status()
+
+    @on(LibraryChanged)
+    def _library_changed(self, message: LibraryChanged) -> None:
+        """The watcher saw the history change: show it, and switch to a new session when following."""
+        self.on_library_loaded(LibraryLoaded(message.projects, message.notices))
+        if self.info is not None:
+            self.info = self._info_of(Path(self.info.path)) or self.info
+        new = self.live.successor(message.projects, self.info)
+        if new is None:
+            self._update_header()
+            return
+        self.query_one(SessionList).set_sessions(self.query_one(SessionList).sessions, str(new.path))
+        self.open_session(new)
+        project = self._project_of(Path(new.path))
+        where = project.name if project is not None else "this project"
+        self.notify(f"A new session started in {where}: following it", title="Following", timeout=8, markup=False)
+
+    def redraw_library(self) -> None:
+        """Draw the tree and the list again (their live markers)."""
+        tree = self.query_one(ProjectTree)
+        tree.set_projects(tree.projects)
+        sessions = self.query_one(SessionList)
+        sessions.set_sessions(sessions.sessions)
+
+    def action_toggle_follow(self) -> None:
+        self.follow = not self.follow
+        self.conversation.set_follow_mode(self.follow)
+        self.notify("Following the session" if self.follow else "Stopped following", timeout=1.5)
 
     def _update_header(self, status: str = "") -> None:
         view = self.conversation
         self.query_one(SessionFacts).show(self.info)
         title = self.info.title if self.info is not None else ""
         with view.lock:
+            if view.session is not None:  # a title written since the index read the file
+                title = view.session.custom_title or view.session.ai_title or title
             self.query_one(SessionHeader).show(view.session, title, status)
 
     @on(ConversationView.OpenRequested)

@@ -100,6 +100,13 @@ class ConversationView(ScrollView, can_focus=True):
             super().__init__()
             self.session, self.done, self.offset, self.size = session, done, offset, size
 
+    class FollowChanged(TextualMessage):
+        """Following started, paused or stopped."""
+
+        def __init__(self, follow: bool) -> None:
+            super().__init__()
+            self.follow = follow
+
     class CursorMoved(TextualMessage):
         def __init__(self, entry: Entry | None) -> None:
             super().__init__()
@@ -127,7 +134,9 @@ class ConversationView(ScrollView, can_focus=True):
         self.session: Session | None = None
         self.expanded: set[object] = set()
         self.highlighted: set[Message] = set()
-        self.follow = False  #: keep the last message in view as messages arrive
+        self._follow = False
+        self.follow_mode = False  #: follow the session as it is written (paused while the user reads above)
+        self._seen = 0  #: messages shown when following last paused
         self.loading = False  #: a read is under way
         self.placeholder = "No session selected"
         self._messages: list[Message] = []  #: top-level messages shown, in order
@@ -194,10 +203,38 @@ class ConversationView(ScrollView, can_focus=True):
         self._cursor, self._cursor_index = None, 0
         self._cache.clear()
         self._all_thinking = False
+        self._seen = 0
+        self.follow_mode = at_end
         self.follow = at_end
         self.scroll_to(0, 0, animate=False, immediate=True, force=True)
         self._sync_size()
         self.refresh()
+
+    @property
+    def follow(self) -> bool:
+        """Keep the newest message in view as messages arrive (False while following is paused)."""
+        return self._follow
+
+    @follow.setter
+    def follow(self, value: bool) -> None:
+        if value != self._follow:
+            self._follow = value
+            self._seen = len(self._messages)
+            self.post_message(self.FollowChanged(value))
+
+    @property
+    def unseen(self) -> int:
+        """Messages that arrived below while following was paused (dim rows not counted)."""
+        if self._follow or not self.follow_mode:
+            return 0
+        return sum(1 for m in self._messages[self._seen :] if m.kind not in QUIET_KINDS)
+
+    def set_follow_mode(self, on: bool) -> None:
+        """Start following (at the newest message) or stop."""
+        self.follow_mode = on
+        self.follow = on
+        if on:
+            self.action_last()
 
     def read_more(self) -> None:
         """Read what the file gained since the last read (the whole file the first time)."""
@@ -640,6 +677,8 @@ class ConversationView(ScrollView, can_focus=True):
         self.scroll_to(y=0, animate=False, immediate=True, force=True)
 
     def action_last(self) -> None:
+        if self.follow_mode:
+            self.follow = True  # End resumes following
         if not self._entries:
             return
         self.select(len(self._entries) - 1, scroll=False)
@@ -815,6 +854,9 @@ class ConversationView(ScrollView, can_focus=True):
             self.set_expanded(entry, entry.key not in self.expanded)
         elif again or event.chain > 1:
             self.action_open()
+
+    def on_mouse_scroll_up(self) -> None:
+        self.follow = False  # reading above: following pauses
 
     def on_focus(self) -> None:
         if self._cursor is None and self._entries:

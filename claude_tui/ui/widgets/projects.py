@@ -42,6 +42,7 @@ class ProjectTree(Tree["Project | None"]):
         self.filter_text = ""
         self._chosen: Project | None = None
         self._twins: set[str] = set()
+        self._target: TreeNode[Project | None] | None = None  #: where the cursor goes once the tree is laid out
 
     def set_projects(self, projects: list[Project], chosen: Project | None = None) -> None:
         """Show `projects` (most recent first), keeping the cursor on `chosen` or the current one."""
@@ -95,8 +96,13 @@ class ProjectTree(Tree["Project | None"]):
             target = node if owner is not None and owner.path == wanted else target
         if target is None and self.root.children:
             target = self.root.children[0]
+        self._target = target  # the latest rebuild's node: an earlier one's is gone by then
         if target is not None:
-            self.call_after_refresh(self.move_cursor, target)
+            self.call_after_refresh(self._to_target)
+
+    def _to_target(self) -> None:
+        if self._target is not None:
+            self.move_cursor(self._target)
 
     def _matches(self, project: Project) -> bool:
         text = self.filter_text

@@ -153,8 +153,8 @@ class SessionList(ScrollView, can_focus=True):
         self.refresh()
 
     def _visible(self, info: SessionInfo) -> bool:
-        if not self.show_hidden and (info.empty or info.warmup):
-            return False
+        if not self.show_hidden and (info.warmup or (info.empty and not (info.live and info.prompts))):
+            return False  # a live session with a prompt shows before its first answer
         text = self.filter_text
         if not text:
             return True

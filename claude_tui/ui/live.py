@@ -1,0 +1,306 @@
+"""Live: one watcher on the roots wakes the open session's reader and the library; bursts are coalesced.
+
+The watcher's events only say that something changed, and where (GUIDE.md §2): the open
+session is read on from its offset by the conversation's own reader, the library by
+`Library.refresh`, which reads only new bytes. A session written at 1,000 records a second
+wakes them far more often than a screen can show, so a `Pacer` folds the wakes into at most
+one read per frame and never starts a read while the last one runs (which is the
+backpressure: a reader that falls behind reads bigger batches, not more of them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import os
+import time
+from collections import deque
+from collections.abc import Callable
+from itertools import chain
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual.message import Message as TextualMessage
+from textual.message_pump import MessagePump
+from textual.timer import Timer
+from textual.worker import Worker, WorkerState
+
+from claude_tui.core.model import parse_time
+from claude_tui.core.watch import Changes, watch_roots
+from claude_tui.ui.widgets.status import LiveState, LiveStatus
+
+if TYPE_CHECKING:
+    from claude_tui.core.library import Project, SessionInfo
+    from claude_tui.ui.app import MainScreen
+    from claude_tui.ui.widgets.conversation import ConversationView
+
+#: Seconds between two reads of the open session while it is written (about the screen's rate).
+READ_EVERY = 1 / 30
+#: Seconds between two library refreshes while known files only grow (new files are read at once).
+LIBRARY_EVERY = 2.0
+#: Seconds between two looks at a job that is still running.
+RECHECK = 0.01
+#: Seconds between two checks of the "live" markers (a session stops being live 60 s after its last write).
+MARKERS_EVERY = 5.0
+#: Records per second are counted over this many seconds.
+RATE_WINDOW = 3.0
+#: The status line stays up this long after the last record arrived.
+QUIET_AFTER = 60.0
+
+
+class LibraryChanged(TextualMessage):
+    """The library as the index holds it after a refresh that found changes."""
+
+    def __init__(self, projects: list[Project], notices: list[str]) -> None:
+        super().__init__()
+        self.projects, self.notices = projects, notices
+
+
+class Pacer:
+    """Runs `job` when woken, at most once every `every` seconds and never while `busy()`:
+    the wakes that come meanwhile are folded into one later run."""
+
+    def __init__(
+        self, node: MessagePump, every: float, job: Callable[[], object], busy: Callable[[], bool] | None = None
+    ) -> None:
+        self.every = every
+        self.runs = 0
+        self._node, self._job, self._busy = node, job, busy
+        self._due: float | None = None  #: when a wanted run may start (monotonic); None: none wanted
+        self._last = -math.inf
+        self._timer: Timer | None = None
+
+    def wake(self, urgent: bool = False) -> None:
+        """Ask for a run: as soon as possible when `urgent`, else `every` seconds after the last one."""
+        due = time.monotonic() if urgent else self._last + self.every
+        self._due = due if self._due is None else min(self._due, due)
+        self._schedule()
+
+    def done(self) -> None:
+        """The job's work finished (a run that started a worker): a wanted run may start now."""
+        if self._due is not None:
+            self._schedule()
+
+    def _schedule(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        if self._due is None:
+            return
+        now = time.monotonic()
+        wait = self._due - now
+        if wait <= 0:
+            if self._busy is None or not self._busy():
+                self._due, self._last = None, now
+                self.runs += 1
+                self._job()
+                return
+            wait = RECHECK
+        self._timer = self._node.set_timer(wait, self._fire)
+
+    def _fire(self) -> None:
+        self._timer = None
+        self._schedule()
+
+
+class Rate:
+    """Records per second over the last RATE_WINDOW seconds, from running counts."""
+
+    def __init__(self) -> None:
+        self._samples: deque[tuple[float, int]] = deque()
+
+    def reset(self, count: int) -> None:
+        self._samples = deque([(time.monotonic(), count)])
+
+    def add(self, count: int) -> None:
+        now = time.monotonic()
+        samples = self._samples
+        samples.append((now, count))
+        while len(samples) > 2 and samples[1][0] <= now - RATE_WINDOW:
+            samples.popleft()
+
+    def per_second(self) -> float:
+        if len(self._samples) < 2:
+            return 0.0
+        now = time.monotonic()
+        start = now - RATE_WINDOW
+        base_time, base = self._samples[0]
+        for at, count in self._samples:
+            if at > start:
+                break
+            base_time, base = at, count
+        return (self._samples[-1][1] - base) / max(now - max(base_time, start), 0.5)
+
+
+class Live:
+    """What the main screen does as files under the roots change."""
+
+    def __init__(self, screen: MainScreen) -> None:
+        self.screen = screen
+        self.stop = asyncio.Event()
+        self.reads = Pacer(screen, READ_EVERY, self._read, busy=lambda: self.view.loading)
+        self.refreshes = Pacer(screen, LIBRARY_EVERY, self._refresh, busy=self._refreshing)
+        self.rate = Rate()
+        self._roots: list[str] = []
+        self._worker: Worker[None] | None = None
+        self._failed = False
+        self._known: tuple[int, set[str]] = (0, set())  #: id of the projects list -> its session files
+        self._markers: frozenset[str] = frozenset()
+        self._session: object = None  #: the session the last read was of
+        self._caught_up = False
+        self._since = time.time()  #: following switches only to sessions started after this
+        self._grew = -math.inf  #: when records last arrived (monotonic)
+        self._ticker: Timer | None = None
+
+    @property
+    def view(self) -> ConversationView:
+        return self.screen.conversation
+
+    def start(self, roots: list[Path], extra: Path | None = None) -> None:
+        """Watch `roots` (and `extra`, a session's folder outside them) until the screen goes."""
+        self._roots = [os.path.abspath(r) for r in roots]
+        paths = [Path(r) for r in self._roots]
+        if extra is not None and not any(_under(os.path.abspath(extra), r) for r in self._roots):
+            paths.append(extra)
+        self.screen.run_worker(self._watch(paths), group="live-watch", exclusive=True, exit_on_error=False)
+        self.screen.set_interval(MARKERS_EVERY, self._check_markers)
+        self._ticker = self.screen.set_interval(1.0, self.show_status, pause=True)
+
+    async def _watch(self, paths: list[Path]) -> None:
+        async for changes in watch_roots(paths, self.stop):
+            self.changed(changes)
+
+    # ---------------------------------------------------------------- waking
+
+    def changed(self, changes: Changes) -> None:
+        """Wake the open session's reader if its files changed, and the library."""
+        tail = self.view.tail
+        if tail is not None and _touches(changes, Path(os.path.abspath(tail.path))):
+            self.reads.wake()
+        if any(_under(str(p), r) for p in chain(changes.modified, changes.deleted, changes.other) for r in self._roots):
+            self.refreshes.wake(urgent=self._news(changes))
+
+    def _news(self, changes: Changes) -> bool:
+        """Whether a session or project appeared or went: the tree and list show it at once."""
+        if changes.deleted:
+            return True
+        known = self._known_files()
+        for path in changes.modified:
+            if not path.name.startswith("agent-") and path.parent.name != "subagents" and str(path) not in known:
+                return True
+        return any(str(p.parent) in self._roots for p in changes.other)
+
+    def _known_files(self) -> set[str]:
+        projects = self.screen.app.projects  # type: ignore[attr-defined]
+        if self._known[0] != id(projects):
+            self._known = (id(projects), {os.path.abspath(s.path) for p in projects for s in p.sessions})
+        return self._known[1]
+
+    def _read(self) -> None:
+        self.view.read_more()
+
+    def _refreshing(self) -> bool:
+        return self._worker is not None and self._worker.state in (WorkerState.PENDING, WorkerState.RUNNING)
+
+    def _refresh(self) -> None:
+        self._worker = self.screen.run_worker(
+            self._refresh_library, thread=True, group="live-library", exit_on_error=False
+        )
+
+    def _refresh_library(self) -> None:
+        """(thread) Bring the index up to date; post the library when anything changed."""
+        library = self.screen.app.library  # type: ignore[attr-defined]
+        try:
+            result = library.refresh()
+        except Exception as exc:  # a broken cache or root must not take the app down
+            if not self._failed:
+                self._failed = True
+                self.screen.app.notify(f"Could not update the history: {exc}", severity="warning")
+            return
+        if result is not None and (result.files_read or result.removed):
+            self.screen.post_message(LibraryChanged(list(library.projects), list(library.notices)))
+
+    # ---------------------------------------------------------------- the open session
+
+    def loaded(self, session: object, done: bool) -> None:
+        """The conversation read more of `session` (`done`: all there is for now)."""
+        records = getattr(session, "records", 0)
+        if session is not self._session:
+            self._session, self._caught_up = session, False
+            self._since = time.time()
+            self._grew = -math.inf
+        if done:
+            if not self._caught_up:
+                self._caught_up = True
+                self.rate.reset(records)
+            else:
+                self.rate.add(records)
+                self._grew = time.monotonic()
+            self.reads.done()
+        self.show_status()
+
+    def show_status(self) -> None:
+        """Bring the live line up to date."""
+        view, tail = self.view, self.view.tail
+        state = None
+        rate = self.rate.per_second()
+        if tail is not None and view.session is not None:
+            size = tail.size
+            if tail.deleted:
+                state = LiveState("deleted")
+            elif view.follow_mode:
+                mode = "following" if view.follow else "paused"
+                state = LiveState(mode, view.unseen, rate, size)
+            elif time.monotonic() - self._grew < QUIET_AFTER:
+                state = LiveState("live", 0, rate, size, self._follow_key())
+        self.screen.query_one(LiveStatus).show(state)
+        if self._ticker is not None:
+            (self._ticker.resume if rate > 0 else self._ticker.pause)()
+
+    def _follow_key(self) -> str:
+        app = self.screen.app
+        binding = next((b for b in self.screen.BINDINGS if getattr(b, "id", None) == "app.follow"), None)
+        return app.get_key_display(binding) if binding is not None else ""  # type: ignore[arg-type]
+
+    # ---------------------------------------------------------------- the library
+
+    def successor(self, projects: list[Project], current: SessionInfo | None) -> SessionInfo | None:
+        """While following (with no SESSION given), a session that started in the followed one's
+        project folder after it was opened: the newest such, which the screen switches to."""
+        if current is None or not self.view.follow_mode or self.screen.direct is not None:
+            return None
+        folder = Path(current.path).parent
+        newer = [
+            s
+            for p in projects
+            for s in p.sessions
+            if Path(s.path).parent == folder
+            and s.path != current.path
+            and s.prompts
+            and not s.warmup
+            and (parse_time(s.started) or 0) > self._since
+        ]
+        return max(newer, key=lambda s: parse_time(s.started) or 0, default=None)
+
+    def _check_markers(self) -> None:
+        """Redraw the tree and the list when a session stopped (or started) being live."""
+        projects = self.screen.app.projects  # type: ignore[attr-defined]
+        markers = frozenset(str(s.path) for p in projects for s in p.sessions if s.live)
+        if markers != self._markers:
+            self._markers = markers
+            self.screen.redraw_library()
+
+
+def _touches(changes: Changes, path: Path) -> bool:
+    """Whether `changes` concern the session file `path` or its subagent transcripts."""
+    folder, own = path.parent, path.with_suffix("")
+    for changed in chain(changes.modified, changes.deleted, changes.other):
+        if changed in (path, own) or own in changed.parents:
+            return True
+        if changed.parent == folder and changed.name.startswith("agent-"):
+            return True
+    return False
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)

@@ -1,0 +1,251 @@
+"""Pilot tests of the live app: records appended while it runs show up without a key press."""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import UTC, datetime
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from ui_support import CLOCK, browser_ready, demo_copy, loaded, session_app, settled
+
+from claude_tui.ui.app import ClaudeTUI
+from claude_tui.ui.live import Pacer
+from claude_tui.ui.widgets.conversation import ConversationView
+from claude_tui.ui.widgets.projects import ProjectTree
+from claude_tui.ui.widgets.sessions import SessionList
+from claude_tui.ui.widgets.status import LiveStatus
+from tests.jsonl import Thread, text, tool_use
+
+SIZE = (120, 36)
+
+
+def append(path: Path, *records: dict[str, Any]) -> None:
+    with path.open("ab") as f:
+        f.write(b"".join(orjson.dumps(r) + b"\n" for r in records))
+
+
+def pane(view: ConversationView) -> str:
+    """Everything in the pane as plain text (small sessions only)."""
+    return "\n".join(s.text for e in view.entries for s in view._strips(e, view._width))
+
+
+def status(app: ClaudeTUI) -> str:
+    widget = app.main.query_one(LiveStatus)
+    return str(widget.render()) if widget.state is not None else ""
+
+
+def now_stamp() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def session_started_now(thread: Thread) -> None:
+    """Give the records of `thread` timestamps of now (a session that starts while the app runs)."""
+    for record in thread.records:
+        record["timestamp"] = now_stamp()
+
+
+async def test_appended_records_appear_in_their_thread(tmp_path: Path) -> None:
+    thread = Thread()
+    thread.prompt("first")
+    thread.answer(text("one"), msg_id="m1")
+    path = thread.write(tmp_path / "live.jsonl")
+    app = session_app(path, follow=True)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        session = view.session
+        assert session is not None
+        await settled(pilot, lambda: "following" in status(app))
+        thread.records = []
+        append(path, thread.prompt("run the tests"), thread.answer(tool_use("t1", "Bash", command="make test")))
+        await settled(pilot, lambda: "t1" in session.calls)
+        call = session.calls["t1"]
+        assert call.status == "running"
+        await settled(pilot, lambda: "make test" in pane(view))
+        append(path, thread.result("t1", "42 passed"))
+        await settled(pilot, lambda: call.status == "ok" and "✓ Bash" in pane(view))
+        # A streamed chunk of the first answer joins it.
+        chunk = {**thread.answer(text("and a second chunk"), msg_id="m1"), "parentUuid": "u0002"}
+        append(path, chunk)
+        await settled(pilot, lambda: "and a second chunk" in pane(view))
+        assert sum(1 for m in session.messages if m.message_id == "m1") == 1
+        # A partial last line waits for its newline.
+        line = orjson.dumps(thread.prompt("half written")) + b"\n"
+        with path.open("ab") as f:
+            f.write(line[:40])
+        await pilot.pause(0.3)
+        assert "half written" not in pane(view)
+        with path.open("ab") as f:
+            f.write(line[40:])
+        await settled(pilot, lambda: "half written" in pane(view))
+        # An edited prompt (same parent as an earlier one) is a fork; a compaction shows as one.
+        append(path, thread.prompt("first, edited", parent=None))
+        await settled(pilot, lambda: session.forks and any(e.kind == "fork" for e in view.entries))
+        append(
+            path,
+            thread.system("compact_boundary", parent=None, logicalParentUuid=thread.last, content="Compacted"),
+            thread.prompt("Summary of the conversation so far", isCompactSummary=True),
+        )
+        await settled(pilot, lambda: any(e.kind == "compact" for e in view.entries))
+        assert view.cursor_index == len(view.entries) - 1  # still pinned to the newest
+
+
+async def test_truncated_replaced_and_deleted_files(tmp_path: Path) -> None:
+    thread = Thread()
+    thread.prompt("alpha")
+    thread.answer(text("beta"))
+    thread.prompt("gamma")
+    path = thread.write(tmp_path / "live.jsonl")
+    app = session_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        assert "gamma" in pane(view)
+        path.write_bytes(orjson.dumps(thread.records[0]) + b"\n")  # shrank: read again
+        await settled(pilot, lambda: "gamma" not in pane(view) and "alpha" in pane(view))
+        other = tmp_path / "other.jsonl"
+        other.write_bytes(orjson.dumps(thread.prompt("delta")) + b"\n")
+        os.replace(other, path)  # replaced: read again
+        await settled(pilot, lambda: "delta" in pane(view) and "alpha" not in pane(view))
+        path.unlink()
+        await settled(pilot, lambda: "deleted" in status(app))
+        assert "delta" in pane(view)  # what was read stays
+
+
+async def test_scrolling_up_pauses_and_end_resumes(tmp_path: Path) -> None:
+    thread = Thread()
+    for i in range(30):
+        thread.prompt(f"question {i}")
+        thread.answer(text(f"answer {i}"))
+    path = thread.write(tmp_path / "live.jsonl")
+    app = session_app(path, follow=True)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        assert view.follow
+        await pilot.press("k", "k", "k")
+        assert not view.follow and view.follow_mode
+        await settled(pilot, lambda: "paused" in status(app))
+        where = view.scroll_offset.y
+        thread.records = []
+        append(path, thread.prompt("new one"), thread.answer(text("new answer")), thread.prompt("and another"))
+        await settled(pilot, lambda: "3 new" in status(app))
+        assert view.scroll_offset.y == where  # the reader's place is kept
+        await pilot.press("end")
+        assert view.follow and view.unseen == 0
+        await settled(pilot, lambda: "following" in status(app))
+        assert view.scroll_offset.y == view.max_scroll_y
+        append(path, thread.answer(text("the newest")))
+        await settled(pilot, lambda: "the newest" in pane(view))
+        await pilot.pause(0.05)
+        assert view.scroll_offset.y == view.max_scroll_y
+
+
+async def test_follow_key_starts_and_stops_following(tmp_path: Path) -> None:
+    thread = Thread()
+    for i in range(30):
+        thread.prompt(f"question {i}")
+    path = thread.write(tmp_path / "s.jsonl")
+    app = session_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        assert not view.follow_mode and status(app) == ""
+        await pilot.press("L")
+        assert view.follow and view.cursor_index == len(view.entries) - 1
+        await settled(pilot, lambda: "following" in status(app))
+        await pilot.press("L")
+        assert not view.follow_mode
+        await settled(pilot, lambda: status(app) == "")
+
+
+async def test_a_subagent_shows_under_its_call_as_it_runs(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    thread = Thread(session_id="main")
+    thread.prompt("go")
+    thread.answer(tool_use("task", "Task", prompt="dig", description="Dig"), msg_id="m1")
+    path = thread.write(project / "main.jsonl")
+    app = session_app(path, follow=True)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        session = view.session
+        assert session is not None
+        sub = Thread(session_id="main")
+        sub.prompt("dig", parent=None, isSidechain=True)
+        agent = sub.write(project / "main" / "subagents" / "agent-a1.jsonl")
+        await settled(pilot, lambda: session.calls["task"].subagent is not None and "1 message" in pane(view))
+        sub.records = []
+        append(agent, sub.answer(tool_use("s1", "Grep", pattern="x")))
+        await settled(pilot, lambda: "1 tool call" in pane(view))
+
+
+def browser(roots: list[Path], **kw: Any) -> ClaudeTUI:
+    return ClaudeTUI(roots, clock=CLOCK, **kw)
+
+
+@pytest.fixture
+def roots(tmp_path: Path) -> list[Path]:
+    return [demo_copy(tmp_path)]
+
+
+async def test_new_sessions_and_projects_appear(roots: list[Path]) -> None:
+    app = browser(roots)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await browser_ready(pilot, app)
+        tree = app.main.query_one(ProjectTree)
+        sessions = app.main.query_one(SessionList)
+        folder = tree.chosen.sessions[0].path.parent if tree.chosen else None
+        assert folder is not None
+        before = len(sessions.shown)
+        thread = Thread(session_id="fresh", cwd=tree.chosen.path)
+        thread.prompt("a brand new session")
+        thread.answer(text("hello"))
+        started = time.monotonic()
+        thread.write(folder / "fresh.jsonl")
+        await settled(pilot, lambda: len(sessions.shown) == before + 1, timeout=10)
+        assert any(s.title == "a brand new session" and s.live for s in sessions.shown)
+        assert time.monotonic() - started < 5
+        other = Thread(session_id="elsewhere", cwd="/home/ada/code/brand-new")
+        other.prompt("hello there")
+        other.answer(text("hi"))
+        other.write(roots[0] / "-home-ada-code-brand-new" / "elsewhere.jsonl")
+        await settled(pilot, lambda: any(p.name == "brand-new" for p in tree.projects), timeout=10)
+        await settled(pilot, lambda: any("brand-new" in str(n.label) for n in tree.root.children))
+        # An ai-title record renames the session in the list.
+        append(folder / "fresh.jsonl", {"type": "ai-title", "aiTitle": "Renamed by the model", "sessionId": "fresh"})
+        await settled(pilot, lambda: any(s.title == "Renamed by the model" for s in sessions.shown), timeout=10)
+
+
+async def test_following_switches_to_a_new_session_of_the_project(roots: list[Path]) -> None:
+    app = browser(roots, follow=True)
+    notes: list[str] = []
+    async with app.run_test(size=(160, 40)) as pilot:
+        view = await browser_ready(pilot, app)
+        app.notify = lambda message, **kw: notes.append(str(message))  # type: ignore[method-assign]
+        current = view.session
+        assert current is not None and view.follow
+        thread = Thread(session_id="next", cwd=current.project_path or "")
+        thread.prompt("the session after /clear")
+        session_started_now(thread)
+        thread.write(Path(current.path).parent / "next.jsonl")
+        await settled(pilot, lambda: view.session is not None and view.session.id == "next", timeout=10)
+        assert any("A new session started" in n for n in notes)
+        await settled(pilot, lambda: "the session after /clear" in pane(view))
+        assert view.follow
+
+
+async def test_pacer_folds_a_burst_into_few_runs() -> None:
+    from textual.app import App
+
+    runs: list[float] = []
+    app = App()
+    async with app.run_test() as pilot:
+        pacer = Pacer(app, 0.05, lambda: runs.append(time.monotonic()))
+        started = time.monotonic()
+        while time.monotonic() - started < 0.3:
+            pacer.wake()
+            await pilot.pause(0.002)
+        await pilot.pause(0.1)
+    assert 4 <= len(runs) <= 8  # about one per 50 ms, the last wake included
+    assert all(b - a >= 0.045 for a, b in pairwise(runs))
