@@ -282,6 +282,10 @@ class MainScreen(Screen[None]):
         sessions.set_sessions(project.sessions, None if open_newest or session is None else session.path)
         if open_newest and sessions.shown:
             self.call_after_refresh(self.open_session, sessions.shown[0])  # the list first, then its session
+        elif open_newest:
+            self.info = None
+            self.conversation.clear("No sessions here (a shows empty and warmup ones)")
+            self._update_header()
 
     @on(SessionList.SessionChosen)
     def _session_chosen(self, message: SessionList.SessionChosen) -> None:

@@ -170,19 +170,8 @@ class ConversationView(ScrollView, can_focus=True):
         self.placeholder = "Reading…"
         self.read_more()
 
-    def show(self, session: Session, *, at_end: bool = False) -> None:
-        """Show a session that is already read (no file is followed)."""
-        with self.lock:
-            self._token += 1
-            self.tail = None
-            self.session = session
-            self._pending = None
-        self._reset(at_end)
-        self._rebuild()
-        if at_end:
-            self.action_last()
-
     def clear(self, placeholder: str = "No session selected") -> None:
+        """Show no session, and say why."""
         with self.lock:
             self._token += 1
             self.tail = self.session = None
