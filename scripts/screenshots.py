@@ -55,7 +55,7 @@ async def browser_ready(pilot: Any, app: Any) -> None:
 
 async def session_ready(pilot: Any, app: Any) -> None:
     view = conversation(app)
-    await wait(pilot, lambda: not view.loading and view.entries)
+    await wait(pilot, lambda: not view.reading and view.entries)
 
 
 def expand(test: Callable[[Any], bool], *, nth: int = 0) -> Step:

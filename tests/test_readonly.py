@@ -179,7 +179,7 @@ async def test_the_app_browsing_and_following_never_touches_the_history(history:
         opened = {view.session.path} if view.session else set()
         for keys in (("1", "j"), ("2", "j"), ("1", "j", "j"), ("2", "G"), ("1", "G")):
             await pilot.press(*keys)
-            await settled(pilot, lambda: view.session is not None and not view.loading)
+            await settled(pilot, lambda: view.session is not None and not view.reading)
             opened.add(view.session.path)  # type: ignore[union-attr]
         assert len(opened) >= 4
         await pilot.press("3", "e", "enter")  # the conversation, the next tool call, its detail
@@ -189,7 +189,7 @@ async def test_the_app_browsing_and_following_never_touches_the_history(history:
     app = ClaudeTUI([history], session=hostile, follow=True, clock=CLOCK)
     async with app.run_test(size=(160, 45)) as pilot:
         view = await loaded(pilot, app)
-        await settled(pilot, lambda: not view.loading)
+        await settled(pilot, lambda: not view.reading)
         assert view.session is not None and view.session.records > 50
         await pilot.pause(0.3)
     assert snapshot(history.parent) == before

@@ -75,7 +75,7 @@ async def test_first_screen_of_the_hostile_file_is_quick(hostile_file: tuple[Pat
         await settled(pilot, lambda: view.entries)
         first = time.perf_counter() - start
         assert first < 1.5, f"first screen after {first:.2f} s"
-        await settled(pilot, lambda: not view.loading)
+        await settled(pilot, lambda: not view.reading)
         assert "marker after duplicate-record" in "\n".join(s.text for s in all_strips(view))
 
 
@@ -84,7 +84,7 @@ async def test_markup_and_escapes_are_drawn_as_text(hostile_file: tuple[Path, li
     app = ClaudeTUI([path.parent.parent], session=path, library=NoLibrary(), clock=CLOCK)
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
-        await settled(pilot, lambda: not view.loading)
+        await settled(pilot, lambda: not view.reading)
         for entry in list(view.entries):
             if entry.call is not None or entry.kind == "thinking":
                 view.set_expanded(entry, True)
@@ -103,7 +103,7 @@ async def test_detail_screens_are_inert_and_quick(hostile_file: tuple[Path, list
     app = ClaudeTUI([path.parent.parent], session=path, library=NoLibrary(), clock=CLOCK)
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
-        await settled(pilot, lambda: not view.loading)
+        await settled(pilot, lambda: not view.reading)
         wanted = ("toolu_huge", "toolu_meta", "toolu_click", "toolu_img")  # 30 MB, hostile names, markup, image
         calls = [i for i, e in enumerate(view.entries) if e.call is not None and e.call.id in wanted]
         assert len(calls) == len(wanted)
@@ -145,7 +145,7 @@ async def test_each_damaged_line_gets_its_note_in_the_pane(hostile_file: tuple[P
     app = ClaudeTUI([path.parent.parent], session=path, library=NoLibrary(), clock=CLOCK)
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
-        await settled(pilot, lambda: not view.loading)
+        await settled(pilot, lambda: not view.reading)
         text = "\n".join(s.text for s in all_strips(view))
         for case in cases:
             if case.damaged:
@@ -162,6 +162,6 @@ async def test_an_unreadable_session_says_why_in_the_pane(tmp_path: Path, kind: 
     app = ClaudeTUI([tmp_path], session=path, library=NoLibrary(), clock=CLOCK)
     async with app.run_test(size=SIZE) as pilot:
         view = app.screen.query_one(ConversationView)
-        await settled(pilot, lambda: not view.loading, timeout=5)
+        await settled(pilot, lambda: not view.reading, timeout=5)
         await pilot.pause()
         assert ("not a regular file" if kind == "fifo" else "a directory") in screen_text(app)

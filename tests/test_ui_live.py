@@ -94,6 +94,18 @@ async def test_appended_records_appear_in_their_thread(tmp_path: Path) -> None:
         assert view.cursor_index == len(view.entries) - 1  # still pinned to the newest
 
 
+async def test_a_read_never_covers_the_pane_or_takes_its_keys(tmp_path: Path) -> None:
+    thread = Thread()
+    thread.prompt("first")
+    path = thread.write(tmp_path / "live.jsonl")
+    app = session_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        view.read_more()
+        assert view.reading and not view.loading  # Textual's `loading` would put a spinner over it
+        assert app.focused is view
+
+
 async def test_truncated_replaced_and_deleted_files(tmp_path: Path) -> None:
     thread = Thread()
     thread.prompt("alpha")

@@ -67,7 +67,7 @@ async def settled(pilot: Any, ready: Callable[[], object], timeout: float = 20) 
 async def loaded(pilot: Any, app: ClaudeTUI) -> ConversationView:
     """The conversation pane once its session is read (and drawn)."""
     view = app.screen.query_one(ConversationView)
-    await settled(pilot, lambda: not view.loading and view.entries)
+    await settled(pilot, lambda: not view.reading and view.entries)
     return view
 
 

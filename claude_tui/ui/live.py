@@ -138,7 +138,7 @@ class Live:
     def __init__(self, screen: MainScreen) -> None:
         self.screen = screen
         self.stop = asyncio.Event()
-        self.reads = Pacer(screen, READ_EVERY, self._read, busy=lambda: self.view.loading)
+        self.reads = Pacer(screen, READ_EVERY, self._read, busy=lambda: self.view.reading)
         self.refreshes = Pacer(screen, LIBRARY_EVERY, self._refresh, busy=self._refreshing)
         self.rate = Rate()
         self._roots: list[str] = []

@@ -167,7 +167,7 @@ def child_session(session: Path, out: Path) -> None:
         while not view.entries or not view._starts[-1]:
             await pilot.pause(0.001)
         results["first_screen_in_process_s"] = time.perf_counter() - started
-        while view.loading:
+        while view.reading:
             await pilot.pause(0.005)
         results["read_all_s"] = time.perf_counter() - started
         results["messages"] = len(view.messages)

@@ -46,6 +46,8 @@ BATCH = 4 * 1024 * 1024
 DRAW_WAIT = 0.5
 #: Seconds between two updates of the entries while a session is read (each may rebuild many).
 APPLY_EVERY = 0.25
+#: New messages given entries in one update: a burst shows over a few frames, never in one long one.
+APPLY_MOST = 400
 #: Drawn entries kept.
 CACHE_ENTRIES = 600
 
@@ -137,7 +139,7 @@ class ConversationView(ScrollView, can_focus=True):
         self._follow = False
         self.follow_mode = False  #: follow the session as it is written (paused while the user reads above)
         self._seen = 0  #: messages shown when following last paused
-        self.loading = False  #: a read is under way
+        self.reading = False  #: a read is under way (not Widget.loading, which would cover the pane and eat keys)
         self.placeholder = "No session selected"
         self._messages: list[Message] = []  #: top-level messages shown, in order
         self._entries: list[Entry] = []
@@ -151,6 +153,7 @@ class ConversationView(ScrollView, can_focus=True):
         self._pending: Update | None = None
         self._drawn = threading.Event()  #: set once the screen has shown what was read
         self._applied = 0.0
+        self._behind = False  #: messages read are still waiting for their entries (APPLY_MOST)
         self._apply_timer: Timer | None = None
         self._progress = (0, 0)
         self._error: str | None = None
@@ -184,7 +187,7 @@ class ConversationView(ScrollView, can_focus=True):
         if self._apply_timer is not None:
             self._apply_timer.stop()
             self._apply_timer = None
-        self.loading = False
+        self.reading = False
         self._painter = None
         self.expanded.clear()
         self.highlighted.clear()
@@ -193,6 +196,7 @@ class ConversationView(ScrollView, can_focus=True):
         self._cache.clear()
         self._all_thinking = False
         self._seen = 0
+        self._behind = False
         self.follow_mode = at_end
         self.follow = at_end
         self.scroll_to(0, 0, animate=False, immediate=True, force=True)
@@ -228,7 +232,7 @@ class ConversationView(ScrollView, can_focus=True):
     def read_more(self) -> None:
         """Read what the file gained since the last read (the whole file the first time)."""
         if self.tail is not None:
-            self.loading = True
+            self.reading = True
             self._read(self._token)
 
     @work(thread=True, exclusive=True, group="conversation-read", exit_on_error=False)
@@ -273,16 +277,19 @@ class ConversationView(ScrollView, can_focus=True):
             self._apply_timer = None
         with self.lock:
             update, self._pending = self._pending, None
-            if update is not None and self.session is not None:
-                self._apply(update)
+            if self.session is not None and (update is not None or self._behind):
+                self._apply(update or Update())
             session = self.session
         self._applied = time.monotonic()
         if session is None:
             return
+        if self._behind:  # the rest of the backlog after the next frame; done once it is all in
+            self.call_after_refresh(self._apply_pending, done)
+            done = False
         if self._cursor is None and self._entries and self.has_focus:
             self.select(self._first_visible_index(), scroll=False)
         if done:
-            self.loading = False
+            self.reading = False
             error = self._error
             self.placeholder = f"Cannot read this session: {error}" if error else "This session has no messages"
             # A big session is millions of objects that live as long as it is shown: keep the
@@ -304,7 +311,8 @@ class ConversationView(ScrollView, can_focus=True):
         keep = _common_prefix(self._messages, shown)  # a new fork may hide what followed its parent
         for top in sorted({t for m in update.changed.values() if (t := self._top_of(m)) is not None and t < keep}):
             self._resplice(top)
-        self._replace_from(keep, shown)
+        self._behind = len(shown) > keep + APPLY_MOST
+        self._replace_from(keep, shown[: keep + APPLY_MOST])  # the rest in the next frames
         self._restore(anchor)
 
     def _shown(self, visible: list[Message]) -> list[Message]:
