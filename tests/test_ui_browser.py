@@ -200,3 +200,13 @@ async def test_follow_opens_the_newest_session_at_its_end(roots: list[Path]) -> 
         view = await browser_ready(pilot, app)
         assert view.follow and view.cursor_index == len(view.entries) - 1
         assert view.scroll_offset.y == view.max_scroll_y > 0
+
+
+def test_demo_is_copied_with_old_file_times() -> None:
+    from claude_tui.ui.launch import DEMO_MTIME, demo_roots
+
+    (root,) = demo_roots()
+    files = list(root.rglob("*.jsonl"))
+    assert root != DEMO_PROJECTS and len(files) == len(list(DEMO_PROJECTS.rglob("*.jsonl")))
+    assert all(f.stat().st_mtime == DEMO_MTIME for f in files)
+    assert (root.parent / "plans" / "gentle-rolling-otter.md").is_file()

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 #: The bundled demo history (its plans sit beside it in `demo/plans`).
 DEMO_PROJECTS = Path(__file__).resolve().parents[1] / "demo" / "projects"
+#: File times of the demo's copy (2026-01-01, before its first session): its order and its
+#: live markers then come from what its records say, not from when the package was installed.
+DEMO_MTIME = 1_767_225_600.0
 
 
 def parser() -> argparse.ArgumentParser:
@@ -40,10 +46,11 @@ def run_app(argv: list[str]) -> int:
     from claude_tui.ui.prefetch import Prefetch
 
     args = parser().parse_args(argv)
-    prefetch = Prefetch(lambda: _roots(args))  # first of all: see prefetch.py
+    demo = demo_roots() if args.demo else None
+    prefetch = Prefetch(lambda: demo or _roots(args))  # first of all: see prefetch.py
     from claude_tui.core.files import SessionNotFound, find_session
 
-    roots = _roots(args)
+    roots = demo or _roots(args)
     session = None
     if args.session:
         try:
@@ -62,4 +69,19 @@ def run_app(argv: list[str]) -> int:
 def _roots(args: argparse.Namespace) -> list[Path]:
     from claude_tui.core.files import default_roots
 
-    return [DEMO_PROJECTS] if args.demo else default_roots(args.projects_dir)
+    return default_roots(args.projects_dir)
+
+
+def demo_roots() -> list[Path]:
+    """The demo history, copied afresh to one temporary folder per user with old file times
+    (a fresh install's file times would make every session look live, in no order)."""
+    target = Path(tempfile.gettempdir()) / f"claude-tui-demo-{os.getuid() if hasattr(os, 'getuid') else 0}"
+    try:
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(DEMO_PROJECTS, target / "projects")
+        shutil.copytree(DEMO_PROJECTS.parent / "plans", target / "plans")
+        for path in target.rglob("*"):
+            os.utime(path, (DEMO_MTIME, DEMO_MTIME))
+    except OSError:
+        return [DEMO_PROJECTS]
+    return [target / "projects"]
