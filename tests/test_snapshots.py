@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_support import CLOCK, browser_ready, demo, demo_copy, index_of, loaded, session_app
+from ui_support import CLOCK, browser_ready, demo, demo_copy, index_of, loaded, session_app, settled
 
 from claude_tui.ui.app import ClaudeTUI
 
@@ -95,4 +95,65 @@ def test_subagent(snap_compare: Any) -> None:
 
 def test_help_screen(snap_compare: Any, browser_app: ClaudeTUI) -> None:
     run = after(_browser, _keys("question_mark"))(browser_app)
+    assert snap_compare(browser_app, terminal_size=SIZE, run_before=run)
+
+
+async def _keys_now(pilot: Any, app: ClaudeTUI) -> None:
+    """Draw the key bar for where the focus is now (it may have been drawn before the focus settled)."""
+    app.screen.refresh_bindings()
+    await pilot.pause()
+
+
+def _find(query: str) -> Callable[[Any, ClaudeTUI], Awaitable[None]]:
+    """Find `query` in the open session and jump to it."""
+
+    async def step(pilot: Any, app: ClaudeTUI) -> None:
+        from claude_tui.ui.widgets.findbar import FindBar
+
+        await loaded(pilot, app)
+        await pilot.press("slash", *query)
+        bar = app.screen.query_one(FindBar)
+        await settled(pilot, lambda: bar._done and bar.input.value == query)
+        await pilot.press("enter")
+
+    return step
+
+
+def _search(query: str, *keys: str) -> Callable[[Any, ClaudeTUI], Awaitable[None]]:
+    """Search all sessions for `query`, then press `keys` (and wait for the hit opened)."""
+
+    async def step(pilot: Any, app: ClaudeTUI) -> None:
+        await pilot.press("ctrl+k", *query)
+        screen = app.screen
+        await settled(pilot, lambda: screen.hits and screen._shown == screen._token and screen._timer is None)
+        if keys:
+            await pilot.press(*keys)
+            view = app.main.conversation
+            await settled(pilot, lambda: app.screen is app.main and app.main._hit is None and not view.reading)
+
+    return step
+
+
+def test_find_in_a_collapsed_tool_output(snap_compare: Any) -> None:
+    app = session_app(demo("67df"))
+    assert snap_compare(app, terminal_size=SIZE, run_before=after(_find("4 passed"), _keys_now)(app))
+
+
+def test_find_in_a_subagent(snap_compare: Any) -> None:
+    app = session_app(demo("67df"))
+    assert snap_compare(app, terminal_size=SIZE, run_before=after(_find("deps.py"), _keys_now)(app))
+
+
+def test_pane_filter(snap_compare: Any) -> None:
+    app = session_app(demo("dce61781"))
+    assert snap_compare(app, terminal_size=SIZE, run_before=after(_session, _keys("P"), _keys_now)(app))
+
+
+def test_search_all_sessions(snap_compare: Any, browser_app: ClaudeTUI) -> None:
+    run = after(_browser, _search("deps"), _keys_now)(browser_app)
+    assert snap_compare(browser_app, terminal_size=SIZE, run_before=run)
+
+
+def test_search_hit_in_a_subagent_opened(snap_compare: Any, browser_app: ClaudeTUI) -> None:
+    run = after(_browser, _search("deps", *["down"] * 7, "enter"), _keys_now)(browser_app)
     assert snap_compare(browser_app, terminal_size=SIZE, run_before=run)

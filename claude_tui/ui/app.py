@@ -29,6 +29,7 @@ from claude_tui.ui.live import LibraryChanged, Live
 from claude_tui.ui.render import message_text
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.detail import DetailScreen, Subject
+from claude_tui.ui.widgets.findbar import FindBar, FindInput, PaneNote
 from claude_tui.ui.widgets.header import SessionFacts, SessionHeader
 from claude_tui.ui.widgets.help import HelpScreen
 from claude_tui.ui.widgets.keybar import KeyBar
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from textual.command import Provider
 
     from claude_tui.core.library import Library, Progress, Project, SessionInfo
+    from claude_tui.core.search import Hit as SearchHit
     from claude_tui.ui.prefetch import Prefetch
 
 #: Seconds the session cursor must rest before the session under it opens.
@@ -78,6 +80,13 @@ def _history_provider() -> type[Provider]:
     from claude_tui.ui.commands import HistoryProvider
 
     return HistoryProvider
+
+
+def _filter_provider() -> type[Provider]:
+    """The palette's pane filters: one per tool of the open session."""
+    from claude_tui.ui.filter_commands import PaneFilterProvider
+
+    return PaneFilterProvider
 
 
 class FilterInput(Input):
@@ -130,6 +139,8 @@ class MainScreen(Screen[None]):
         self.hide_quiet = hide_quiet
         self.info: SessionInfo | None = None
         self._open_timer: Any = None
+        self._hit: SearchHit | None = None  #: a search hit to show once its session is read
+        self._from_search: Path | None = None  #: the session opened from the search screen
         self.live = Live(self)
         self.AUTO_FOCUS = "#conversation" if session is not None else "#sessions"
 
@@ -369,6 +380,70 @@ class MainScreen(Screen[None]):
                 title = view.session.custom_title or view.session.ai_title or title
             self.query_one(SessionHeader).show(view.session, title, status)
 
+    # ---------------------------------------------------------------- finding
+
+    @on(ConversationView.FindRequested)
+    async def _find_requested(self, message: ConversationView.FindRequested) -> None:
+        bar = self.query(FindBar).first() if self.query(FindBar) else None
+        if bar is None:
+            bar = FindBar(self.conversation, id="find-bar")
+            await self.query_one("#reader").mount(bar, after=self.conversation)
+        if message.step:
+            bar.step(message.step)
+        else:
+            bar.open()
+
+    @on(ConversationView.Filtered)
+    async def _filtered(self, message: ConversationView.Filtered) -> None:
+        note = self.query(PaneNote).first() if self.query(PaneNote) else None
+        if note is None:
+            note = PaneNote(id="pane-note")
+            await self.query_one("#reader").mount(note, before=self.conversation)
+        note.show(message.pane_filter)
+
+    def open_hit(self, hit: SearchHit) -> None:
+        """Open the session of a search hit, with its message in view once it is read."""
+        self._hit = hit
+        self._from_search = hit.path
+        info = self._info_of(hit.path)
+        if info is not None:
+            self.choose_session(info)
+        else:
+            self.conversation.open(hit.path)
+            self.conversation.focus()
+        if self.has_class("-narrow"):
+            self.add_class("-zoomed")
+        self._show_hit()
+
+    @on(ConversationView.Loaded)
+    def _show_hit(self) -> None:
+        """Bring the search hit's message into view, opening what hides it, when it has been read."""
+        from claude_tui.core.find import locate
+        from claude_tui.ui.widgets.search_screen import words_of
+
+        hit, view = self._hit, self.conversation
+        if hit is None or view.session is None or Path(view.session.path) != hit.path:
+            return
+        with view.lock:
+            found = locate(view.session, str(hit.file), hit.offset, hit.kind, hit.call_id, words_of(hit))
+        if found is None:
+            if not view.reading:
+                self._hit = None
+                self.notify("That message is not in the session any more", timeout=3)
+            return
+        self._hit = None
+        message, call, block = found
+        shown = view.reveal(message, call, block=block)
+        if not shown and view.pane_filter is not None:
+            view.set_pane_filter(None)
+            shown = view.reveal(message, call, block=block)
+        entry = view.cursor
+        if not shown or entry is None:
+            self.notify("That message is on another branch of the conversation (< and > switch)", timeout=4)
+            return
+        if entry.expandable and entry.key not in view.expanded:
+            view.set_expanded(entry, True)
+
     @on(ConversationView.OpenRequested)
     def _open_requested(self, message: ConversationView.OpenRequested) -> None:
         self._push_detail(message.message, message.call)
@@ -397,6 +472,15 @@ class MainScreen(Screen[None]):
             self.query_one(SessionList).focus()
 
     def action_back(self) -> None:
+        bar = self.query(FindBar).first() if self.query(FindBar) else None
+        if bar is not None and bar.active:
+            bar.close()
+            return
+        session = self.conversation.session
+        if self._from_search is not None and session is not None and Path(session.path) == self._from_search:
+            self._from_search = None
+            self.app.push_screen("search")  # back to the results, the query kept
+            return
         if self.has_class("-zoomed") and (self.has_class("-narrow") or self.direct is None):
             self.remove_class("-zoomed")
             self.query_one(SessionList).focus()
@@ -517,11 +601,12 @@ class ClaudeTUI(App[None]):
 
     CSS_PATH = str(Path(__file__).with_name("app.tcss"))
     TITLE = "claude-tui"
-    COMMANDS = App.COMMANDS | {_history_provider}
+    COMMANDS = App.COMMANDS | {_history_provider, _filter_provider}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit", id="app.quit"),
         Binding("question_mark", "help", "Keys", id="app.help", key_display="?"),
         Binding("ctrl+r", "reload", "Reload history", show=False, id="app.reload"),
+        Binding("ctrl+k", "search_all", "Search all sessions", id="app.search_all", key_display="^k"),
     ]
 
     def __init__(
@@ -575,11 +660,30 @@ class ClaudeTUI(App[None]):
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        self.push_screen(HelpScreen(HELP_SECTIONS))
+        from claude_tui.ui.widgets.search_screen import SearchScreen
+
+        self.push_screen(HelpScreen([*HELP_SECTIONS, ("Search all sessions", SearchScreen)]))
 
     def action_reload(self) -> None:
         self.main.refresh_library()
         self.notify("Reading the history again…", timeout=1.5)
+
+    def action_search_all(self) -> None:
+        """The search screen over the whole history (the same one each time: the last query kept)."""
+        from claude_tui.ui.widgets.search_screen import SearchScreen
+
+        if isinstance(self.screen, SearchScreen):
+            self.screen.query_one("#search-query").focus()
+            return
+        if not self.is_screen_installed("search"):
+            self.install_screen(SearchScreen(), "search")
+        self.push_screen("search")
+
+    async def open_hit(self, hit: SearchHit) -> None:
+        """Show a search hit in the browser."""
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, MainScreen):
+            await self.pop_screen()
+        self.main.open_hit(hit)
 
     def choose_project(self, project: Project) -> None:
         self.main.choose_project(project)
@@ -619,6 +723,7 @@ HELP_SECTIONS = [
     ("Everywhere", ClaudeTUI),
     ("Browser", MainScreen),
     ("Conversation", ConversationView),
+    ("Find bar", FindInput),
     ("Project tree", ProjectTree),
     ("Session list", SessionList),
     ("Detail view", DetailScreen),

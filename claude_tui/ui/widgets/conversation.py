@@ -32,10 +32,11 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
-from claude_tui.core.model import QUIET_KINDS, Fork, Kind, Message, ToolCall
+from claude_tui.core.model import QUIET_KINDS, Block, Fork, Kind, Message, ToolCall
 from claude_tui.core.session import Session, Update
 from claude_tui.core.tail import SessionTail
 from claude_tui.ui.clock import Clock
+from claude_tui.ui.filters import PaneFilter
 from claude_tui.ui.palette import Palette
 from claude_tui.ui.widgets.entries import Entry, Painter, build, continues_turn
 
@@ -84,6 +85,12 @@ class ConversationView(ScrollView, can_focus=True):
         _b("less_than_sign", "branch(-1)", "Previous branch", "previous_branch", key_display="<"),
         _b("t", "toggle_thinking", "Expand all thinking", "toggle_thinking"),
         _b("full_stop", "toggle_quiet", "Hide dim rows", "toggle_quiet", key_display="."),
+        _b("slash", "find(0)", "Find", "find", show=True, key_display="/"),
+        _b("n", "find(1)", "Next match", "next_match"),
+        _b("N", "find(-1)", "Previous match", "previous_match"),
+        _b("P", "only('prompts')", "Show only prompts", "only_prompts"),
+        _b("exclamation_mark", "only('errors')", "Show only errors", "only_errors", key_display="!"),
+        _b("T", "only('tool')", "Show only this tool's calls", "only_tool"),
     ]
 
     DEFAULT_CSS = """
@@ -121,6 +128,20 @@ class ConversationView(ScrollView, can_focus=True):
             super().__init__()
             self.message, self.call = message, call
 
+    class FindRequested(TextualMessage):
+        """The user asked for the find bar (`step` 0) or the next (1) or previous (-1) match."""
+
+        def __init__(self, step: int) -> None:
+            super().__init__()
+            self.step = step
+
+    class Filtered(TextualMessage):
+        """The pane filter changed (None: everything is shown)."""
+
+        def __init__(self, pane_filter: PaneFilter | None) -> None:
+            super().__init__()
+            self.pane_filter = pane_filter
+
     class _Fed(TextualMessage):
         def __init__(self, token: int, done: bool, offset: int, size: int, error: str | None) -> None:
             super().__init__()
@@ -140,6 +161,9 @@ class ConversationView(ScrollView, can_focus=True):
         self.follow_mode = False  #: follow the session as it is written (paused while the user reads above)
         self._seen = 0  #: messages shown when following last paused
         self.reading = False  #: a read is under way (not Widget.loading, which would cover the pane and eat keys)
+        self.pane_filter: PaneFilter | None = None
+        #: Restyles a drawn line (entry, row) on its way to the screen: the find bar's matches.
+        self.marker: Callable[[Strip, Entry, int], Strip] | None = None
         self.placeholder = "No session selected"
         self._messages: list[Message] = []  #: top-level messages shown, in order
         self._entries: list[Entry] = []
@@ -352,13 +376,15 @@ class ConversationView(ScrollView, can_focus=True):
             message = messages[top]
             line = _line_of(message)
             for problem in problems[bisect_right(lines, after) : bisect_right(lines, line)]:
-                out.append(_reuse(Entry("problem", message, top, problem=problem), pool))
+                if self.pane_filter is None:
+                    out.append(_reuse(Entry("problem", message, top, problem=problem), pool))
             after = max(after, line)
             for entry in build(message, top, 0, previous, self.expanded, self.hide_quiet):
-                out.append(_reuse(entry, pool))
+                if self.pane_filter is None or self.pane_filter.keeps(entry):
+                    out.append(_reuse(entry, pool))
             if message.kind not in QUIET_KINDS:
                 previous = message
-        if end == len(messages) and messages:
+        if end == len(messages) and messages and self.pane_filter is None:
             for problem in problems[bisect_right(lines, after) :]:
                 out.append(_reuse(Entry("problem", messages[-1], end, problem=problem), pool))
         return out
@@ -540,6 +566,8 @@ class ConversationView(ScrollView, can_focus=True):
             strip = Strip([mark, *strip.crop(1).apply_style(palette.cursor)], width)
         elif entry.message in self.highlighted and row >= entry.pad:
             strip = strip.apply_style(palette.match)
+        if self.marker is not None and row >= entry.pad:
+            strip = self.marker(strip, entry, row)
         return strip.apply_style(base)
 
     def _placeholder_line(self, y: int, width: int, base: Style) -> Strip:
@@ -805,9 +833,11 @@ class ConversationView(ScrollView, can_focus=True):
         if entry is not None:
             self.post_message(self.OpenRequested(entry.message, entry.call))
 
-    def reveal(self, message: Message, call: ToolCall | None = None, *, highlight: bool = True) -> bool:
-        """Bring `message` (or its `call`) into view and select it, opening the subagent calls
-        that hold it. Returns False when the message is not on the branch being read."""
+    def reveal(
+        self, message: Message, call: ToolCall | None = None, *, block: Block | None = None, highlight: bool = True
+    ) -> bool:
+        """Bring `message` (or its `call`, or its `block`) into view and select it, opening the subagent
+        calls that hold it. Returns False when the message is not on the branch being read or is filtered out."""
         with self.lock:
             chain: list[ToolCall] = []
             owner = _session_of(message, self.session)
@@ -822,13 +852,17 @@ class ConversationView(ScrollView, can_focus=True):
                 self.expanded.update(chain)
                 self._resplice(top)
             start, end = self._range_of(top)
+            mine = [i for i in range(start, end) if self._entries[i].message is message]
+            if not mine:
+                return False
             target = next(
                 (
                     i
-                    for i in range(start, end)
-                    if self._entries[i].message is message and (call is None or self._entries[i].call is call)
+                    for i in mine
+                    if (call is None or self._entries[i].call is call)
+                    and (block is None or self._entries[i].block is block)
                 ),
-                start,
+                mine[0],
             )
         if highlight:
             self.highlighted = {message}
@@ -836,6 +870,46 @@ class ConversationView(ScrollView, can_focus=True):
         self.select(target, top=True)
         self.refresh()
         return True
+
+    def drawn(self, entry: Entry) -> list[Strip]:
+        """The lines of `entry` as drawn at the current width (blank lines above included)."""
+        return self._strips(entry, self._width)
+
+    def show_line(self, index: int, row: int) -> None:
+        """Select entry `index` and scroll its line `row` into view, a third of the way down when it was out."""
+        self.follow = False
+        self.select(index, scroll=False)
+        line = self._starts[index] + row
+        height = self._view.height
+        view = round(self.scroll_offset.y)
+        if not view <= line < view + height:
+            target = max(0, min(line - height // 3, self._starts[-1] - height))
+            self.scroll_to(y=target, animate=False, immediate=True, force=True)
+        self.refresh()
+
+    def action_find(self, step: int) -> None:
+        self.post_message(self.FindRequested(step))
+
+    def action_only(self, what: str) -> None:
+        """Show only prompts, only errors, or only the calls of the tool under the cursor (again: everything)."""
+        call = self._cursor.call if self._cursor is not None else None
+        if what == "tool" and call is None:
+            if self.pane_filter is not None and self.pane_filter.what == "tool":
+                self.set_pane_filter(None)
+            else:
+                self.notify("Put the cursor on a tool call first (or pick a tool in the palette)", timeout=2)
+            return
+        wanted = PaneFilter(what, call.name if what == "tool" and call is not None else None)
+        self.set_pane_filter(None if wanted == self.pane_filter else wanted)
+
+    def set_pane_filter(self, pane_filter: PaneFilter | None) -> None:
+        """Show only what `pane_filter` keeps (None: everything)."""
+        self.pane_filter = pane_filter
+        self._rebuild()
+        if self._cursor is None and self._entries and self.has_focus:
+            self.select(self._first_visible_index(), scroll=False)
+        self._keep_cursor_in_view()
+        self.post_message(self.Filtered(pane_filter))
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)

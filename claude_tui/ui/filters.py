@@ -1,0 +1,36 @@
+"""Pane filters: show only the prompts, only the errors, or only the calls of one tool.
+
+A filter keeps or drops the conversation pane's entries; hiding hook and system rows
+is the pane's own `hide_quiet` switch and combines with these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from claude_tui.core.model import Kind
+from claude_tui.ui.widgets.entries import Entry
+
+#: What each filter is called in the pane's note and the palette.
+LABELS = {"prompts": "only prompts", "errors": "only errors", "tool": "only {tool} calls"}
+
+
+@dataclass(frozen=True, slots=True)
+class PaneFilter:
+    """Which entries the pane shows."""
+
+    what: str  #: prompts, errors or tool
+    tool: str | None = None  #: the tool's name, for `tool`
+
+    @property
+    def label(self) -> str:
+        return LABELS[self.what].format(tool=self.tool)
+
+    def keeps(self, entry: Entry) -> bool:
+        if self.what == "prompts":
+            return entry.depth == 0 and entry.message.kind is Kind.PROMPT and entry.kind in ("header", "text")
+        if self.what == "errors":
+            if entry.call is not None:
+                return entry.call.status == "error"
+            return entry.message.kind is Kind.API_ERROR and entry.kind == "row"
+        return entry.call is not None and entry.call.name == self.tool

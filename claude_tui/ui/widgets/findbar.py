@@ -1,0 +1,457 @@
+"""Finding text in the open session: the find bar under the conversation, and the pane filter's note.
+
+`/` opens the bar. Matches are highlighted on screen as you type (on the lines drawn,
+through the pane's `marker`), while a thread worker counts them through the whole
+session, collapsed parts and subagents included, from the cursor on and then from the
+top: a search of a 100 MB session streams its matches and is cancelled by the next key.
+Enter jumps to the first match at or after the cursor, opening what hides it; n and N
+go on from there.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.color import Color
+from textual.containers import Horizontal
+from textual.message import Message as TextualMessage
+from textual.strip import Strip
+from textual.widgets import Input, Static
+from textual.worker import get_current_worker
+
+from claude_tui.core.find import Hit, Query, find
+from claude_tui.core.model import Message, ToolCall
+from claude_tui.core.session import Session
+from claude_tui.core.source import full_output
+from claude_tui.ui.filters import PaneFilter
+from claude_tui.ui.widgets.conversation import ConversationView
+from claude_tui.ui.widgets.entries import Entry
+
+#: Matches counted at most (a one-letter query in a big session finds millions).
+MAX_MATCHES = 50_000
+#: Seconds between two batches of matches sent to the screen while a search runs.
+BATCH_SECONDS = 0.05
+#: Matches highlighted on one drawn line at most.
+LINE_MATCHES = 40
+
+
+@dataclass(slots=True)
+class Match:
+    """A hit, and whether it lies before the message the search started from."""
+
+    hit: Hit
+    before: bool
+
+    @property
+    def message(self) -> Message:
+        """The message shown for it: the subagent's own message for a hit inside a subagent."""
+        return self.hit.part.nested or self.hit.message
+
+    @property
+    def place(self) -> tuple[int, int, int | None]:
+        """What entry of the pane shows it: matches with one place are drawn in one entry."""
+        part = self.hit.part
+        return id(self.message), id(part.tool), None if part.tool is not None else part.block
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        """The same for the same match found by another search of the session."""
+        return self.hit.message.index, *self.place, self.hit.part.where, self.hit.start
+
+
+def match_styles(app: App[object]) -> tuple[Style, Style]:
+    """Backgrounds for matches and for the current one, from the theme's warning colour."""
+    variables = app.get_css_variables()
+    try:
+        background = Color.parse(variables.get("background") or "#000000")
+        warning = Color.parse(variables.get("warning") or "#ffa62b")
+    except Exception:  # a theme variable that is not a plain colour
+        background, warning = Color.parse("#000000"), Color.parse("#ffa62b")
+    return (
+        Style(bgcolor=(background + warning.with_alpha(0.4)).hex),
+        Style(bgcolor=warning.hex, color=background.hex, bold=True),
+    )
+
+
+class FindInput(Input):
+    """The query box: Enter jumps, Escape closes, ctrl+r switches regular expressions on and off."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "jump", "Jump", id="find.jump", key_display="⏎"),
+        Binding("down", "step(1)", "Next", id="find.next", key_display="↓"),
+        Binding("up", "step(-1)", "Previous", id="find.previous", key_display="↑"),
+        Binding("ctrl+r", "regex", "Regex", id="find.regex"),
+        Binding("escape", "close", "Close", id="find.close"),
+    ]
+
+    @property
+    def bar(self) -> FindBar:
+        assert isinstance(self.parent, FindBar)
+        return self.parent
+
+    def action_jump(self) -> None:
+        self.bar.step(0)
+
+    def action_step(self, step: int) -> None:
+        self.bar.step(step, focus=False)
+
+    def action_regex(self) -> None:
+        self.bar.toggle_regex()
+
+    def action_close(self) -> None:
+        self.bar.close()
+
+
+class FindBar(Horizontal):
+    """One line under the conversation: the query, the regex switch, and "match 3 of 17"."""
+
+    DEFAULT_CSS = """
+    FindBar {
+        display: none;
+        height: 1;
+        background: $boost;
+        &.-active { display: block; }
+        & > #find-label { width: auto; padding: 0 1 0 2; color: $text-muted; }
+        & > FindInput { width: 1fr; }
+        & > #find-regex { width: auto; padding: 0 1; color: $text-muted; }
+        & > #find-regex.-on { color: $accent; text-style: bold; }
+        & > #find-status { width: auto; max-width: 60%; padding: 0 2 0 1; color: $text-muted; }
+        & > #find-status.-error { color: $error; }
+    }
+    """
+
+    class Found(TextualMessage):
+        """A batch of matches from the search numbered `token` (`done`: the last one)."""
+
+        def __init__(self, token: int, matches: list[Match], done: bool) -> None:
+            super().__init__()
+            self.token, self.matches, self.done = token, matches, done
+
+    def __init__(self, view: ConversationView, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.view = view
+        self.query_: Query | None = None
+        self.error: str | None = None
+        self.regex = False
+        self._token = 0
+        self._before: list[Match] = []  #: matches above where the search started, in order
+        self._after: list[Match] = []  #: matches from where it started on, in order
+        self._done = True
+        self._current: Match | None = None
+        self._pending: int | None = None  #: a jump asked for before its match was found
+        self._scanned: tuple[Session | None, int] = (None, -1)  #: the session searched, and its version then
+        self._mark: tuple[Entry, int, int] | None = None  #: where the current match is drawn: entry, row, cell
+        self._styles = (Style(), Style())
+
+    def compose(self) -> ComposeResult:
+        yield Static("Find", id="find-label")
+        yield FindInput(placeholder="text in this session (collapsed parts and subagents too)", compact=True)
+        yield Static(".*", id="find-regex")
+        yield Static("", id="find-status")
+
+    @property
+    def input(self) -> FindInput:
+        return self.query_one(FindInput)
+
+    @property
+    def active(self) -> bool:
+        return self.has_class("-active")
+
+    # ---------------------------------------------------------------- opening and closing
+
+    def open(self) -> None:
+        """Show the bar and put the cursor in it (the last query kept, ready to be typed over)."""
+        self._styles = match_styles(self.app)
+        self.add_class("-active")
+        box = self.input
+        box.focus()
+        box.select_all()
+        if box.value and self.view.marker is None:
+            self._search()
+
+    def close(self) -> None:
+        """Hide the bar and its highlights; the conversation takes the focus (n and N bring them back)."""
+        self.remove_class("-active")
+        if not self._done:
+            self._token += 1
+            self.workers.cancel_group(self, "find")
+            self._scanned = (None, -1)
+        self.view.marker = None
+        self._mark = None
+        self.view.refresh()
+        self.view.focus()
+
+    def toggle_regex(self) -> None:
+        self.regex = not self.regex
+        self.query_one("#find-regex").set_class(self.regex, "-on")
+        self._search()
+
+    def on_click(self, event: events.Click) -> None:
+        if event.widget is not None and event.widget.id == "find-regex":
+            self.toggle_regex()
+
+    # ---------------------------------------------------------------- searching
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._search()
+
+    def _search(self, again: bool = False) -> None:
+        """Start again for the query in the box: highlight at once, count in the background
+        (`again`: the same query in a session that changed; the current match stays current)."""
+        self._token += 1
+        self._before, self._after, self._pending = [], [], None
+        if not again:
+            self._current, self._mark = None, None
+        self._done = True
+        text = self.input.value
+        self.query_, self.error = None, None
+        if text:
+            try:
+                self.query_ = Query(text, self.regex)
+            except (re.error, RecursionError, OverflowError) as exc:
+                self.error = f"not a regular expression: {exc}"
+        view = self.view
+        view.marker = self._marker if self.query_ is not None else None
+        view.refresh()
+        session = view.session
+        if self.query_ is not None and session is not None:
+            with view.lock:
+                messages = list(view.messages)
+                self._scanned = (session, session.version)
+            self._done = False
+            self._scan(self._token, self.query_, session, messages, self._start_index(messages))
+        self._show_status()
+
+    def _start_index(self, messages: list[Message]) -> int:
+        """Where the search starts: the message under the cursor, else the first."""
+        top = self._cursor_top()
+        if top is None:
+            return 0
+        return next((i for i, m in enumerate(messages) if m is top), 0)
+
+    def _cursor_top(self) -> Message | None:
+        """The top-level message the cursor is in."""
+        view = self.view
+        entry = view.cursor
+        if entry is None or entry.top >= len(view.messages):
+            return None
+        return view.messages[entry.top]
+
+    @work(thread=True, exclusive=True, group="find", exit_on_error=False)
+    def _scan(self, token: int, query: Query, session: Session, messages: list[Message], start: int) -> None:
+        """Every match of `query`, from message `start` on and then from the top, posted in batches."""
+        worker = get_current_worker()
+        first = messages[start].index if start < len(messages) else 0
+        path = session.path
+
+        def whole(call: ToolCall) -> str:
+            return full_output(path, call)
+
+        batch: list[Match] = []
+        sent = time.monotonic()
+        hits = find(session, query, start, whole, messages, lambda: worker.is_cancelled)
+        for count, hit in enumerate(hits, 1):
+            batch.append(Match(hit, hit.message.index < first))
+            if count >= MAX_MATCHES:
+                break
+            now = time.monotonic()
+            if count == 1 or now - sent >= BATCH_SECONDS:
+                self.post_message(self.Found(token, batch, False))
+                batch, sent = [], now
+        if not worker.is_cancelled:
+            self.post_message(self.Found(token, batch, True))
+
+    def on_find_bar_found(self, message: Found) -> None:
+        message.stop()
+        if message.token != self._token:
+            return
+        for match in message.matches:
+            (self._before if match.before else self._after).append(match)
+        self._done = message.done
+        if self._pending is not None and ((self._pending == 0 and self._after) or self._done):
+            step, self._pending = self._pending, None
+            self.step(step, focus=False)
+        self._show_status()
+
+    # ---------------------------------------------------------------- jumping
+
+    def step(self, step: int, *, focus: bool = True) -> None:
+        """Go to the first match at or after the cursor (`step` 0), or the next (1) or previous (-1) one."""
+        if self.query_ is None:
+            if self.error:
+                self.notify(self.error, severity="error", timeout=3)
+            elif self.active:
+                self.close()
+            else:
+                self.open()
+            return
+        if focus:
+            self.view.focus()
+        if not self.active:  # n after the bar was closed: the bar and the highlights come back
+            self.add_class("-active")
+            self.view.marker = self._marker
+        session = self.view.session
+        if self._scanned != (session, session.version if session is not None else -1):
+            self._search(again=True)  # another session, or the session grew: search again, then go
+        ordered = self._before + self._after
+        if not self._done and (step != 0 or not self._after):
+            self._pending = step  # the search goes on: go when it has found the match
+            self._show_status()
+            return
+        if not ordered:
+            self.notify(f"No match for {self.input.value!r}", timeout=2, markup=False)
+            return
+        self._go(ordered, self._target(ordered, step))
+
+    def _target(self, ordered: list[Match], step: int) -> int:
+        """Index in `ordered` of the match to go to."""
+        current = self._position(ordered)
+        if current is not None and step and self._mark is not None and self.view.cursor is self._mark[0]:
+            return (current + step) % len(ordered)
+        top = self._cursor_top()
+        if top is None:
+            return 0 if step >= 0 else len(ordered) - 1
+        if step >= 0:
+            found = next((i for i, m in enumerate(ordered) if m.hit.message.index >= top.index), 0)
+            if step and found == current:
+                found = (found + 1) % len(ordered)
+            return found
+        earlier = [i for i, m in enumerate(ordered) if m.hit.message.index < top.index]
+        return earlier[-1] if earlier else len(ordered) - 1
+
+    def _position(self, ordered: list[Match]) -> int | None:
+        """Index of the current match in `ordered`."""
+        if self._current is None:
+            return None
+        key = self._current.key
+        return next((i for i, m in enumerate(ordered) if m.key == key), None)
+
+    def _go(self, ordered: list[Match], index: int) -> None:
+        """Show match `index`: open what hides it, put its line in view, mark it."""
+        match = ordered[index]
+        self._current = match
+        view = self.view
+        message = match.message
+        part = match.hit.part
+        block = message.blocks[part.block] if part.block is not None and part.block < len(message.blocks) else None
+        if not view.reveal(message, part.tool, block=block, highlight=False):
+            if view.pane_filter is None:
+                self.notify("This match is in a row that is hidden (. shows dim rows)", timeout=3)
+                return
+            view.set_pane_filter(None)
+            self.notify("The pane filter hid this match: showing everything", timeout=2)
+            if not view.reveal(message, part.tool, block=block, highlight=False):
+                return
+        entry = view.cursor
+        at = view.cursor_index
+        if entry is None or at is None:
+            return
+        if entry.expandable and entry.key not in view.expanded and part.where != "row":
+            view.set_expanded(entry, True)
+            at = view.cursor_index or at
+        nth = 0
+        while index - nth > 0 and ordered[index - nth - 1].place == match.place:
+            nth += 1
+        row, cell = self._locate(entry, nth)
+        self._mark = (entry, row, cell) if cell >= 0 else None
+        view.show_line(at, row)
+        if cell < 0:
+            self.notify("This match is past what the pane shows: Enter opens the whole of it", timeout=3)
+        self._show_status()
+
+    def _locate(self, entry: Entry, nth: int) -> tuple[int, int]:
+        """The line of `entry` and the cell where its `nth` drawn match starts (-1: not drawn)."""
+        drawn: list[tuple[int, int]] = []
+        for row, strip in enumerate(self.view.drawn(entry)):
+            if row >= entry.pad:
+                drawn += [(row, cell) for cell, _ in self._cells(strip)]
+                if len(drawn) > nth:
+                    return drawn[nth]
+        return entry.pad, -1
+
+    # ---------------------------------------------------------------- drawing
+
+    def _cells(self, strip: Strip) -> list[tuple[int, int]]:
+        """Where the query matches on a drawn line, in cells."""
+        assert self.query_ is not None
+        text = strip.text
+        spans = self.query_.spans(text, LINE_MATCHES)
+        if not spans or len(text) == strip.cell_length:
+            return spans
+        return [(cell_len(text[:start]), cell_len(text[:end])) for start, end in spans]
+
+    def _marker(self, strip: Strip, entry: Entry, row: int) -> Strip:
+        """`strip` with the matches on it highlighted, the current one brighter."""
+        if self.query_ is None:
+            return strip
+        cells = self._cells(strip)
+        if not cells:
+            return strip
+        other, current = self._styles
+        mark = self._mark
+        here = mark[2] if mark is not None and mark[0] is entry and mark[1] == row else -1
+        cuts = sorted({c for span in cells for c in span} | {strip.cell_length})
+        starts = [0, *cuts]
+        spans = dict(cells)
+        out = []
+        for start, piece in zip(starts, strip.divide(cuts), strict=False):
+            if start in spans:
+                style = current if start == here else other
+                piece = Strip(Segment.apply_style(piece, post_style=style), piece.cell_length)
+            out.append(piece)
+        return Strip.join(out)
+
+    def _show_status(self) -> None:
+        status = self.query_one("#find-status", Static)
+        status.set_class(self.error is not None, "-error")
+        status.update(Text(self._status_text(), no_wrap=True, overflow="ellipsis"))
+
+    def _status_text(self) -> str:
+        if self.error:
+            return self.error
+        if self.query_ is None:
+            return "ctrl+r regex · ⏎ jump · esc close"
+        total = len(self._before) + len(self._after)
+        more = "+" if total >= MAX_MATCHES else ""
+        if not self._done:
+            return f"searching… {total:,} so far" if total else "searching…"
+        if not total:
+            return "no matches"
+        position = self._position(self._before + self._after)
+        if position is None:
+            return f"{total:,}{more} match" + ("" if total == 1 else "es")
+        return f"match {position + 1:,} of {total:,}{more}"
+
+
+class PaneNote(Static):
+    """One line above the conversation while a pane filter hides part of it."""
+
+    DEFAULT_CSS = """
+    PaneNote {
+        display: none;
+        height: 1;
+        padding: 0 1 0 2;
+        background: $boost;
+        color: $accent;
+        &.-active { display: block; }
+    }
+    """
+
+    KEYS: ClassVar[dict[str, str]] = {"prompts": "P", "errors": "!", "tool": "T"}
+
+    def show(self, pane_filter: PaneFilter | None) -> None:
+        self.set_class(pane_filter is not None, "-active")
+        if pane_filter is not None:
+            key = self.KEYS[pane_filter.what]
+            self.update(Text(f"Showing {pane_filter.label} · {key} again shows everything", no_wrap=True))

@@ -1,0 +1,284 @@
+"""Pilot tests of both searches: the find bar in the open session, the pane filters, and the search screen."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonl import Thread, text, tool_use
+from ui_support import CLOCK, browser_ready, demo, demo_copy, index_of, loaded, session_app, settled
+
+from claude_tui.core.model import Kind
+from claude_tui.ui.app import ClaudeTUI, MainScreen
+from claude_tui.ui.widgets import findbar
+from claude_tui.ui.widgets.conversation import ConversationView
+from claude_tui.ui.widgets.findbar import FindBar, PaneNote
+from claude_tui.ui.widgets.search_screen import SearchScreen, as_typed
+from claude_tui.ui.widgets.sessions import SessionList
+
+SIZE = (120, 40)
+
+
+async def find(pilot: Any, app: ClaudeTUI, query: str) -> FindBar:
+    """Open the find bar, type `query` and wait for the count."""
+    await pilot.press("slash")
+    await pilot.pause()
+    bar = app.screen.query_one(FindBar)
+    await pilot.press(*query)
+    await settled(pilot, lambda: bar._done and bar.input.value == query)
+    return bar
+
+
+def line_of(view: ConversationView, bar: FindBar) -> Any:
+    """The drawn line (a Strip, as on screen) that holds the current match."""
+    assert bar._mark is not None
+    entry, row, _ = bar._mark
+    index = view.entries.index(entry)
+    return view.render_line(view._starts[index] + row - round(view.scroll_offset.y))
+
+
+async def test_matches_highlight_as_you_type_and_are_counted() -> None:
+    app = session_app(demo("67df"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        bar = await find(pilot, app, "full-text")
+        assert bar.active and bar.input.has_focus
+        assert bar._status_text() == "5 matches"
+        other, _ = bar._styles
+        lines = [view.render_line(y) for y in range(view.size.height)]
+        marked = [s for line in lines for s in line if s.style is not None and s.style.bgcolor == other.bgcolor]
+        assert marked and {s.text for s in marked} == {"full-text"}  # on screen, highlighted, before Enter
+        await pilot.press("backspace", *"T")
+        await settled(pilot, lambda: bar._done)
+        assert bar._status_text() == "no matches"  # a capital: case counts
+
+
+async def test_enter_opens_the_collapsed_tool_output_that_holds_the_match() -> None:
+    app = session_app(demo("67df"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        bar = await find(pilot, app, "4 passed")
+        bash = next(e for e in view.entries if e.call is not None and e.call.name == "Bash")
+        assert bash.key not in view.expanded
+        await pilot.press("enter")
+        assert view.has_focus and view.cursor is bash and bash.key in view.expanded
+        assert bar._status_text() == "match 1 of 1"
+        line = line_of(view, bar)
+        assert "4 passed in 0.52s" in line.text
+        _, current = bar._styles
+        assert any(s.text == "4 passed" and s.style.bgcolor == current.bgcolor for s in line)
+
+
+async def test_a_match_inside_a_subagent_opens_its_task() -> None:
+    app = session_app(demo("67df"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        task = next(e for e in view.entries if e.call is not None and e.call.name == "Task")
+        bar = await find(pilot, app, "deps.py")
+        await pilot.press("enter")
+        entry = view.cursor
+        assert entry is not None and entry.depth == 1 and entry.call is not None and entry.call.name == "Glob"
+        assert task.call in view.expanded and entry.key in view.expanded
+        assert "notes_api/deps.py" in line_of(view, bar).text
+
+
+async def test_n_and_N_go_through_the_matches_and_wrap() -> None:
+    app = session_app(demo("67df"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        bar = await find(pilot, app, "updated_at")
+        await pilot.press("enter")
+        assert bar._status_text() == "match 1 of 17"
+        await pilot.press("n", "n")
+        assert bar._status_text() == "match 3 of 17"
+        await pilot.press("N")
+        assert bar._status_text() == "match 2 of 17"
+        await pilot.press("N", "N")
+        assert bar._status_text() == "match 17 of 17"  # wrapped around
+        await pilot.press("G", "n")  # from the cursor (the end), not from the last match: wraps to the top
+        assert bar._status_text() == "match 1 of 17"
+        await pilot.press("G", "N")
+        assert bar._status_text() == "match 17 of 17"
+        await pilot.press("escape")
+        assert not bar.active and view.marker is None and view.has_focus
+        await pilot.press("n")  # the last search again, with its highlights
+        assert bar.active and view.marker is not None
+
+
+async def test_regex_toggle_and_a_bad_pattern() -> None:
+    app = session_app(demo("67df"))
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
+        bar = await find(pilot, app, "updated_?at|passed")
+        assert bar._status_text() == "no matches"
+        await pilot.press("ctrl+r")
+        await settled(pilot, lambda: bar._done)
+        assert bar.regex and bar._status_text() == "18 matches"
+        await pilot.press("(")
+        assert bar.error is not None and bar._status_text().startswith("not a regular expression")
+        await pilot.press("enter")  # says why; nothing breaks
+        assert bar.input.has_focus
+        await pilot.press("escape")
+        assert not bar.active
+
+
+@pytest.fixture
+def big_session(tmp_path: Path) -> Path:
+    """Many long tool outputs (read back whole from the file when searched)."""
+    thread = Thread()
+    for i in range(300):
+        thread.prompt(f"step {i}")
+        thread.answer(tool_use(f"t{i}", "Bash", command=f"make part{i}"), msg_id=f"m{i}")
+        thread.result(f"t{i}", f"build line {i} ok\n" * 3000 + ("needle at the end\n" if i == 299 else ""))
+    thread.answer(text("done"))
+    return thread.write(tmp_path / "big.jsonl")
+
+
+async def test_a_search_is_cancelled_by_the_next_key(big_session: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ended: list[tuple[str, bool]] = []
+    original = findbar.find
+
+    def spy(session: Any, query: Any, *args: Any) -> Iterator[Any]:
+        cancelled = args[-1]
+
+        def slowly() -> bool:  # a search that takes a while, whatever the machine
+            time.sleep(0.002)
+            return cancelled()
+
+        yield from original(session, query, *args[:-1], slowly)
+        ended.append((query.text, cancelled()))
+
+    monkeypatch.setattr(findbar, "find", spy)
+    app = session_app(big_session)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        await pilot.press("slash")
+        await pilot.pause()
+        bar = app.screen.query_one(FindBar)
+        await pilot.press(*"needle")
+        await settled(pilot, lambda: bar._done and bar.input.value == "needle")
+        assert bar._status_text() == "1 match"
+        assert ("needle", False) in ended  # the last search ran to the end
+        assert any(cancelled for query, cancelled in ended if query != "needle")  # earlier ones were stopped
+        await pilot.press("enter")
+        assert view.cursor is not None and view.cursor.call is not None and view.cursor.call.id == "t299"
+        assert bar._mark is None  # past the lines the pane shows: the bar says so
+
+
+async def test_pane_filters() -> None:
+    app = session_app(demo("dce61781"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        everything = len(view.entries)
+        await pilot.press("P")
+        assert view.entries and all(e.message.kind is Kind.PROMPT for e in view.entries)
+        note = app.screen.query_one(PaneNote)
+        assert note.display and "only prompts" in str(note.render())
+        await pilot.press("exclamation_mark")
+        assert view.entries and all(e.call is not None and e.call.status == "error" for e in view.entries)
+        await pilot.press("exclamation_mark")
+        assert len(view.entries) == everything and not note.display
+        view.select(index_of(view, lambda e: e.call is not None and e.call.name == "Bash"))
+        await pilot.press("T")
+        assert view.entries and all(e.call is not None and e.call.name == "Bash" for e in view.entries)
+        await pilot.press("T")
+        assert len(view.entries) == everything
+        await pilot.press("ctrl+p", *"only Read")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settled(pilot, lambda: view.pane_filter is not None)
+        assert all(e.call is not None and e.call.name == "Read" for e in view.entries)
+
+
+async def test_find_shows_a_match_the_filter_hides() -> None:
+    app = session_app(demo("67df"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        await pilot.press("P")
+        await find(pilot, app, "4 passed")
+        await pilot.press("enter")
+        assert view.pane_filter is None and view.cursor is not None and view.cursor.call is not None
+
+
+# ---------------------------------------------------------------- across all sessions
+
+
+@pytest.fixture
+def roots(tmp_path: Path) -> list[Path]:
+    return [demo_copy(tmp_path)]
+
+
+async def search(pilot: Any, app: ClaudeTUI, query: str) -> SearchScreen:
+    await pilot.press("ctrl+k")
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, SearchScreen)
+    await pilot.press(*query)
+    await settled(pilot, lambda: screen._shown == screen._token and screen._timer is None and screen.hits)
+    return screen
+
+
+def test_the_last_word_typed_is_a_prefix() -> None:
+    assert as_typed("conf") == "conf*"
+    assert as_typed("json conf") == "json conf*"
+    assert as_typed("c") == "c"  # one letter would match half the index
+    assert as_typed("conf ") == "conf "
+    assert as_typed('"json lines') == '"json lines'
+    assert as_typed("pars*") == "pars*"
+
+
+async def test_search_screen_opens_a_hit_inside_a_subagent_and_comes_back(roots: list[Path]) -> None:
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=(140, 40)) as pilot:
+        view = await browser_ready(pilot, app)
+        screen = await search(pilot, app, "deps")
+        glob = next(i for i, h in enumerate(screen.hits) if h.tool == "Glob")
+        hit = screen.hits[glob]
+        assert hit.file != hit.path and hit.kind == "tool_output"  # in a subagent's own file
+        stamps = [h.timestamp for h in screen.hits]
+        assert stamps == sorted(stamps, reverse=True)  # newest first
+        await pilot.press("down", *["down"] * glob, "enter")
+        assert isinstance(app.screen, MainScreen)
+        await settled(pilot, lambda: app.main._hit is None and view.session is not None and not view.reading)
+        entry = view.cursor
+        assert entry is not None and entry.depth == 1 and entry.call is not None and entry.call.name == "Glob"
+        assert entry.key in view.expanded and entry.message in view.highlighted and view.has_focus
+        assert view.session.path == str(hit.path)
+        await pilot.press("escape")
+        assert app.screen is screen and screen.query_one("#search-query").value == "deps"
+
+
+async def test_search_screen_filters_and_errors(roots: list[Path]) -> None:
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await browser_ready(pilot, app)
+        screen = await search(pilot, app, "notes")
+        assert {h.project for h in screen.hits} > {"/home/ada/code/notes-api"}
+        screen.query_one("#search-tool").value = "Bash"  # type: ignore[attr-defined]
+        await settled(pilot, lambda: screen.hits and all(h.tool == "Bash" for h in screen.hits))
+        await pilot.press("ctrl+o")
+        await settled(pilot, lambda: not screen._timer and all(h.is_error for h in screen.hits))
+        screen.query_one("#search-since").value = "yesterday"  # type: ignore[attr-defined]
+        await settled(pilot, lambda: screen.query_one("#search-status").has_class("-error"))
+        assert "not a date" in str(screen.query_one("#search-status").render())
+        await pilot.press("ctrl+l")
+        await settled(pilot, lambda: not screen.hits)
+        await pilot.press("escape")
+        assert isinstance(app.screen, MainScreen)
+
+
+async def test_session_list_filter_matches_the_project_and_the_first_prompt(roots: list[Path]) -> None:
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await browser_ready(pilot, app)
+        sessions = app.main.query_one(SessionList)
+        sessions.set_filter("notes-api-worktrees")
+        assert len(sessions.shown) == 1
+        first = sessions.shown[0].first_prompt
+        sessions.set_filter(first[5:25])
+        assert len(sessions.shown) == 1
+        sessions.set_filter("nothing like this")
+        assert sessions.shown == []
