@@ -34,12 +34,31 @@ class Query:
 
     def spans(self, text: str, limit: int = MAX_SPANS) -> list[tuple[int, int]]:
         """Where the query matches in `text` (empty matches skipped)."""
+        if not self.regex and self.text:
+            found = self._literal(text, limit)
+            if found is not None:
+                return found
         out = []
         for match in self.pattern.finditer(text):
             if match.end() > match.start():
                 out.append(match.span())
                 if len(out) >= limit:
                     break
+        return out
+
+    def _literal(self, text: str, limit: int) -> list[tuple[int, int]] | None:
+        """A plain query found with str.find: many times faster than a case-insensitive regex over
+        megabytes, and each call short (a search in a thread holds the interpreter lock while it runs).
+        None when lower-casing changes the text's length (a few non-ASCII letters): the regex decides."""
+        hay = text if self.case_sensitive else text.lower()
+        if len(hay) != len(text):
+            return None
+        needle = self.text if self.case_sensitive else self.text.lower()
+        out = []
+        at = hay.find(needle)
+        while at >= 0 and len(out) < limit:
+            out.append((at, at + len(needle)))
+            at = hay.find(needle, at + len(needle))
         return out
 
 

@@ -248,7 +248,7 @@ class FindBar(Horizontal):
             return None
         return view.messages[entry.top]
 
-    @work(thread=True, exclusive=True, group="find", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="find", exit_on_error=False, description="find in the session")
     def _scan(self, token: int, query: Query, session: Session, messages: list[Message], start: int) -> None:
         """Every match of `query`, from message `start` on and then from the top, posted in batches."""
         worker = get_current_worker()

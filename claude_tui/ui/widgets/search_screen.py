@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 DEBOUNCE = 0.15
 #: Hits shown at most.
 LIMIT = 100
+#: Hits added to the list per frame.
+BATCH = 25
 _ROLES = [("you", "user"), ("Claude", "assistant"), ("tools", "tool")]
 _WORD_END = re.compile(r"[^\W_]{2,}$")
 _MARKED = re.compile(f"{MARK_START}(.*?){MARK_END}")
@@ -158,7 +160,7 @@ class SearchScreen(Screen[None]):
     def _field(self, name: str) -> str | None:
         return self.query_one(f"#search-{name}", Input).value.strip() or None
 
-    @work(thread=True, exclusive=True, group="search", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="search", exit_on_error=False, description="search the index")
     def _run(self, token: int, text: str, filters: dict[str, Any]) -> None:
         try:
             hits = self.app_.library.search(text, limit=LIMIT, **filters)
@@ -183,12 +185,23 @@ class SearchScreen(Screen[None]):
         self._status(f"{count}{more} messages, newest first · ⏎ opens one" if count else "Nothing found")
 
     def _fill(self, hits: list[Hit]) -> None:
+        """Show `hits`: a screenful at once, the rest a batch per frame (laying out one costs half a ms)."""
         self.hits = hits
         results = self.query_one(OptionList)
         results.clear_options()
-        results.add_options([Option(self._hit_text(hit), id=str(i)) for i, hit in enumerate(hits)])
+        self._more(self._shown, 0)
         if hits:
             results.highlighted = 0
+
+    def _more(self, token: int, start: int) -> None:
+        if token != self._shown:
+            return  # newer results are on screen
+        end = start + BATCH
+        self.query_one(OptionList).add_options(
+            [Option(self._hit_text(hit), id=str(i)) for i, hit in enumerate(self.hits[start:end], start)]
+        )
+        if end < len(self.hits):
+            self.call_after_refresh(self._more, token, end)
 
     def _hit_text(self, hit: Hit) -> Text:
         """Title · project · when · who, then the snippet with its matches marked."""
