@@ -335,8 +335,10 @@ class MainScreen(Screen[None]):
 
     @on(ConversationView.Loaded)
     def _loaded(self, message: ConversationView.Loaded) -> None:
-        status = "" if message.done else SessionHeader.progress(message.offset, message.size)
-        self._update_header(status)
+        if message.done:
+            self.live.header.wake()  # a session written fast would have its facts counted many times a second
+        else:
+            self._update_header(SessionHeader.progress(message.offset, message.size))
         self.live.loaded(message.session, message.done)
 
     @on(ConversationView.FollowChanged)

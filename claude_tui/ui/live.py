@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 #: Seconds between two reads of the open session while it is written (about the screen's rate).
 READ_EVERY = 1 / 30
+#: Seconds between two redraws of the header's facts (counted over the whole session) while it grows.
+HEADER_EVERY = 0.25
 #: Seconds between two library refreshes while known files only grow (new files are read at once).
 LIBRARY_EVERY = 2.0
 #: Seconds between two looks at a job that is still running.
@@ -140,6 +142,7 @@ class Live:
         self.stop = asyncio.Event()
         self.reads = Pacer(screen, READ_EVERY, self._read, busy=lambda: self.view.reading)
         self.refreshes = Pacer(screen, LIBRARY_EVERY, self._refresh, busy=self._refreshing)
+        self.header = Pacer(screen, HEADER_EVERY, screen._update_header)
         self.rate = Rate()
         self._roots: list[str] = []
         self._worker: Worker[None] | None = None
@@ -197,7 +200,7 @@ class Live:
         return self._known[1]
 
     def _read(self) -> None:
-        self.view.read_more()
+        self.view.read_more(live=True)
 
     def _refreshing(self) -> bool:
         return self._worker is not None and self._worker.state in (WorkerState.PENDING, WorkerState.RUNNING)

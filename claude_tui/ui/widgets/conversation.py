@@ -43,12 +43,15 @@ from claude_tui.ui.widgets.entries import Entry, Painter, build, continues_turn
 #: Bytes read before the first screen is drawn, then per batch.
 FIRST_BATCH = 512 * 1024
 BATCH = 4 * 1024 * 1024
+#: Bytes per batch of a live read (a session written fast): the screen waits for a batch being
+#: read to draw or to take a key, and this much takes about 5 ms.
+LIVE_BATCH = 256 * 1024
 #: Seconds a read waits for the first screen to be drawn before it reads on anyway.
 DRAW_WAIT = 0.5
 #: Seconds between two updates of the entries while a session is read (each may rebuild many).
 APPLY_EVERY = 0.25
 #: New messages given entries in one update: a burst shows over a few frames, never in one long one.
-APPLY_MOST = 400
+APPLY_MOST = 250
 #: Drawn entries kept.
 CACHE_ENTRIES = 600
 
@@ -253,16 +256,17 @@ class ConversationView(ScrollView, can_focus=True):
         if on:
             self.action_last()
 
-    def read_more(self) -> None:
-        """Read what the file gained since the last read (the whole file the first time)."""
+    def read_more(self, live: bool = False) -> None:
+        """Read what the file gained since the last read (the whole file the first time);
+        `live`: while it is written, in small batches that let the screen take its keys between them."""
         if self.tail is not None:
             self.reading = True
-            self._read(self._token)
+            self._read(self._token, live)
 
     @work(thread=True, exclusive=True, group="conversation-read", exit_on_error=False)
-    def _read(self, token: int) -> None:
+    def _read(self, token: int, live: bool) -> None:
         worker = get_current_worker()
-        limit = FIRST_BATCH
+        limit = LIVE_BATCH if live else FIRST_BATCH
         while not worker.is_cancelled:
             with self.lock:
                 tail = self.tail
@@ -277,11 +281,11 @@ class ConversationView(ScrollView, can_focus=True):
             self.post_message(self._Fed(token, done, offset, size, error))
             if done:
                 return
-            if limit == FIRST_BATCH:  # let the first screen be drawn before the long read
+            if live or limit == FIRST_BATCH:  # the screen draws this batch (and takes its keys) first
                 self._drawn.wait(DRAW_WAIT)
             else:
                 time.sleep(0.001)  # and the screen take the lock between two batches
-            limit = BATCH
+            limit = LIVE_BATCH if live else BATCH
 
     def _on_conversation_view__fed(self, message: _Fed) -> None:
         message.stop()
@@ -309,7 +313,7 @@ class ConversationView(ScrollView, can_focus=True):
             return
         if self._behind:  # the rest of the backlog after the next frame; done once it is all in
             self.call_after_refresh(self._apply_pending, done)
-            done = False
+            return
         if self._cursor is None and self._entries and self.has_focus:
             self.select(self._first_visible_index(), scroll=False)
         if done:
