@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from rich.cells import cell_len
 from rich.text import Text
 
+from claude_tui.core import diff as core_diff
 from claude_tui.core.model import Message, ToolCall, ToolResult
 from claude_tui.core.session import Kind
 from claude_tui.ui import diff, lines, render, tools
@@ -86,10 +87,10 @@ def test_edit_diff_from_structured_patch_and_from_strings() -> None:
     call = _call(
         "Edit", {"file_path": "/p/x.py", "old_string": "b", "new_string": "c\nd"}, "ok", {"structuredPatch": patch}
     )
-    assert diff.counts(diff.hunks_of(call)) == (2, 1)
+    assert core_diff.counts(core_diff.hunks_of(call)) == (2, 1)
     call = _call("Edit", {"file_path": "/p/x.py", "old_string": "a\nb\nc", "new_string": "a\nB\nc"})
-    hunks = diff.hunks_of(call)
-    assert diff.counts(hunks) == (1, 1)
+    hunks = core_diff.hunks_of(call)
+    assert core_diff.counts(hunks) == (1, 1)
     rows = diff.render_hunks(hunks, "/p/x.py", PALETTE)
     assert any(row.text.plain.startswith("2 + B") for row in rows)
 

@@ -10,7 +10,6 @@ as it is (the encoder escapes it) for scripts.
 
 from __future__ import annotations
 
-import difflib
 import html
 import json
 import re
@@ -20,6 +19,7 @@ from typing import Any
 import orjson
 
 from claude_tui import __version__
+from claude_tui.core.diff import EDIT_TOOLS, unified
 from claude_tui.core.model import Block, Kind, Message, ToolCall, parse_time
 from claude_tui.core.sanitize import visible_controls
 from claude_tui.core.session import AGENT_TOOLS, Session, prompt_text
@@ -35,7 +35,6 @@ INPUT_LINES = 120
 MAX_CHARS = 8000
 #: Characters of a one-line row (quiet rows, summaries in headings).
 LINE_CHARS = 160
-EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write"})
 #: Input keys that summarise a call in its heading, by preference.
 SUMMARY_KEYS = ("description", "file_path", "notebook_path", "path", "pattern", "url", "query", "skill", "command")
 
@@ -162,7 +161,7 @@ class _Walker:
     def call_input(self, call: ToolCall) -> None:
         out, inp = self.out, call.input
         if call.name in EDIT_TOOLS:
-            diff = _edit_diff(call)
+            diff = unified(call)
             if diff:
                 shown, note = _trim("\n".join(diff), INPUT_LINES)
                 out.diff(shown.split("\n"))
@@ -267,34 +266,6 @@ def _summary(call: ToolCall) -> str:
     return text
 
 
-def _edit_diff(call: ToolCall) -> list[str]:
-    """A unified diff of an Edit, MultiEdit or Write: from the patch Claude Code recorded, else from the input."""
-    inp = call.input
-    structured = call.result.structured if call.result is not None else None
-    hunks = structured.get("structuredPatch") if isinstance(structured, dict) else None
-    lines: list[str] = []
-    if isinstance(hunks, list) and hunks:
-        for hunk in hunks:
-            if not isinstance(hunk, dict):
-                continue
-            old, new = (f"{hunk.get(k + 'Start')},{hunk.get(k + 'Lines')}" for k in ("old", "new"))
-            lines.append(f"@@ -{old} +{new} @@")
-            lines += [line for line in hunk.get("lines") or () if isinstance(line, str)]
-    else:
-        if call.name == "Write":
-            pairs = [("", inp.get("content"))]
-        elif call.name == "MultiEdit":
-            edits = inp.get("edits") if isinstance(inp.get("edits"), list) else []
-            pairs = [(e.get("old_string"), e.get("new_string")) for e in edits if isinstance(e, dict)]
-        else:
-            pairs = [(inp.get("old_string"), inp.get("new_string"))]
-        for old, new in pairs:
-            if isinstance(old, str) and isinstance(new, str):
-                lines += list(difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm=""))[2:]
-    path = inp.get("file_path") if isinstance(inp.get("file_path"), str) else "file"
-    return [f"--- {path}", f"+++ {path}", *lines] if lines else []
-
-
 def _trim(text: str, max_lines: int, size: int | None = None) -> tuple[str, str | None]:
     """The first `max_lines` lines (and at most MAX_CHARS) of `text`, and a note on what was cut.
 
@@ -381,7 +352,7 @@ def _json_call(session: Session, call: ToolCall) -> dict[str, Any]:
         "is_error": call.status == "error",
         "duration_s": call.duration,
         "result": _json_result(session, call),
-        "diff": "\n".join(_edit_diff(call)) if call.name in EDIT_TOOLS else None,
+        "diff": "\n".join(unified(call)) if call.name in EDIT_TOOLS else None,
         "subagent": None if call.subagent is None else _json_agent(call.subagent),
     }
 

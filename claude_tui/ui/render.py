@@ -12,6 +12,7 @@ from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.text import Text
 
+from claude_tui.core import diff as core_diff
 from claude_tui.core.model import Kind, Message, ToolCall
 from claude_tui.core.sanitize import visible_controls
 from claude_tui.core.stats import human_count, human_size
@@ -90,10 +91,10 @@ def call_body(call: ToolCall, output: str, palette: Palette, cwd: str | None) ->
     """A tool call in full: its input as the tool means it, then `output` (read back whole)."""
     parts: list[RenderableType] = [tools.headline(call, 100, palette, cwd, False), Text("")]
     inp = call.input
-    if call.name in diff.EDIT_TOOLS:
+    if call.name in core_diff.EDIT_TOOLS:
         path = str(inp.get("file_path") or inp.get("notebook_path") or "")
         parts.append(Text(path, palette.bold))
-        for row in diff.render_hunks(diff.hunks_of(call), path, palette):
+        for row in diff.render_hunks(core_diff.hunks_of(call), path, palette):
             if row.fill is not None:
                 row.text.stylize(row.fill)
             parts.append(row.text)

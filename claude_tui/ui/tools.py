@@ -8,6 +8,7 @@ from typing import Any
 import orjson
 from rich.text import Text
 
+from claude_tui.core import diff as core_diff
 from claude_tui.core.model import ToolCall
 from claude_tui.core.sanitize import visible_controls
 from claude_tui.core.stats import human_count, human_size
@@ -47,7 +48,7 @@ def summary(call: ToolCall, cwd: str | None) -> tuple[str, str]:
     if name == "Bash":
         return one_line(inp.get("command")), _output_hint(call)
     if name in ("Edit", "MultiEdit", "Write", "NotebookEdit"):
-        added, removed = diff.counts(diff.hunks_of(call))
+        added, removed = core_diff.counts(core_diff.hunks_of(call))
         extra = f" · {len(inp['edits'])} edits" if name == "MultiEdit" and isinstance(inp.get("edits"), list) else ""
         return path, f"+{added} -{removed}{extra}"
     if name == "Read":
@@ -127,7 +128,7 @@ def headline(call: ToolCall, width: int, palette: Palette, cwd: str | None, expa
     line.append(subject or "", palette.text)
     if detail:
         line.append("  ")
-        counted = _COUNTS.match(detail) if call.name in diff.EDIT_TOOLS else None
+        counted = _COUNTS.match(detail) if call.name in core_diff.EDIT_TOOLS else None
         if counted:
             added, removed, rest = counted.groups()
             line.append(f"+{added}", palette.ok if added != "0" else palette.dim)
@@ -149,8 +150,8 @@ def body(call: ToolCall, width: int, palette: Palette, cwd: str | None) -> list[
     """The expanded call: its input as the tool means it (a diff, a command...) and its output."""
     rows: list[Row] = []
     name, inp = call.name, call.input
-    if name in diff.EDIT_TOOLS:
-        hunks = diff.hunks_of(call)
+    if name in core_diff.EDIT_TOOLS:
+        hunks = core_diff.hunks_of(call)
         shown = diff.render_hunks(
             hunks, str(inp.get("file_path") or inp.get("notebook_path") or ""), palette, DIFF_LINES
         )

@@ -1,0 +1,112 @@
+"""Diffs of file edits: from Claude Code's structuredPatch hunks, or from old/new strings.
+
+All work is capped: strings beyond MAX_DIFF_CHARS are cut before diffing, and at
+most MAX_HUNK_LINES lines are kept. The pane draws these hunks; the exporter writes them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from claude_tui.core.model import ToolCall
+
+MAX_DIFF_CHARS = 40_000
+MAX_HUNK_LINES = 2_000
+EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
+
+
+@dataclass(slots=True)
+class Hunk:
+    old_start: int
+    new_start: int
+    lines: list[str]  #: each starts with " ", "-" or "+"
+
+
+def hunks_of(call: ToolCall) -> list[Hunk]:
+    """The hunks of an Edit, MultiEdit or Write call: from its result's patch, else from its input."""
+    structured = call.result.structured if call.result is not None else None
+    if isinstance(structured, dict):
+        patch = structured.get("structuredPatch")
+        if isinstance(patch, list) and patch:
+            return _from_patch(patch)
+    inp = call.input
+    if call.name == "Edit":
+        return _diff(_s(inp.get("old_string")), _s(inp.get("new_string")))
+    if call.name == "MultiEdit" and isinstance(inp.get("edits"), list):
+        found: list[Hunk] = []
+        for edit in inp["edits"][:50]:
+            if isinstance(edit, dict):
+                found += _diff(_s(edit.get("old_string")), _s(edit.get("new_string")))
+        return found
+    if call.name in ("Write", "NotebookEdit"):
+        content = _s(inp.get("content" if call.name == "Write" else "new_source"))[:MAX_DIFF_CHARS]
+        return [Hunk(0, 1, ["+" + line for line in content.splitlines()[:MAX_HUNK_LINES]])] if content else []
+    return []
+
+
+def counts(hunks: list[Hunk]) -> tuple[int, int]:
+    """(lines added, lines removed)."""
+    added = removed = 0
+    for hunk in hunks:
+        for line in hunk.lines:
+            if line.startswith("+"):
+                added += 1
+            elif line.startswith("-"):
+                removed += 1
+    return added, removed
+
+
+def _from_patch(patch: list[Any]) -> list[Hunk]:
+    hunks: list[Hunk] = []
+    budget = MAX_HUNK_LINES
+    for item in patch:
+        if not isinstance(item, dict) or budget <= 0:
+            continue
+        lines = [line for line in item.get("lines") or [] if isinstance(line, str)][:budget]
+        budget -= len(lines)
+        hunks.append(Hunk(_i(item.get("oldStart")), _i(item.get("newStart")), lines))
+    return hunks
+
+
+def _diff(old: str, new: str) -> list[Hunk]:
+    import difflib  # rarely needed: Claude Code writes the patch itself since 1.0
+
+    old_lines = old[:MAX_DIFF_CHARS].split("\n")
+    new_lines = new[:MAX_DIFF_CHARS].split("\n")
+    hunks: list[Hunk] = []
+    for group in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_grouped_opcodes(2):
+        lines: list[str] = []
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                lines += [" " + line for line in old_lines[i1:i2]]
+                continue
+            lines += ["-" + line for line in old_lines[i1:i2]]
+            lines += ["+" + line for line in new_lines[j1:j2]]
+        hunks.append(Hunk(group[0][1] + 1, group[0][3] + 1, lines[:MAX_HUNK_LINES]))
+    return hunks
+
+
+def unified(call: ToolCall) -> list[str]:
+    """The hunks of a call as unified-diff text (header lines included), or [] when there is no change."""
+    lines: list[str] = []
+    for hunk in hunks_of(call):
+        old = sum(1 for line in hunk.lines if line[:1] in (" ", "-"))
+        new = sum(1 for line in hunk.lines if line[:1] in (" ", "+"))
+        lines.append(f"@@ -{_range(hunk.old_start, old)} +{_range(hunk.new_start, new)} @@")
+        lines += hunk.lines
+    path = call.input.get("file_path") if isinstance(call.input.get("file_path"), str) else "file"
+    return [f"--- {path}", f"+++ {path}", *lines] if lines else []
+
+
+def _range(start: int, count: int) -> str:
+    """A hunk header's range as diff writes it: the count only when it is not 1."""
+    return str(start) if count == 1 else f"{start},{count}"
+
+
+def _s(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _i(value: Any) -> int:
+    return value if isinstance(value, int) else 0
