@@ -210,19 +210,19 @@ def across(binary: str, history: Path, env: dict[str, str]) -> dict[str, list[fl
         for word in WORDS:
             before = None
             for i in range(1, len(word) + 1):
+                text = expected(library, word[:i])  # first, not while the app searches
                 term.settle(0.3)  # a pause: this key searches at once
                 sent = term.send(word[i - 1].encode())
-                text = expected(library, word[:i])
                 if text is not None and text != before:
                     keys.append(term.wait(text, sent) * 1000)
                 before = text
             term.settle(0.3)
             term.wait("Type to search", term.send(b"\x15"))  # ctrl+u: the query cleared
             term.settle(0.3)
+            text = expected(library, word)
             for char in word[:-1]:
                 term.send(char.encode())
             sent = term.send(word[-1].encode())
-            text = expected(library, word)
             if text is not None:
                 bursts.append(term.wait(text, sent) * 1000)
             term.settle(0.3)

@@ -14,14 +14,16 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.geometry import Size
 from textual.message import Message as TextualMessage
 from textual.screen import Screen
-from textual.widgets import Checkbox, Input, OptionList, Select, Static
-from textual.widgets.option_list import Option
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widgets import Checkbox, Input, Select, Static
 
 from claude_tui.core.search import MARK_END, MARK_START, Hit
 from claude_tui.ui.tools import one_line
@@ -35,8 +37,6 @@ if TYPE_CHECKING:
 DEBOUNCE = 0.15
 #: Hits shown at most.
 LIMIT = 100
-#: Hits added to the list per frame.
-BATCH = 25
 _ROLES = [("you", "user"), ("Claude", "assistant"), ("tools", "tool")]
 _WORD_END = re.compile(r"[^\W_]{2,}$")
 _MARKED = re.compile(f"{MARK_START}(.*?){MARK_END}")
@@ -53,6 +53,112 @@ def words_of(hit: Hit) -> re.Pattern[str] | None:
     """The words a hit's snippet marks, as one case-insensitive pattern."""
     marked = sorted({m.lower() for m in _MARKED.findall(hit.snippet) if m}, key=len, reverse=True)
     return re.compile("|".join(re.escape(m) for m in marked), re.I) if marked else None
+
+
+class HitList(ScrollView, can_focus=True):
+    """The hits, two lines each (who and where; the snippet), drawn only when on screen."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j,down", "cursor(1)", "Down", show=False, id="search.hits.down"),
+        Binding("k,up", "cursor(-1)", "Up", show=False, id="search.hits.up"),
+        Binding("pagedown", "cursor(10)", "Page down", show=False, id="search.hits.page_down"),
+        Binding("pageup", "cursor(-10)", "Page up", show=False, id="search.hits.page_up"),
+        Binding("g,home", "cursor(-1000)", "First", show=False, id="search.hits.first"),
+        Binding("G,end", "cursor(1000)", "Last", show=False, id="search.hits.last"),
+        Binding("enter", "open", "Open", id="search.hits.open", key_display="⏎"),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"hit-list--cursor", "hit-list--cursor-blurred", "hit-list--dim"}
+
+    DEFAULT_CSS = """
+    HitList {
+        overflow-x: hidden;
+        scrollbar-size-vertical: 1;
+        & > .hit-list--cursor { background: $block-cursor-background; }
+        & > .hit-list--cursor-blurred { background: $block-cursor-blurred-background; }
+        & > .hit-list--dim { color: $text-muted; }
+    }
+    """
+
+    class Chosen(TextualMessage):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.lines: list[tuple[Text, Text, Text]] = []  #: title, where and who, snippet
+        self.cursor = 0
+        self._strips: dict[tuple[int, int], Strip] = {}
+
+    def show(self, lines: list[tuple[Text, Text, Text]]) -> None:
+        """Show these hits (title, where and who, snippet), the cursor on the first."""
+        self.lines, self.cursor = lines, 0
+        self._strips.clear()
+        self.virtual_size = Size(self.size.width, 2 * len(lines))
+        self.scroll_to(y=0, animate=False, immediate=True, force=True)
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        line = round(self.scroll_offset.y) + y
+        index, row = divmod(line, 2)
+        base = self.rich_style
+        if index >= len(self.lines):
+            return Strip.blank(width, base)
+        strip = self._strips.get((line, width))
+        if strip is None:
+            strip = self._strips[line, width] = self._draw(index, row, width)
+        if index == self.cursor:
+            name = "hit-list--cursor" if self.has_focus else "hit-list--cursor-blurred"
+            strip = strip.apply_style(self.get_component_rich_style(name))
+        return strip.apply_style(base)
+
+    def _draw(self, index: int, row: int, width: int) -> Strip:
+        """A hit's first line (its title, and at the right where and who) or its snippet."""
+        title, facts, snippet = self.lines[index]
+        if row:
+            text = snippet.copy()
+        else:
+            room = max(8, width - facts.cell_len - 2)
+            text = title.copy()
+            text.truncate(room, overflow="ellipsis", pad=True)
+            text.append_text(Text("  ") + facts)
+        text.truncate(width, overflow="ellipsis", pad=True)
+        return Strip(list(text.render(self.app.console)), width)
+
+    def action_cursor(self, delta: int) -> None:
+        if not self.lines:
+            return
+        self.cursor = max(0, min(self.cursor + delta, len(self.lines) - 1))
+        top, height = round(self.scroll_offset.y), self.scrollable_content_region.height
+        if 2 * self.cursor < top:
+            self.scroll_to(y=2 * self.cursor, animate=False, immediate=True, force=True)
+        elif 2 * self.cursor + 2 > top + height:
+            self.scroll_to(y=2 * self.cursor + 2 - height, animate=False, immediate=True, force=True)
+        self.refresh()
+
+    def action_open(self) -> None:
+        if self.lines:
+            self.post_message(self.Chosen(self.cursor))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        index = (round(self.scroll_offset.y) + offset.y) // 2
+        if index < len(self.lines):
+            again = index == self.cursor
+            self.cursor = index
+            self.refresh()
+            if again or event.chain > 1:
+                self.action_open()
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
 
 
 class SearchScreen(Screen[None]):
@@ -77,7 +183,7 @@ class SearchScreen(Screen[None]):
         & #search-filters > Checkbox { width: auto; }
         & #search-status { height: 1; margin: 1 2 0 2; color: $text-muted; }
         & #search-status.-error { color: $error; }
-        & #search-results { height: 1fr; margin: 0 1; border: none; background: $background; }
+        & #search-results { height: 1fr; margin: 0 1; background: $background; }
     }
     """
 
@@ -106,7 +212,7 @@ class SearchScreen(Screen[None]):
             yield Input(placeholder="until", id="search-until", compact=True)
             yield Checkbox("errors only", id="search-errors", compact=True)
         yield Static(id="search-status")
-        yield OptionList(id="search-results", compact=True)
+        yield HitList(id="search-results")
         yield KeyBar()
 
     @property
@@ -185,37 +291,22 @@ class SearchScreen(Screen[None]):
         self._status(f"{count}{more} messages, newest first · ⏎ opens one" if count else "Nothing found")
 
     def _fill(self, hits: list[Hit]) -> None:
-        """Show `hits`: a screenful at once, the rest a batch per frame (laying out one costs half a ms)."""
         self.hits = hits
-        results = self.query_one(OptionList)
-        results.clear_options()
-        self._more(self._shown, 0)
-        if hits:
-            results.highlighted = 0
+        self.query_one(HitList).show([self._hit_text(hit) for hit in hits])
 
-    def _more(self, token: int, start: int) -> None:
-        if token != self._shown:
-            return  # newer results are on screen
-        end = start + BATCH
-        self.query_one(OptionList).add_options(
-            [Option(self._hit_text(hit), id=str(i)) for i, hit in enumerate(self.hits[start:end], start)]
-        )
-        if end < len(self.hits):
-            self.call_after_refresh(self._more, token, end)
-
-    def _hit_text(self, hit: Hit) -> Text:
-        """Title · project · when · who, then the snippet with its matches marked."""
+    def _hit_text(self, hit: Hit) -> tuple[Text, Text, Text]:
+        """The title; the project, when and who; the snippet with its matches marked."""
         clock = self.app_.clock
-        head = Text(no_wrap=True, overflow="ellipsis")
-        head.append(one_line(hit.title or "(untitled)", 120), "bold")
-        head.append(f"  {one_line(hit.project, 80)}", "dim")
-        head.append(f"  {clock.ago(hit.timestamp)} {clock.clock_time(hit.timestamp, seconds=False)}", "dim")
-        head.append(f"  {_who(hit)}", "bold red" if hit.is_error else "bold")
-        body = Text("  ", no_wrap=True, overflow="ellipsis")
+        title = Text.assemble((one_line(hit.title or "(untitled)", 200), "bold"))
+        project = re.split(r"[\\/]", hit.project.rstrip("/\\"))[-1] or hit.project
+        when = f"{clock.ago(hit.timestamp)} {clock.clock_time(hit.timestamp, seconds=False)}"
+        facts = Text(f"{one_line(project, 40)} · {when} · ", "dim")
+        facts.append(_who(hit), "bold red" if hit.is_error else "bold")
+        body = Text("  ")
         marked = self._styles[1]
         for index, piece in enumerate(re.split(f"[{MARK_START}{MARK_END}]", hit.snippet)):
             body.append(piece, marked if index % 2 else "")
-        return Text("\n", no_wrap=True, overflow="ellipsis").join([head, body])
+        return title, facts, body
 
     def _status(self, text: str, *, error: bool = False) -> None:
         status = self.query_one("#search-status", Static)
@@ -224,10 +315,10 @@ class SearchScreen(Screen[None]):
 
     # ---------------------------------------------------------------- actions
 
-    @on(OptionList.OptionSelected)
-    async def _selected(self, event: OptionList.OptionSelected) -> None:
+    @on(HitList.Chosen)
+    async def _chosen(self, event: HitList.Chosen) -> None:
         event.stop()
-        await self._open(event.option_index)
+        await self._open(event.index)
 
     @on(Input.Submitted)
     async def action_open(self) -> None:
@@ -235,8 +326,7 @@ class SearchScreen(Screen[None]):
             self._timer.stop()
             self.search()
             return
-        highlighted = self.query_one(OptionList).highlighted
-        await self._open(highlighted if highlighted is not None else 0)
+        await self._open(self.query_one(HitList).cursor)
 
     async def _open(self, index: int) -> None:
         if 0 <= index < len(self.hits):
@@ -244,7 +334,7 @@ class SearchScreen(Screen[None]):
 
     def action_results(self) -> None:
         if self.hits:
-            self.query_one(OptionList).focus()
+            self.query_one(HitList).focus()
 
     def action_errors(self) -> None:
         box = self.query_one("#search-errors", Checkbox)
