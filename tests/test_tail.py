@@ -6,11 +6,13 @@ import asyncio
 import os
 from pathlib import Path
 
+import orjson
 import pytest
 
 from claude_tui.core.reader import Reader
 from claude_tui.core.session import Session
 from claude_tui.core.tail import SessionTail
+from claude_tui.core.threads import Layout
 from claude_tui.core.watch import watch_roots
 from tests.jsonl import Thread, text, tool_use
 from tests.test_session import describe
@@ -157,6 +159,29 @@ def test_subagent_file_created_empty_links_when_its_prompt_arrives(tmp_path: Pat
     agent_path.write_bytes(sub.bytes())
     update = tail.poll()
     assert call.subagent is not None and call.message.index in update.changed
+
+
+ROOT = Path(__file__).resolve().parents[1]
+GROWN = ["claude_tui/demo/projects/-home-ada-code-notes-api/67df1d90-4225-4d2b-a6d6-45556e8a9ebb.jsonl"]
+GROWN += [f"tests/fixtures/{name}.jsonl" for name in ("fork", "compaction", "compaction_pre2", "agent_progress")]
+
+
+@pytest.mark.parametrize("source", GROWN)
+def test_layout_grown_a_line_at_a_time_is_the_layout_of_the_whole(source: str, tmp_path: Path) -> None:
+    lines = (ROOT / source).read_bytes().splitlines(keepends=True)
+    t = Thread()
+    t.prompt("a rewound prompt", parent=None)  # a second root prompt with no parent: a fork at None
+    lines += [orjson.dumps(r) + b"\n" for r in t.records]
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"")
+    tail = SessionTail(path)
+    for line in lines:
+        with path.open("ab") as f:
+            f.write(line)
+        tail.poll()
+        grown = [m.uuid for m in tail.session.visible()]
+        assert grown == [m.uuid for m in Layout.of(tail.session).visible]
+    assert tail.session.forks
 
 
 def test_batches_stream_a_big_file(tmp_path: Path) -> None:

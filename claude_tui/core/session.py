@@ -472,10 +472,12 @@ class Session:
         fork.heads.append(prompt)
         prompt.fork = fork
         self._update.threads_changed = True
+        self._layout = None  # the branches changed: lay out everything again
 
     def _current_layout(self) -> Layout:
         if self._layout is None or self._layout[0] != self.version:
-            self._layout = (self.version, Layout.of(self))
+            old = self._layout[1] if self._layout is not None else None
+            self._layout = (self.version, old if old is not None and old.extend(self) else Layout.of(self))
         return self._layout[1]
 
     def branch_of(self, fork: Fork) -> int:
@@ -487,6 +489,7 @@ class Session:
     def choose_branch(self, fork: Fork, index: int | None) -> None:
         """Read branch `index` of `fork` (None: back to following the newest)."""
         fork.chosen = None if index is None else index % len(fork.heads)
+        self._layout = None
         self.version += 1
 
     def visible(self) -> list[Message]:

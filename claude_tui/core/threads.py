@@ -4,7 +4,8 @@ A segment is a run of the tree between forks: a branch head (the first prompt of
 a branch) starts a new one, every other message lives in its parent's. Reading a
 session is reading the segments on one path from the root; by default, the path
 that ends at the newest message. Computed in one pass, after the records are in,
-so it costs nothing while a file is read and a fork found late changes nothing else.
+so it costs nothing while a file is read and a fork found late changes nothing else; a live
+session's new messages are added to the layout (`extend`) until one starts a branch.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ class Layout:
     newest: list[int]  #: per segment: index of the newest message in it or below it
     branch_segments: dict[int, list[int]]  #: id(fork) -> segment of each branch
     visible: list[Message]
+    active: set[int]  #: segments on the path being read
+    count: int  #: messages laid out
 
     @classmethod
     def of(cls, session: Session) -> Layout:
@@ -45,10 +48,32 @@ class Layout:
         for seg in range(len(parents) - 1, 0, -1):  # a segment's id is larger than its parent's
             up = parents[seg]
             newest[up] = max(newest[up], newest[seg])
-        layout = cls(parents, newest, branches, [])
-        active = layout.active_segments(session.forks)
+        layout = cls(parents, newest, branches, [], set(), len(session.messages))
+        active = layout.active = layout.active_segments(session.forks)
         layout.visible = [m for m in session.messages if m.segment in active and m.kind is not Kind.TOOL_RESULT]
         return layout
+
+    def extend(self, session: Session) -> bool:
+        """Lay out the messages appended since (a live session grows by a few at a time): False when
+        one starts a branch or lands off the path being read, which may change that path."""
+        by_uuid = session.message_by_uuid
+        parents, newest, active = self.segment_parent, self.newest, self.active
+        added = []
+        for message in session.messages[self.count :]:
+            parent = by_uuid(message.parent) if message.parent else None
+            base = parent.segment if parent is not None and parent.index < message.index else 0
+            if message.fork is not None or base not in active:
+                return False
+            message.segment = segment = base
+            while segment >= 0:  # the newest message under each segment up to the root
+                newest[segment] = message.index
+                segment = parents[segment]
+            if message.kind is not Kind.TOOL_RESULT:
+                added.append(message)
+        self.count = len(session.messages)
+        if added:
+            self.visible = self.visible + added  # a new list: views compare it with the one they show
+        return True
 
     def newest_branch(self, fork: Fork) -> int:
         newest = [self.newest[s] for s in self.branch_segments[id(fork)]]

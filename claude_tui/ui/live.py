@@ -40,6 +40,9 @@ READ_EVERY = 1 / 30
 HEADER_EVERY = 0.25
 #: Seconds between two library refreshes while known files only grow (new files are read at once).
 LIBRARY_EVERY = 2.0
+#: Work that takes longer waits longer: at most about 1/SHARE of the time goes to it (a header counted
+#: over 60,000 messages, a library of 1,500 sessions read again).
+SHARE = 20
 #: Seconds between two looks at a job that is still running.
 RECHECK = 0.01
 #: Seconds between two checks of the "live" markers (a session stops being live 60 s after its last write).
@@ -142,7 +145,7 @@ class Live:
         self.stop = asyncio.Event()
         self.reads = Pacer(screen, READ_EVERY, self._read, busy=lambda: self.view.reading)
         self.refreshes = Pacer(screen, LIBRARY_EVERY, self._refresh, busy=self._refreshing)
-        self.header = Pacer(screen, HEADER_EVERY, screen._update_header)
+        self.header = Pacer(screen, HEADER_EVERY, self._header)
         self.rate = Rate()
         self._roots: list[str] = []
         self._worker: Worker[None] | None = None
@@ -202,6 +205,11 @@ class Live:
     def _read(self) -> None:
         self.view.read_more(live=True)
 
+    def _header(self) -> None:
+        started = time.perf_counter()
+        self.screen._update_header()
+        self.header.every = max(HEADER_EVERY, SHARE * (time.perf_counter() - started))
+
     def _refreshing(self) -> bool:
         return self._worker is not None and self._worker.state in (WorkerState.PENDING, WorkerState.RUNNING)
 
@@ -213,6 +221,7 @@ class Live:
     def _refresh_library(self) -> None:
         """(thread) Bring the index up to date; post the library when anything changed."""
         library = self.screen.app.library  # type: ignore[attr-defined]
+        started = time.perf_counter()
         try:
             result = library.refresh()
         except Exception as exc:  # a broken cache or root must not take the app down
@@ -220,6 +229,7 @@ class Live:
                 self._failed = True
                 self.screen.app.notify(f"Could not update the history: {exc}", severity="warning")
             return
+        self.refreshes.every = max(LIBRARY_EVERY, SHARE * (time.perf_counter() - started))
         if result is not None and (result.files_read or result.removed):
             self.screen.post_message(LibraryChanged(list(library.projects), list(library.notices)))
 
