@@ -117,6 +117,8 @@ async def main(out: Path) -> None:
             ("detail", (140, 44), "67df", [expand(lambda e: e.call is not None and e.call.name == "Edit"),
                                            keys("enter")], None),
             ("light", (140, 44), None, [keys("3")], "textual-light"),
+            ("find", (140, 44), "67df", [keys("slash", *"deps.py"), keys("enter")], None),
+            ("search", (140, 44), None, [keys("ctrl+k", *"deps")], None),
         ]
         for name, size, session, steps, theme in shots:
             await shoot(out, name, size, roots, session, steps, theme)
