@@ -9,7 +9,6 @@ from functools import partial
 from textual.command import Hit, Hits, Provider
 
 from claude_tui.ui.filters import PaneFilter
-from claude_tui.ui.tools import one_line
 
 
 class PaneFilterProvider(Provider):
@@ -29,7 +28,7 @@ class PaneFilterProvider(Provider):
             out.append(("Show everything", f"instead of {view.pane_filter.label}", partial(view.set_pane_filter, None)))
         for name, count in counts.most_common():
             show = partial(view.set_pane_filter, PaneFilter("tool", name))
-            out.append((f"Show only {one_line(name, 60)} calls", f"{count:,} in this session", show))
+            out.append((f"Show {PaneFilter('tool', name).label}", f"{count:,} in this session", show))
         return out
 
     async def search(self, query: str) -> Hits:

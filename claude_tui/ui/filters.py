@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from claude_tui.core.model import Kind
+from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.entries import Entry
 
 #: What each filter is called in the pane's note and the palette.
@@ -24,7 +25,8 @@ class PaneFilter:
 
     @property
     def label(self) -> str:
-        return LABELS[self.what].format(tool=self.tool)
+        """What is shown, as plain one-line text (a tool's name comes from the session file)."""
+        return LABELS[self.what].format(tool=one_line(self.tool, 60))
 
     def keeps(self, entry: Entry) -> bool:
         if self.what == "prompts":
