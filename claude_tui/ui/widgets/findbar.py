@@ -261,14 +261,17 @@ class FindBar(Horizontal):
         batch: list[Match] = []
         sent = time.monotonic()
         hits = find(session, query, start, whole, messages, lambda: worker.is_cancelled)
-        for count, hit in enumerate(hits, 1):
-            batch.append(Match(hit, hit.message.index < first))
-            if count >= MAX_MATCHES:
-                break
-            now = time.monotonic()
-            if count == 1 or now - sent >= BATCH_SECONDS:
-                self.post_message(self.Found(token, batch, False))
-                batch, sent = [], now
+        try:
+            for count, hit in enumerate(hits, 1):
+                batch.append(Match(hit, hit.message.index < first))
+                if count >= MAX_MATCHES:
+                    break
+                now = time.monotonic()
+                if count == 1 or now - sent >= BATCH_SECONDS:
+                    self.post_message(self.Found(token, batch, False))
+                    batch, sent = [], now
+        except RuntimeError:  # a dict of a subagent grew as its layout was made (live): what was found stands
+            pass
         if not worker.is_cancelled:
             self.post_message(self.Found(token, batch, True))
 
