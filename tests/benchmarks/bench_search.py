@@ -19,7 +19,8 @@ the previous keys run: typing must never wait); then
 Across the history (the index warm: built first into --cache, or a temporary folder, not
 measured): the search screen, words typed a key at a time after a pause, from each key to
 its results on screen (target < 100 ms; each key after a pause searches at once, a burst of
-keys once it stops, 150 ms later), and the same for the last key of a word typed in one burst.
+keys once it stops, 150 ms later), and the same for the last key of a word typed in one burst
+(the keys that arrive before the first search starts are searched with it).
 """
 
 from __future__ import annotations
@@ -282,7 +283,7 @@ def main() -> None:
     row("  Enter at once (search from the top) to the match", [r["enter_at_once_ms"] for r in found])  # type: ignore[misc]
     print(f"across {args.history.name} (index warm):")
     row("  a key after a pause, to its results on screen", [k for r in searched for k in r["key_ms"]], 100)
-    row("  the last key of a burst, to its results (+150 ms)", [k for r in searched for k in r["burst_ms"]])
+    row("  a word typed in one burst, from its last key", [k for r in searched for k in r["burst_ms"]])
 
 
 if __name__ == "__main__":
