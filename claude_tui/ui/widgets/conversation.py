@@ -323,7 +323,8 @@ class ConversationView(ScrollView, can_focus=True):
             # A big session is millions of objects that live as long as it is shown: keep the
             # cycle collector from walking them all (a 150 ms pause) every so often while it is.
             gc.freeze()
-            self.refresh()
+            if not self._entries:
+                self.refresh()  # the placeholder says why
         self.post_message(self.Loaded(session, done, *self._progress))
 
     def _apply(self, update: Update) -> None:
@@ -337,8 +338,11 @@ class ConversationView(ScrollView, can_focus=True):
             return
         anchor = self._anchor()
         keep = _common_prefix(self._messages, shown)  # a new fork may hide what followed its parent
-        for top in sorted({t for m in update.changed.values() if (t := self._top_of(m)) is not None and t < keep}):
+        grown = sorted({t for m in update.changed.values() if (t := self._top_of(m)) is not None and t < keep})
+        for top in grown:
             self._resplice(top)
+        if grown:
+            self._refresh_from(self._range_of(grown[0])[0])
         self._behind = len(shown) > keep + APPLY_MOST
         self._replace_from(keep, shown[: keep + APPLY_MOST])  # the rest in the next frames
         self._restore(anchor)
@@ -410,8 +414,10 @@ class ConversationView(ScrollView, can_focus=True):
         del self._entries[start:]
         del self._starts[start + 1 :]
         self._messages = shown
+        changed = start
         if keep < len(shown) and continues_turn(shown[keep], self._previous_of(keep)):
-            self._forget_turn_header(keep)
+            header = self._forget_turn_header(keep)
+            changed = start if header is None else min(start, header)
         new = self._build_range(keep, len(shown), pool)
         self._measure(new)
         self._entries.extend(new)
@@ -422,7 +428,15 @@ class ConversationView(ScrollView, can_focus=True):
         self._sync_size()
         if self.follow:
             self.action_last()
-        self.refresh()
+        self._refresh_from(changed)
+
+    def _refresh_from(self, index: int) -> None:
+        """Repaint what is on screen of entry `index` and below (what is above did not change): a burst
+        that arrives below a reader who scrolled up costs no drawing."""
+        view, height = round(self.scroll_offset.y), self._view.height
+        top = max(self._starts[min(index, len(self._starts) - 1)], view)
+        if top < view + height:
+            self.refresh_lines(top, view + height - top)
 
     def _resplice(self, top: int) -> None:
         """Build the entries of one top-level message again (it grew, or something under it opened)."""
@@ -436,13 +450,15 @@ class ConversationView(ScrollView, can_focus=True):
         self._forget_turn_header(top)
         self._sync_starts()
 
-    def _forget_turn_header(self, top: int) -> None:
-        """Drop the drawing of the header of the turn that `top` belongs to (its totals changed)."""
+    def _forget_turn_header(self, top: int) -> int | None:
+        """Drop the drawing of the header of the turn that `top` belongs to (its totals changed); its index."""
         index = bisect_left(self._entries, top, key=lambda e: e.top)
-        for entry in reversed(self._entries[max(0, index - 400) : index + 1]):
+        for at in range(min(index, len(self._entries) - 1), max(0, index - 400) - 1, -1):
+            entry = self._entries[at]
             if entry.kind == "header" and entry.depth == 0:
                 self._cache.pop(entry, None)
-                return
+                return at
+        return None
 
     def _range_of(self, top: int) -> tuple[int, int]:
         key: Callable[[Entry], int] = lambda e: e.top  # noqa: E731

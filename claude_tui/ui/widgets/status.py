@@ -59,7 +59,7 @@ class LiveStatus(Static):
         self.set_class(state is not None, "-shown")
         self.set_class(state is not None and state.mode == "deleted", "-deleted")
         if state is not None:
-            self.update(self._text(state))
+            self.update(self._text(state), layout=False)  # one line, always: no need to lay the screen out again
 
     def _text(self, state: LiveState) -> Text:
         style = self.get_component_rich_style
