@@ -170,6 +170,10 @@ async def test_follow_key_starts_and_stops_following(tmp_path: Path) -> None:
         await pilot.press("L")
         assert not view.follow_mode
         await settled(pilot, lambda: status(app) == "")
+        await pilot.press("ctrl+p", *"follow the session")  # the same from the command palette
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settled(pilot, lambda: view.follow_mode and view.follow)
 
 
 async def test_a_subagent_shows_under_its_call_as_it_runs(tmp_path: Path) -> None:
