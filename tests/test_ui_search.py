@@ -270,6 +270,16 @@ async def test_search_screen_filters_and_errors(roots: list[Path]) -> None:
         assert isinstance(app.screen, MainScreen)
 
 
+async def test_the_palette_opens_the_search(roots: list[Path]) -> None:
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("ctrl+p", *"search all sessions")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settled(pilot, lambda: isinstance(app.screen, SearchScreen))
+
+
 async def test_session_list_filter_matches_the_project_and_the_first_prompt(roots: list[Path]) -> None:
     app = ClaudeTUI(roots, clock=CLOCK)
     async with app.run_test(size=(140, 40)) as pilot:
