@@ -251,6 +251,21 @@ async def test_following_switches_to_a_new_session_of_the_project(roots: list[Pa
         assert view.follow
 
 
+async def test_a_watcher_that_fails_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def broken(*args: Any) -> Any:
+        raise OSError("inotify watch limit reached")
+        yield
+
+    monkeypatch.setattr("claude_tui.ui.live.watch_roots", broken)
+    thread = Thread()
+    thread.prompt("hello")
+    path = thread.write(tmp_path / "s.jsonl")
+    app = session_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
+        await settled(pilot, lambda: any("Not watching" in str(n.message) for n in app._notifications))
+
+
 async def test_pacer_folds_a_burst_into_few_runs() -> None:
     from textual.app import App
 

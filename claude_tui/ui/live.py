@@ -173,8 +173,11 @@ class Live:
         self._ticker = self.screen.set_interval(1.0, self.show_status, pause=True)
 
     async def _watch(self, paths: list[Path]) -> None:
-        async for changes in watch_roots(paths, self.stop):
-            self.changed(changes)
+        try:
+            async for changes in watch_roots(paths, self.stop):
+                self.changed(changes)
+        except Exception as exc:  # no inotify watches left, a root gone: browsing still works
+            self.screen.notify(f"Not watching for changes: {exc}", severity="warning", timeout=8, markup=False)
 
     # ---------------------------------------------------------------- waking
 
