@@ -10,6 +10,7 @@ for a record split mid-line):
   at about 25 a second, every other one in two pieces 20 ms apart. Per record, the time from its
   newline reaching the file to its message drawn on screen (a hook on the conversation's
   render_line; both processes read CLOCK_MONOTONIC). Targets: p50 < 50 ms, p95 < 150 ms.
+- latency-long: the same, following a session that already holds 60,000 messages.
 - burst-latency: the same at 1,000 records a second for 10 s (every other record split, no pause).
 - soak: the writer appends 20,000 records at full speed (prompts, answers streamed in chunks,
   tool calls and their results; every other record split mid-line). Then the model must hold
@@ -51,7 +52,7 @@ from pathlib import Path
 from typing import Any
 
 SIZE = (160, 50)
-PHASES = ["latency", "burst-latency", "soak", "burst", "tree", "idle"]
+PHASES = ["latency", "latency-long", "burst-latency", "soak", "burst", "tree", "idle"]
 
 WRITER = r"""
 import os, random, sys, time
@@ -234,7 +235,9 @@ def describe(session: Any) -> list[tuple[Any, ...]]:
     return rows
 
 
-def follow_phase(history: Path | None, count: int, rate: float, mode: str, gap: float, probe_every: float) -> dict:
+def follow_phase(
+    history: Path | None, count: int, rate: float, mode: str, gap: float, probe_every: float, seed: int = 4
+) -> dict:
     from claude_tui.core.library import Library
     from claude_tui.core.reader import Reader
     from claude_tui.core.session import Session
@@ -249,7 +252,7 @@ def follow_phase(history: Path | None, count: int, rate: float, mode: str, gap: 
         path = root / "-home-dev-live" / "5a1e0000-0000-4000-8000-000000000001.jsonl"
         path.parent.mkdir(parents=True)
         log = scratch / "writer.json"
-        subprocess.run(write_records(path, 4, 0, "plain", scratch / "seed.json", 0, "seed"), check=True)
+        subprocess.run(write_records(path, seed, 0, "plain", scratch / "seed.json", 0, "seed"), check=True)
         roots = [root, *([history] if history else [])]
         app = ClaudeTUI(roots, session=path, follow=True, library=Library(roots))
 
@@ -433,6 +436,8 @@ def run_phase(name: str, args: argparse.Namespace) -> dict:
     history = args.history if args.history.is_dir() else None
     if name == "latency":
         return follow_phase(history, 400, 25.0, "plain", 0.02, probe_every=0)
+    if name == "latency-long":
+        return follow_phase(history, 400, 25.0, "plain", 0.02, probe_every=0, seed=60_000)
     if name == "burst-latency":
         return follow_phase(history, 10_000, 1000.0, "plain", 0.0, probe_every=0)
     if name == "soak":
@@ -501,6 +506,12 @@ def report(results: dict[str, dict], args: argparse.Namespace) -> None:
         print(f"  newline to screen  p50 {r['latency_p50_ms']:6.1f} ms  (target < 50)")
         print(f"                     p95 {r['latency_p95_ms']:6.1f} ms  (target < 150)")
         print(f"                     max {r['latency_max_ms']:6.1f} ms;  {r['seen']}/{r['records_written']} seen")
+        same(r)
+    if "latency-long" in results:
+        r = results["latency-long"]
+        print(f"\nlatency-long: the same, the session holding {r['messages'] - r['records_written']:,} messages before")
+        print(f"  newline to screen  p50 {r['latency_p50_ms']:6.1f} ms, p95 {r['latency_p95_ms']:6.1f} ms, "
+              f"max {r['latency_max_ms']:6.1f} ms (targets < 50, < 150)")  # fmt: skip
         same(r)
     if "burst-latency" in results:
         r = results["burst-latency"]
