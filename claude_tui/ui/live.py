@@ -299,12 +299,14 @@ class Live:
         return max(newer, key=lambda s: parse_time(s.started) or 0, default=None)
 
     def _check_markers(self) -> None:
-        """Redraw the tree and the list when a session stopped (or started) being live."""
+        """Redraw the tree and the list when a session stopped (or started) being live; the live
+        line goes when the open session has been quiet for a while."""
         projects = self.screen.app.projects  # type: ignore[attr-defined]
         markers = frozenset(str(s.path) for p in projects for s in p.sessions if s.live)
         if markers != self._markers:
             self._markers = markers
             self.screen.redraw_library()
+        self.show_status()
 
 
 def _touches(changes: Changes, path: Path) -> bool:
