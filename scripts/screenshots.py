@@ -78,8 +78,15 @@ def keys(*names: str) -> Step:
     return step
 
 
-async def shoot(out: Path, name: str, size: tuple[int, int], roots: list[Path], session: str | None,
-                steps: list[Step], theme: str | None = None) -> None:
+async def shoot(
+    out: Path,
+    name: str,
+    size: tuple[int, int],
+    roots: list[Path],
+    session: str | None,
+    steps: list[Step],
+    theme: str | None = None,
+) -> None:
     from claude_tui.ui.app import ClaudeTUI
     from claude_tui.ui.clock import Clock
     from claude_tui.ui.config import Config
@@ -111,11 +118,21 @@ async def main(out: Path) -> None:
             ("fork", (140, 44), "67df", [keys("f")], None),
             ("compaction", (140, 44), "da41", [expand(lambda e: e.kind == "summary"), keys("k", "k")], None),
             ("subagent", (140, 44), "67df", [expand(lambda e: e.call is not None and e.call.name == "Task")], None),
-            ("errors", (140, 44), "dce61781", [keys("e"), expand(lambda e: e.call is not None
-                                                                and e.call.status == "error")], None),
+            (
+                "errors",
+                (140, 44),
+                "dce61781",
+                [keys("e"), expand(lambda e: e.call is not None and e.call.status == "error")],
+                None,
+            ),
             ("help", (140, 44), None, [keys("question_mark")], None),
-            ("detail", (140, 44), "67df", [expand(lambda e: e.call is not None and e.call.name == "Edit"),
-                                           keys("enter")], None),
+            (
+                "detail",
+                (140, 44),
+                "67df",
+                [expand(lambda e: e.call is not None and e.call.name == "Edit"), keys("enter")],
+                None,
+            ),
             ("light", (140, 44), None, [keys("3")], "textual-light"),
             ("find", (140, 44), "67df", [keys("slash", *"deps.py"), keys("enter")], None),
             ("search", (140, 44), None, [keys("ctrl+k", *"deps")], None),

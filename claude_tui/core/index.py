@@ -710,7 +710,11 @@ def _here(
 
 
 def _pool(
-    jobs: list[Job], leaves: frozenset[str], path: str, workers: int, cancel: threading.Event | None,
+    jobs: list[Job],
+    leaves: frozenset[str],
+    path: str,
+    workers: int,
+    cancel: threading.Event | None,
     notices: list[str],
 ) -> Iterator[tuple[int, int]]:
     """Read `jobs` in worker processes that write to the index themselves; yield (bytes, files) as
