@@ -22,7 +22,7 @@ import orjson
 
 from claude_tui.core.model import Block, Kind, Message
 from claude_tui.core.records import parse_line
-from claude_tui.core.session import prompt_text
+from claude_tui.core.session import prompt_text, user_kind
 
 #: Row kinds of the full-text index, by code; and the role each belongs to.
 ROW_KINDS = ("prompt", "answer", "thinking", "tool_input", "tool_output")
@@ -37,8 +37,6 @@ WINDOW = 64
 CHUNK = 4 * 1024 * 1024
 #: Lines of a flat agent file searched for the sessionId naming its owner (as files.first_session_id).
 OWNER_LINES = 20
-_COMMAND_TAGS = ("<command-name>", "<command-message>", "<bash-input>")
-_OUTPUT_TAGS = ("<local-command-stdout>", "<local-command-stderr>", "<bash-stdout>", "<bash-stderr>")
 _USAGE_KEYS = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
 _minutes: dict[str, int] = {}  #: 'YYYY-MM-DDTHH:MM' -> epoch seconds (UTC stamps)
 
@@ -221,24 +219,6 @@ def worktree_target(command: str, cwd: str | None) -> str | None:
     return None
 
 
-def user_kind(obj: dict[str, Any], texts: list[str], first_type: str | None, results: bool) -> Kind:
-    """The kind the session model gives a user record (see Session._user_kind)."""
-    if results:
-        return Kind.TOOL_RESULT
-    if obj.get("isCompactSummary"):
-        return Kind.COMPACT_SUMMARY
-    if obj.get("isMeta"):
-        return Kind.META
-    text = texts[0].lstrip() if first_type == "text" else ""
-    if text.startswith(_COMMAND_TAGS):
-        return Kind.COMMAND
-    if text.startswith(_OUTPUT_TAGS):
-        return Kind.COMMAND_OUTPUT
-    if text.startswith("[Request interrupted by user"):
-        return Kind.INTERRUPT
-    return Kind.PROMPT
-
-
 def record_texts(obj: dict[str, Any]) -> Iterator[tuple[int, int, str]]:
     """(row kind, block index, full text) of each searchable part of one record.
 
@@ -267,7 +247,7 @@ def record_texts(obj: dict[str, Any]) -> Iterator[tuple[int, int, str]]:
             for i, item in enumerate(content):
                 if isinstance(item, dict) and item.get("type") == "tool_result":
                     yield TOOL_OUTPUT, i, result_text(item.get("content"), 1 << 22)
-        elif user_kind(obj, texts, first_type, False) in (Kind.PROMPT, Kind.COMMAND):
+        elif user_kind(obj, texts[0] if first_type == "text" and texts else None, False) in (Kind.PROMPT, Kind.COMMAND):
             yield PROMPT, -1, "\n\n".join(texts)
 
 
@@ -487,7 +467,7 @@ class Extractor:
                 if type(item) is dict and item.get("type") == "tool_result":
                     self._result(item, off, i)
             return
-        kind = user_kind(obj, texts, first_type, False)
+        kind = user_kind(obj, texts[0] if first_type == "text" and texts else None, False)
         if kind is Kind.PROMPT:
             text = "\n\n".join(texts)
             if top:

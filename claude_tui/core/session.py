@@ -224,27 +224,11 @@ class Session:
                     blocks.append(Block("text", _str(item.get("text"))))
                 else:
                     blocks.append(_other_block(item))
-        kind = self._user_kind(obj, blocks, results)
+        first = blocks[0].text if blocks and blocks[0].type == "text" else None
+        kind = user_kind(obj, first, bool(results))
         message = self._new_message(kind, obj, span, blocks=blocks)
         for item in results:
             self._add_result(item, obj, span, message)
-
-    @staticmethod
-    def _user_kind(obj: dict[str, Any], blocks: list[Block], results: list[dict[str, Any]]) -> Kind:
-        if results:
-            return Kind.TOOL_RESULT
-        if obj.get("isCompactSummary"):
-            return Kind.COMPACT_SUMMARY
-        if obj.get("isMeta"):
-            return Kind.META
-        text = blocks[0].text.lstrip() if blocks and blocks[0].type == "text" else ""
-        if text.startswith(("<command-name>", "<command-message>", "<bash-input>")):
-            return Kind.COMMAND
-        if text.startswith(_OUTPUT_TAGS):
-            return Kind.COMMAND_OUTPUT
-        if text.startswith("[Request interrupted by user"):
-            return Kind.INTERRUPT
-        return Kind.PROMPT
 
     def _on_assistant(self, obj: dict[str, Any], span: Span | None) -> None:
         payload = obj.get("message")
@@ -633,6 +617,27 @@ class Session:
         """No real exchange: no prompt, or no answer."""
         kinds = {m.kind for m in self.messages}
         return Kind.PROMPT not in kinds or Kind.ASSISTANT not in kinds
+
+
+def user_kind(obj: dict[str, Any], first_text: str | None, has_results: bool) -> Kind:
+    """What a user record is: tool results, a compaction summary, meta, a command, its output, or a prompt.
+
+    `first_text` is the record's first content block when that is text (or its string content).
+    """
+    if has_results:
+        return Kind.TOOL_RESULT
+    if obj.get("isCompactSummary"):
+        return Kind.COMPACT_SUMMARY
+    if obj.get("isMeta"):
+        return Kind.META
+    text = first_text.lstrip() if first_text else ""
+    if text.startswith(("<command-name>", "<command-message>", "<bash-input>")):
+        return Kind.COMMAND
+    if text.startswith(_OUTPUT_TAGS):
+        return Kind.COMMAND_OUTPUT
+    if text.startswith("[Request interrupted by user"):
+        return Kind.INTERRUPT
+    return Kind.PROMPT
 
 
 @contextmanager
