@@ -26,6 +26,7 @@ from textual.strip import Strip
 from textual.widgets import Checkbox, Input, Select, Static
 
 from claude_tui.core.search import MARK_END, MARK_START, Hit
+from claude_tui.ui.bindings import cursor_bindings
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.findbar import match_styles
 from claude_tui.ui.widgets.keybar import KeyBar
@@ -59,12 +60,7 @@ class HitList(ScrollView, can_focus=True):
     """The hits, two lines each (who and where; the snippet), drawn only when on screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j,down", "cursor(1)", "Down", show=False, id="search.hits.down"),
-        Binding("k,up", "cursor(-1)", "Up", show=False, id="search.hits.up"),
-        Binding("pagedown", "cursor(10)", "Page down", show=False, id="search.hits.page_down"),
-        Binding("pageup", "cursor(-10)", "Page up", show=False, id="search.hits.page_up"),
-        Binding("g,home", "cursor(-1000)", "First", show=False, id="search.hits.first"),
-        Binding("G,end", "cursor(1000)", "Last", show=False, id="search.hits.last"),
+        *cursor_bindings("search.hits"),
         Binding("enter", "open", "Open", id="search.hits.open", key_display="⏎"),
     ]
 

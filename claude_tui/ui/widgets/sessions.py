@@ -19,6 +19,7 @@ from textual.strip import Strip
 
 from claude_tui.core.model import parse_time
 from claude_tui.core.stats import human_count, human_duration
+from claude_tui.ui.bindings import cursor_bindings
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.entries import short_model
@@ -65,12 +66,7 @@ class SessionList(ScrollView, can_focus=True):
     """Sessions of the chosen project."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j,down", "cursor(1)", "Down", show=False, id="sessions.down"),
-        Binding("k,up", "cursor(-1)", "Up", show=False, id="sessions.up"),
-        Binding("pagedown", "cursor(10)", "Page down", show=False, id="sessions.page_down"),
-        Binding("pageup", "cursor(-10)", "Page up", show=False, id="sessions.page_up"),
-        Binding("g,home", "cursor(-1000000)", "First", show=False, id="sessions.first"),
-        Binding("G,end", "cursor(1000000)", "Last", show=False, id="sessions.last"),
+        *cursor_bindings("sessions"),
         Binding("enter", "open", "Open", id="sessions.open"),
         Binding("s", "sort_next", "Sort", id="sessions.sort"),
         Binding("S", "sort_reverse", "Reverse sort", show=False, id="sessions.reverse"),
