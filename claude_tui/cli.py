@@ -7,10 +7,12 @@ prints one line on stderr and exits non-zero, never a traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from claude_tui import __version__
 
@@ -47,21 +49,31 @@ def _escape(match: re.Match[bytes]) -> bytes:
 
 
 def _run_stats(args: argparse.Namespace) -> int:
+    import gc
+
     import orjson
 
     from claude_tui.core.files import plan_file, sessions_index, sibling_summaries
+    from claude_tui.core.forked import Forked
     from claude_tui.core.sanitize import visible_controls
+    from claude_tui.core.session import gc_paused
     from claude_tui.core.stats import format_stats, session_stats
 
-    for spec in args.sessions:
-        path = _resolve(spec, args.projects_dir)
-        session = _read(path)
-        facts = session_stats(session, sibling_summaries(path), sessions_index(path.parent).get(session.id))
-        facts["plans"] = [str(p) for slug in facts["plan_slugs"] if (p := plan_file(slug, path))]
-        if args.json:
-            sys.stdout.buffer.write(_RAW_CONTROLS.sub(_escape, orjson.dumps(facts)) + b"\n")
-        else:
-            print(visible_controls(format_stats(facts)))  # a title may hold escapes: never let them act
+    with gc_paused():  # no pass over a big model while it is read and counted; one collection between sessions
+        for n, spec in enumerate(args.sessions):
+            path = _resolve(spec, args.projects_dir)
+            if n:
+                gc.collect()
+            with Forked(sibling_summaries, path) as summaries:  # scanned on the other core meanwhile
+                session = _read(path)
+                facts = session_stats(session, summaries.result(), sessions_index(path.parent).get(session.id))
+            facts["plans"] = [str(p) for slug in facts["plan_slugs"] if (p := plan_file(slug, path))]
+            if args.json:
+                sys.stdout.buffer.write(_RAW_CONTROLS.sub(_escape, orjson.dumps(facts)) + b"\n")
+            else:
+                print(visible_controls(format_stats(facts)))  # a title may hold escapes: never let them act
+        if args.whole_process:
+            _exit_now(0)  # the last session's model would take as long to free as some of its stats took
     return 0
 
 
@@ -149,6 +161,13 @@ def _read(path: Path):
         raise CommandError(f"cannot read {path}: {exc}") from exc
 
 
+def _exit_now(code: int) -> NoReturn:
+    """End the process once its output is out, without freeing every object one by one."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 def _is_under_roots(path: Path, dirs: list[str] | None) -> bool:
     from claude_tui.core.files import default_roots
 
@@ -179,10 +198,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run a subcommand, else the app. With no `argv` this is the whole process (the script's
+    entry point), which a subcommand may end itself once its output is flushed."""
+    whole_process = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if argv and argv[0] in COMMANDS:
             args = build_parser().parse_args(argv)
+            args.whole_process = whole_process
             return COMMANDS[args.command][1](args)
         from claude_tui.ui.launch import run_app
 

@@ -119,3 +119,12 @@ def test_reading_never_changes_the_file(tmp_path: Path) -> None:
     Reader(str(path)).read_all()
     after = path.stat()
     assert (after.st_mtime_ns, after.st_size, after.st_ino) == (before.st_mtime_ns, before.st_size, before.st_ino)
+
+
+def test_iter_lines_gives_what_read_all_gives(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"a":1}\n\n' + b'{"b":"' + b"x" * 5000 + b'"}\n{"c":3}')
+    whole = [(line.data, line.line_no, line.offset) for line in Reader(str(path)).read_all()[1]]
+    batched = [(line.data, line.line_no, line.offset) for line in Reader(str(path)).iter_lines(batch=1000)]
+    assert batched == whole
+    assert len(whole) == 4

@@ -138,8 +138,7 @@ def read_session(path: Path, *, agents: bool = True) -> Session:
     A file that cannot be read raises ReadError; an unreadable subagent file becomes a problem note.
     """
     session = Session(path, agent=is_agent_file(path))
-    _, lines = Reader(str(path)).read_all()
-    session.feed(lines)
+    session.feed(Reader(str(path)).iter_lines())
     if agents:
         for agent_path in agent_files(path):
             sub = Session(agent_path, session_id=session.id, agent=True)

@@ -105,6 +105,12 @@ class Reader:
                 return
             yield lines
 
+    def iter_lines(self, batch: int = 1 << 20) -> Iterator[Line]:
+        """Every line to the end (the last one even with no newline), holding one batch in memory."""
+        for lines in self.iter_batches(batch):
+            yield from lines
+        yield from self.read_all()[1]
+
     def _read(self, limit: int | None, final: bool) -> tuple[bool, list[Line]]:
         try:
             fd = open_readonly(self.path)

@@ -21,12 +21,13 @@ def usage_items(session: Session) -> list[tuple[str | None, Tokens]]:
     return items
 
 
+def subagent_usage_items(session: Session) -> list[tuple[str | None, Tokens]]:
+    """(model, tokens) of the subagents that are not inline sidechains (their own files, progress copies)."""
+    return [item for sub in session.subagents if sub.source != "inline" for item in usage_items(sub)]
+
+
 def usage_with_subagents(session: Session) -> UsageTotal:
-    items = usage_items(session)
-    for sub in session.subagents:
-        if sub.source != "inline":
-            items += usage_items(sub)
-    return UsageTotal.of(items)
+    return UsageTotal.of(usage_items(session) + subagent_usage_items(session))
 
 
 def gaps(messages: list[Message], threshold: float = RESUME_GAP_S) -> int:
@@ -65,8 +66,9 @@ def session_stats(
     Claude Code's sessions-index.json, used only for what the file itself does not say.
     """
     hint = hint or {}
-    own = UsageTotal.of(usage_items(session))
-    total = usage_with_subagents(session)
+    own_items, agent_items = usage_items(session), subagent_usage_items(session)
+    own = UsageTotal.of(own_items)
+    total = UsageTotal.of(own_items + agent_items) if agent_items else own
     assistant_messages, calls = _assistant_records(session)
     result_ids = set(session.result_ids)
     errors = set(session.error_ids)
