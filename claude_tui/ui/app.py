@@ -75,6 +75,13 @@ class LibraryProgress(TextualMessage):
         self.done, self.total = done, total
 
 
+def _prefetched(prefetch: Prefetch) -> LibraryLoaded:
+    """The projects read while the app started (see prefetch.py); the index is brought up to date next."""
+    early = prefetch.result()
+    projects, notices = early if early is not None and early[0] else ([], [])
+    return LibraryLoaded(projects, notices, final=False, update=True)
+
+
 def _history_provider() -> type[Provider]:
     """The palette's projects and sessions (textual.command is imported when the palette opens)."""
     from claude_tui.ui.commands import HistoryProvider
@@ -144,7 +151,8 @@ class MainScreen(Screen[None]):
         self.live = Live(self)
         self.AUTO_FOCUS = "#conversation" if session is not None else "#sessions"
 
-    def compose(self) -> ComposeResult:
+    def widgets(self) -> ComposeResult:
+        """The browser's widgets, which the app composes into this screen (see ClaudeTUI.compose)."""
         with Horizontal(id="body"):
             with Vertical(id="sidebar"):
                 yield ProjectTree(id="projects")
@@ -170,23 +178,22 @@ class MainScreen(Screen[None]):
             self.add_class("-zoomed")
             self.call_after_refresh(self.conversation.open, self.direct, at_end=self.follow)  # lay out first
         app: ClaudeTUI = self.app  # type: ignore[assignment]
-        if app.prefetch is not None:
+        if app.prefetch is not None and app.prefetch.ready():
+            self.on_library_loaded(_prefetched(app.prefetch))  # in the first frame
+        elif app.prefetch is not None:
             self._collect(app.prefetch)
         else:
             self.refresh_library()
-        self.live.start([r.expanduser() for r in app.roots], self.direct.parent if self.direct else None)
+        roots = [r.expanduser() for r in app.roots]
+        self.call_after_refresh(self.live.start, roots, self.direct.parent if self.direct else None)
 
     def on_unmount(self) -> None:
         self.live.stop.set()
 
     @work(thread=True, group="library", exit_on_error=False)
     def _collect(self, prefetch: Prefetch) -> None:
-        """The projects read while the app started (see prefetch.py), then the index brought up to date."""
-        early = prefetch.result()
-        if early is None or not early[0]:
-            self.post_message(LibraryLoaded([], [], final=False, update=True))
-        else:
-            self.post_message(LibraryLoaded(*early, final=False, update=True))
+        """The projects read while the app started, when they were not ready at mount."""
+        self.post_message(_prefetched(prefetch))
 
     # ---------------------------------------------------------------- the library
 
@@ -651,9 +658,15 @@ class ClaudeTUI(App[None]):
             )
         for problem in self.config.problems:
             self.notify(problem, severity="warning", timeout=8, markup=False)
-        self.push_screen(
-            MainScreen(self.clock, session=self.direct, follow=self.follow, hide_quiet=self.config.hide_quiet)
-        )
+
+    def get_default_screen(self) -> MainScreen:
+        """The browser is the first screen: a screen pushed in on_mount is drawn once in the start-up
+        batch, unseen, and again after it."""
+        return MainScreen(self.clock, session=self.direct, follow=self.follow, hide_quiet=self.config.hide_quiet)
+
+    def compose(self) -> ComposeResult:
+        """The browser's widgets, mounted into the default screen before the app is ready."""
+        yield from self.main.widgets()
 
     @property
     def main(self) -> MainScreen:

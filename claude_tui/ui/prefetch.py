@@ -49,6 +49,10 @@ class Prefetch:
         os.close(write)
         self._pid, self._fd = pid, read
 
+    def ready(self) -> bool:
+        """Whether the child has begun to send (it sends only once it has read everything)."""
+        return self._fd >= 0 and bool(select.select([self._fd], [], [], 0)[0])
+
     def result(self, timeout: float = 3.0) -> tuple[list[Project], list[str]] | None:
         """The projects and notices, or None when they could not be read in time."""
         if self._fd < 0:
