@@ -14,7 +14,7 @@ import pytest
 
 from claude_tui.core import index as index_module
 from claude_tui.core.extract import State
-from claude_tui.core.index import DB_NAME, SCHEMA_VERSION, Progress, cache_dir
+from claude_tui.core.index import DB_NAME, SCHEMA_VERSION, Progress, cache_dir, text_schemas
 from claude_tui.core.library import Library
 from tests.library_data import Writer, encode, simple_project, tree_state
 
@@ -174,7 +174,7 @@ def test_dead_rows_beyond_the_limit_rebuild_the_index(tmp_path: Path, monkeypatc
     lib.refresh()  # dead > live: rebuilt from the one file left
     db = lib.index.db
     assert db.execute("SELECT value FROM meta WHERE key='dead'").fetchone()[0] == 0
-    assert db.execute("SELECT count(*) FROM rows").fetchone()[0] == 6
+    assert sum(db.execute(f"SELECT count(*) FROM {s}.rows").fetchone()[0] for s in text_schemas(db)) == 6
     assert len(hits(lib, "green")) == 1
 
 
@@ -317,7 +317,24 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, w
     kept = lib.index.db.execute("SELECT count(*) FROM files WHERE facts IS NOT NULL").fetchone()[0]
     assert 0 < kept < 60
     assert lib.refresh().files_read == 60 - kept
-    assert infos(lib) == infos(fresh(root, tmp_path, "cold"))
+    cold = fresh(root, tmp_path, "cold")
+    assert infos(lib) == infos(cold)
+    assert sorted(hits(lib, "green")) == sorted(hits(cold, "green"))
+
+
+def test_rows_written_twice_show_once(tmp_path: Path) -> None:
+    """A worker killed between its two commits leaves rows that the next read writes again."""
+    root = tmp_path / "projects"
+    simple_project(root)
+    lib = fresh(root, tmp_path, "cache")
+    before = hits(lib, "green")
+    db = lib.index.db
+    matching = "SELECT r.* FROM text0.fts JOIN text0.rows r ON r.id = fts.rowid WHERE fts MATCH 'green'"
+    rows = db.execute(matching).fetchall()
+    top = max(r[0] for r in rows) + 1000
+    db.executemany("INSERT INTO text0.rows VALUES (?,?,?,?,?,?,?,?)", [(top + r[0], *r[1:]) for r in rows])
+    db.executemany("INSERT INTO text0.fts(rowid, text) VALUES (?, 'green')", [(top + r[0],) for r in rows])
+    assert hits(lib, "green") == before
 
 
 def test_state_round_trips_through_json() -> None:

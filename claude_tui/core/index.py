@@ -4,11 +4,19 @@ One database in the user's cache folder (`cache_dir()`):
 
 - `files`: per file its size, mtime, inode, the byte offset read so far, its facts (JSON)
   and the state needed to read on from that offset (see extract.State);
+- `summaries`: summary records by leaf, for titles.
+
+Beside it, one text database per worker process (`index-text-N.sqlite3`, attached as `textN`),
+so that workers fill the full-text index side by side rather than in turns:
+
 - `rows` and `fts`: one row per searchable part of a message (prompt, answer, thinking,
   tool input, tool output), keyed by time (see extract.Extractor). `fts` is a contentless
   FTS5 table (no copy of the text, no positions): snippets and phrase checks read the
-  session file itself, at the row's byte offset, when a hit is shown;
-- `summaries`: summary records by leaf, for titles.
+  session file itself, at the row's byte offset, when a hit is shown.
+
+A worker commits a file's rows to its text database first, then the file's new offset to the
+index. Stopped between the two (killed), the rows are written again by the next read, and
+search drops the duplicates.
 
 It is a cache: a missing, old, corrupt or locked database is rebuilt or replaced by one in
 memory, never fatal. A file replaced or deleted leaves its rows behind as dead weight
@@ -27,6 +35,7 @@ import sqlite3
 import sys
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,16 +46,17 @@ import orjson
 from claude_tui.core.extract import Extractor, State, read_chunks
 from claude_tui.core.reader import ReadError, open_readonly
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DB_NAME = "index.sqlite3"
+TEXT_NAME = "index-text-{}.sqlite3"
 #: A result is cut once this many bytes of a file have been read (memory stays bounded).
 EMIT_BYTES = 16 * 1024 * 1024
 #: Below this many bytes to read, indexing stays in this process (starting workers costs more).
 POOL_MIN_BYTES = 24 * 1024 * 1024
 #: Commit at least this often (seconds), so Ctrl-C keeps nearly everything read.
 COMMIT_EVERY = 1.0
-#: Bytes read but not yet written after which a worker waits for its turn to write.
-MAX_WAITING = 64 * 1024 * 1024
+#: Commit, too, once this many bytes were read since the last commit (memory stays bounded).
+COMMIT_BYTES = 32 * 1024 * 1024
 #: Rebuild from scratch when dead rows exceed both this and the live rows.
 DEAD_ROWS_LIMIT = 200_000
 #: Seconds to wait for another process's write to finish.
@@ -71,15 +81,17 @@ CREATE TABLE files(
     error TEXT
 );
 CREATE INDEX files_root ON files(root);
-CREATE TABLE rows(
-    id INTEGER PRIMARY KEY, file INTEGER, off INTEGER, kind INTEGER, blk INTEGER, tool TEXT, err INTEGER, ts INTEGER
-);
 CREATE TABLE summaries(file INTEGER NOT NULL, folder TEXT NOT NULL, leaf TEXT NOT NULL, summary TEXT NOT NULL);
 CREATE INDEX summaries_file ON summaries(file);
 CREATE INDEX summaries_leaf ON summaries(folder, leaf);
-CREATE VIRTUAL TABLE fts USING fts5(text, content='', detail=none, columnsize=0);
-INSERT INTO fts(fts, rank) VALUES ('hashsize', 8388608);
 INSERT INTO meta VALUES ('schema', {SCHEMA_VERSION}), ('dead', 0), ('top', 1);
+"""
+_TEXT_SCHEMA = """
+CREATE TABLE {s}.rows(
+    id INTEGER PRIMARY KEY, file INTEGER, off INTEGER, kind INTEGER, blk INTEGER, tool TEXT, err INTEGER, ts INTEGER
+);
+CREATE VIRTUAL TABLE {s}.fts USING fts5(text, content='', detail=none, columnsize=0);
+INSERT INTO {s}.fts(fts, rank) VALUES ('hashsize', 8388608);
 """
 
 
@@ -232,61 +244,79 @@ def _failure(job: Job, error: str) -> Result:
     return (job[0], job[3], job[3], True, job[4], mtime_ns, job[5], [], [], [], job[6], None, None, error)
 
 
-def write_batch(db: sqlite3.Connection, batch: list[Result], wait: bool = True) -> tuple[int, int] | None:
-    """Write results in one transaction; return (bytes, files) written, or None when another
-    writer holds the database and `wait` is false.
+def write_batch(db: sqlite3.Connection, text: sqlite3.Connection, schema: str, batch: list[Result]) -> tuple[int, int]:
+    """Write results: their rows to the text database `schema` of `text`, then the files' progress
+    to the index `db`; return (bytes, files) written.
 
     A result counts only if its file is still where it was read from (`offset` = its start):
     another process may have got there first. FTS5 flushes its pending terms whenever a
     rowid goes backwards, so the rows go in sorted.
     """
-    rows: list[tuple[int, int, int, int, int, str | None, int, int]] = []
-    texts: list[tuple[int, str]] = []
+    batch = _still_wanted(db, batch)
+    rows = sorted(row for item in batch for row in item[7])
+    texts = sorted(pair for item in batch for pair in item[8])
+    _transaction(
+        text,
+        lambda: (
+            text.executemany(f"INSERT INTO {schema}.rows VALUES (?,?,?,?,?,?,?,?)", rows),
+            text.executemany(f"INSERT INTO {schema}.fts(rowid, text) VALUES (?,?)", texts),
+        ),
+    )
+    return _transaction(db, lambda: _record_progress(db, batch))
+
+
+def _still_wanted(db: sqlite3.Connection, batch: list[Result]) -> list[Result]:
+    """The results that continue their file from where the index has it, in order."""
+    ids = sorted({item[0] for item in batch})
+    offsets: dict[int, int] = {}
+    for i in range(0, len(ids), 500):
+        part = ids[i : i + 500]
+        offsets.update(db.execute(f"SELECT id, offset FROM files WHERE id IN ({','.join('?' * len(part))})", part))
+    wanted = []
+    for item in batch:
+        if offsets.get(item[0]) == item[1]:
+            wanted.append(item)
+            offsets[item[0]] = item[2]
+    return wanted
+
+
+def _record_progress(db: sqlite3.Connection, batch: list[Result]) -> tuple[int, int]:
     done = files = 0
-    db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000) if wait else 0}")
-    try:
-        db.execute("BEGIN IMMEDIATE")
-    except sqlite3.OperationalError as exc:
-        if wait or not _locked(exc):
-            raise
-        return None
-    try:
-        for item in batch:
-            fid, start, end, final, size, mtime_ns, inode, new_rows, new_texts, summaries, state, facts, project, \
-                error = item  # fmt: skip
-            cur = db.execute(
-                "UPDATE files SET offset=?, size=?, mtime_ns=?, inode=?, nrows=nrows+?, state=?,"
-                " facts=coalesce(?, facts), project=coalesce(?, project), error=? WHERE id=? AND offset=?",
-                (end, size, mtime_ns if final else -1, inode, len(new_rows), state, facts, project, error, fid, start),
+    for item in batch:
+        fid, start, end, final, size, mtime_ns, inode, rows, _, summaries, state, facts, project, error = item
+        cur = db.execute(
+            "UPDATE files SET offset=?, size=?, mtime_ns=?, inode=?, nrows=nrows+?, state=?,"
+            " facts=coalesce(?, facts), project=coalesce(?, project), error=? WHERE id=? AND offset=?",
+            (end, size, mtime_ns if final else -1, inode, len(rows), state, facts, project, error, fid, start),
+        )
+        if cur.rowcount != 1:
+            continue  # written meanwhile by another process: its rows here are duplicates, which search drops
+        if summaries:
+            db.executemany(
+                "INSERT INTO summaries SELECT ?, folder, ?, ? FROM files WHERE id=?",
+                [(fid, leaf, summary, fid) for leaf, summary in summaries],
             )
-            if cur.rowcount != 1:
-                continue
-            rows += new_rows
-            texts += new_texts
-            if summaries:
-                db.executemany(
-                    "INSERT INTO summaries SELECT ?, folder, ?, ? FROM files WHERE id=?",
-                    [(fid, leaf, text, fid) for leaf, text in summaries],
-                )
-            done += end - start
-            files += final
-        rows.sort()
-        texts.sort()
-        db.executemany("INSERT INTO rows VALUES (?,?,?,?,?,?,?,?)", rows)
-        db.executemany("INSERT INTO fts(rowid, text) VALUES (?,?)", texts)
+        done += end - start
+        files += final
+    return done, files
+
+
+def _transaction(db: sqlite3.Connection, work: Callable[[], Any]) -> Any:
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        result = work()
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")
         raise
-    return done, files
+    return result
 
 
 class _Batcher:
-    """Collects results and writes them about once a second; when another process is writing,
-    it reads on and tries again later, unless much is waiting."""
+    """Collects results and writes them about once a second, or sooner when much was read."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
+    def __init__(self, db: sqlite3.Connection, text: sqlite3.Connection, schema: str) -> None:
+        self.db, self.text, self.schema = db, text, schema
         self.batch: list[Result] = []
         self.waiting = 0
         self.last = time.monotonic()
@@ -294,40 +324,46 @@ class _Batcher:
     def add(self, item: Result) -> tuple[int, int] | None:
         self.batch.append(item)
         self.waiting += item[2] - item[1]
-        if time.monotonic() - self.last >= COMMIT_EVERY:
-            return self.flush(wait=self.waiting >= MAX_WAITING)
+        if self.waiting >= COMMIT_BYTES or time.monotonic() - self.last >= COMMIT_EVERY:
+            return self.flush()
         return None
 
-    def flush(self, wait: bool = True) -> tuple[int, int] | None:
+    def flush(self) -> tuple[int, int] | None:
         if not self.batch:
             return None
-        written = write_batch(self.db, self.batch, wait)
-        if written is not None:
-            self.batch, self.waiting, self.last = [], 0, time.monotonic()
+        written = write_batch(self.db, self.text, self.schema, self.batch)
+        self.batch, self.waiting, self.last = [], 0, time.monotonic()
         return written
 
 
-def _worker(tasks: Any, events: Any, leaves: frozenset[str], path: str) -> None:
-    """A worker process: reads files and writes what it found to the database itself."""
+def _worker(tasks: Any, events: Any, leaves: frozenset[str], path: str, shard: int) -> None:
+    """A worker process: reads files and writes what it found to its own text database and the index.
+
+    SIGTERM (the parent stopping it) is obeyed between writes, never between the two commits of one.
+    """
     import signal
 
+    stopping: list[int] = []
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    signal.signal(signal.SIGTERM, lambda signum, frame: stopping.append(signum))
     try:
-        db = connect(path)
-        batcher = _Batcher(db)
-        while (job := tasks.get()) is not None:
+        batcher = _Batcher(connect(path), connect(str(text_path(Path(path), shard))), "main")
+        while not stopping and (job := tasks.get()) is not None:
             try:
                 for item in run_job(job, leaves):
                     if (written := batcher.add(item)) is not None:
                         events.put(written)
+                    if stopping:
+                        return
             except Exception as exc:  # one bad file must not stop the others
                 if (written := batcher.add(_failure(job, repr(exc)))) is not None:
                     events.put(written)
-        if (written := batcher.flush()) is not None:
+        if not stopping and (written := batcher.flush()) is not None:
             events.put(written)
     except sqlite3.Error as exc:
         events.put(f"index: {exc}")
-    events.put(None)
+    finally:
+        events.put(None)
 
 
 def connect(path: str) -> sqlite3.Connection:
@@ -370,6 +406,49 @@ def _spawnable() -> Iterator[None]:
 
 def worker_count() -> int:
     return max(1, min(os.cpu_count() or 1, 4))
+
+
+def text_path(index_path: Path, shard: int) -> Path:
+    return index_path.with_name(TEXT_NAME.format(shard))
+
+
+def text_schemas(db: sqlite3.Connection) -> list[str]:
+    """The text databases attached to a connection: text0, text1, ..."""
+    return [name for _, name, _ in db.execute("PRAGMA database_list") if name.startswith("text")]
+
+
+def _has_text(db: sqlite3.Connection, schema: str) -> bool:
+    return db.execute(f"SELECT 1 FROM {schema}.sqlite_master WHERE name='fts'").fetchone() is not None
+
+
+def _shards(db: sqlite3.Connection) -> int:
+    row = db.execute("SELECT value FROM meta WHERE key='shards'").fetchone()
+    return row[0] if row else 0
+
+
+def _attach(db: sqlite3.Connection, index_path: Path | None, shards: int, read_only: bool = False) -> None:
+    """Attach the text databases beside the index (in memory with an index in memory)."""
+    for k in range(shards):
+        if index_path is None:
+            target = ":memory:"
+        else:
+            path = text_path(index_path, k)
+            target = _read_only(path) if read_only else str(path)
+        db.execute("ATTACH DATABASE ? AS ?", (target, f"text{k}"))
+        if not read_only:
+            _tune(db, f"text{k}", wal=index_path is not None)
+
+
+def _tune(db: sqlite3.Connection, schema: str, wal: bool) -> None:
+    """A cache needs no durability: a lost write is read again."""
+    if wal:
+        db.execute(f"PRAGMA {schema}.journal_mode=WAL")
+    db.execute(f"PRAGMA {schema}.synchronous=OFF")
+    db.execute(f"PRAGMA {schema}.cache_size=-8192")
+
+
+def _read_only(path: Path) -> str:
+    return f"file:{urllib.parse.quote(str(path))}?mode=ro"
 
 
 # ---------------------------------------------------------------- the database
@@ -417,17 +496,16 @@ class Index:
             check_same_thread=False,
         )
         try:
-            if path is not None:
-                db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=OFF")
-            db.execute("PRAGMA cache_size=-8192")
+            _tune(db, "main", wal=path is not None)
             db.execute("PRAGMA temp_store=MEMORY")
             version = None
             if db.execute("SELECT 1 FROM sqlite_master WHERE name='meta'").fetchone():
                 row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
                 version = row[0] if row else None
-            if version != SCHEMA_VERSION:
-                self._create(db)
+            shards = _shards(db) if version == SCHEMA_VERSION else 0
+            _attach(db, path, shards)
+            if not shards or not all(_has_text(db, schema) for schema in text_schemas(db)):
+                self._create(db, worker_count() if path is not None else 1)
             else:
                 db.execute("INSERT INTO meta VALUES ('probe', 0) ON CONFLICT(key) DO NOTHING")  # writable?
         except BaseException:
@@ -435,32 +513,41 @@ class Index:
             raise
         return db
 
-    @staticmethod
-    def _create(db: sqlite3.Connection) -> None:
-        """Drop whatever is there and create the current schema."""
+    def _create(self, db: sqlite3.Connection, shards: int) -> None:
+        """Drop whatever is there and create the current schema, with `shards` text databases."""
+        attached = text_schemas(db)
+        if len(attached) != shards:
+            for name in attached:
+                db.execute("DETACH DATABASE ?", (name,))
+            _attach(db, self.path, shards)
+            attached = text_schemas(db)
         db.execute("BEGIN IMMEDIATE")
-        if db.execute("SELECT 1 FROM sqlite_master WHERE name='fts'").fetchone():
-            db.execute("DROP TABLE fts")  # the FTS table first: it drops its own shadow tables
-        for (name,) in db.execute(
-            "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'"
-        ).fetchall():
-            db.execute(f'DROP TABLE "{name}"')
-        for statement in _SCHEMA.split(";"):
+        for schema in ("main", *attached):
+            if _has_text(db, schema):
+                db.execute(f"DROP TABLE {schema}.fts")  # the FTS table first: it drops its own shadow tables
+            for (name,) in db.execute(
+                f"SELECT name FROM {schema}.sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'"
+            ).fetchall():
+                db.execute(f'DROP TABLE {schema}."{name}"')
+        script = _SCHEMA + "".join(_TEXT_SCHEMA.format(s=schema) for schema in attached)
+        for statement in script.split(";"):
             if statement.strip():
                 db.execute(statement)
+        db.execute("INSERT INTO meta VALUES ('shards', ?)", (shards,))
         db.execute("COMMIT")
 
     def _remove_files(self) -> None:
         assert self.path is not None
-        for suffix in ("", "-wal", "-shm"):
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(f"{self.path}{suffix}")
+        for name in [DB_NAME, *(p.name for p in self.folder.glob(TEXT_NAME.format("*")))]:
+            for suffix in ("", "-wal", "-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(self.folder / f"{name}{suffix}")
 
     def rebuild(self) -> None:
-        """Start again from an empty index (in place: readers elsewhere see the change atomically)."""
+        """Start again from an empty index (in place: readers elsewhere see an empty index, then the new one)."""
         with self.lock:
             try:
-                self._create(self.db)
+                self._create(self.db, len(text_schemas(self.db)) or 1)
             except sqlite3.DatabaseError as exc:
                 if _locked(exc):
                     raise
@@ -492,8 +579,9 @@ class Index:
             with self.lock:
                 yield self.db
             return
-        db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT, check_same_thread=False)
+        db = sqlite3.connect(_read_only(self.path), uri=True, timeout=BUSY_TIMEOUT, check_same_thread=False)
         try:
+            _attach(db, self.path, _shards(db), read_only=True)
             yield db
         finally:
             db.close()
@@ -662,10 +750,12 @@ class Index:
         leaves = frozenset(leaf for (leaf,) in self.db.execute("SELECT DISTINCT leaf FROM summaries"))
         last_report = 0.0
         batcher = None
-        if self.path is not None and worker_count() > 1 and len(jobs) > 1 and report.bytes_total > POOL_MIN_BYTES:
-            written = _pool(jobs, leaves, str(self.path), worker_count(), cancel, self.notices)
+        shards = text_schemas(self.db)
+        workers = min(worker_count(), len(shards))
+        if self.path is not None and workers > 1 and len(jobs) > 1 and report.bytes_total > POOL_MIN_BYTES:
+            written = _pool(jobs, leaves, str(self.path), workers, cancel, self.notices)
         else:
-            batcher = _Batcher(self.db)
+            batcher = _Batcher(self.db, self.db, shards[0])
             written = _here(jobs, leaves, cancel, batcher)
         try:
             for done, files in written:
@@ -717,8 +807,9 @@ def _pool(
     cancel: threading.Event | None,
     notices: list[str],
 ) -> Iterator[tuple[int, int]]:
-    """Read `jobs` in worker processes that write to the index themselves; yield (bytes, files) as
-    they commit. Stopping (Ctrl-C, `cancel`) ends the workers: their unfinished transactions roll back."""
+    """Read `jobs` in worker processes, one per text database, that write to the index themselves;
+    yield (bytes, files) as they commit. Stopping (Ctrl-C, `cancel`) ends the workers after their
+    current write: what they had read but not written is read again next time."""
     ctx = _context()
     with _spawnable():  # queues start the resource tracker too
         tasks = ctx.Queue()
@@ -727,7 +818,9 @@ def _pool(
             tasks.put(job)
         for _ in range(workers):
             tasks.put(None)
-        procs = [ctx.Process(target=_worker, args=(tasks, events, leaves, path), daemon=True) for _ in range(workers)]
+        procs = [
+            ctx.Process(target=_worker, args=(tasks, events, leaves, path, k), daemon=True) for k in range(workers)
+        ]
         for p in procs:
             p.start()
     running = workers
@@ -755,7 +848,10 @@ def _pool(
             if p.is_alive():
                 p.terminate()
         for p in procs:
-            p.join()
+            p.join(BUSY_TIMEOUT)
+            if p.is_alive():
+                p.kill()  # stuck: its rows may be written twice, which search tolerates
+                p.join()
         tasks.cancel_join_thread()
         events.cancel_join_thread()
 

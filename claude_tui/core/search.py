@@ -10,18 +10,22 @@ from the session file at the row's byte offset: a few lines per search.
 
 from __future__ import annotations
 
+import heapq
 import os
 import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import islice
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from claude_tui.core.extract import ROLES, ROW_KINDS, record_texts, title_of
+from claude_tui.core.index import text_schemas
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.records import parse_line
 from claude_tui.core.sanitize import visible_controls
@@ -193,13 +197,20 @@ def search(
         where.append("r.err = 1")
     sql = (
         "SELECT fts.rowid, r.off, r.kind, r.blk, r.tool, r.err, r.ts, f.path, f.folder, f.agent, f.facts"
-        " FROM fts JOIN rows r ON r.id = fts.rowid JOIN files f ON f.id = r.file"
+        " FROM {s}.fts JOIN {s}.rows r ON r.id = fts.rowid JOIN files f ON f.id = r.file"
         f" WHERE {' AND '.join(where)} AND fts.rowid < ? ORDER BY fts.rowid DESC LIMIT ?"
     )
+    page = max(2 * limit, 100)
+    shards = [_candidates(db, sql.format(s=schema), args, page) for schema in text_schemas(db)]
+    newest_first = heapq.merge(*shards, key=itemgetter(0), reverse=True)
     hits: list[tuple[int, int, Hit]] = []
     sessions: dict[str, tuple[str, str, str]] = {}
+    seen: set[tuple[str, int, int, int]] = set()  # a part written twice (a worker killed mid-write) shows once
     with _Lines() as lines:
-        for row in _candidates(db, sql, args, max(2 * limit, 100)):
+        for row in islice(newest_first, MAX_CANDIDATES):
+            if (part := (row[7], row[1], row[2], row[3])) in seen:
+                continue
+            seen.add(part)
             hit = _hit(db, row, q, lines, sessions)
             if hit is not None:
                 hits.append((row[6] or 0, row[0], hit))
@@ -210,12 +221,11 @@ def search(
 
 
 def _candidates(db: Any, sql: str, args: list[Any], page: int) -> Iterator[tuple[Any, ...]]:
+    """The rows of one text database matching, newest first, a page at a time."""
     below = 1 << 62
-    seen = 0
-    while seen < MAX_CANDIDATES:
+    while True:
         rows = db.execute(sql, [*args, below, page]).fetchall()
         yield from rows
-        seen += len(rows)
         if len(rows) < page:
             return
         below = rows[-1][0]
