@@ -128,3 +128,15 @@ def test_iter_lines_gives_what_read_all_gives(tmp_path: Path) -> None:
     batched = [(line.data, line.line_no, line.offset) for line in Reader(str(path)).iter_lines(batch=1000)]
     assert batched == whole
     assert len(whole) == 4
+
+
+def test_iter_lines_refuses_a_file_replaced_while_it_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"a":1}\n' * 300)
+    lines = Reader(str(path)).iter_lines(batch=1000)
+    next(lines)
+    other = tmp_path / "other.jsonl"
+    other.write_bytes(b'{"b":2}\n' * 10)
+    other.replace(path)
+    with pytest.raises(ReadError, match="replaced"):
+        list(lines)

@@ -106,10 +106,22 @@ class Reader:
             yield lines
 
     def iter_lines(self, batch: int = 1 << 20) -> Iterator[Line]:
-        """Every line to the end (the last one even with no newline), holding one batch in memory."""
-        for lines in self.iter_batches(batch):
+        """Every line to the end (the last one even with no newline), holding one batch in memory.
+
+        Raises ReadError when the file shrinks or is replaced meanwhile: its lines would not add up.
+        """
+        while True:
+            before = self.offset + len(self._partial)
+            started_over, lines = self.read(batch)
+            if started_over:
+                raise ReadError("the file was cut or replaced while it was read")
             yield from lines
-        yield from self.read_all()[1]
+            if self.offset + len(self._partial) == before:
+                break
+        started_over, lines = self.read_all()
+        if started_over:
+            raise ReadError("the file was cut or replaced while it was read")
+        yield from lines
 
     def _read(self, limit: int | None, final: bool) -> tuple[bool, list[Line]]:
         try:
