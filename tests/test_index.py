@@ -14,7 +14,7 @@ import pytest
 
 from claude_tui.core import index as index_module
 from claude_tui.core.extract import State
-from claude_tui.core.index import DB_NAME, SCHEMA_VERSION, Progress, cache_dir, text_schemas
+from claude_tui.core.index import DB_NAME, SCHEMA_VERSION, TEXT_NAME, Progress, cache_dir, text_schemas
 from claude_tui.core.library import Library
 from tests.library_data import Writer, encode, simple_project, tree_state
 
@@ -184,6 +184,21 @@ def test_a_corrupt_database_is_rebuilt(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     cache.mkdir()
     (cache / DB_NAME).write_bytes(b"this is not a database" * 1000)
+    lib = fresh(root, tmp_path, "cache")
+    assert len(hits(lib, "green")) == 2
+    assert not any("memory" in n for n in lib.notices)
+
+
+@pytest.mark.parametrize("damage", ["garbage", "missing"])
+def test_a_damaged_text_database_is_rebuilt(tmp_path: Path, damage: str) -> None:
+    root = tmp_path / "projects"
+    simple_project(root)
+    fresh(root, tmp_path, "cache").index.close()
+    text = tmp_path / "cache" / TEXT_NAME.format(0)
+    if damage == "garbage":
+        text.write_bytes(b"this is not a database" * 1000)
+    else:
+        text.unlink()
     lib = fresh(root, tmp_path, "cache")
     assert len(hits(lib, "green")) == 2
     assert not any("memory" in n for n in lib.notices)
