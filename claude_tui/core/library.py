@@ -8,12 +8,14 @@ session of the repository made the worktree (`git worktree add`).
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +38,7 @@ _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
 class SessionInfo:
     """One session file's facts, from the index."""
 
-    path: Path
+    file: str  #: the session file's path as the index holds it
     id: str
     project: str  #: the project's real path
     title: str
@@ -58,6 +60,12 @@ class SessionInfo:
     warmup: bool
     subagents: int
     error: str | None = None  #: why the file could not be read, when it could not
+
+    @cached_property
+    def path(self) -> Path:
+        """The session file (made when asked for: a Path for each of thousands of sessions costs more
+        than the rest of their facts)."""
+        return Path(self.file)
 
     @property
     def live(self) -> bool:
@@ -141,7 +149,7 @@ class Library:
         """The facts of the session at `path`, if it is in the library."""
         for project in self.projects:
             for info in project.sessions:
-                if info.path == path:
+                if info.file == str(path):
                     return info
         return None
 
@@ -161,8 +169,7 @@ def build_projects(
             continue  # not read yet (an update was stopped before it)
         facts = orjson.loads(blob) if blob else {}
         if agent:
-            owner = _owner(Path(path), facts)
-            agents.setdefault((folder, owner), []).append((Path(path).stem.removeprefix("agent-"), facts))
+            agents.setdefault((folder, _owner(path, facts)), []).append((_stem(path).removeprefix("agent-"), facts))
         else:
             mains.append((path, folder, size, mtime_ns, facts, error))
     per_folder: dict[str, dict[str, tuple[int, str]]] = {}
@@ -170,8 +177,8 @@ def build_projects(
         per_folder.setdefault(folder, {})[leaf] = value
     by_folder: dict[str, list[tuple[SessionInfo, dict[str, Any]]]] = {}
     for path, folder, size, mtime_ns, facts, error in mains:
-        subagents = agents.get((folder, Path(path).stem), [])
-        info = session_info(Path(path), size, mtime_ns, facts, subagents, per_folder.get(folder, {}))
+        subagents = agents.get((folder, _stem(path)), [])
+        info = session_info(path, size, mtime_ns, facts, subagents, per_folder.get(folder, {}))
         info.error = error
         by_folder.setdefault(folder, []).append((info, facts))
     projects = [_project(Path(folder), items) for folder, items in by_folder.items()]
@@ -180,15 +187,21 @@ def build_projects(
     return projects
 
 
-def _owner(path: Path, facts: dict[str, Any]) -> str:
+def _stem(path: str) -> str:
+    """The file's name without its suffix (Path.stem, without making a Path)."""
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def _owner(path: str, facts: dict[str, Any]) -> str:
     """The id of the session a subagent transcript belongs to (as files.agent_files finds it)."""
-    if path.parent.name == "subagents":
-        return path.parent.parent.name
+    folder = os.path.dirname(path)
+    if os.path.basename(folder) == "subagents":
+        return os.path.basename(os.path.dirname(folder))
     return facts.get("owner") or ""
 
 
 def session_info(
-    path: Path,
+    path: str,
     size: int,
     mtime_ns: int,
     facts: dict[str, Any],
@@ -211,8 +224,8 @@ def session_info(
     branches = facts.get("branches") or []
     prompts = facts.get("prompts", 0)
     return SessionInfo(
-        path=path,
-        id=path.stem,
+        file=path,
+        id=_stem(path),
         project=cwds[0] if cwds else "",
         title=title_of(facts, summaries),
         first_prompt=facts.get("first_prompt", ""),

@@ -7,6 +7,7 @@ that post messages and never touch widgets.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -80,6 +81,14 @@ def _prefetched(prefetch: Prefetch) -> LibraryLoaded:
     early = prefetch.result()
     projects, notices = early if early is not None and early[0] else ([], [])
     return LibraryLoaded(projects, notices, final=False, update=True)
+
+
+def _resume_gc() -> None:
+    """After the first frame: collection, which the launcher turned off for the start (launch.py), goes on,
+    and what the start made (modules, widgets, the library) is left out of its passes."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 def _history_provider() -> type[Provider]:
@@ -186,6 +195,7 @@ class MainScreen(Screen[None]):
             self.refresh_library()
         roots = [r.expanduser() for r in app.roots]
         self.call_after_refresh(self.live.start, roots, self.direct.parent if self.direct else None)
+        self.call_after_refresh(_resume_gc)
 
     def on_unmount(self) -> None:
         self.live.stop.set()
@@ -260,11 +270,13 @@ class MainScreen(Screen[None]):
 
     def _project_of(self, path: Path) -> Project | None:
         app: ClaudeTUI = self.app  # type: ignore[assignment]
-        return next((p for p in app.projects if any(Path(s.path) == path for s in p.sessions)), None)
+        file = str(path)
+        return next((p for p in app.projects if any(s.file == file for s in p.sessions)), None)
 
     def _info_of(self, path: Path) -> SessionInfo | None:
         app: ClaudeTUI = self.app  # type: ignore[assignment]
-        return next((s for p in app.projects for s in p.sessions if Path(s.path) == path), None)
+        file = str(path)
+        return next((s for p in app.projects for s in p.sessions if s.file == file), None)
 
     def _show_empty(self, roots: list[Path]) -> None:
         where = "\n".join(f"    {root}" for root in roots)
@@ -318,10 +330,10 @@ class MainScreen(Screen[None]):
             self._open_timer = self.set_timer(OPEN_DELAY, lambda: self.open_session(message.info))
 
     def open_session(self, info: SessionInfo) -> None:
-        if self.info is not None and Path(self.info.path) == Path(info.path) and self.conversation.session:
+        if self.info is not None and self.info.file == info.file and self.conversation.session:
             return
         self.info = info
-        self.conversation.open(Path(info.path), at_end=self.follow)
+        self.conversation.open(info.path, at_end=self.follow)
         self._update_header()
 
     def choose_project(self, project: Project) -> None:
@@ -334,7 +346,7 @@ class MainScreen(Screen[None]):
         project = next((p for p in app.projects if any(s is info for s in p.sessions)), None)
         if project is not None:
             self.query_one(ProjectTree).set_projects(self.query_one(ProjectTree).projects, project)
-            self.query_one(SessionList).set_sessions(project.sessions, str(info.path))
+            self.query_one(SessionList).set_sessions(project.sessions, info.file)
         self.open_session(info)
         self.conversation.focus()
 
@@ -357,14 +369,14 @@ class MainScreen(Screen[None]):
         """The watcher saw the history change: show it, and switch to a new session when following."""
         self.on_library_loaded(LibraryLoaded(message.projects, message.notices))
         if self.info is not None:
-            self.info = self._info_of(Path(self.info.path)) or self.info
+            self.info = self._info_of(self.info.path) or self.info
         new = self.live.successor(message.projects, self.info)
         if new is None:
             self._update_header()
             return
-        self.query_one(SessionList).set_sessions(self.query_one(SessionList).sessions, str(new.path))
+        self.query_one(SessionList).set_sessions(self.query_one(SessionList).sessions, new.file)
         self.open_session(new)
-        project = self._project_of(Path(new.path))
+        project = self._project_of(new.path)
         where = project.name if project is not None else "this project"
         self.notify(f"A new session started in {where}: following it", title="Following", timeout=8, markup=False)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import shutil
 import sys
@@ -43,6 +44,7 @@ def _version() -> str:
 
 def run_app(argv: list[str]) -> int:
     """Parse `argv` and run the app; returns the exit status."""
+    gc.disable()  # start-up makes many objects and little garbage: no passes before the first frame (app.py)
     from claude_tui.ui.prefetch import Prefetch
 
     args = parser().parse_args(argv)

@@ -209,7 +209,7 @@ class Live:
     def _known_files(self) -> set[str]:
         projects = self.screen.app.projects  # type: ignore[attr-defined]
         if self._known[0] != id(projects):
-            self._known = (id(projects), {os.path.abspath(s.path) for p in projects for s in p.sessions})
+            self._known = (id(projects), {os.path.abspath(s.file) for p in projects for s in p.sessions})
         return self._known[1]
 
     def _read(self) -> None:
@@ -292,13 +292,13 @@ class Live:
         project folder after it was opened: the newest such, which the screen switches to."""
         if current is None or not self.view.follow_mode or self.screen.direct is not None:
             return None
-        folder = Path(current.path).parent
+        folder = os.path.dirname(current.file)
         newer = [
             s
             for p in projects
             for s in p.sessions
-            if Path(s.path).parent == folder
-            and s.path != current.path
+            if os.path.dirname(s.file) == folder
+            and s.file != current.file
             and s.prompts
             and not s.warmup
             and (parse_time(s.started) or 0) > self._since
@@ -309,7 +309,7 @@ class Live:
         """Redraw the tree and the list when a session stopped (or started) being live; the live
         line goes when the open session has been quiet for a while."""
         projects = self.screen.app.projects  # type: ignore[attr-defined]
-        markers = frozenset(str(s.path) for p in projects for s in p.sessions if s.live)
+        markers = frozenset(s.file for p in projects for s in p.sessions if s.live)
         if markers != self._markers:
             self._markers = markers
             self.screen.redraw_library()

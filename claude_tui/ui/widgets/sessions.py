@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
@@ -37,6 +38,15 @@ def _when(info: SessionInfo) -> float:
 
 def title_of(info: SessionInfo) -> str:
     return one_line(info.title or info.first_prompt or "(untitled)", 200) or "(untitled)"
+
+
+def _fit(text: str, size: int, right: bool) -> str:
+    """`text` cut (with an ellipsis) or padded to `size` cells, as rich.text.Text's truncate and align do."""
+    length = cell_len(text)
+    if length > size:
+        return set_cell_size(text, size - 1) + "…"
+    pad = " " * (size - length)
+    return pad + text if right else text + pad
 
 
 #: Columns: key, label, sort key, width (None: the title, which takes the rest), right-aligned.
@@ -140,9 +150,9 @@ class SessionList(ScrollView, can_focus=True):
         rows.sort(key=sort, reverse=self.sort_descending)
         self.shown = rows
         wanted = self._chosen_path
-        self.cursor = next((i for i, s in enumerate(rows) if str(s.path) == wanted), 0)
+        self.cursor = next((i for i, s in enumerate(rows) if s.file == wanted), 0)
         if rows:
-            self._chosen_path = str(rows[self.cursor].path)
+            self._chosen_path = rows[self.cursor].file
         self._rows.clear()
         self.virtual_size = Size(self._layout_width, len(rows) + 1)
         self._scroll_to_cursor()
@@ -205,36 +215,33 @@ class SessionList(ScrollView, can_focus=True):
         cells = []
         for key, _, _ in self._columns:
             label = labels[key] + ((" ▼" if self.sort_descending else " ▲") if key == self.sort_key else "")
-            cells.append(Text(label, sorted_ if key == self.sort_key else plain))
+            cells.append((label, sorted_ if key == self.sort_key else plain))
         return self._strip(cells, width)
 
     def _row(self, info: SessionInfo, width: int) -> Strip:
         dim = self._fg("session-list--dim")
         models = list(info.models or ())
-        title_style = dim + Style(italic=True) if info.empty or info.warmup else Style()
-        values = {
-            "live": Text("●", self._fg("session-list--live")) if info.live else Text(""),
-            "title": Text(title_of(info), title_style),
-            "when": Text(self.clock.ago(_when(info)), dim),
-            "duration": Text(human_duration(info.duration_s) if info.duration_s else "-", dim),
-            "messages": Text(str(info.messages or 0)),
-            "tokens": Text(human_count(info.tokens or 0), dim),
-            "cost": Text(f"${info.cost_usd:,.2f}" if info.cost_usd else "-", dim),
-            "model": Text(short_model(models[-1]) if models else "-", dim),
-            "branch": Text(one_line(info.branch, 80), dim),
+        title_style = dim + Style(italic=True) if info.empty or info.warmup else None
+        values: dict[str, tuple[str, Style | None]] = {
+            "live": ("●", self._fg("session-list--live")) if info.live else ("", None),
+            "title": (title_of(info), title_style),
+            "when": (self.clock.ago(_when(info)), dim),
+            "duration": (human_duration(info.duration_s) if info.duration_s else "-", dim),
+            "messages": (str(info.messages or 0), None),
+            "tokens": (human_count(info.tokens or 0), dim),
+            "cost": (f"${info.cost_usd:,.2f}" if info.cost_usd else "-", dim),
+            "model": (short_model(models[-1]) if models else "-", dim),
+            "branch": (one_line(info.branch, 80), dim),
         }
         return self._strip([values[key] for key, _, _ in self._columns], width)
 
-    def _strip(self, cells: list[Text], width: int) -> Strip:
-        line = Text(" ")
-        for (_, size, right), cell in zip(self._columns, cells, strict=True):
-            if cell.cell_len > size:
-                cell.truncate(size - 1)
-                cell.append("…")
-            cell.align("right" if right else "left", size)
-            line.append_text(cell)
-            line.append(" " * _GAP)
-        return Strip(list(line.render(self.app.console)), line.cell_len).adjust_cell_length(width)
+    def _strip(self, cells: list[tuple[str, Style | None]], width: int) -> Strip:
+        """One line of cells (text without control characters, and a style), as segments: no Text to render."""
+        segments = [Segment(" ")]
+        gap = Segment(" " * _GAP)
+        for (_, size, right), (text, style) in zip(self._columns, cells, strict=True):
+            segments += (Segment(_fit(text, size, right), style), gap)
+        return Strip(segments).adjust_cell_length(width)
 
     # ---------------------------------------------------------------- moving
 
@@ -255,8 +262,8 @@ class SessionList(ScrollView, can_focus=True):
         self._scroll_to_cursor()
         self.refresh()
         info = self.shown[index]
-        if moved or open or str(info.path) != self._chosen_path:
-            self._chosen_path = str(info.path)
+        if moved or open or info.file != self._chosen_path:
+            self._chosen_path = info.file
             self.post_message(self.SessionChosen(info, open=open))
 
     def action_cursor(self, delta: int) -> None:
