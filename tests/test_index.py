@@ -337,6 +337,24 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, w
     assert sorted(hits(lib, "green")) == sorted(hits(cold, "green"))
 
 
+def test_two_indexers_at_once_give_one_index(tmp_path: Path) -> None:
+    """Two processes refreshing one cache (the app and `claude-tui index`): each file is written once."""
+    root = tmp_path / "projects"
+    for i in range(12):
+        simple_project(root, cwd=f"/home/u/p{i}", sessions=2, start=i * 10_000)
+    first, second = Library([root], tmp_path / "cache"), Library([root], tmp_path / "cache")
+    threads = [threading.Thread(target=lib.refresh) for lib in (first, second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    cold = fresh(root, tmp_path, "cold")
+    for lib in (first, second):
+        lib.refresh()
+        assert infos(lib) == infos(cold)
+        assert sorted(hits(lib, "green")) == sorted(hits(cold, "green"))
+
+
 def test_rows_written_twice_show_once(tmp_path: Path) -> None:
     """A worker killed between its two commits leaves rows that the next read writes again."""
     root = tmp_path / "projects"

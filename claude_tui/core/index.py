@@ -302,7 +302,9 @@ def _record_progress(db: sqlite3.Connection, batch: list[Result]) -> tuple[int, 
 
 
 def _transaction(db: sqlite3.Connection, work: Callable[[], Any]) -> Any:
-    db.execute("BEGIN IMMEDIATE")
+    """Run `work` in a transaction. Deferred: `work` writes first, which locks only the database it
+    writes to (BEGIN IMMEDIATE would lock every attached one), waiting while another writer finishes."""
+    db.execute("BEGIN")
     try:
         result = work()
         db.execute("COMMIT")
