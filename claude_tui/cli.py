@@ -12,9 +12,12 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from claude_tui import __version__
+
+if TYPE_CHECKING:
+    from claude_tui.core.session import Session
 
 
 class CommandError(Exception):
@@ -51,30 +54,45 @@ def _escape(match: re.Match[bytes]) -> bytes:
 def _run_stats(args: argparse.Namespace) -> int:
     import gc
 
-    import orjson
+    from claude_tui.core.session import gc_paused
 
+    with gc_paused():  # no collector pass over a big model while it is read and counted
+        session = None
+        for spec in args.sessions:
+            path = _resolve(spec, args.projects_dir)
+            if session is not None:
+                session = None  # the model just counted: cyclic garbage, gone in one collection
+                gc.collect()
+            session, facts = _stats_of(path)
+            _print_stats(facts, args.json)
+        if args.whole_process:
+            _exit_now(0)  # freeing the last model would take as long as some of its stats took
+    return 0
+
+
+def _stats_of(path: Path) -> tuple[Session, dict[str, Any]]:
+    """A session's model and its facts; the project folder's summaries are scanned meanwhile on the other core."""
     from claude_tui.core.files import plan_file, sessions_index, sibling_summaries
     from claude_tui.core.forked import Forked
-    from claude_tui.core.sanitize import visible_controls
-    from claude_tui.core.session import gc_paused
-    from claude_tui.core.stats import format_stats, session_stats
+    from claude_tui.core.stats import session_stats
 
-    with gc_paused():  # no pass over a big model while it is read and counted; one collection between sessions
-        for n, spec in enumerate(args.sessions):
-            path = _resolve(spec, args.projects_dir)
-            if n:
-                gc.collect()
-            with Forked(sibling_summaries, path) as summaries:  # scanned on the other core meanwhile
-                session = _read(path)
-                facts = session_stats(session, summaries.result(), sessions_index(path.parent).get(session.id))
-            facts["plans"] = [str(p) for slug in facts["plan_slugs"] if (p := plan_file(slug, path))]
-            if args.json:
-                sys.stdout.buffer.write(_RAW_CONTROLS.sub(_escape, orjson.dumps(facts)) + b"\n")
-            else:
-                print(visible_controls(format_stats(facts)))  # a title may hold escapes: never let them act
-        if args.whole_process:
-            _exit_now(0)  # the last session's model would take as long to free as some of its stats took
-    return 0
+    with Forked(sibling_summaries, path) as summaries:
+        session = _read(path)
+        facts = session_stats(session, summaries.result(), sessions_index(path.parent).get(session.id))
+    facts["plans"] = [str(p) for slug in facts["plan_slugs"] if (p := plan_file(slug, path))]
+    return session, facts
+
+
+def _print_stats(facts: dict[str, Any], as_json: bool) -> None:
+    import orjson
+
+    from claude_tui.core.sanitize import visible_controls
+    from claude_tui.core.stats import format_stats
+
+    if as_json:
+        sys.stdout.buffer.write(_RAW_CONTROLS.sub(_escape, orjson.dumps(facts)) + b"\n")
+    else:
+        print(visible_controls(format_stats(facts)))  # a title may hold escapes: never let them act
 
 
 # ---------------------------------------------------------------- export
@@ -151,7 +169,7 @@ def _resolve(spec: str, dirs: list[str] | None) -> Path:
         raise CommandError(str(exc)) from exc
 
 
-def _read(path: Path):
+def _read(path: Path) -> Session:
     from claude_tui.core.files import read_session
     from claude_tui.core.reader import ReadError
 
