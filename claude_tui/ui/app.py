@@ -22,28 +22,24 @@ from textual.message import Message as TextualMessage
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from claude_tui.core.model import Message
-from claude_tui.ui import actions
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.config import Config, tilde
 from claude_tui.ui.live import LibraryChanged, Live
-from claude_tui.ui.render import message_text
 from claude_tui.ui.widgets.conversation import ConversationView
-from claude_tui.ui.widgets.detail import DetailScreen, Subject
-from claude_tui.ui.widgets.findbar import FindBar, FindInput, PaneNote
 from claude_tui.ui.widgets.header import SessionFacts, SessionHeader
-from claude_tui.ui.widgets.help import HelpScreen
 from claude_tui.ui.widgets.keybar import KeyBar
 from claude_tui.ui.widgets.projects import ProjectTree
 from claude_tui.ui.widgets.sessions import SessionList
 from claude_tui.ui.widgets.status import LiveStatus
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # and what the first screen does not show is imported when it is wanted
     from textual.command import Provider
 
     from claude_tui.core.library import Library, Progress, Project, SessionInfo
+    from claude_tui.core.model import Message
     from claude_tui.core.search import Hit as SearchHit
     from claude_tui.ui.prefetch import Prefetch
+    from claude_tui.ui.widgets.findbar import FindBar
 
 #: Seconds the session cursor must rest before the session under it opens.
 OPEN_DELAY = 0.12
@@ -405,7 +401,9 @@ class MainScreen(Screen[None]):
 
     @on(ConversationView.FindRequested)
     async def _find_requested(self, message: ConversationView.FindRequested) -> None:
-        bar = self.query(FindBar).first() if self.query(FindBar) else None
+        from claude_tui.ui.widgets.findbar import FindBar
+
+        bar = self._find_bar()
         if bar is None:
             bar = FindBar(self.conversation, id="find-bar")
             await self.query_one("#reader").mount(bar, after=self.conversation)
@@ -416,11 +414,18 @@ class MainScreen(Screen[None]):
 
     @on(ConversationView.Filtered)
     async def _filtered(self, message: ConversationView.Filtered) -> None:
+        from claude_tui.ui.widgets.findbar import PaneNote
+
         note = self.query(PaneNote).first() if self.query(PaneNote) else None
         if note is None:
             note = PaneNote(id="pane-note")
             await self.query_one("#reader").mount(note, before=self.conversation)
         note.show(message.pane_filter)
+
+    def _find_bar(self) -> FindBar | None:
+        """The find bar, once it was opened."""
+        found = self.query("#find-bar")
+        return found.first() if found else None  # type: ignore[return-value]
 
     def open_hit(self, hit: SearchHit) -> None:
         """Open the session of a search hit, with its message in view once it is read."""
@@ -470,6 +475,8 @@ class MainScreen(Screen[None]):
         self._push_detail(message.message, message.call)
 
     def _push_detail(self, message: Message, call: Any = None, mode: str = "content", plan: Path | None = None) -> None:
+        from claude_tui.ui.widgets.detail import DetailScreen, Subject
+
         session = self.conversation.session
         if session is None:
             return
@@ -493,7 +500,7 @@ class MainScreen(Screen[None]):
             self.query_one(SessionList).focus()
 
     def action_back(self) -> None:
-        bar = self.query(FindBar).first() if self.query(FindBar) else None
+        bar = self._find_bar()
         if bar is not None and bar.active:
             bar.close()
             return
@@ -553,6 +560,8 @@ class MainScreen(Screen[None]):
             event.widget.remove_class("-active")
 
     def action_copy_message(self) -> None:
+        from claude_tui.ui.render import message_text
+
         message = self._cursor_message()
         if message is not None:
             text = message_text(message)
@@ -560,6 +569,8 @@ class MainScreen(Screen[None]):
             self.notify(f"Copied the message ({len(text):,} characters)", timeout=2)
 
     def action_copy_resume(self) -> None:
+        from claude_tui.ui import actions
+
         session = self.conversation.session
         if session is None:
             return
@@ -573,6 +584,8 @@ class MainScreen(Screen[None]):
             self._push_detail(message, None, "raw")
 
     def action_plan(self) -> None:
+        from claude_tui.ui import actions
+
         message = self._cursor_message()
         session = self.conversation.session
         if message is None or session is None:
@@ -590,11 +603,16 @@ class MainScreen(Screen[None]):
         self._push_detail(message, None, "plan", path)
 
     def action_pager(self) -> None:
+        from claude_tui.ui import actions
+        from claude_tui.ui.render import message_text
+
         message = self._cursor_message()
         if message is not None:
             actions.open_in_pager(self.app, message_text(message))
 
     def action_export(self, fmt: str) -> None:
+        from claude_tui.ui import actions
+
         session = self.conversation.session
         if session is None:
             return
@@ -685,11 +703,10 @@ class ClaudeTUI(App[None]):
         return next(s for s in self.screen_stack if isinstance(s, MainScreen))
 
     def action_help(self) -> None:
-        if isinstance(self.screen, HelpScreen):
-            return
-        from claude_tui.ui.widgets.search_screen import SearchScreen
+        from claude_tui.ui.widgets.help import HelpScreen
 
-        self.push_screen(HelpScreen([*HELP_SECTIONS, ("Search all sessions", SearchScreen)]))
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(_help_sections()))
 
     def action_reload(self) -> None:
         self.main.refresh_library()
@@ -746,15 +763,23 @@ _NOT_COMMANDS = frozenset(
     }
 )
 
-HELP_SECTIONS = [
-    ("Everywhere", ClaudeTUI),
-    ("Browser", MainScreen),
-    ("Conversation", ConversationView),
-    ("Find bar", FindInput),
-    ("Project tree", ProjectTree),
-    ("Session list", SessionList),
-    ("Detail view", DetailScreen),
-]
+
+def _help_sections() -> list[tuple[str, Any]]:
+    """The help screen's sections: a title and what has the bindings."""
+    from claude_tui.ui.widgets.detail import DetailScreen
+    from claude_tui.ui.widgets.findbar import FindInput
+    from claude_tui.ui.widgets.search_screen import SearchScreen
+
+    return [
+        ("Everywhere", ClaudeTUI),
+        ("Browser", MainScreen),
+        ("Conversation", ConversationView),
+        ("Find bar", FindInput),
+        ("Project tree", ProjectTree),
+        ("Session list", SessionList),
+        ("Detail view", DetailScreen),
+        ("Search all sessions", SearchScreen),
+    ]
 
 
 def _runner(target: Any, action: str) -> Any:

@@ -15,9 +15,9 @@ A file that cannot be read never stops the app: what is wrong is reported once, 
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 DEFAULT_THEME = "textual-dark"
 
@@ -42,15 +42,22 @@ def tilde(path: str | Path) -> str:
     return "~" + text[len(home) :] if text == home or text.startswith(home + "/") else text
 
 
+def _read_toml(path: Path) -> dict[str, Any]:
+    text = path.read_text(encoding="utf-8")
+    import tomllib  # only when there is a file to read
+
+    return tomllib.loads(text)
+
+
 def load_config(path: Path | None = None) -> Config:
     """Read the config file; a missing file gives the defaults."""
     path = path or config_path()
     config = Config(path=path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = _read_toml(path)
     except FileNotFoundError:
         return config
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # ValueError: UnicodeDecodeError, tomllib.TOMLDecodeError
         config.problems.append(f"{path}: {exc}")
         return config
     theme = data.get("theme", DEFAULT_THEME)

@@ -35,7 +35,7 @@ class ProjectTree(Tree["Project | None"]):
             self.project = project
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__("Projects", id=id)
+        super().__init__(Text("Projects"), id=id)  # Text: a str would be parsed as markup (and load rich's emoji)
         self.show_root = False
         self.guide_depth = 2
         self.projects: list[Project] = []

@@ -1,0 +1,80 @@
+"""What the library knows of each project and session (library.py reads it from the index).
+
+Kept apart from the library, which imports the index and the search: the app receives these
+pickled from a child process at start-up (ui/prefetch.py) and need not import those to read them.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from claude_tui.core.model import parse_time
+
+#: A session written to within this many seconds is live.
+LIVE_SECONDS = 60.0
+
+
+@dataclass
+class SessionInfo:
+    """One session file's facts, from the index."""
+
+    file: str  #: the session file's path as the index holds it
+    id: str
+    project: str  #: the project's real path
+    title: str
+    first_prompt: str
+    started: str | None  #: ISO timestamps
+    ended: str | None
+    duration_s: float | None
+    prompts: int
+    messages: int  #: prompts and assistant messages
+    tool_calls: int
+    tool_errors: int
+    tokens: int  #: all tokens, subagents included
+    cost_usd: float | None  #: at list price, subagents included; None when no model has a price
+    models: list[str]
+    branch: str | None  #: the last git branch seen
+    size: int
+    mtime: float
+    empty: bool
+    warmup: bool
+    subagents: int
+    error: str | None = None  #: why the file could not be read, when it could not
+
+    @cached_property
+    def path(self) -> Path:
+        """The session file (made when asked for: a Path for each of thousands of sessions costs more
+        than the rest of their facts)."""
+        return Path(self.file)
+
+    @property
+    def live(self) -> bool:
+        """Written to within the last LIVE_SECONDS."""
+        return time.time() - self.mtime < LIVE_SECONDS
+
+    @property
+    def last_activity(self) -> float:
+        """Epoch seconds of the last record, or of the last write."""
+        return max(self.mtime, parse_time(self.ended) or 0.0)
+
+
+@dataclass
+class Project:
+    """A project folder and its sessions."""
+
+    folder: Path
+    path: str  #: the real path, from the sessions' cwd
+    name: str  #: a short display name: the basename of `path`
+    repo: str | None  #: the repository this is a worktree of; None when top-level
+    sessions: list[SessionInfo] = field(default_factory=list)  #: newest first
+
+    @property
+    def last_activity(self) -> float:
+        return max((s.last_activity for s in self.sessions), default=0.0)
+
+    @property
+    def live(self) -> bool:
+        return any(s.live for s in self.sessions)
