@@ -80,8 +80,8 @@ def _prefetched(prefetch: Prefetch) -> LibraryLoaded:
 
 
 def _resume_gc() -> None:
-    """After the first frame: collection, which the launcher turned off for the start (launch.py), goes on,
-    and what the start made (modules, widgets, the library) is left out of its passes."""
+    """After the first frame: the cycle collector, which the launcher turned off for the start
+    (launch.py), goes on; what the start made is frozen first, or its first pass would walk all of it."""
     if not gc.isenabled():
         gc.freeze()
         gc.enable()
@@ -175,13 +175,14 @@ class MainScreen(Screen[None]):
         return self.query_one(ConversationView)
 
     def on_mount(self) -> None:
+        self.call_after_refresh(_resume_gc)  # first: before the reads that the first frame sets off
         self.query_one("#projects").border_title = "Projects"
         self.query_one("#sessions").border_title = "Sessions"
         self.conversation.hide_quiet = self.hide_quiet
         self.query_one(SessionHeader).show(None, "Reading your history…")
         if self.direct is not None:
             self.add_class("-zoomed")
-            self.call_after_refresh(self.conversation.open, self.direct, at_end=self.follow)  # lay out first
+            self.conversation.open(self.direct, at_end=self.follow)  # read while the first frame is drawn
         app: ClaudeTUI = self.app  # type: ignore[assignment]
         if app.prefetch is not None and app.prefetch.ready():
             self.on_library_loaded(_prefetched(app.prefetch))  # in the first frame
@@ -191,7 +192,6 @@ class MainScreen(Screen[None]):
             self.refresh_library()
         roots = [r.expanduser() for r in app.roots]
         self.call_after_refresh(self.live.start, roots, self.direct.parent if self.direct else None)
-        self.call_after_refresh(_resume_gc)
 
     def on_unmount(self) -> None:
         self.live.stop.set()
@@ -444,12 +444,12 @@ class MainScreen(Screen[None]):
     @on(ConversationView.Loaded)
     def _show_hit(self) -> None:
         """Bring the search hit's message into view, opening what hides it, when it has been read."""
-        from claude_tui.core.find import locate
-        from claude_tui.ui.widgets.search_screen import words_of
-
         hit, view = self._hit, self.conversation
         if hit is None or view.session is None or Path(view.session.path) != hit.path:
             return
+        from claude_tui.core.find import locate
+        from claude_tui.ui.widgets.search_screen import words_of
+
         with view.lock:
             found = locate(view.session, str(hit.file), hit.offset, hit.kind, hit.call_id, words_of(hit))
         if found is None:
