@@ -44,7 +44,7 @@ class Clock:
         return text if when.year == self.local(self.now()).year else f"{text} {when.year}"
 
     def ago(self, stamp: str | float | None) -> str:
-        """ "now", "5m ago", "3h ago", "2d ago", then the date."""
+        """ "now", "5m ago", "3h ago", "2d ago", then the date ("3 Nov", or "Nov '25" in another year)."""
         epoch = stamp if isinstance(stamp, float | int) else parse_time(stamp)
         if epoch is None:
             return "-"
@@ -60,4 +60,4 @@ class Clock:
         when = self.local(epoch)
         if when.year == self.local(self.now()).year:
             return f"{when.day} {when:%b}"
-        return f"{when:%b} {when.year}"
+        return f"{when:%b} '{when:%y}"  # "Sep '25": as narrow as "12d ago", to fit the session list
