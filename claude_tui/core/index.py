@@ -249,20 +249,19 @@ def write_batch(db: sqlite3.Connection, text: sqlite3.Connection, schema: str, b
     to the index `db`; return (bytes, files) written.
 
     A result counts only if its file is still where it was read from (`offset` = its start):
-    another process may have got there first. FTS5 flushes its pending terms whenever a
-    rowid goes backwards, so the rows go in sorted.
+    another process may have got there first.
     """
     batch = _still_wanted(db, batch)
+    _transaction(text, lambda: _insert_text(text, schema, batch))
+    return _transaction(db, lambda: _record_progress(db, batch))
+
+
+def _insert_text(text: sqlite3.Connection, schema: str, batch: list[Result]) -> None:
+    """The results' rows and texts, sorted: FTS5 flushes its pending terms whenever a rowid goes backwards."""
     rows = sorted(row for item in batch for row in item[7])
     texts = sorted(pair for item in batch for pair in item[8])
-    _transaction(
-        text,
-        lambda: (
-            text.executemany(f"INSERT INTO {schema}.rows VALUES (?,?,?,?,?,?,?,?)", rows),
-            text.executemany(f"INSERT INTO {schema}.fts(rowid, text) VALUES (?,?)", texts),
-        ),
-    )
-    return _transaction(db, lambda: _record_progress(db, batch))
+    text.executemany(f"INSERT INTO {schema}.rows VALUES (?,?,?,?,?,?,?,?)", rows)
+    text.executemany(f"INSERT INTO {schema}.fts(rowid, text) VALUES (?,?)", texts)
 
 
 def _still_wanted(db: sqlite3.Connection, batch: list[Result]) -> list[Result]:
@@ -281,6 +280,7 @@ def _still_wanted(db: sqlite3.Connection, batch: list[Result]) -> list[Result]:
 
 
 def _record_progress(db: sqlite3.Connection, batch: list[Result]) -> tuple[int, int]:
+    """Each file's new offset, state and facts, and its summaries; (bytes, files) recorded."""
     done = files = 0
     for item in batch:
         fid, start, end, final, size, mtime_ns, inode, rows, _, summaries, state, facts, project, error = item
