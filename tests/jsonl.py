@@ -39,7 +39,9 @@ class Thread:
         self.last = uuid
         return rec
 
-    def prompt(self, text: str, parent: str | bool | None = True, **extra: Any) -> dict[str, Any]:
+    def prompt(
+        self, text: str | list[dict[str, Any]], parent: str | bool | None = True, **extra: Any
+    ) -> dict[str, Any]:
         return self._base("user", parent, message={"role": "user", "content": text}, **extra)
 
     def answer(

@@ -45,7 +45,7 @@ class Writer:
         self.records.append(rec)
         return rec
 
-    def prompt(self, text: str, **extra: Any) -> dict[str, Any]:
+    def prompt(self, text: str | list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
         return self._rec("user", message={"role": "user", "content": text}, **extra)
 
     def answer(self, *blocks: dict[str, Any], model: str = "claude-sonnet-4-5-20250929", out: int = 10) -> str:

@@ -120,6 +120,30 @@ def test_titles_custom_then_ai_then_summary_then_prompt(tmp_path: Path) -> None:
     }  # fmt: skip
 
 
+def test_titles_skip_the_ide_blocks_as_the_core_model_does(tmp_path: Path) -> None:
+    folder = tmp_path / "projects" / "p"
+    opened = "<ide_opened_file>The user opened the file /p/a.py in the IDE.</ide_opened_file>"
+    selected = "<ide_selection>The user selected the lines 1 to 2 from /p/a.py:\nx\n</ide_selection>"
+    a = Writer("a")
+    a.prompt([{"type": "text", "text": opened}, {"type": "text", "text": "explain this"}])
+    a.answer()
+    a.write(folder)
+    b = Writer("b")
+    b.prompt([{"type": "text", "text": opened}, {"type": "text", "text": selected}])
+    b.answer()
+    b.prompt(selected + "then rename x")
+    b.write(folder)
+    c = Writer("c")
+    c.prompt(opened)
+    c.prompt("<command-name>/model</command-name><command-args>opus</command-args>")
+    c.write(folder)
+    lib = library(tmp_path / "projects", tmp_path)
+    mine = {s.id: (s.title, s.first_prompt) for s in lib.projects[0].sessions}
+    assert mine == {"a": ("explain this",) * 2, "b": ("then rename x",) * 2, "c": ("/model opus",) * 2}
+    core = {s.id: _core_facts(s.path) for s in lib.projects[0].sessions}
+    assert mine == {sid: (facts["title"], facts["first_prompt"]) for sid, facts in core.items()}
+
+
 def test_subagents_count_with_their_tokens(tmp_path: Path) -> None:
     folder = tmp_path / "projects" / "p"
     main = Writer("main")

@@ -246,6 +246,37 @@ def test_title_precedence(tmp_path: Path) -> None:
     assert load(t, tmp_path).title() == "Mine"
 
 
+IDE_OPENED = "<ide_opened_file>The user opened the file /p/a.py in the IDE.</ide_opened_file>"
+IDE_SELECTION = "<ide_selection>The user selected the lines 3 to 4 from /p/a.py:\nx = 1\n</ide_selection>"
+
+
+def test_title_skips_the_ide_blocks(tmp_path: Path) -> None:
+    t = Thread()
+    t.prompt([{"type": "text", "text": IDE_OPENED}, {"type": "text", "text": "explain  this"}])
+    t.answer(text("ok"), msg_id="m1")
+    s = load(t, tmp_path)
+    assert s.messages[0].kind is Kind.PROMPT and IDE_OPENED in s.messages[0].plain_text  # still shown
+    assert s.title() == s.first_prompt == "explain this"
+
+
+def test_a_prompt_of_ide_blocks_only_gives_way_to_the_next_prompt(tmp_path: Path) -> None:
+    t = Thread()
+    t.prompt([{"type": "text", "text": IDE_OPENED}, {"type": "text", "text": IDE_SELECTION}])
+    t.answer(text("ok"), msg_id="m1")
+    t.prompt(IDE_SELECTION + "rename x")
+    s = load(t, tmp_path)
+    assert s.title() == s.first_prompt == "rename x"
+
+
+def test_ide_blocks_alone_make_no_title(tmp_path: Path) -> None:
+    t = Thread()
+    t.prompt(IDE_OPENED)
+    t.answer(text("ok"), msg_id="m1")
+    s = load(t, tmp_path)
+    assert s.title() == s.first_prompt == ""
+    assert session_stats(s)["user_prompts"] == 1  # still a prompt, only not a title
+
+
 def test_empty_warmup_and_unknown(tmp_path: Path) -> None:
     t = Thread()
     t.prompt("Warmup")

@@ -51,8 +51,9 @@ METADATA_TYPES = frozenset(
 )
 #: Tools whose calls start a subagent.
 AGENT_TOOLS = frozenset({"Task", "Agent"})
-#: Tags that wrap text Claude Code injects into user records; not what the user typed.
-_INJECTED = re.compile(r"<(system-reminder|local-command-caveat)>.*?</\1>", re.S)
+#: Tags that wrap text Claude Code (or its IDE integrations: ide_opened_file, ide_selection, ...)
+#: injects into user records; not what the user typed.
+_INJECTED = re.compile(r"<(system-reminder|local-command-caveat|ide_[a-z_]+)>.*?</\1>", re.S)
 _COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.S)
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.S)
 _OUTPUT_TAGS = ("<local-command-stdout>", "<local-command-stderr>", "<bash-stdout>", "<bash-stderr>")
