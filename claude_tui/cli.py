@@ -215,11 +215,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command_first(argv: list[str]) -> list[str]:
+    """`claude-tui --projects-dir DIR search X` as `claude-tui search X --projects-dir DIR`: the
+    roots may come before a subcommand, as they do for the app."""
+    i = 0
+    while i < len(argv) and (argv[i] == "--projects-dir" or argv[i].startswith("--projects-dir=")):
+        i += 1 if "=" in argv[i] else 2
+    if 0 < i < len(argv) and argv[i] in COMMANDS:
+        return argv[i:] + argv[:i]
+    return argv
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run a subcommand, else the app. With no `argv` this is the whole process (the script's
     entry point), which a subcommand may end itself once its output is flushed."""
     whole_process = argv is None
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv = _command_first(list(sys.argv[1:] if argv is None else argv))
     try:
         if argv and argv[0] in COMMANDS:
             args = build_parser().parse_args(argv)

@@ -37,6 +37,14 @@ def test_stats_json_by_id_prefix(tmp_path: Path) -> None:
     assert (facts["user_prompts"], facts["assistant_messages"]) == (1, 1)
 
 
+def test_the_projects_folder_may_come_before_the_subcommand(tmp_path: Path) -> None:
+    projects = make_home(tmp_path)
+    for before in (["--projects-dir", str(projects)], [f"--projects-dir={projects}"]):
+        out = run(*before, "stats", "0f1e2d3c-0000-4000-8000-000000000001", "--json")
+        assert out.returncode == 0, out.stderr
+        assert orjson.loads(out.stdout)["title"] == "make the parser tolerant"
+
+
 def test_stats_human_output_for_several(tmp_path: Path) -> None:
     projects = make_home(tmp_path)
     files = sorted(str(p) for p in projects.rglob("*.jsonl"))
