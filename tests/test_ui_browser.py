@@ -210,3 +210,66 @@ def test_demo_is_copied_with_old_file_times() -> None:
     assert root != DEMO_PROJECTS and len(files) == len(list(DEMO_PROJECTS.rglob("*.jsonl")))
     assert all(f.stat().st_mtime == DEMO_MTIME for f in files)
     assert (root.parent / "plans" / "gentle-rolling-otter.md").is_file()
+
+
+async def test_filtering_the_tree_to_one_project_chooses_it(roots: list[Path]) -> None:
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        view = await browser_ready(pilot, app)
+        tree, sessions = app.main.query_one(ProjectTree), app.main.query_one(SessionList)
+        await pilot.press("1", "k")  # the first row: the one left by the filter is on the same line
+        await settled(pilot, lambda: tree.chosen is not None and tree.chosen.name == "notes-api")
+        await pilot.press(*"scr")
+        await settled(pilot, lambda: tree.chosen is not None and tree.chosen.name == "scratch")
+        assert [str(n.label).split()[0] for n in tree.root.children] == ["scratch"]
+        assert str(sessions.border_title).endswith("/scratch")
+        await settled(pilot, lambda: view.session is not None and view.session.id == sessions.shown[0].id)
+        await pilot.press("enter")  # the filter box: back to the tree
+        assert tree.has_focus
+        await pilot.press("escape")  # clears the filter, the cursor kept on the project
+        assert tree.filter_text == "" and len(tree.root.children) == 3
+        await pilot.pause()
+        assert tree.cursor_node is not None and tree.cursor_node.data is tree.chosen
+        assert tree.chosen.name == "scratch"
+        await pilot.press("enter")  # opens the project: on to its sessions
+        assert sessions.has_focus
+
+
+async def test_escape_clears_the_session_filter_from_the_list(roots: list[Path]) -> None:
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        sessions = app.main.query_one(SessionList)
+        await pilot.press("ctrl+p", *"project weather")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settled(pilot, lambda: len(sessions.shown) == 3)
+        await pilot.press(*"rich", "enter")
+        assert sessions.has_focus and len(sessions.shown) == 1
+        await pilot.press("escape")
+        assert sessions.filter_text == "" and len(sessions.shown) == 3
+
+
+async def test_palette_jump_shows_the_session_at_80x24(roots: list[Path]) -> None:
+    app = browser(roots)
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = await browser_ready(pilot, app)
+        await pilot.press("ctrl+p", *"bike rides")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settled(pilot, lambda: view.session is not None and view.session.id.startswith("d2880ff3"))
+        assert app.main.has_class("-zoomed") and view.has_focus and view.region
+
+
+@pytest.mark.parametrize("size", [WIDE, (80, 24)])
+async def test_palette_jump_names_the_project_over_the_list(roots: list[Path], size: tuple[int, int]) -> None:
+    app = browser(roots)
+    async with app.run_test(size=size) as pilot:
+        view = await browser_ready(pilot, app)
+        sessions = app.main.query_one(SessionList)
+        assert str(sessions.border_title).endswith("/feature-auth")
+        await pilot.press("ctrl+p", *"bike rides")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settled(pilot, lambda: view.session is not None and view.session.id.startswith("d2880ff3"))
+        assert str(sessions.border_title) == "Sessions · /home/ada/scratch"

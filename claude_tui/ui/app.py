@@ -115,6 +115,7 @@ class FilterInput(Input):
 
     def action_clear(self) -> None:
         self.value = ""
+        self.remove_class("-active")
         self.action_done()
 
     def action_done(self) -> None:
@@ -301,11 +302,20 @@ class MainScreen(Screen[None]):
         if message.project is not None:
             self._show_project(message.project, open_newest=True)
 
-    def _show_project(self, project: Project, *, open_newest: bool) -> None:
+    @on(ProjectTree.ProjectOpened)
+    def _project_opened(self) -> None:
+        self.query_one(SessionList).focus()
+
+    def _list_sessions(self, project: Project, chosen: str | None) -> SessionList:
+        """The list holds the sessions of `project`, and its title says so."""
         sessions = self.query_one(SessionList)
         sessions.border_title = f"Sessions · {tilde(project.path)}"
+        sessions.set_sessions(project.sessions, chosen)
+        return sessions
+
+    def _show_project(self, project: Project, *, open_newest: bool) -> None:
         session = self.conversation.session
-        sessions.set_sessions(project.sessions, None if open_newest or session is None else session.path)
+        sessions = self._list_sessions(project, None if open_newest or session is None else str(session.path))
         if open_newest and sessions.shown:
             self.call_after_refresh(self.open_session, sessions.shown[0])  # the list first, then its session
         elif open_newest:
@@ -319,9 +329,7 @@ class MainScreen(Screen[None]):
             self._open_timer.stop()
         if message.open:
             self.open_session(message.info)
-            if self.has_class("-narrow"):
-                self.add_class("-zoomed")
-            self.conversation.focus()
+            self._read()
         else:
             self._open_timer = self.set_timer(OPEN_DELAY, lambda: self.open_session(message.info))
 
@@ -332,19 +340,36 @@ class MainScreen(Screen[None]):
         self.conversation.open(info.path, at_end=self.follow)
         self._update_header()
 
+    def _read(self) -> None:
+        """The conversation in front (alone on a narrow screen), focused."""
+        if self.has_class("-narrow"):
+            self.add_class("-zoomed")
+        self.conversation.focus()
+
+    def _clear_filters(self) -> None:
+        """No filter on the tree or the list: a jump shows its project and session wherever they are."""
+        for box in self.query(FilterInput):
+            if box.value:
+                box.value = ""
+                box.remove_class("-active")
+        self.query_one(ProjectTree).set_filter("")  # now: the Input.Changed above comes after the jump
+        self.query_one(SessionList).set_filter("")
+
     def choose_project(self, project: Project) -> None:
+        self._clear_filters()
         self.query_one(ProjectTree).set_projects(self.query_one(ProjectTree).projects, project)
         self._show_project(project, open_newest=True)
         self.query_one(SessionList).focus()
 
     def choose_session(self, info: SessionInfo) -> None:
+        self._clear_filters()
         app: ClaudeTUI = self.app  # type: ignore[assignment]
         project = next((p for p in app.projects if any(s is info for s in p.sessions)), None)
         if project is not None:
             self.query_one(ProjectTree).set_projects(self.query_one(ProjectTree).projects, project)
-            self.query_one(SessionList).set_sessions(project.sessions, info.file)
+            self._list_sessions(project, info.file)
         self.open_session(info)
-        self.conversation.focus()
+        self._read()
 
     # ---------------------------------------------------------------- the conversation
 
@@ -436,9 +461,7 @@ class MainScreen(Screen[None]):
             self.choose_session(info)
         else:
             self.conversation.open(hit.path)
-            self.conversation.focus()
-        if self.has_class("-narrow"):
-            self.add_class("-zoomed")
+            self._read()
         self._show_hit()
 
     @on(ConversationView.Loaded)
@@ -504,6 +527,8 @@ class MainScreen(Screen[None]):
         if bar is not None and bar.active:
             bar.close()
             return
+        if self._clear_filter_of_focused():
+            return
         session = self.conversation.session
         if self._from_search is not None and session is not None and Path(session.path) == self._from_search:
             self._from_search = None
@@ -512,6 +537,14 @@ class MainScreen(Screen[None]):
         if self.has_class("-zoomed") and (self.has_class("-narrow") or self.direct is None):
             self.remove_class("-zoomed")
             self.query_one(SessionList).focus()
+
+    def _clear_filter_of_focused(self) -> bool:
+        """Clear the filter of the focused tree or list, if it has one."""
+        focused = self.focused
+        if not isinstance(focused, ProjectTree | SessionList) or not focused.filter_text:
+            return False
+        self._filter_box(isinstance(focused, ProjectTree)).action_clear()
+        return True
 
     def action_focus_pane(self, name: str) -> None:
         if name != "conversation" and self.has_class("-zoomed"):

@@ -25,6 +25,7 @@ class ProjectTree(Tree["Project | None"]):
         Binding("k", "cursor_up", "Up", show=False, id="projects.up"),
         Binding("g", "scroll_home", "First", show=False, id="projects.first"),
         Binding("G", "scroll_end", "Last", show=False, id="projects.last"),
+        Binding("enter", "open", "Open", show=False, id="projects.open"),
     ]
 
     class ProjectChosen(Message):
@@ -33,6 +34,9 @@ class ProjectTree(Tree["Project | None"]):
         def __init__(self, project: Project | None) -> None:
             super().__init__()
             self.project = project
+
+    class ProjectOpened(Message):
+        """Enter on the chosen project: on to its sessions."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(Text("Projects"), id=id)  # Text: a str would be parsed as markup (and load rich's emoji)
@@ -94,15 +98,26 @@ class ProjectTree(Tree["Project | None"]):
                     leaf = node.add_leaf(self._label(kid, worktree=True), kid)
                     target = leaf if kid.path == wanted else target
             target = node if owner is not None and owner.path == wanted else target
-        if target is None and self.root.children:
-            target = self.root.children[0]
+        if target is None:  # the chosen project is filtered out: the first one shown
+            target = next((n for n in self._rows() if n.data is not None), None)
         self._target = target  # the latest rebuild's node: an earlier one's is gone by then
         if target is not None:
             self.call_after_refresh(self._to_target)
 
+    def _rows(self) -> list[TreeNode[Project | None]]:
+        """The nodes in the order shown."""
+        return [node for top in self.root.children for node in (top, *top.children)]
+
     def _to_target(self) -> None:
+        """The cursor to the rebuilt tree's chosen node, which is chosen if a filter moved it there."""
         if self._target is not None:
-            self.move_cursor(self._target)
+            self.move_cursor(self._target)  # no NodeHighlighted: the rebuild's prevent holds
+            self._choose(self._target.data)
+
+    def _choose(self, project: Project | None) -> None:
+        if project is not None and (self._chosen is None or project.path != self._chosen.path):
+            self._chosen = project
+            self.post_message(self.ProjectChosen(project))
 
     def _matches(self, project: Project) -> bool:
         text = self.filter_text
@@ -123,7 +138,10 @@ class ProjectTree(Tree["Project | None"]):
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Project | None]) -> None:
         event.stop()
-        project = event.node.data
-        if project is not None and (self._chosen is None or project.path != self._chosen.path):
-            self._chosen = project
-            self.post_message(self.ProjectChosen(project))
+        self._choose(event.node.data)
+
+    def action_open(self) -> None:
+        node = self.cursor_node
+        if node is not None and node.data is not None:
+            self._choose(node.data)
+            self.post_message(self.ProjectOpened())
