@@ -273,3 +273,18 @@ async def test_palette_jump_names_the_project_over_the_list(roots: list[Path], s
         await pilot.press("enter")
         await settled(pilot, lambda: view.session is not None and view.session.id.startswith("d2880ff3"))
         assert str(sessions.border_title) == "Sessions · /home/ada/scratch"
+
+
+async def test_filtering_the_list_shows_the_highlighted_session(roots: list[Path]) -> None:
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        view = await browser_ready(pilot, app)
+        sessions = app.main.query_one(SessionList)
+        await pilot.press("ctrl+p", *"project weather")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settled(pilot, lambda: view.session is not None and view.session.id.startswith("36630c25"))
+        await pilot.press(*"scaffold")
+        await settled(pilot, lambda: view.session is not None and view.session.id.startswith("35216258"))
+        assert sessions.chosen is not None and sessions.chosen.id.startswith("35216258")
+        assert app.main.info is not None and app.main.info.id.startswith("35216258")

@@ -137,7 +137,15 @@ class SessionList(ScrollView, can_focus=True):
 
     def set_filter(self, text: str) -> None:
         self.filter_text = text.strip().lower()
+        self._refill_choosing()
+
+    def _refill_choosing(self) -> None:
+        """Refill; when that hides the chosen session, the one the cursor lands on is chosen, as moving does."""
+        before = self._chosen_path
         self._refill()
+        chosen = self.chosen
+        if chosen is not None and chosen.file != before:
+            self.post_message(self.SessionChosen(chosen))
 
     @property
     def chosen(self) -> SessionInfo | None:
@@ -291,7 +299,7 @@ class SessionList(ScrollView, can_focus=True):
 
     def action_toggle_hidden(self) -> None:
         self.show_hidden = not self.show_hidden
-        self._refill()
+        self._refill_choosing()
         self.notify(
             "Showing empty and warmup sessions" if self.show_hidden else "Hiding empty and warmup sessions",
             timeout=1.5,
