@@ -21,6 +21,7 @@ from typing import Any
 import orjson
 
 from claude_tui.core.model import Block, Kind, Message
+from claude_tui.core.reader import finished_last_line
 from claude_tui.core.records import parse_line
 from claude_tui.core.session import prompt_text, user_kind
 
@@ -571,10 +572,5 @@ def read_chunks(fd: int, start: int, size: int) -> Iterator[tuple[bytes, int, in
             continue
         yield buf[:cut], off, off + cut + 1
         carry = buf[cut + 1 :]
-    if carry:
-        try:
-            obj = orjson.loads(carry)
-        except orjson.JSONDecodeError:
-            return
-        if isinstance(obj, dict):
-            yield carry, pos - len(carry), pos
+    if carry and finished_last_line(carry):
+        yield carry, pos - len(carry), pos
