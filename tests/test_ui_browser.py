@@ -288,3 +288,16 @@ async def test_filtering_the_list_shows_the_highlighted_session(roots: list[Path
         await settled(pilot, lambda: view.session is not None and view.session.id.startswith("35216258"))
         assert sessions.chosen is not None and sessions.chosen.id.startswith("35216258")
         assert app.main.info is not None and app.main.info.id.startswith("35216258")
+
+
+async def test_a_filter_box_sits_in_its_own_pane(roots: list[Path]) -> None:
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        tree, sessions = app.main.query_one(ProjectTree), app.main.query_one(SessionList)
+        before = (tree.region, sessions.region.width)
+        await pilot.press("2", "u")
+        box = app.main.query_one("#sessions-filter")
+        await settled(pilot, lambda: box.region.height == 1)
+        assert (tree.region, sessions.region.width) == before  # the projects keep their rows, the list its columns
+        assert box.region.y == sessions.region.bottom  # under the list

@@ -161,8 +161,10 @@ class MainScreen(Screen[None]):
         """The browser's widgets, which the app composes into this screen (see ClaudeTUI.compose)."""
         with Horizontal(id="body"):
             with Vertical(id="sidebar"):
-                yield ProjectTree(id="projects")
-                yield SessionList(self.clock, id="sessions")
+                with Vertical(id="projects-pane"):  # a pane: the tree, and its filter box under it when typed in
+                    yield ProjectTree(id="projects")
+                with Vertical(id="sessions-pane"):
+                    yield SessionList(self.clock, id="sessions")
                 yield SessionFacts(self.clock, id="session-facts")
             with Vertical(id="reader"):
                 yield SessionHeader(self.clock, id="session-header")
@@ -559,12 +561,12 @@ class MainScreen(Screen[None]):
         self._filter_box(isinstance(self.focused, ProjectTree)).focus()
 
     def _filter_box(self, projects: bool) -> FilterInput:
-        """The filter box above the tree or the list, made the first time it is needed."""
+        """The filter box under the tree or the list, in its pane, made the first time it is needed."""
         name = "projects" if projects else "sessions"
         found = self.query(f"#{name}-filter")
         box = found.first(FilterInput) if found else FilterInput(name, f"/ filter {name}", id=f"{name}-filter")
         if not found:
-            self.query_one("#sidebar").mount(box, before=self.query_one(f"#{name}"))
+            self.query_one(f"#{name}-pane").mount(box)
         box.add_class("-active")
         return box
 
