@@ -355,21 +355,6 @@ def test_two_indexers_at_once_give_one_index(tmp_path: Path) -> None:
         assert sorted(hits(lib, "green")) == sorted(hits(cold, "green"))
 
 
-def test_search_gives_the_newest_messages_whatever_order_the_files_were_read_in(tmp_path: Path) -> None:
-    """A file written last (read last, newest mtime) can hold older messages than another file."""
-    root = tmp_path / "projects"
-    paths = [*simple_project(root, cwd="/home/u/new", sessions=3, start=50_000)]
-    paths += simple_project(root, cwd="/home/u/old", sessions=3, start=0)
-    for age, path in enumerate(reversed(paths)):  # the old sessions' files are the newest on disk
-        os.utime(path, (2_000_000_000 - age, 2_000_000_000 - age))
-    lib = fresh(root, tmp_path, "cache")
-    everything = lib.search("green", limit=100)
-    assert len(everything) == 6
-    newest = lib.search("green", limit=2)
-    assert [h.timestamp for h in newest] == [h.timestamp for h in everything[:2]]
-    assert all(h.project == "/home/u/new" for h in newest)
-
-
 def test_rows_written_twice_show_once(tmp_path: Path) -> None:
     """A worker killed between its two commits leaves rows that the next read writes again."""
     root = tmp_path / "projects"

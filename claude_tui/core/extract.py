@@ -276,22 +276,35 @@ def _user_parts(content: Any) -> tuple[list[str], str | None, bool]:
 
 
 class Extractor:
-    """Feeds lines of one file into its State and collects rows for the index (the index gives them ids)."""
+    """Feeds lines of one file into its State and collects rows for the index.
 
-    def __init__(self, state: State, file_id: int, known_leaves: frozenset[str] = frozenset()) -> None:
+    A row's id is `base + line offset + its rank in the line`: unique (a line is longer than
+    its number of parts), and rising with the position in the file. The index gives each
+    read of a file a base above every id given before, so ids follow the order text arrived.
+    """
+
+    def __init__(self, state: State, file_id: int, base: int, known_leaves: frozenset[str] = frozenset()) -> None:
         self.state = state
         self.file_id = file_id
-        #: (file id, line offset, kind, block index, tool, is_error, epoch seconds), in file order
-        self.rows: list[tuple[int, int, int, int, str | None, int, int]] = []
-        self.texts: list[str] = []  #: the text of each row
+        self.base = base
+        #: (rowid, file id, line offset, kind, block index, tool, is_error, epoch seconds)
+        self.rows: list[tuple[int, int, int, int, int, str | None, int, int]] = []
+        self.texts: list[tuple[int, str]] = []  #: (rowid, text)
         self.summaries: list[tuple[str, str]] = []  #: (leafUuid, summary) found, in file order
         self._uuids: set[str] = set()  #: uuids read in this pass, for summaries later in the file
         self._leaves: set[str] = set(known_leaves)  #: leaves of summaries known, or read in this pass
+        self._off = -1
+        self._rank = 0
 
     def _row(self, off: int, kind: int, blk: int, text: str, tool: str | None = None, err: int = 0) -> None:
-        if text:
-            self.rows.append((self.file_id, off, kind, blk, tool, err, self.state.sec))
-            self.texts.append(text[: CAPS[kind]])
+        if not text:
+            return
+        if off != self._off:
+            self._off, self._rank = off, 0
+        rowid = self.base + off + self._rank
+        self._rank += 1
+        self.rows.append((rowid, self.file_id, off, kind, blk, tool, err, self.state.sec))
+        self.texts.append((rowid, text[: CAPS[kind]]))
 
     def feed(self, lines: bytes, off: int) -> None:
         """Add the records of `lines` (whole lines, the first at byte offset `off`)."""

@@ -10,10 +10,9 @@ Beside it, one text database per worker process (`index-text-N.sqlite3`, attache
 so that workers fill the full-text index side by side rather than in turns:
 
 - `rows` and `fts`: one row per searchable part of a message (prompt, answer, thinking,
-  tool input, tool output; see extract.Extractor). Its id is its time: `seconds << 30` plus a
-  counter of the text database (`seq`), so search reads newest first by id alone. `fts` is a
-  contentless FTS5 table (no copy of the text, no positions): snippets and phrase checks read
-  the session file itself, at the row's byte offset, when a hit is shown.
+  tool input, tool output), keyed by time (see extract.Extractor). `fts` is a contentless
+  FTS5 table (no copy of the text, no positions): snippets and phrase checks read the
+  session file itself, at the row's byte offset, when a hit is shown.
 
 A worker commits a file's rows to its text database first, then the file's new offset to the
 index. Stopped between the two (killed), the rows are written again by the next read, and
@@ -47,7 +46,7 @@ import orjson
 from claude_tui.core.extract import Extractor, State, read_chunks
 from claude_tui.core.reader import ReadError, open_readonly
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 2
 DB_NAME = "index.sqlite3"
 TEXT_NAME = "index-text-{}.sqlite3"
 #: A result is cut once this many bytes of a file have been read (memory stays bounded).
@@ -85,7 +84,7 @@ CREATE INDEX files_root ON files(root);
 CREATE TABLE summaries(file INTEGER NOT NULL, folder TEXT NOT NULL, leaf TEXT NOT NULL, summary TEXT NOT NULL);
 CREATE INDEX summaries_file ON summaries(file);
 CREATE INDEX summaries_leaf ON summaries(folder, leaf);
-INSERT INTO meta VALUES ('schema', {SCHEMA_VERSION}), ('dead', 0);
+INSERT INTO meta VALUES ('schema', {SCHEMA_VERSION}), ('dead', 0), ('top', 1);
 """
 _TEXT_SCHEMA = """
 CREATE TABLE {s}.rows(
@@ -93,13 +92,7 @@ CREATE TABLE {s}.rows(
 );
 CREATE VIRTUAL TABLE {s}.fts USING fts5(text, content='', detail=none, columnsize=0);
 INSERT INTO {s}.fts(fts, rank) VALUES ('hashsize', 8388608);
-CREATE TABLE {s}.seq(n INTEGER NOT NULL);
-INSERT INTO {s}.seq VALUES (0);
 """
-#: A row id is its time in seconds (up to 2106) shifted by this many bits, plus a counter: ordered
-#: by time, below 2**62, and unique while a text database holds fewer than 2**30 rows of one second.
-ID_SHIFT = 30
-_MAX_SECONDS = (1 << 32) - 1
 
 
 def cache_dir() -> Path:
@@ -201,14 +194,14 @@ def _scan_folder(path: str, root: str, folder: str, found: list[DiskFile], neste
 # ---------------------------------------------------------------- reading files (in workers)
 
 
-Job = tuple[int, str, bool, int, int, int, bytes | None]  #: (file id, path, agent, start, end, inode, state)
+Job = tuple[int, str, bool, int, int, int, bytes | None, int]  #: (file id, path, agent, start, end, inode, state, base)
 #: (file id, start, end, final, size, mtime_ns, inode, rows, texts, summaries, state, facts, project, error)
 Result = tuple[int, int, int, bool, int, int, int, list, list, list, bytes | None, bytes | None, str | None, str | None]
 
 
 def run_job(job: Job, leaves: frozenset[str]) -> Iterator[Result]:
     """Read one file from its offset; yield a result every EMIT_BYTES and at the end."""
-    fid, path, agent, start, stop, inode, blob = job
+    fid, path, agent, start, stop, inode, blob, base = job
     try:
         fd = open_readonly(path)
     except ReadError as exc:
@@ -219,9 +212,9 @@ def run_job(job: Job, leaves: frozenset[str]) -> Iterator[Result]:
         if st.st_ino != inode or st.st_size < stop:
             return  # replaced since the scan: the next update reads it again
         state = State.load(blob) if blob else State(agent)
-        ex = Extractor(state, fid, leaves)
+        ex = Extractor(state, fid, base, leaves)
         begin = end = start
-        for lines, off, end in read_chunks(fd, start, stop):  # not past `stop`: the size the index records
+        for lines, off, end in read_chunks(fd, start, stop):  # not past `stop`: ids above belong to other reads
             ex.feed(lines, off)
             if end - begin >= EMIT_BYTES:
                 yield _result(ex, begin, end, False, st, stop)
@@ -264,21 +257,11 @@ def write_batch(db: sqlite3.Connection, text: sqlite3.Connection, schema: str, b
 
 
 def _insert_text(text: sqlite3.Connection, schema: str, batch: list[Result]) -> None:
-    """The results' rows and texts, under ids in time order (see ID_SHIFT), sorted: FTS5 flushes its
-    pending terms whenever an id goes backwards."""
-    count = sum(len(item[7]) for item in batch)
-    if not count:
-        return
-    (end,) = text.execute(f"UPDATE {schema}.seq SET n = n + ? RETURNING n", (count,)).fetchone()  # first: locks
-    counters = iter(range(end - count, end))
-    mask = (1 << ID_SHIFT) - 1
-    rows = sorted(
-        ((min(max(row[6], 0), _MAX_SECONDS) << ID_SHIFT) | (next(counters) & mask), *row, body)
-        for item in batch
-        for row, body in zip(item[7], item[8], strict=True)
-    )
-    text.executemany(f"INSERT INTO {schema}.rows VALUES (?,?,?,?,?,?,?,?)", [row[:-1] for row in rows])
-    text.executemany(f"INSERT INTO {schema}.fts(rowid, text) VALUES (?,?)", [(row[0], row[-1]) for row in rows])
+    """The results' rows and texts, sorted: FTS5 flushes its pending terms whenever a rowid goes backwards."""
+    rows = sorted(row for item in batch for row in item[7])
+    texts = sorted(pair for item in batch for pair in item[8])
+    text.executemany(f"INSERT INTO {schema}.rows VALUES (?,?,?,?,?,?,?,?)", rows)
+    text.executemany(f"INSERT INTO {schema}.fts(rowid, text) VALUES (?,?)", texts)
 
 
 def _still_wanted(db: sqlite3.Connection, batch: list[Result]) -> list[Result]:
@@ -677,7 +660,7 @@ class Index:
         db.execute("BEGIN IMMEDIATE")
         try:
             result.removed = self._forget([known[p][0] for p in gone])
-            jobs += self._add_files(new)
+            jobs = self._place(jobs + self._add_files(new), {f.path: f.mtime_ns for f in disk})
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
@@ -712,8 +695,18 @@ class Index:
         gone += [f.path for f in new if f.path in known]
         if grown:
             states = self._states([g[0] for g in grown])
-            jobs = [(fid, f.path, f.agent, offset, f.size, f.inode, states.get(fid)) for fid, f, offset in grown]
+            jobs = [(fid, f.path, f.agent, offset, f.size, f.inode, states.get(fid), 0) for fid, f, offset in grown]
         return jobs, new, gone
+
+    def _place(self, jobs: list[Job], mtimes: dict[str, int]) -> list[Job]:
+        """Give each read a range of row ids above all before, the most recently written file last."""
+        top = self.db.execute("SELECT value FROM meta WHERE key='top'").fetchone()[0]
+        placed = []
+        for fid, path, agent, start, stop, inode, state, _ in sorted(jobs, key=lambda j: mtimes.get(j[1], 0)):
+            placed.append((fid, path, agent, start, stop, inode, state, top - start))
+            top += stop - start + 1
+        self.db.execute("UPDATE meta SET value=? WHERE key='top'", (top,))
+        return placed
 
     def _states(self, fids: list[int]) -> dict[int, bytes]:
         found = {}
@@ -744,7 +737,7 @@ class Index:
                 (f.path, f.root, f.folder, int(f.agent), f.inode),
             ).fetchone()
             if row:
-                jobs.append((row[0], f.path, f.agent, 0, f.size, f.inode, None))
+                jobs.append((row[0], f.path, f.agent, 0, f.size, f.inode, None, 0))
         return jobs
 
     def _run(

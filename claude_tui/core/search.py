@@ -25,8 +25,7 @@ from typing import Any
 import orjson
 
 from claude_tui.core.extract import ROLES, ROW_KINDS, record_texts, title_of
-from claude_tui.core.index import ID_SHIFT, text_schemas
-from claude_tui.core.model import parse_time
+from claude_tui.core.index import text_schemas
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.records import parse_line
 from claude_tui.core.sanitize import visible_controls
@@ -204,24 +203,21 @@ def search(
     page = max(2 * limit, 100)
     shards = [_candidates(db, sql.format(s=schema), args, page) for schema in text_schemas(db)]
     newest_first = heapq.merge(*shards, key=itemgetter(0), reverse=True)
-    hits: list[tuple[float, int, Hit]] = []
+    hits: list[tuple[int, int, Hit]] = []
     sessions: dict[str, tuple[str, str, str]] = {}
     seen: set[tuple[str, int, int, int]] = set()  # a part written twice (a worker killed mid-write) shows once
-    last_second = -1
     with _Lines() as lines:
         for row in islice(newest_first, MAX_CANDIDATES):
-            second = row[0] >> ID_SHIFT  # ids are in time order, but within one second in no particular order
-            if len(hits) >= limit and second != last_second:
-                break  # the rest is older (the last second was read whole)
             if (part := (row[7], row[1], row[2], row[3])) in seen:
                 continue
             seen.add(part)
             hit = _hit(db, row, q, lines, sessions)
             if hit is not None:
-                hits.append((parse_time(hit.timestamp) or second, row[0], hit))
-                last_second = second
+                hits.append((row[6] or 0, row[0], hit))
+                if len(hits) >= limit:
+                    break
     hits.sort(key=lambda h: (h[0], h[1]), reverse=True)
-    return [h for _, _, h in hits[:limit]]
+    return [h for _, _, h in hits]
 
 
 def _candidates(db: Any, sql: str, args: list[Any], page: int) -> Iterator[tuple[Any, ...]]:
