@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from claude_tui.core.files import agent_files, read_session, session_files, sibling_summaries
-from claude_tui.core.library import Library, encode_path, repo_of
-from claude_tui.core.stats import session_stats
+from claude_tui.core.library import Library, encode_path, most_used_first, repo_of
+from claude_tui.core.session import Session
+from claude_tui.core.stats import session_stats, usage_items
 from tests.library_data import Writer, encode, simple_project
 
 
@@ -199,12 +200,19 @@ def _core_facts(path: Path) -> dict:
         "tool_errors": stats["tool_errors"],
         "tokens": sum(tokens.values()),
         "cost_usd": stats["cost_with_subagents_usd"],
-        "models": stats["models"],
+        "models": most_used_first(stats["models"], _output_by_model(session)),
         "branch": stats["branches"][-1] if stats["branches"] else None,
         "empty": stats["empty"],
         "warmup": stats["warmup"],
         "subagents": len(session.subagents),
     }
+
+
+def _output_by_model(session: Session) -> dict[str, list[int]]:
+    output: dict[str, list[int]] = {}
+    for model, tokens in usage_items(session):
+        output.setdefault(model or "", [0, 0])[1] += tokens.output
+    return output
 
 
 def test_facts_match_the_core_model_over_the_real_corpus(real_projects: Path, tmp_path: Path) -> None:
@@ -255,3 +263,8 @@ def test_refresh_reloads_only_when_the_index_changed(tmp_path: Path) -> None:
     other.refresh()
     lib.refresh()  # nothing left for this one to read, but the index changed under it
     assert sorted(p.path for p in lib.projects) == ["/home/u/other", "/home/u/proj"]
+
+
+def test_the_model_that_wrote_most_comes_first() -> None:
+    usage = {"sonnet": [10, 50, 0, 0], "opus": [10, 900, 0, 0]}
+    assert most_used_first(["sonnet", "opus", "haiku"], usage) == ["opus", "sonnet", "haiku"]

@@ -35,7 +35,7 @@ class SessionInfo:
     tool_errors: int
     tokens: int  #: all tokens, subagents included
     cost_usd: float | None  #: at list price, subagents included; None when no model has a price
-    models: list[str]
+    models: list[str]  #: the one that wrote the most first
     branch: str | None  #: the last git branch seen
     size: int
     mtime: float

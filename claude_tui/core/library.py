@@ -171,7 +171,7 @@ def session_info(
         tool_errors=facts.get("errors", 0),
         tokens=total.tokens.total,
         cost_usd=None if total.cost is None else round(total.cost, 6),
-        models=facts.get("models", []),
+        models=most_used_first(facts.get("models", []), facts.get("usage", {})),
         branch=branches[-1] if branches else None,
         size=size,
         mtime=mtime_ns / 1e9,
@@ -179,6 +179,11 @@ def session_info(
         warmup=facts.get("warmup", False),
         subagents=facts.get("inline_subs", 0) + len(progress) + len(agents),
     )
+
+
+def most_used_first(models: list[str], usage: dict[str, list[int]]) -> list[str]:
+    """`models` with the one that wrote the most output tokens first (in ties, the first seen)."""
+    return sorted(models, key=lambda model: -(usage.get(model) or [0, 0])[1])
 
 
 def encode_path(path: str) -> str:

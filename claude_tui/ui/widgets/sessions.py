@@ -238,7 +238,7 @@ class SessionList(ScrollView, can_focus=True):
             "messages": (str(info.messages or 0), None),
             "tokens": (human_count(info.tokens or 0), dim),
             "cost": (f"${info.cost_usd:,.2f}" if info.cost_usd else "-", dim),
-            "model": (short_model(models[-1]) if models else "-", dim),
+            "model": (short_model(models[0]) if models else "-", dim),
             "branch": (one_line(info.branch, 80), dim),
         }
         return self._strip([values[key] for key, _, _ in self._columns], width)
