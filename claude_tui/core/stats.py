@@ -57,6 +57,25 @@ def _assistant_records(session: Session) -> tuple[int, set[str]]:
     return messages, calls
 
 
+def _calls(session: Session) -> tuple[int, set[str], set[str], set[str]]:
+    """Assistant messages, tool_use ids, ids with a result and ids whose result failed: this file's, inline
+    sidechains included."""
+    assistant_messages, calls = _assistant_records(session)
+    result_ids = set(session.result_ids)
+    errors = set(session.error_ids)
+    for sub in session.subagents:
+        if sub.source == "inline":
+            result_ids |= sub.result_ids
+            errors |= sub.error_ids
+    return assistant_messages, calls, result_ids, errors
+
+
+def tool_call_counts(session: Session) -> tuple[int, int]:
+    """(tool calls, failed ones), as `stats` counts them."""
+    _, calls, _, errors = _calls(session)
+    return len(calls), len(errors & calls)
+
+
 def session_stats(
     session: Session, summaries: dict[str, str] | None = None, hint: dict[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -69,13 +88,7 @@ def session_stats(
     own_items, agent_items = usage_items(session), subagent_usage_items(session)
     own = UsageTotal.of(own_items)
     total = UsageTotal.of(own_items + agent_items) if agent_items else own
-    assistant_messages, calls = _assistant_records(session)
-    result_ids = set(session.result_ids)
-    errors = set(session.error_ids)
-    for sub in session.subagents:
-        if sub.source == "inline":
-            result_ids |= sub.result_ids
-            errors |= sub.error_ids
+    assistant_messages, calls, result_ids, errors = _calls(session)
     start, end = parse_time(session.first_timestamp), parse_time(session.last_timestamp)
     kinds = [m.kind for m in session.messages]
     return {

@@ -9,7 +9,7 @@ from textual.widgets import Static
 
 from claude_tui.core.model import Kind, parse_time
 from claude_tui.core.session import Session
-from claude_tui.core.stats import human_count, human_duration, human_size, usage_with_subagents
+from claude_tui.core.stats import human_count, human_duration, human_size, tool_call_counts, usage_with_subagents
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.entries import short_model
@@ -52,9 +52,9 @@ class SessionHeader(Static):
             parts.append(self.clock.ago(start))
         if start is not None and end is not None:
             parts.append(human_duration(end - start))
-        errors = len(session.error_ids & set(session.calls))
+        calls, errors = tool_call_counts(session)  # as stats and the library count them
         parts.append(
-            f"{plural(prompts, 'prompt')} · {plural(len(session.calls), 'tool call')}"
+            f"{plural(prompts, 'prompt')} · {plural(calls, 'tool call')}"
             + (f" ({plural(errors, 'error')})" if errors else "")
         )
         if session.subagents:
