@@ -58,25 +58,11 @@ class Library:
         self._loaded = self.index.version()
         self.projects = build_projects(self.index.files(self.roots), self.index.summaries(self.roots))
 
-    def search(
-        self,
-        query: str,
-        *,
-        limit: int = 50,
-        project: str | None = None,
-        role: str | None = None,
-        kind: str | None = None,
-        since: str | None = None,
-        until: str | None = None,
-        tool: str | None = None,
-        errors_only: bool = False,
-    ) -> list[Hit]:
-        """Messages matching `query`, newest first (see search.search). ValueError for a bad query or filter."""
+    def search(self, query: str, **filters: Any) -> list[Hit]:
+        """Messages matching `query`, newest first; `filters` (limit, project, role, ...) as search.search takes
+        them. ValueError for a bad query or filter."""
         with self.index.reading() as db:
-            return search(
-                db, self.roots, query, limit=limit, project=project, role=role, kind=kind,
-                since=since, until=until, tool=tool, errors_only=errors_only,
-            )  # fmt: skip
+            return search(db, self.roots, query, **filters)
 
     def session(self, path: Path) -> SessionInfo | None:
         """The facts of the session at `path`, if it is in the library."""
