@@ -43,37 +43,38 @@ def gaps(messages: list[Message], threshold: float = RESUME_GAP_S) -> int:
     return count
 
 
-def _assistant_records(session: Session) -> tuple[int, set[str]]:
-    """Distinct message ids over top-level assistant records (an id-less record counts alone), and tool_use ids."""
-    messages, calls = 0, set(session.calls)
-    for m in session.messages:
-        if m.record_type == "assistant":
-            messages += 1
-    for sub in session.subagents:
-        if sub.source == "inline":
-            inline_messages, inline_calls = _assistant_records(sub)
-            messages += inline_messages
-            calls |= inline_calls
-    return messages, calls
+def _inline(session: Session) -> list[Session]:
+    return [sub for sub in session.subagents if sub.source == "inline"]
 
 
-def _calls(session: Session) -> tuple[int, set[str], set[str], set[str]]:
-    """Assistant messages, tool_use ids, ids with a result and ids whose result failed: this file's, inline
-    sidechains included."""
-    assistant_messages, calls = _assistant_records(session)
-    result_ids = set(session.result_ids)
-    errors = set(session.error_ids)
-    for sub in session.subagents:
-        if sub.source == "inline":
-            result_ids |= sub.result_ids
-            errors |= sub.error_ids
-    return assistant_messages, calls, result_ids, errors
+def _assistant_messages(session: Session) -> int:
+    """Distinct message ids over top-level assistant records (an id-less record counts alone), inline sidechains'
+    included."""
+    own = sum(1 for m in session.messages if m.record_type == "assistant")
+    return own + sum(_assistant_messages(sub) for sub in _inline(session))
+
+
+def _call_ids(session: Session) -> set[str]:
+    """The tool_use ids of this file's assistant records, inline sidechains' included."""
+    calls = set(session.calls)
+    for sub in _inline(session):
+        calls |= _call_ids(sub)
+    return calls
+
+
+def _outcomes(session: Session) -> tuple[set[str], set[str]]:
+    """The tool_use ids with a result, and those whose result failed (inline sidechains' included)."""
+    result_ids, errors = set(session.result_ids), set(session.error_ids)
+    for sub in _inline(session):
+        result_ids |= sub.result_ids
+        errors |= sub.error_ids
+    return result_ids, errors
 
 
 def tool_call_counts(session: Session) -> tuple[int, int]:
     """(tool calls, failed ones), as `stats` counts them."""
-    _, calls, _, errors = _calls(session)
-    return len(calls), len(errors & calls)
+    calls = _call_ids(session)
+    return len(calls), len(_outcomes(session)[1] & calls)
 
 
 def session_stats(
@@ -88,7 +89,8 @@ def session_stats(
     own_items, agent_items = usage_items(session), subagent_usage_items(session)
     own = UsageTotal.of(own_items)
     total = UsageTotal.of(own_items + agent_items) if agent_items else own
-    assistant_messages, calls, result_ids, errors = _calls(session)
+    calls = _call_ids(session)
+    result_ids, errors = _outcomes(session)
     start, end = parse_time(session.first_timestamp), parse_time(session.last_timestamp)
     kinds = [m.kind for m in session.messages]
     return {
@@ -101,7 +103,7 @@ def session_stats(
         "problems": [f"line {p.line_no}: {p.message}" if p.line_no else p.message for p in session.problems],
         "record_types": dict(session.record_types),
         "user_prompts": kinds.count(Kind.PROMPT),
-        "assistant_messages": assistant_messages,
+        "assistant_messages": _assistant_messages(session),
         "tool_calls": len(calls),
         "tool_errors": len(errors & calls),
         "unpaired_tool_calls": len(calls - result_ids),
