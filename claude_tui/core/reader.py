@@ -116,34 +116,29 @@ class Reader:
         return self._read(None, final=True)
 
     def iter_batches(self, batch: int = CHUNK) -> Iterator[list[Line]]:
-        """Read to the end in batches of about `batch` bytes (for progress reporting).
+        """Read to the end in batches of about `batch` bytes, the last line even with no newline.
 
-        A batch may be empty: a line longer than `batch` takes several reads.
-        """
-        while True:
-            before = self.offset + len(self._partial)
-            _, lines = self.read(batch)
-            if self.offset + len(self._partial) == before:
-                return
-            yield lines
-
-    def iter_lines(self, batch: int = 1 << 20) -> Iterator[Line]:
-        """Every line to the end (the last one even with no newline), holding one batch in memory.
-
-        Raises ReadError when the file shrinks or is replaced meanwhile: its lines would not add up.
+        A batch may be empty: a line longer than `batch` takes several reads. Raises ReadError
+        when the file shrinks or is replaced meanwhile: its lines would not add up.
         """
         while True:
             before = self.offset + len(self._partial)
             started_over, lines = self.read(batch)
             if started_over:
                 raise ReadError("the file was cut or replaced while it was read")
-            yield from lines
             if self.offset + len(self._partial) == before:
                 break
+            yield lines
         started_over, lines = self.read_all()
         if started_over:
             raise ReadError("the file was cut or replaced while it was read")
-        yield from lines
+        if lines:
+            yield lines
+
+    def iter_lines(self, batch: int = 1 << 20) -> Iterator[Line]:
+        """Every line to the end, holding one batch in memory (see `iter_batches`)."""
+        for lines in self.iter_batches(batch):
+            yield from lines
 
     def _read(self, limit: int | None, final: bool) -> tuple[bool, list[Line]]:
         try:
