@@ -89,6 +89,33 @@ def test_hits_are_newest_first_with_marked_snippets(lib: Library) -> None:
     assert timestamps == sorted(timestamps, reverse=True)
 
 
+@pytest.mark.parametrize("grown", [False, True])
+def test_newest_first_across_sessions_whatever_order_they_were_read(tmp_path: Path, grown: bool) -> None:
+    """A session written to last (read last, so its rows have the highest ids) holds old hits too:
+    a hit newer than those, in a session read before it, must still come first."""
+    folder = tmp_path / "projects" / encode("/home/u/alpha")
+    long = Writer("long", start=0)  # a week-long session, still being written
+    for i in range(30):
+        long.prompt(f"look at the widget number {i}")
+    recent = Writer("recent", start=5 * 86_400)  # ended yesterday
+    recent.prompt("the widget is fixed")
+    recent.write(folder, mtime=1_000_000)
+    path = long.write(folder, mtime=2_000_000)  # modified last: read last
+    lib = Library([tmp_path / "projects"], tmp_path / "cache")
+    lib.refresh()
+    if grown:  # now it grows: the new rows, read later, are above every other
+        long.clock = 6 * 86_400
+        long.prompt("one more widget question")
+        long.append(path, 30)
+        lib.refresh()
+    hits = lib.search("widget", limit=3)
+    expected = ["long", "recent", "long"] if grown else ["recent", "long", "long"]
+    assert [h.session_id for h in hits] == expected
+    stamps = [h.timestamp for h in hits]
+    assert stamps == sorted(stamps, reverse=True)
+    assert len(lib.search("widget", limit=100)) == 31 + grown
+
+
 def test_all_words_must_match_and_phrases_must_be_adjacent(lib: Library) -> None:
     assert {h.session_id for h in lib.search("json lines")} == {"old", "new"}
     phrase = lib.search('"json lines"')

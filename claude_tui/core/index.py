@@ -10,9 +10,11 @@ Beside it, one text database per worker process (`index-text-N.sqlite3`, attache
 so that workers fill the full-text index side by side rather than in turns:
 
 - `rows` and `fts`: one row per searchable part of a message (prompt, answer, thinking,
-  tool input, tool output), keyed by time (see extract.Extractor). `fts` is a contentless
-  FTS5 table (no copy of the text, no positions): snippets and phrase checks read the
-  session file itself, at the row's byte offset, when a hit is shown.
+  tool input, tool output), keyed by the order text arrived (see extract.Extractor). `fts` is
+  a contentless FTS5 table (no copy of the text, no positions): snippets and phrase checks
+  read the session file itself, at the row's byte offset, when a hit is shown;
+- `reads`: per read of a file, its lowest row id and its newest timestamp, so that search can
+  tell when no row below an id can be newer than the hits it holds (search.newest_first).
 
 A worker commits a file's rows to its text database first, then the file's new offset to the
 index. Stopped between the two (killed), the rows are written again by the next read, and
@@ -46,7 +48,7 @@ import orjson
 from claude_tui.core.extract import Extractor, State, read_chunks
 from claude_tui.core.reader import ReadError, open_readonly
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 DB_NAME = "index.sqlite3"
 TEXT_NAME = "index-text-{}.sqlite3"
 #: A result is cut once this many bytes of a file have been read (memory stays bounded).
@@ -90,6 +92,7 @@ _TEXT_SCHEMA = """
 CREATE TABLE {s}.rows(
     id INTEGER PRIMARY KEY, file INTEGER, off INTEGER, kind INTEGER, blk INTEGER, tool TEXT, err INTEGER, ts INTEGER
 );
+CREATE TABLE {s}.reads(lo INTEGER, ts INTEGER);
 CREATE VIRTUAL TABLE {s}.fts USING fts5(text, content='', detail=none, columnsize=0);
 INSERT INTO {s}.fts(fts, rank) VALUES ('hashsize', 8388608);
 """
@@ -257,10 +260,12 @@ def write_batch(db: sqlite3.Connection, text: sqlite3.Connection, schema: str, b
 
 
 def _insert_text(text: sqlite3.Connection, schema: str, batch: list[Result]) -> None:
-    """The results' rows and texts, sorted: FTS5 flushes its pending terms whenever a rowid goes backwards."""
+    """The results' rows, reads and texts, sorted: FTS5 flushes its pending terms whenever a rowid goes backwards."""
     rows = sorted(row for item in batch for row in item[7])
     texts = sorted(pair for item in batch for pair in item[8])
+    reads = [(item[7][0][0], max(r[7] for r in item[7])) for item in batch if item[7]]  # a read's ids rise
     text.executemany(f"INSERT INTO {schema}.rows VALUES (?,?,?,?,?,?,?,?)", rows)
+    text.executemany(f"INSERT INTO {schema}.reads VALUES (?,?)", reads)
     text.executemany(f"INSERT INTO {schema}.fts(rowid, text) VALUES (?,?)", texts)
 
 
@@ -641,7 +646,8 @@ class Index:
         for notice in found:
             self.note(notice)
         db = self.db
-        if self._dead_rows() > max(DEAD_ROWS_LIMIT, self._live_rows()):
+        dead = self._dead_rows()
+        if dead > DEAD_ROWS_LIMIT and dead > self._live_rows():
             self.rebuild()
             db = self.db
         root_names = [str(r) for r in roots]

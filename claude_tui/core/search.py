@@ -14,10 +14,11 @@ import heapq
 import os
 import re
 import time
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from itertools import islice
+from itertools import accumulate, islice
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -201,27 +202,55 @@ def search(
         f" WHERE {' AND '.join(where)} AND fts.rowid < ? ORDER BY fts.rowid DESC LIMIT ?"
     )
     page = max(2 * limit, 100)
-    shards = [_candidates(db, sql.format(s=schema), args, page) for schema in text_schemas(db)]
-    newest_first = heapq.merge(*shards, key=itemgetter(0), reverse=True)
-    hits: list[tuple[int, int, Hit]] = []
+    schemas = text_schemas(db)
+    shards = [_candidates(db, sql.format(s=schema), args, page) for schema in schemas]
+    candidates = islice(heapq.merge(*shards, key=itemgetter(0), reverse=True), MAX_CANDIDATES)
+    hits: list[tuple[int, str, int, Hit]] = []
     sessions: dict[str, tuple[str, str, str]] = {}
     seen: set[tuple[str, int, int, int]] = set()  # a part written twice (a worker killed mid-write) shows once
     with _Lines() as lines:
-        for row in islice(newest_first, MAX_CANDIDATES):
+        for row in newest_first(candidates, _reads(db, schemas)):
+            if len(hits) >= limit and (row[6] or 0) < hits[-1][0]:
+                break  # the hits of the last second are all in: their order is by the exact timestamp
             if (part := (row[7], row[1], row[2], row[3])) in seen:
                 continue
             seen.add(part)
             hit = _hit(db, row, q, lines, sessions)
             if hit is not None:
-                hits.append((row[6] or 0, row[0], hit))
-                if len(hits) >= limit:
-                    break
-    hits.sort(key=lambda h: (h[0], h[1]), reverse=True)
-    return [h for _, _, h in hits]
+                hits.append((row[6] or 0, hit.timestamp or "", row[0], hit))
+    hits.sort(key=lambda h: h[:3], reverse=True)
+    return [h[3] for h in hits[:limit]]
+
+
+def newest_first(rows: Iterator[tuple[Any, ...]], reads: list[tuple[int, int]]) -> Iterator[tuple[Any, ...]]:
+    """`rows` (rowid first, timestamp at [6]), given by falling rowid, in order of time, newest first.
+
+    Row ids follow the order text was read, not its time: a session read last holds old messages
+    too. `reads` (lowest row id, newest timestamp of each read of a file, by rising id) bound what
+    rows not yet seen can hold, so a row is given once no later one can be newer; only the rows
+    of the reads that overlap the newest hits in time are taken from the database.
+    """
+    starts = [lo for lo, _ in reads]
+    newest_below = list(accumulate((ts or 0 for _, ts in reads), max))  # [i]: newest of reads 0..i
+    held: list[tuple[int, int, tuple[Any, ...]]] = []
+    for row in rows:
+        # rows not seen yet have ids up to this one's: they belong to the reads starting at or below it
+        i = bisect_right(starts, row[0]) - 1
+        bound = newest_below[i] if i >= 0 else 0
+        while held and -held[0][0] >= bound:
+            yield heapq.heappop(held)[2]
+        heapq.heappush(held, (-(row[6] or 0), -row[0], row))
+    while held:
+        yield heapq.heappop(held)[2]
+
+
+def _reads(db: Any, schemas: list[str]) -> list[tuple[int, int]]:
+    """(lowest row id, newest timestamp) of every read of a file, by rising id."""
+    return sorted(pair for schema in schemas for pair in db.execute(f"SELECT lo, ts FROM {schema}.reads"))
 
 
 def _candidates(db: Any, sql: str, args: list[Any], page: int) -> Iterator[tuple[Any, ...]]:
-    """The rows of one text database matching, newest first, a page at a time."""
+    """The rows of one text database matching, by falling row id, a page at a time."""
     below = 1 << 62
     while True:
         rows = db.execute(sql, [*args, below, page]).fetchall()
