@@ -269,3 +269,21 @@ async def test_huge_output_and_image_never_block(tmp_path: Path) -> None:
         assert "30.1 MB" in drawn
         image_entry = next(e for e in view.entries if e.kind == "image")
         assert "image/png · 2.1 MB" in view._strips(image_entry, view._width)[0].text
+
+
+PASTED = "fix this:\n# not a heading\n- removed line\n+ added line\n> not a quote\n    indented **stars** `ticks`\n1. x"
+
+
+async def test_prompts_are_shown_as_typed(tmp_path: Path) -> None:
+    thread = Thread()
+    thread.prompt(PASTED)
+    thread.answer(text("# Heading\n- item"))
+    app = session_app(thread.write(tmp_path / "s.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        prompt = view.entries[index_of(view, lambda e: e.kind == "text")]
+        drawn = [strip.text.rstrip() for strip in view._strips(prompt, view._width)]
+        assert [line.split("▎ ", 1)[1] for line in drawn] == PASTED.split("\n")
+        answer = view.entries[index_of(view, lambda e: e.kind == "text" and e.message.kind is Kind.ASSISTANT)]
+        drawn = "\n".join(strip.text for strip in view._strips(answer, view._width))
+        assert "# Heading" not in drawn and "• item" in drawn  # answers stay Markdown

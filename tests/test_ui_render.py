@@ -8,10 +8,11 @@ from datetime import UTC
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
+from rich.console import Console
 from rich.text import Text
 
 from claude_tui.core import diff as core_diff
-from claude_tui.core.model import Message, ToolCall, ToolResult
+from claude_tui.core.model import Block, Message, ToolCall, ToolResult
 from claude_tui.core.session import Kind
 from claude_tui.ui import diff, lines, render, tools
 from claude_tui.ui.clock import Clock
@@ -113,6 +114,19 @@ def test_long_outputs_show_their_first_lines_and_size() -> None:
     rows = lines.wrap_rows(tools.body(call, 80, PALETTE, None), 80)
     assert len(rows) < tools.OUTPUT_LINES + 10
     assert "3.0 MB" in rows[-1].plain
+
+
+def test_detail_view_shows_a_prompt_as_typed_and_an_answer_as_markdown() -> None:
+    typed = "# not a heading\n- removed\n+ added\n    indented"
+
+    def shown(kind: Kind) -> str:
+        console = Console(width=60, record=True)
+        message = Message(kind, "u1", None, None, None, 0, [Block("text", typed)])
+        console.print(render.message_body(message, PALETTE, None))
+        return "\n".join(line.rstrip() for line in console.export_text().split("\n"))
+
+    assert shown(Kind.PROMPT).startswith(typed + "\n")
+    assert "# not a heading" not in shown(Kind.ASSISTANT) and "• removed" in shown(Kind.ASSISTANT)
 
 
 def test_detail_text_is_capped_with_a_note() -> None:

@@ -58,8 +58,9 @@ class Markdown:
     omitted: int  #: lines not laid out (beyond the caps)
 
 
-def parse(text: str) -> Markdown:
-    """Parse a text block (capped) into logical lines."""
+def parse(text: str, markdown: bool = True) -> Markdown:
+    """Parse a text block (capped) into logical lines; with `markdown` False only fenced code is
+    recognised and every other line is kept as written (a prompt is what a person typed)."""
     omitted = 0
     if len(text) > MAX_BLOCK_CHARS:
         omitted = text.count("\n", MAX_BLOCK_CHARS) + 1
@@ -91,10 +92,12 @@ def parse(text: str) -> Markdown:
             code.append((match.group(2), []))
             lines.append(MdLine("label", match.group(2) or "code", block=len(code) - 1))
             continue
-        if line.lstrip().startswith("|"):
+        if not markdown:
+            lines.append(MdLine("p", line))
+        elif line.lstrip().startswith("|"):
             table.append(line)
-            continue
-        lines.append(_prose(line))
+        else:
+            lines.append(_prose(line))
     if table:
         lines += _table(table)
     while lines and lines[-1].kind == "p" and not lines[-1].text.strip():

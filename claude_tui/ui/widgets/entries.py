@@ -129,6 +129,11 @@ def build(
     return out
 
 
+def typed(message: Message) -> bool:
+    """A prompt a person typed (shown as written), not one a model wrote for a subagent (Markdown)."""
+    return message.kind is Kind.PROMPT and not message.sidechain
+
+
 def _day(message: Message) -> str:
     return (message.timestamp or "")[:10]
 
@@ -167,7 +172,7 @@ class Painter:
                 source = entry.message.plain_text
             else:
                 source = entry.block.text if entry.block is not None else ""
-            entry.md = lines.parse(source)
+            entry.md = lines.parse(source, markdown=entry.kind != "text" or not typed(entry.message))
         return entry.md
 
     def _text_indent(self, entry: Entry) -> int:
