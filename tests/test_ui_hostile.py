@@ -1,7 +1,8 @@
 """The app on the hostile file: text is shown as text, nothing reaches the terminal, and it stays quick.
 
 Markup in a session (`[bold]`, `[link=…]`, `[@click=…]`) must be drawn literally, with no style, link
-or action behind it; escape sequences and other controls must be drawn as visible placeholders. The
+or action behind it; escape sequences and other controls must be drawn as visible placeholders, but for
+the SGR colours of tool output, which become styles (drawn by Textual, not passed through). The
 checks look at every strip of the conversation (all expanded), the browser's panes, and the detail
 screens, as Textual would send them to the terminal.
 """
@@ -89,11 +90,16 @@ async def test_markup_and_escapes_are_drawn_as_text(hostile_file: tuple[Path, li
             if entry.call is not None or entry.kind == "thinking":
                 view.set_expanded(entry, True)
         await pilot.pause()
-        text = assert_inert(list(all_strips(view)))
+        strips = list(all_strips(view))
+        text = assert_inert(strips)
         for literal in LITERAL:
             assert literal in text, literal
-        for placeholder in ("␛[31mred", "␛]0;pwned title␇", "␛]52;c;", "␛]8;;https://evil.example", "ding␇␇␇"):
+        for placeholder in ("␛]0;pwned title␇", "␛]52;c;", "␛]8;;https://evil.example", "ding␇␇␇", "safe text␈"):
             assert placeholder in text, placeholder
+        assert "red ␛[2J␛[H \\x9b32mgreen\\x9b0m" in text  # SGR as a style; cursor moves and 8-bit CSI visible
+        assert "␛[31m" not in text and "␛[1m" not in text
+        red = [seg for strip in strips for seg in strip if seg.text == "red" and seg.style and seg.style.color]
+        assert red and red[0].style is not None and red[0].style.color.number == 1  # type: ignore[union-attr]
         screen = screen_text(app)
         assert not RAW_CONTROLS.search(screen), [m.group() for m in RAW_CONTROLS.finditer(screen)][:5]
 

@@ -8,7 +8,8 @@ from datetime import UTC
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
-from rich.console import Console
+from rich.console import Console, Group
+from rich.style import Style
 from rich.text import Text
 
 from claude_tui.core import diff as core_diff
@@ -17,7 +18,7 @@ from claude_tui.core.session import Kind
 from claude_tui.ui import diff, lines, render, tools
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.palette import Palette
-from claude_tui.ui.widgets.entries import short_model
+from claude_tui.ui.widgets.entries import Entry, Painter, short_model
 
 PALETTE = Palette.from_variables({}, dark=True)
 WORDS = st.text(alphabet=st.sampled_from("ab cd日本 \t`*#-|>"), max_size=300)
@@ -127,6 +128,34 @@ def test_detail_view_shows_a_prompt_as_typed_and_an_answer_as_markdown() -> None
 
     assert shown(Kind.PROMPT).startswith(typed + "\n")
     assert "# not a heading" not in shown(Kind.ASSISTANT) and "• removed" in shown(Kind.ASSISTANT)
+
+
+COLOURED = "\x1b[1m\x1b[31mFAILED\x1b[0m plain \x1b[2J\x1b[H\x1b]52;c;aGk=\x07\x1b]8;;https://x\x1b\\link\rbell\x07"
+
+
+def _styles(text: Text, word: str) -> list[Style]:
+    start = text.plain.index(word)
+    return [span.style for span in text.spans if span.start <= start < span.end]  # type: ignore[misc]
+
+
+def test_tool_output_colours_show_as_styles_and_other_escapes_stay_visible() -> None:
+    call = _call("Bash", {"command": "pytest"}, COLOURED, {"stdout": COLOURED, "stderr": ""}, error=True)
+    assert tools.headline(call, 80, PALETTE, None, False).plain.startswith("✗ Bash    pytest  FAILED plain ␛[2J")
+    pane = lines.wrap_rows(tools.body(call, 200, PALETTE, None), 200)
+    detail = render.call_body(call, COLOURED, PALETTE, None)
+    assert isinstance(detail, Group)
+    for text in (pane[2], detail.renderables[-1]):
+        assert isinstance(text, Text)
+        assert text.plain.startswith("FAILED plain ␛[2J␛[H␛]52;c;aGk=␇␛]8;;https://x␛\\link␍bell␇"), text.plain
+        styles = _styles(text, "FAILED")
+        assert any(s.bold for s in styles) and any(s.color and s.color.number == 1 for s in styles)
+        assert not any(s.bold or s.color for s in _styles(text, "plain"))
+
+
+def test_hook_rows_drop_colour_codes() -> None:
+    message = Message(Kind.SYSTEM, "u1", None, None, None, 0, text="Running \x1b[1mPostToolUse:Edit\x1b[22m...")
+    painter = Painter(PALETTE, Clock.frozen("2026-04-22T10:00:00Z"), None, set())
+    assert painter.draw(Entry("row", message, 0), 80)[0].plain.startswith("· system  Running PostToolUse:Edit...")
 
 
 def test_detail_text_is_capped_with_a_note() -> None:

@@ -2,7 +2,9 @@
 
 Session files hold whatever went through a terminal: ANSI colours, OSC titles and
 clipboard writes (OSC 52), bells, backspaces. Shown raw they would act on the
-reader's terminal; shown through `visible_controls` they are inert text.
+reader's terminal; shown through `visible_controls` they are inert text. Tool output
+may keep its SGR sequences (colours, bold) through `visible_controls_but_sgr`, for the
+UI to turn them into styles; nothing else in it is left to act.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ def _placeholder(char: str) -> str:
     return f"\\x{code:02x}"
 
 
+#: SGR, "select graphic rendition": colours, bold, italic, underline ("\x1b[1;31m"); 7-bit form only.
+SGR = re.compile(r"\x1b\[[0-9;]*m")
+
 _PLACEHOLDERS = {"\r\n": "\n"} | {chr(c): _placeholder(chr(c)) for c in (*range(0x20), *range(0x7F, 0xA0))}
 
 
@@ -34,3 +39,21 @@ def visible_controls(text: str) -> str:
     if _CONTROLS.search(text) is None:
         return text
     return _CONTROLS.sub(lambda m: _PLACEHOLDERS[m.group()], text)
+
+
+def visible_controls_but_sgr(text: str) -> str:
+    """As `visible_controls`, but SGR sequences are kept as they are; every other escape is made visible."""
+    if "\x1b" not in text:
+        return visible_controls(text)
+    out: list[str] = []
+    pos = 0
+    for match in SGR.finditer(text):
+        out += (visible_controls(text[pos : match.start()]), match.group())
+        pos = match.end()
+    out.append(visible_controls(text[pos:]))
+    return "".join(out)
+
+
+def without_sgr(text: str) -> str:
+    """`text` with its SGR sequences dropped (for one-line summaries of coloured output)."""
+    return SGR.sub("", text) if "\x1b" in text else text

@@ -117,10 +117,8 @@ def call_body(call: ToolCall, output: str, palette: Palette, cwd: str | None) ->
     parts.append(Text(f"{label} · {human_size(result.size)}", palette.error if result.is_error else palette.faint))
     if call.name in ("Task", "Agent") and not result.is_error:
         parts.append(markdown(output))
-    elif call.name == "Read" and not result.is_error:
-        parts.append(plain(output, palette))
     else:
-        parts.append(plain(output, palette, palette.error if result.is_error else None))
+        parts.append(coloured(output, palette.error if result.is_error else None))
     for media_type, size in result.images:
         parts.append(Text(f"▣ {media_type} · {human_size(size)}", palette.dim))
     return Group(*parts)
@@ -140,6 +138,11 @@ def plain(text: str, palette: Palette, style: Style | None = None) -> Text:
     if style is not None:
         shown.stylize(style)
     return shown
+
+
+def coloured(output: str, style: Style | None) -> Text:
+    """A tool output with its SGR colours as styles (see `tools.coloured`), capped as `plain`."""
+    return _capped(tools.coloured(output[: DETAIL_CHARS + 1], style), len(output))
 
 
 def code(source: str, lang: str, palette: Palette) -> RenderableType:
@@ -164,12 +167,13 @@ def file_text(path: str, source: str, palette: Palette) -> RenderableType:
     return code(source, lexer, palette) if lexer else plain(source, palette)
 
 
-def _capped(text: str, total: int | None = None) -> Text:
+def _capped(text: str | Text, total: int | None = None) -> Text:
     """At most DETAIL_CHARS of `text`; `total` is the length of the whole, when `text` is already a cut."""
+    text = Text(text) if isinstance(text, str) else text
     total = len(text) if total is None else total
     if len(text) <= DETAIL_CHARS and total <= DETAIL_CHARS:
-        return Text(text)
-    shown = Text(text[:DETAIL_CHARS])
+        return text
+    shown = text[:DETAIL_CHARS]
     shown.append(f"\n… {total - DETAIL_CHARS:,} more characters · press o to open it all in $PAGER", "dim")
     return shown
 

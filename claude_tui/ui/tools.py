@@ -6,11 +6,12 @@ import re
 from typing import Any
 
 import orjson
+from rich.style import Style
 from rich.text import Text
 
 from claude_tui.core import diff as core_diff
 from claude_tui.core.model import ToolCall
-from claude_tui.core.sanitize import visible_controls
+from claude_tui.core.sanitize import visible_controls, visible_controls_but_sgr, without_sgr
 from claude_tui.core.stats import human_count, human_size
 from claude_tui.ui import diff
 from claude_tui.ui.lines import Row, highlight, parse, render
@@ -87,7 +88,7 @@ def _output_hint(call: ToolCall) -> str:
     if result is None:
         return ""
     if result.is_error:
-        return one_line(result.text, 160)
+        return one_line(without_sgr(result.text), 160)
     if result.images:
         return f"{len(result.images)} image" + ("s" if len(result.images) > 1 else "")
     if not result.text.strip():
@@ -221,12 +222,19 @@ def _output(call: ToolCall, palette: Palette, width: int) -> list[Row]:
     return rows
 
 
-def _plain_rows(text: str, style: Any, palette: Palette, limit: int, size: int) -> list[Row]:
-    text = visible_controls(text[:PREVIEW]).expandtabs(4).rstrip("\n")
-    if not text.strip():
+def coloured(text: str, style: Style | None = None) -> Text:
+    """Tool output with its SGR colours and bold as styles; every other control shown as a placeholder."""
+    shown = Text.from_ansi(visible_controls_but_sgr(text), style=style or "")
+    shown.expand_tabs(4)
+    return shown
+
+
+def _plain_rows(text: str, style: Style, palette: Palette, limit: int, size: int) -> list[Row]:
+    shown = coloured(text[:PREVIEW].rstrip("\n"), style)
+    if not shown.plain.strip():
         return [Row(Text("(no output)", palette.faint))]
-    lines = text.split("\n")
-    rows = [Row(Text(line[:2_000], style), 0, palette.code_bg) for line in lines[:limit]]
+    lines = shown.split("\n", allow_blank=True)
+    rows = [Row(line[:2_000], 0, palette.code_bg) for line in lines[:limit]]
     more = len(lines) - limit if len(lines) > limit else 0
     if more or size > PREVIEW:
         total = f"{human_count(more)}+ more lines" if size > PREVIEW else f"{more:,} more lines"

@@ -16,6 +16,7 @@ from rich.style import Style
 from rich.text import Text
 
 from claude_tui.core.model import QUIET_KINDS, Block, Kind, Message, Problem, ToolCall
+from claude_tui.core.sanitize import without_sgr
 from claude_tui.core.session import prompt_text
 from claude_tui.core.stats import human_count, human_size
 from claude_tui.ui import lines, tools
@@ -322,7 +323,8 @@ class Painter:
         p = self.palette
         message = entry.message
         kind = message.kind
-        text = tools.one_line(_TAGS.sub(" ", message.plain_text or message.text or message.record_type), 600)
+        source = without_sgr(message.plain_text or message.text or message.record_type)  # hook and command colours
+        text = tools.one_line(_TAGS.sub(" ", source), 600)
         if kind is Kind.API_ERROR:
             left = Text.assemble(("✗ ", p.error), ("API error  ", p.error), (text, p.error))
         elif kind is Kind.INTERRUPT:
