@@ -6,6 +6,7 @@ import io
 from pathlib import Path
 
 import pytest
+from jsonl import Thread, text
 from rich.console import Console
 from ui_support import CLOCK, browser_ready, demo_copy, settled
 
@@ -301,3 +302,18 @@ async def test_a_filter_box_sits_in_its_own_pane(roots: list[Path]) -> None:
         await settled(pilot, lambda: box.region.height == 1)
         assert (tree.region, sessions.region.width) == before  # the projects keep their rows, the list its columns
         assert box.region.y == sessions.region.bottom  # under the list
+
+
+async def test_a_long_title_is_cut_with_an_ellipsis_under_the_list(tmp_path: Path) -> None:
+    thread = Thread()
+    title = "please " + " ".join(f"word{i}" for i in range(60))
+    thread.prompt(title)
+    thread.answer(text("ok"))
+    thread.write(tmp_path / "projects" / "-home-u-proj" / "s1.jsonl")
+    app = browser([tmp_path / "projects"])
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        facts = app.main.query_one("#session-facts")
+        shown = [facts.render_line(y).text.rstrip() for y in range(facts.size.height)]
+        assert shown[0].startswith("please word0") and shown[0].endswith("…")
+        assert "word59" not in "".join(shown) and shown[1].startswith("Mon 5 Jan 09:00")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.console import Group
 from rich.text import Text
 from textual.widgets import Static
 
@@ -98,8 +99,9 @@ class SessionFacts(Static):
         errors = f" ({plural(info.tool_errors, 'error')})" if info.tool_errors else ""
         money = f" · ${info.cost_usd:,.2f}" if info.cost_usd else ""
         models = " · " + ", ".join(short_model(m) for m in info.models) if info.models else ""
+        title = one_line(info.title or info.first_prompt or "(untitled)", 300)
         lines = [
-            Text(one_line(info.title or info.first_prompt or "(untitled)", 160), style="bold"),
+            Text(title, "bold", no_wrap=True, overflow="ellipsis"),
             Text(f"{started} ({self.clock.ago(info.started)}){duration}", style="dim"),
             Text(
                 f"{plural(info.prompts, 'prompt')} · {plural(info.tool_calls, 'tool call')}{errors}"
@@ -122,4 +124,4 @@ class SessionFacts(Static):
         ]
         if info.error:
             lines.append(Text(info.error, style="red"))
-        self.update(Text("\n").join(lines))
+        self.update(Group(*lines))  # the title one line cut with "…", the facts wrapped
