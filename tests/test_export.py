@@ -409,3 +409,10 @@ def test_unknown_format_is_refused(tmp_path: Path) -> None:
     path = hostile_session(tmp_path)
     with pytest.raises(ValueError, match="unknown export format 'pdf'"):
         export(path, "pdf")
+
+
+def test_markdown_prose_keeps_code_fenced_inside_a_list_item() -> None:
+    prose = "- the payload:\n    ```ts\n    type A = Promise<B> | `x`;\n    ```\n- next"
+    rendered = render_markdown(_md_prose(prose))
+    assert '<pre><code class="language-ts">type A = Promise&lt;B&gt; | `x`;\n</code></pre>' in rendered
+    assert "\\`" not in rendered and "&amp;lt;" not in rendered

@@ -384,9 +384,10 @@ def _json_agent(sub: Session) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- Markdown
 
-#: A fence opener as CommonMark reads it (a backtick fence's info string holds no backtick).
-_FENCE_OPEN = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
-_FENCE_CLOSE = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*")
+#: A fence opener (a backtick fence's info string holds no backtick), at any indentation: one indented
+#: four spaces or more is nested in a list item. The block is written back at the margin, de-indented.
+_FENCE_OPEN = re.compile(r"( *)(`{3,}|~{3,})(.*)")
+_FENCE_CLOSE = re.compile(r"( *)(`{3,}|~{3,})[ \t]*")
 _INFO = re.compile(r"[\w+#.-]*")
 #: What needs care in a line of prose: a backslash escape, a backtick run, `<`, and `&` starting an entity.
 _INLINE = re.compile(r"\\[!-/:-@\[-`{-~]|`+|<|&(?=#\d{1,7};|#[xX][\da-fA-F]{1,6};|[A-Za-z][A-Za-z\d]{1,31};)")
@@ -405,21 +406,22 @@ def _md_prose(text: str) -> str:
     code blocks re-fenced so that no content can close them, an unclosed block closed."""
     out: list[str] = []
     code: list[str] = []
-    fence, info = "", ""
+    fence, info, indent = "", "", 0
     for line in text.split("\n"):
         if not fence:
             opener = _FENCE_OPEN.fullmatch(line)
-            if opener and not (opener[1][0] == "`" and "`" in opener[2]):
-                fence, info, code = opener[1], _INFO.match(opener[2].strip()).group(), []  # type: ignore[union-attr]
+            if opener and not (opener[2][0] == "`" and "`" in opener[3]):
+                fence, info, code = opener[2], _INFO.match(opener[3].strip()).group(), []  # type: ignore[union-attr]
+                indent = len(opener[1])
             else:
                 out.append(_md_inline(line))
             continue
         closer = _FENCE_CLOSE.fullmatch(line)
-        if closer and closer[1][0] == fence[0] and len(closer[1]) >= len(fence):
+        if closer and closer[2][0] == fence[0] and len(closer[2]) >= len(fence) and len(closer[1]) < indent + 4:
             out.append(_fence("\n".join(code), info))
             fence = ""
         else:
-            code.append(line)
+            code.append(line[min(indent, len(line) - len(line.lstrip(" "))) :])
     if fence:
         out.append(_fence("\n".join(code), info))
     return "\n".join(out)
