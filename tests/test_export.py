@@ -365,7 +365,7 @@ def test_fork_compaction_subagent_and_errors_are_marked(tmp_path: Path) -> None:
     assert "<details>\n<summary>Thinking</summary>\n\nlet me think\n\n</details>" in md
     assert "**✂ Conversation compacted (12.3k tokens before)**" in md
     assert "<summary>Compaction summary</summary>\n\nSummary: we talked about forks." in md
-    assert "**▼ Subagent · agent abc123 · 2 messages**\n\n> ### Prompt" in md
+    assert "**▼ Subagent · agent abc123 · 2 messages**\n\n> ## Prompt" in md
     assert "> the subagent's report\n" in md
     assert "**1 subagent(s) not linked to a tool call**\n\n---\n\n**▼ Subagent · agent w1 · 1 message · warmup**" in md
     assert "**⚠ API error: oops**" in md
@@ -416,3 +416,13 @@ def test_markdown_prose_keeps_code_fenced_inside_a_list_item() -> None:
     rendered = render_markdown(_md_prose(prose))
     assert '<pre><code class="language-ts">type A = Promise&lt;B&gt; | `x`;\n</code></pre>' in rendered
     assert "\\`" not in rendered and "&amp;lt;" not in rendered
+
+
+def test_markdown_headings_in_messages_rank_below_the_message_headings(tmp_path: Path) -> None:
+    log = Log()
+    log.prompt("plan it", None)
+    log.answer(text("# Plan\n\n## Step 1\n\n```md\n# not a heading\n```\n\n####### seven is text, see issue # 5"))
+    md = export(log.write(tmp_path / "p" / "h.jsonl"), "markdown")
+    assert "\n## Prompt · " in md and "\n## Assistant · " in md
+    assert "\n### Plan\n" in md and "\n#### Step 1\n" in md
+    assert "\n# not a heading\n" in md and "\n####### seven is text, see issue # 5\n" in md

@@ -389,6 +389,8 @@ def _json_agent(sub: Session) -> dict[str, Any]:
 _FENCE_OPEN = re.compile(r"( *)(`{3,}|~{3,})(.*)")
 _FENCE_CLOSE = re.compile(r"( *)(`{3,}|~{3,})[ \t]*")
 _INFO = re.compile(r"[\w+#.-]*")
+#: An ATX heading's opening sequence: demoted by two in messages, below the document's own headings.
+_HEADING = re.compile(r"^( {0,3})(#{1,6})(?=[ \t]|$)")
 #: What needs care in a line of prose: a backslash escape, a backtick run, `<`, and `&` starting an entity.
 _INLINE = re.compile(r"\\[!-/:-@\[-`{-~]|`+|<|&(?=#\d{1,7};|#[xX][\da-fA-F]{1,6};|[A-Za-z][A-Za-z\d]{1,31};)")
 _BACKTICKS = re.compile(r"`+")
@@ -403,7 +405,8 @@ def _fence(text: str, info: str = "") -> str:
 
 def _md_prose(text: str) -> str:
     """Markdown prose from the session, made inert: raw HTML and entities escaped outside code,
-    code blocks re-fenced so that no content can close them, an unclosed block closed."""
+    code blocks re-fenced so that no content can close them, an unclosed block closed, headings
+    demoted by two levels (a message is a level-two heading of the document)."""
     out: list[str] = []
     code: list[str] = []
     fence, info, indent = "", "", 0
@@ -414,7 +417,7 @@ def _md_prose(text: str) -> str:
                 fence, info, code = opener[2], _INFO.match(opener[3].strip()).group(), []  # type: ignore[union-attr]
                 indent = len(opener[1])
             else:
-                out.append(_md_inline(line))
+                out.append(_md_inline(_HEADING.sub(lambda m: m[1] + "#" * min(6, len(m[2]) + 2), line, count=1)))
             continue
         closer = _FENCE_CLOSE.fullmatch(line)
         if closer and closer[2][0] == fence[0] and len(closer[2]) >= len(fence) and len(closer[1]) < indent + 4:
@@ -487,7 +490,7 @@ class _Markdown:
 
     def open_box(self, kind: str, title: str, meta: str) -> None:
         line = _md_line(title) + (f" · {_md_line(meta)}" if meta else "")
-        self._block(f"**{line}**" if kind.startswith(("tool", "subagent")) else f"### {line}")
+        self._block(f"**{line}**" if kind.startswith(("tool", "subagent")) else f"## {line}")
         self.boxes.append(kind)
         if kind == "subagent":
             self.depth += 1
