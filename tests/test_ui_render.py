@@ -117,17 +117,18 @@ def test_long_outputs_show_their_first_lines_and_size() -> None:
     assert "3.0 MB" in rows[-1].plain
 
 
+def detail(kind: Kind, *blocks: Block) -> str:
+    """The detail view's body of a message with `blocks`, as text."""
+    console = Console(width=60, record=True)
+    console.print(render.message_body(Message(kind, "u1", None, None, None, 0, list(blocks)), PALETTE, None))
+    return "\n".join(line.rstrip() for line in console.export_text().split("\n"))
+
+
 def test_detail_view_shows_a_prompt_as_typed_and_an_answer_as_markdown() -> None:
     typed = "# not a heading\n- removed\n+ added\n    indented"
-
-    def shown(kind: Kind) -> str:
-        console = Console(width=60, record=True)
-        message = Message(kind, "u1", None, None, None, 0, [Block("text", typed)])
-        console.print(render.message_body(message, PALETTE, None))
-        return "\n".join(line.rstrip() for line in console.export_text().split("\n"))
-
-    assert shown(Kind.PROMPT).startswith(typed + "\n")
-    assert "# not a heading" not in shown(Kind.ASSISTANT) and "• removed" in shown(Kind.ASSISTANT)
+    assert detail(Kind.PROMPT, Block("text", typed)).startswith(typed + "\n")
+    answer = detail(Kind.ASSISTANT, Block("text", typed))
+    assert "# not a heading" not in answer and "• removed" in answer
 
 
 COLOURED = "\x1b[1m\x1b[31mFAILED\x1b[0m plain \x1b[2J\x1b[H\x1b]52;c;aGk=\x07\x1b]8;;https://x\x1b\\link\rbell\x07"
@@ -156,6 +157,21 @@ def test_hook_rows_drop_colour_codes() -> None:
     message = Message(Kind.SYSTEM, "u1", None, None, None, 0, text="Running \x1b[1mPostToolUse:Edit\x1b[22m...")
     painter = Painter(PALETTE, Clock.frozen("2026-04-22T10:00:00Z"), None, set())
     assert painter.draw(Entry("row", message, 0), 80)[0].plain.startswith("· system  Running PostToolUse:Edit...")
+
+
+def test_thinking_without_text_says_so_and_does_not_open() -> None:
+    message = Message(Kind.ASSISTANT, "u1", None, None, None, 0)
+    painter = Painter(PALETTE, Clock.frozen("2026-04-22T10:00:00Z"), None, set())
+    for block, label in (
+        (Block("thinking", " \n"), "∴ Thinking (no text saved)"),
+        (Block("redacted_thinking"), "∴ Thinking (redacted)"),
+    ):
+        entry = Entry("thinking", message, 0, block=block)
+        assert not entry.expandable
+        assert [line.plain.rstrip() for line in painter.draw(entry, 80)] == [label]
+        assert detail(Kind.ASSISTANT, block).startswith(label + "\n")
+    entry = Entry("thinking", message, 0, block=Block("thinking", "hmm"))
+    assert entry.expandable and painter.draw(entry, 80)[0].plain.endswith("1 line")
 
 
 def test_detail_text_is_capped_with_a_note() -> None:

@@ -71,11 +71,12 @@ def message_body(message: Message, palette: Palette, cwd: str | None) -> Rendera
     for block in message.blocks:
         if block.type == "text":
             parts.append(plain(block.text, palette) if typed(message) else markdown(block.text))
-        elif block.type == "thinking":
+        elif block.type == "thinking" and block.text.strip():
             parts.append(Text("∴ Thinking", palette.dim + Style(italic=True)))
             parts.append(plain(block.text, palette, palette.dim + Style(italic=True)))
-        elif block.type == "redacted_thinking":
-            parts.append(Text("∴ Thinking (redacted)", palette.dim))
+        elif block.type in ("thinking", "redacted_thinking"):
+            label = "redacted" if block.type == "redacted_thinking" else "no text saved"
+            parts.append(Text(f"∴ Thinking ({label})", palette.dim))
         elif block.call is not None:
             parts.append(tools.headline(block.call, 100, palette, cwd, False))
         elif block.type == "image":

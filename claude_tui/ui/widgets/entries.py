@@ -62,9 +62,9 @@ class Entry:
 
     @property
     def expandable(self) -> bool:
-        return self.kind in ("thinking", "tool", "summary") and (
-            self.block is None or self.block.type != "redacted_thinking"
-        )
+        if self.kind == "thinking":  # redacted, or signed with no text (Claude Code 2.1): nothing to open
+            return self.block is not None and self.block.type == "thinking" and bool(self.block.text.strip())
+        return self.kind in ("tool", "summary")
 
 
 def continues_turn(message: Message, previous: Message | None) -> bool:
@@ -274,8 +274,9 @@ class Painter:
         p = self.palette
         block = entry.block
         assert block is not None
-        if block.type == "redacted_thinking":
-            return [Text("∴ Thinking (redacted)", p.dim + Style(italic=True))]
+        if not entry.expandable:
+            label = "redacted" if block.type == "redacted_thinking" else "no text saved"
+            return [Text(f"∴ Thinking ({label})", p.dim + Style(italic=True))]
         md = self._markdown(entry)
         count = len(md.lines) + md.omitted
         if entry.key not in self.expanded:
