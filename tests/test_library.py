@@ -82,11 +82,12 @@ def test_repo_of_paths() -> None:
 
 def test_live_means_written_in_the_last_minute(tmp_path: Path) -> None:
     root = tmp_path / "projects"
-    old, new = simple_project(root, sessions=2)
+    old, new, future = simple_project(root, sessions=3)
     os.utime(old, (time.time() - 3600, time.time() - 3600))
+    os.utime(future, (time.time() + 86_400, time.time() + 86_400))  # a copy, or another machine's clock
     lib = library(root, tmp_path)
     live = {s.path: s.live for s in lib.projects[0].sessions}
-    assert live == {old: False, new: True}
+    assert live == {old: False, new: True, future: False}
     assert lib.projects[0].live
 
 

@@ -52,8 +52,9 @@ class SessionInfo:
 
     @property
     def live(self) -> bool:
-        """Written to within the last LIVE_SECONDS."""
-        return time.time() - self.mtime < LIVE_SECONDS
+        """Written to within the last LIVE_SECONDS. A file dated later than now (copied with its
+        times kept, or written by a machine whose clock is ahead) is live only within as much."""
+        return abs(time.time() - self.mtime) < LIVE_SECONDS
 
     @property
     def last_activity(self) -> float:
