@@ -426,3 +426,28 @@ def test_markdown_headings_in_messages_rank_below_the_message_headings(tmp_path:
     assert "\n## Prompt · " in md and "\n## Assistant · " in md
     assert "\n### Plan\n" in md and "\n#### Step 1\n" in md
     assert "\n# not a heading\n" in md and "\n####### seven is text, see issue # 5\n" in md
+
+
+def test_markdown_shows_a_typed_prompt_as_written(tmp_path: Path) -> None:
+    typed = "fix these:\n# not a title\n- a\n+import x\n  indented *not em* a_b_\n1. one\n2024. a year"
+    typed += "\n\n```py\nx = 1\n```\nlast <b>"
+    log = Log()
+    log.prompt(typed, None)
+    log.answer(text("- an answer's list\n- stays Markdown"))
+    rendered = render_markdown(export(log.write(tmp_path / "p" / "typed.jsonl"), "markdown"))
+    shown = "fix these:<br />\n# not a title<br />\n- a<br />\n+import x<br />\n"
+    shown += "\u00a0\u00a0indented *not em* a_b_<br />\n1. one<br />\n2024. a year"
+    assert f"<p>{shown}</p>" in rendered
+    assert '<pre><code class="language-py">x = 1\n</code></pre>\n<p>last &lt;b&gt;</p>' in rendered
+    assert "<li>an answer's list</li>" in rendered
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="`~<>/!?&;#|\\-*_=+1.) \n\tabs=\"'x", max_size=60))
+def test_markdown_typed_prose_fuzz(prose: str) -> None:
+    """Shown as written: no tag from the text, and its characters all there (code aside, whitespace folded)."""
+    rendered = render_markdown(_md_prose(prose, literal=True))
+    tags = Tags(rendered)
+    assert tags.tags <= {"p", "br", "pre", "code"}, (prose, rendered)
+    if "`" not in prose and "~" not in prose:
+        assert "".join("".join(tags.text).split()) == "".join(prose.split()), (prose, rendered)

@@ -88,8 +88,9 @@ class _Walker:
             title = "Prompt" if kind is Kind.PROMPT else "Assistant"
             meta = " · ".join(x for x in (m.model or "", self.when(m.timestamp)) if x)
             out.open_box(kind.value, title, meta)
+            typed = kind is Kind.PROMPT and not m.sidechain  # what a person typed is shown as written
             for block in m.blocks:
-                self.block(session, block)
+                self.block(session, block, typed)
             if m.stop_reason == "max_tokens":
                 out.note("⚠ answer cut off: the model reached its output limit", "error")
             out.close_box()
@@ -112,13 +113,13 @@ class _Walker:
             marker = "⚠ " if m.is_error else ""
             out.note(f"{marker}· {kind.value}: {_one_line(m.plain_text)}", "error" if m.is_error else "quiet")
 
-    def block(self, session: Session, block: Block) -> None:
+    def block(self, session: Session, block: Block, typed: bool) -> None:
         out = self.out
         if block.call is not None:
             self.call(session, block.call)
         elif block.type == "text":
             if block.text.strip():
-                out.prose(block.text)
+                out.prose(block.text, literal=typed)
         elif block.type == "thinking":
             if block.text.strip():
                 out.open_details("Thinking")
@@ -394,6 +395,9 @@ _HEADING = re.compile(r"^( {0,3})(#{1,6})(?=[ \t]|$)")
 #: What needs care in a line of prose: a backslash escape, a backtick run, `<`, and `&` starting an entity.
 _INLINE = re.compile(r"\\[!-/:-@\[-`{-~]|`+|<|&(?=#\d{1,7};|#[xX][\da-fA-F]{1,6};|[A-Za-z][A-Za-z\d]{1,31};)")
 _BACKTICKS = re.compile(r"`+")
+#: What Markdown could read as syntax in a line shown as written: inline characters anywhere, and block
+#: markers at the start (a heading, quote, list item, setext underline, ordered list item's `1.`).
+_LITERAL = re.compile(r"[\\`*_\[\]<&~|]|^[#>+=-]|^\d{1,9}[.)]")
 
 
 def _fence(text: str, info: str = "") -> str:
@@ -403,21 +407,35 @@ def _fence(text: str, info: str = "") -> str:
     return f"{fence}{info}\n{text}\n{fence}" if text else f"{fence}{info}\n{fence}"
 
 
-def _md_prose(text: str) -> str:
+def _md_prose(text: str, literal: bool = False) -> str:
     """Markdown prose from the session, made inert: raw HTML and entities escaped outside code,
     code blocks re-fenced so that no content can close them, an unclosed block closed, headings
-    demoted by two levels (a message is a level-two heading of the document)."""
+    demoted by two levels (a message is a level-two heading of the document).
+
+    `literal` text (a prompt a person typed) is shown as written outside its code blocks: every line
+    kept (a hard break ends each but the last of a paragraph), indentation kept, nothing read as syntax.
+    """
     out: list[str] = []
     code: list[str] = []
     fence, info, indent = "", "", 0
+    in_paragraph = False  #: literal: the last line out is prose, continued by a next one
     for line in text.split("\n"):
         if not fence:
             opener = _FENCE_OPEN.fullmatch(line)
             if opener and not (opener[2][0] == "`" and "`" in opener[3]):
                 fence, info, code = opener[2], _INFO.match(opener[3].strip()).group(), []  # type: ignore[union-attr]
                 indent = len(opener[1])
-            else:
+            elif not literal:
                 out.append(_md_inline(_HEADING.sub(lambda m: m[1] + "#" * min(6, len(m[2]) + 2), line, count=1)))
+            elif line.strip():
+                if in_paragraph:
+                    out[-1] += "\\"  # a hard line break
+                body = line.lstrip()
+                margin = line[: len(line) - len(body)].expandtabs(4).replace(" ", "\u00a0")  # not read as indent
+                out.append(margin + _LITERAL.sub(lambda m: m.group()[:-1] + "\\" + m.group()[-1], body))
+            else:
+                out.append("")
+            in_paragraph = literal and not fence and bool(line.strip())
             continue
         closer = _FENCE_CLOSE.fullmatch(line)
         if closer and closer[2][0] == fence[0] and len(closer[2]) >= len(fence) and len(closer[1]) < indent + 4:
@@ -499,8 +517,8 @@ class _Markdown:
         if self.boxes.pop() == "subagent":
             self.depth -= 1
 
-    def prose(self, text: str) -> None:
-        self._block(_md_prose(visible_controls(text)))
+    def prose(self, text: str, literal: bool = False) -> None:
+        self._block(_md_prose(visible_controls(text), literal))
 
     def code(self, text: str, lang: str) -> None:
         self._block(_fence(visible_controls(text), "text" if lang == "output" else lang))
@@ -584,7 +602,8 @@ class _Html:
     def close_box(self) -> None:
         self.parts.append("</div>\n")
 
-    def prose(self, text: str) -> None:
+    def prose(self, text: str, literal: bool = False) -> None:
+        """Prose as written (white-space: pre-wrap), whether `literal` or Markdown."""
         self.parts.append(f'<div class="prose">{_h(text)}</div>\n')
 
     def code(self, text: str, lang: str) -> None:
