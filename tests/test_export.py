@@ -451,3 +451,15 @@ def test_markdown_typed_prose_fuzz(prose: str) -> None:
     assert tags.tags <= {"p", "br", "pre", "code"}, (prose, rendered)
     if "`" not in prose and "~" not in prose:
         assert "".join("".join(tags.text).split()) == "".join(prose.split()), (prose, rendered)
+
+
+def test_quiet_rows_drop_colour_codes_and_injected_tags(tmp_path: Path) -> None:
+    log = Log()
+    log.prompt("<command-name>/exit</command-name>\n<command-args></command-args>", None)
+    log.prompt("<local-command-stdout>See ya!</local-command-stdout>")
+    hook = "\x1b[1mStop\x1b[22m [ruff] completed \x1b]0;t\x07"
+    log.add({"type": "system", "subtype": "informational", "content": hook})
+    md = export(log.write(tmp_path / "p" / "quiet.jsonl"), "markdown")
+    assert "*▸ command: /exit*" in md
+    assert "*· command_output: See ya!*" in md
+    assert "*· system: Stop [ruff] completed ␛]0;t␇*" in md  # colours dropped; any other escape stays visible

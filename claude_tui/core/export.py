@@ -21,7 +21,7 @@ import orjson
 from claude_tui import __version__
 from claude_tui.core.diff import EDIT_TOOLS, unified
 from claude_tui.core.model import Block, Kind, Message, ToolCall, parse_time
-from claude_tui.core.sanitize import visible_controls
+from claude_tui.core.sanitize import visible_controls, without_sgr
 from claude_tui.core.session import AGENT_TOOLS, Session, prompt_text
 from claude_tui.core.source import full_output
 from claude_tui.core.stats import human_count, human_duration, human_size, session_stats
@@ -37,6 +37,8 @@ MAX_CHARS = 8000
 LINE_CHARS = 160
 #: Input keys that summarise a call in its heading, by preference.
 SUMMARY_KEYS = ("description", "file_path", "notebook_path", "path", "pattern", "url", "query", "skill", "command")
+#: Tags Claude Code wraps around commands, their output and injected text; dropped from one-line rows.
+_TAGS = re.compile(r"</?(?:local-command-[a-z]+|bash-[a-z]+|command-[a-z]+|system-reminder)>")
 
 
 def export_session(session: Session, fmt: str, summaries: dict[str, str] | None = None) -> str:
@@ -103,15 +105,14 @@ class _Walker:
             out.prose(m.plain_text)
             out.close_details()
         elif kind is Kind.COMMAND:
-            command = re.sub(r"</?[a-z][a-z-]*>", " ", prompt_text(m, LINE_CHARS))
-            out.note(f"▸ command: {_one_line(command)}", "command")
+            out.note(f"▸ command: {_row(prompt_text(m, LINE_CHARS))}", "command")
         elif kind is Kind.INTERRUPT:
-            out.note(f"⏹ {_one_line(m.plain_text)}", "interrupt")
+            out.note(f"⏹ {_row(m.plain_text)}", "interrupt")
         elif kind is Kind.API_ERROR:
-            out.note(f"⚠ API error: {_one_line(m.plain_text)}", "error")
+            out.note(f"⚠ API error: {_row(m.plain_text)}", "error")
         else:
             marker = "⚠ " if m.is_error else ""
-            out.note(f"{marker}· {kind.value}: {_one_line(m.plain_text)}", "error" if m.is_error else "quiet")
+            out.note(f"{marker}· {kind.value}: {_row(m.plain_text)}", "error" if m.is_error else "quiet")
 
     def block(self, session: Session, block: Block, typed: bool) -> None:
         out = self.out
@@ -288,6 +289,11 @@ def _trim(text: str, max_lines: int, size: int | None = None) -> tuple[str, str 
 
 def _image(media_type: str, size: int) -> str:
     return f"[image: {media_type or 'image'}, {human_size(size)}]"
+
+
+def _row(text: str) -> str:
+    """A quiet row's text (hook output, a command and its output) on one line, without colours and injected tags."""
+    return _one_line(_TAGS.sub(" ", without_sgr(text)))
 
 
 def _one_line(text: str, limit: int = LINE_CHARS) -> str:
