@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pytest
@@ -317,3 +318,30 @@ async def test_a_long_title_is_cut_with_an_ellipsis_under_the_list(tmp_path: Pat
         shown = [facts.render_line(y).text.rstrip() for y in range(facts.size.height)]
         assert shown[0].startswith("please word0") and shown[0].endswith("…")
         assert "word59" not in "".join(shown) and shown[1].startswith("Mon 5 Jan 09:00")
+
+
+async def test_a_session_without_times_is_dated_as_approximate(tmp_path: Path) -> None:
+    folder = tmp_path / "projects" / "-home-u-proj"
+    thread = Thread()
+    thread.prompt("dated")
+    thread.answer(text("ok"))
+    dated = thread.write(folder / "dated.jsonl")
+    undated = Thread()
+    undated.prompt("undated")
+    undated.answer(text("ok"))
+    for record in undated.records:
+        del record["timestamp"]
+    undated_path = undated.write(folder / "undated.jsonl")
+    written = (CLOCK.now() - 3 * 86400) // 60 * 60
+    for path in (dated, undated_path):
+        os.utime(path, (written, written))  # not live
+    app = browser([tmp_path / "projects"])
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        sessions = app.main.query_one(SessionList)
+        rows = {line.split()[0]: line for line in (sessions.render_line(y).text for y in (1, 2))}
+        assert " ~3d ago " in rows["undated"] and " 5 Jan " in rows["dated"]
+        sessions.move_to(sessions.shown.index(next(s for s in sessions.shown if s.id == "undated")))
+        facts = app.main.query_one("#session-facts")
+        await settled(pilot, lambda: "undated" in facts.render_line(0).text)
+        assert facts.render_line(1).text.startswith("no times recorded · file written Sun 19 Apr 10:00 (3d ago)")

@@ -27,16 +27,16 @@ class Clock:
     def local(self, epoch: float) -> datetime:
         return datetime.fromtimestamp(epoch, self.tz)
 
-    def clock_time(self, stamp: str | None, seconds: bool = True) -> str:
-        """ "14:02:11" (or "14:02") of an ISO timestamp; "" when there is none."""
-        epoch = parse_time(stamp)
+    def clock_time(self, stamp: str | float | None, seconds: bool = True) -> str:
+        """ "14:02:11" (or "14:02") of an ISO timestamp or epoch seconds; "" when there is none."""
+        epoch = _epoch(stamp)
         if epoch is None:
             return ""
         return self.local(epoch).strftime("%H:%M:%S" if seconds else "%H:%M")
 
-    def day(self, stamp: str | None) -> str:
-        """ "Mon 3 Nov 2025" of an ISO timestamp, the year only when it is not this year."""
-        epoch = parse_time(stamp)
+    def day(self, stamp: str | float | None) -> str:
+        """ "Mon 3 Nov 2025" of an ISO timestamp or epoch seconds, the year only when it is not this year."""
+        epoch = _epoch(stamp)
         if epoch is None:
             return ""
         when = self.local(epoch)
@@ -45,7 +45,7 @@ class Clock:
 
     def ago(self, stamp: str | float | None) -> str:
         """ "now", "5m ago", "3h ago", "2d ago", then the date ("3 Nov", or "Nov '25" in another year)."""
-        epoch = stamp if isinstance(stamp, float | int) else parse_time(stamp)
+        epoch = _epoch(stamp)
         if epoch is None:
             return "-"
         delta = self.now() - epoch
@@ -61,3 +61,7 @@ class Clock:
         if when.year == self.local(self.now()).year:
             return f"{when.day} {when:%b}"
         return f"{when:%b} '{when:%y}"  # "Sep '25": as narrow as "12d ago", to fit the session list
+
+
+def _epoch(stamp: str | float | None) -> float | None:
+    return float(stamp) if isinstance(stamp, float | int) else parse_time(stamp)

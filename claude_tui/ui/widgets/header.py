@@ -94,7 +94,11 @@ class SessionFacts(Static):
         if info is None:
             self.update(Text(""))
             return
-        started = self.clock.day(info.started) + " " + self.clock.clock_time(info.started, seconds=False)
+        stamp: str | float | None = info.started
+        note = ""
+        if parse_time(info.started) is None:  # no record has a time: the file's, and say so
+            stamp, note = info.mtime, "no times recorded · file written "
+        when = f"{note}{self.clock.day(stamp)} {self.clock.clock_time(stamp, seconds=False)} ({self.clock.ago(stamp)})"
         duration = f" · {human_duration(info.duration_s)}" if info.duration_s else ""
         errors = f" ({plural(info.tool_errors, 'error')})" if info.tool_errors else ""
         money = f" · ${info.cost_usd:,.2f}" if info.cost_usd else ""
@@ -102,7 +106,7 @@ class SessionFacts(Static):
         title = one_line(info.title or info.first_prompt or "(untitled)", 300)
         lines = [
             Text(title, "bold", no_wrap=True, overflow="ellipsis"),
-            Text(f"{started} ({self.clock.ago(info.started)}){duration}", style="dim"),
+            Text(when + duration, style="dim"),
             Text(
                 f"{plural(info.prompts, 'prompt')} · {plural(info.tool_calls, 'tool call')}{errors}"
                 + (f" · {plural(info.subagents, 'subagent')}" if info.subagents else ""),

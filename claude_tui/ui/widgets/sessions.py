@@ -29,11 +29,16 @@ if TYPE_CHECKING:
     from claude_tui.core.library import SessionInfo
 
 
-def _when(info: SessionInfo) -> float:
+def _recorded(info: SessionInfo) -> float | None:
+    """Epoch seconds of the session's last record, or None when no record has a time."""
     value = info.ended or info.started
-    if isinstance(value, int | float):
-        return float(value)
-    return parse_time(value) or float(getattr(info, "mtime", 0) or 0)
+    return float(value) if isinstance(value, int | float) else parse_time(value)
+
+
+def _when(info: SessionInfo) -> float:
+    """When the session was last active: its last record's time, else its file's."""
+    recorded = _recorded(info)
+    return recorded if recorded is not None else float(getattr(info, "mtime", 0) or 0)
 
 
 def title_of(info: SessionInfo) -> str:
@@ -53,7 +58,7 @@ def _fit(text: str, size: int, right: bool) -> str:
 COLUMNS: list[tuple[str, str, Callable[[SessionInfo], Any], int | None, bool]] = [
     ("live", " ", lambda s: bool(s.live), 1, False),
     ("title", "Title", lambda s: title_of(s).lower(), None, False),
-    ("when", "When", _when, 7, True),
+    ("when", "When", _when, 8, True),
     ("duration", "Dur", lambda s: s.duration_s or 0, 6, True),
     ("messages", "Msgs", lambda s: s.messages or 0, 5, True),
     ("tokens", "Tokens", lambda s: s.tokens or 0, 6, True),
@@ -233,7 +238,7 @@ class SessionList(ScrollView, can_focus=True):
         values: dict[str, tuple[str, Style | None]] = {
             "live": ("●", self._fg("session-list--live")) if info.live else ("", None),
             "title": (title_of(info), title_style),
-            "when": (self.clock.ago(_when(info)), dim),
+            "when": (("" if _recorded(info) is not None else "~") + self.clock.ago(_when(info)), dim),  # ~: file time
             "duration": (human_duration(info.duration_s) if info.duration_s else "-", dim),
             "messages": (str(info.messages or 0), None),
             "tokens": (human_count(info.tokens or 0), dim),
