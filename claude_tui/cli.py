@@ -63,6 +63,8 @@ def _run_stats(args: argparse.Namespace) -> int:
             if session is not None:
                 session = None  # the model just counted: cyclic garbage, gone in one collection
                 gc.collect()
+                if not args.json:
+                    print()  # a blank line between two sessions' facts
             session, facts = _stats_of(path)
             _print_stats(facts, args.json)
         if args.whole_process:

@@ -78,3 +78,20 @@ def test_stats_on_real_sessions(real_projects: Path) -> None:
     rows = [orjson.loads(line) for line in out.stdout.splitlines()]
     assert len(rows) == len(files)
     assert all(r["records"] > 0 for r in rows)
+
+
+def test_stats_human_output_is_one_block_per_session(tmp_path: Path) -> None:
+    t = Thread(session_id="s-title")
+    t.raw({"type": "custom-title", "customTitle": "two\nlines", "sessionId": "s-title"})
+    t.prompt("hello")
+    t.answer(text("hi"), model="claude-sonnet-4-5-20250929")
+    t.answer(text("hi again"), model="claude-opus-9")
+    first = t.write(tmp_path / "p" / "s-title.jsonl")
+    second = make_home(tmp_path) / "-home-u-proj" / "0f1e2d3c-0000-4000-8000-000000000001.jsonl"
+    out = run("stats", str(first), str(second))
+    assert out.returncode == 0, out.stderr
+    blocks = out.stdout.split("\n\n")
+    assert len(blocks) == 2 and blocks[0].startswith("two lines\n  session   s-title\n")
+    assert "  when      2026-01-05 09:00:05 .. 09:00:15 UTC  (10s)\n" in blocks[0]
+    assert "cache write  $0.00  (no price for claude-opus-9)\n" in blocks[0]
+    assert blocks[1].startswith("make the parser tolerant\n")

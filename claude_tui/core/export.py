@@ -24,7 +24,7 @@ from claude_tui.core.model import Block, Kind, Message, ToolCall, parse_time
 from claude_tui.core.sanitize import visible_controls, without_sgr
 from claude_tui.core.session import AGENT_TOOLS, Session, prompt_text
 from claude_tui.core.source import full_output
-from claude_tui.core.stats import human_count, human_duration, human_size, session_stats
+from claude_tui.core.stats import human_count, human_duration, human_size, human_time, session_stats
 
 FORMATS = ("markdown", "html", "json")
 #: Lines of a tool output shown before the rest is trimmed.
@@ -226,8 +226,8 @@ def _fact_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
     rows = [
         ("Project", (facts["project"] or "-") + (f"  ({', '.join(facts['branches'])})" if facts["branches"] else "")),
         ("Session", facts["session_id"]),
-        ("Started", _date(facts["started"])),
-        ("Ended", f"{_date(facts['ended'])}  ({human_duration(facts['duration_s'])})"),
+        ("Started", human_time(facts["started"])),
+        ("Ended", f"{human_time(facts['ended'])}  ({human_duration(facts['duration_s'])})"),
         ("Models", ", ".join(facts["models"]) or "-"),
         ("Claude Code", ", ".join(facts["versions"]) or "-"),
         (
@@ -249,11 +249,6 @@ def _fact_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
     if facts["malformed_lines"] or facts["problems"]:
         rows.append(("Damage", f"{facts['malformed_lines']} unreadable lines, {len(facts['problems'])} problems"))
     return rows
-
-
-def _date(stamp: str | None) -> str:
-    seconds = parse_time(stamp)
-    return "-" if seconds is None else datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def _summary(call: ToolCall) -> str:

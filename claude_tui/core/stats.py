@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from claude_tui.core.model import Kind, Message, parse_time
@@ -180,23 +181,40 @@ def human_duration(seconds: float | None) -> str:
     return f"{seconds // 86400}d{seconds % 86400 // 3600:02d}h"
 
 
+def human_time(stamp: str | None) -> str:
+    """An ISO timestamp as "2026-01-31 09:00:05 UTC"; "-" when there is none."""
+    seconds = parse_time(stamp)
+    return "-" if seconds is None else datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def _span(started: str | None, ended: str | None) -> str:
+    """ "2026-01-31 09:00:05 .. 10:12:00 UTC", the date and zone said once when the day is the same."""
+    start, end = human_time(started), human_time(ended)
+    if start != "-" and start[:10] == end[:10]:
+        return f"{start.removesuffix(' UTC')} .. {end[11:]}"
+    return f"{start} .. {end}"
+
+
 def format_stats(facts: dict[str, Any]) -> str:
     """A short readable summary of one session's facts."""
     tokens = facts["tokens_with_subagents"]
     cost = facts["cost_with_subagents_usd"]
+    priced = f"  ${cost:.2f}" if cost is not None else ""
+    unpriced = f"  (no price for {', '.join(facts['unpriced_models'])})" if facts["unpriced_models"] else ""
     flags = [f for f in ("empty", "warmup") if facts[f]]
     lines = [
-        f"{facts['title'] or '(untitled)'}" + (f"  [{', '.join(flags)}]" if flags else ""),
+        " ".join((facts["title"] or "(untitled)").split()) + (f"  [{', '.join(flags)}]" if flags else ""),
         f"  session   {facts['session_id']}",
         f"  project   {facts['project'] or '-'}" + (f"  ({', '.join(facts['branches'])})" if facts["branches"] else ""),
-        f"  when      {facts['started'] or '-'} .. {facts['ended'] or '-'}  ({human_duration(facts['duration_s'])})",
+        f"  when      {_span(facts['started'], facts['ended'])}  ({human_duration(facts['duration_s'])})",
         f"  messages  {facts['user_prompts']} prompts, {facts['assistant_messages']} answers, "
         f"{facts['tool_calls']} tool calls ({facts['tool_errors']} errors, {facts['unpaired_tool_calls']} unanswered)",
         f"  threads   {facts['forks']} forks, {facts['compactions']} compactions, {facts['subagents']} subagents, "
         f"{facts['interruptions']} resumptions",
         f"  tokens    {human_count(tokens['input'])} in, {human_count(tokens['output'])} out, "
         f"{human_count(tokens['cache_read'])} cache read, {human_count(tokens['cache_creation'])} cache write"
-        + (f"  ${cost:.2f}" if cost is not None else "  (cost unknown)"),
+        + priced
+        + unpriced,
         f"  models    {', '.join(facts['models']) or '-'}   versions {', '.join(facts['versions']) or '-'}",
         f"  records   {facts['records']} ({facts['malformed_lines']} malformed lines)",
     ]
