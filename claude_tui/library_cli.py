@@ -174,7 +174,8 @@ def format_hit(hit: Hit, color: bool) -> str:
     name = visible_controls(Path(hit.project.replace("\\", "/")).name or hit.project or "?")
     what = hit.kind.replace("_", " ") + (f" ({hit.tool})" if hit.tool else "") + (" error" if hit.is_error else "")
     what = visible_controls(what)
-    title = visible_controls(" ".join((hit.title or "(untitled)").split())[:80])
+    title = " ".join((hit.title or "(untitled)").split())
+    title = visible_controls(title if len(title) <= 80 else title[:79] + "…")
     snippet = hit.snippet
     if color:
         dim, bold, hi, off = "\x1b[2m", "\x1b[1m", "\x1b[1;33m", "\x1b[0m"

@@ -279,3 +279,14 @@ def test_progress_bar_shows_files_megabytes_and_eta() -> None:
     quiet = io.StringIO()
     ProgressBar(quiet)(progress)
     assert quiet.getvalue() == ""  # not a terminal: no bar
+
+
+def test_search_text_marks_a_shortened_title(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    long = "Please refactor the timeline filtering so that groups hide as a whole instead of item by item, keeping rows"
+    w = Writer("long", cwd="/home/u/gamma")
+    w.prompt(long)
+    root = tmp_path / "projects"
+    w.write(root / encode("/home/u/gamma"))
+    assert main(["search", "timeline", "--projects-dir", str(root)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert f"  gamma  {long[:79]}…  [prompt]" in first
