@@ -103,7 +103,12 @@ def _print_stats(facts: dict[str, Any], as_json: bool) -> None:
 def _export_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("export", help="a session as Markdown, HTML or JSON")
     p.add_argument("session", metavar="SESSION", help="a session file, id or unique id prefix")
-    p.add_argument("--format", choices=("markdown", "html", "json"), default="markdown")
+    p.add_argument(
+        "--format",
+        choices=("markdown", "html", "json"),
+        default="markdown",
+        help="the document's format (default: markdown)",
+    )
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
     _add_roots(p)
 
@@ -144,7 +149,12 @@ def _run_index(args: argparse.Namespace) -> int:
 
 def _search_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("search", help="full-text search over every session, newest first")
-    p.add_argument("query", nargs="+", metavar="QUERY", help='words that must all match; "quoted words" as a phrase')
+    p.add_argument(
+        "query",
+        nargs="+",
+        metavar="QUERY",
+        help='words that must all match; "quoted words" as a phrase, word* as a prefix',
+    )
     _add_roots(p)
     p.add_argument("--json", action="store_true", help="one JSON object per hit per line")
     p.add_argument("--limit", type=int, default=50, metavar="N", help="at most N hits (default: 50)")

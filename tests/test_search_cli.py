@@ -290,3 +290,12 @@ def test_search_text_marks_a_shortened_title(tmp_path: Path, capsys: pytest.Capt
     assert main(["search", "timeline", "--projects-dir", str(root)]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert f"  gamma  {long[:79]}…  [prompt]" in first
+
+
+def test_help_texts_name_every_option_and_default(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("search", "export"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert '"quoted words" as a phrase, word* as a prefix' in out
+    assert "the document's format (default: markdown)" in out
