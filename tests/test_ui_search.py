@@ -193,6 +193,22 @@ async def test_pane_filters() -> None:
         assert all(e.call is not None and e.call.name == "Read" for e in view.entries)
 
 
+async def test_a_filter_that_keeps_nothing_says_so(tmp_path: Path) -> None:
+    thread = Thread()
+    thread.prompt("all fine?")
+    thread.answer(text("yes"), tool_use("t1", "Bash", command="true"))
+    thread.result("t1", "")
+    app = session_app(thread.write(tmp_path / "s.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        await pilot.press("exclamation_mark")
+        assert not view.entries
+        middle = view.render_line(view.size.height // 2).text.strip()
+        assert middle == "No errors to show — press ! to show everything"
+        await pilot.press("exclamation_mark")
+        assert view.entries
+
+
 async def test_find_shows_a_match_the_filter_hides() -> None:
     app = session_app(demo("67df"))
     async with app.run_test(size=SIZE) as pilot:

@@ -14,6 +14,10 @@ from claude_tui.ui.widgets.entries import Entry
 
 #: What each filter is called in the pane's note and the palette.
 LABELS = {"prompts": "only prompts", "errors": "only errors", "tool": "only {tool} calls"}
+#: What each filter keeps, in the pane's note when it keeps nothing.
+KEPT = {"prompts": "prompts", "errors": "errors", "tool": "{tool} calls"}
+#: The key that sets each filter, and sets it off again.
+KEYS = {"prompts": "P", "errors": "!", "tool": "T"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +31,12 @@ class PaneFilter:
     def label(self) -> str:
         """What is shown, as plain one-line text (a tool's name comes from the session file)."""
         return LABELS[self.what].format(tool=one_line(self.tool, 60))
+
+    @property
+    def nothing(self) -> str:
+        """What the pane says when the filter keeps none of its entries."""
+        kept = KEPT[self.what].format(tool=one_line(self.tool, 60))
+        return f"No {kept} to show — press {KEYS[self.what]} to show everything"
 
     def keeps(self, entry: Entry) -> bool:
         if self.what == "prompts":

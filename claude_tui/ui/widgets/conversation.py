@@ -593,7 +593,8 @@ class ConversationView(ScrollView, can_focus=True):
     def _placeholder_line(self, y: int, width: int, base: Style) -> Strip:
         if y != self._view.height // 2:
             return Strip.blank(width, base)
-        text = Text(self.placeholder, style=base + Style(dim=True), justify="center")
+        shown = self.pane_filter.nothing if self.pane_filter is not None and self._messages else self.placeholder
+        text = Text(shown, style=base + Style(dim=True), justify="center")
         text.align("center", width)
         return Strip(list(text.render(self.app.console)), width).apply_style(base)
 
