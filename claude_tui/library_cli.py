@@ -116,7 +116,7 @@ def run_search(args: argparse.Namespace) -> int:
         with index.reading() as db:
             hits = search(
                 db, roots, " ".join(args.query), limit=args.limit, project=args.project, role=args.role,
-                since=args.since,
+                since=args.since, until=args.until, tool=args.tool, errors_only=args.errors,
             )  # fmt: skip
     except ValueError as exc:
         raise CommandError(str(exc)) from exc

@@ -299,3 +299,16 @@ def test_help_texts_name_every_option_and_default(capsys: pytest.CaptureFixture[
     out = " ".join(capsys.readouterr().out.split())
     assert '"quoted words" as a phrase, word* as a prefix' in out
     assert "the document's format (default: markdown)" in out
+
+
+def test_search_command_filters_as_the_app_does(lib: Library, capsys: pytest.CaptureFixture[str]) -> None:
+    root = str(lib.roots[0])
+
+    def found(*args: str) -> list[tuple[str, str]]:
+        main(["search", *args, "--projects-dir", root, "--json"])
+        return [(h["session_id"], h["kind"]) for h in map(orjson.loads, capsys.readouterr().out.splitlines())]
+
+    assert found("pytest", "--tool", "bash") == [("new", "tool_input")]
+    assert found("pytest", "--tool", "Edit") == []
+    assert found("failed", "--errors") == [("new", "tool_output")]
+    assert found("json", "--until", "2026-01-05") == [("other", "prompt"), ("old", "answer"), ("old", "prompt")]
