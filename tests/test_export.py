@@ -463,3 +463,19 @@ def test_quiet_rows_drop_colour_codes_and_injected_tags(tmp_path: Path) -> None:
     assert "*▸ command: /exit*" in md
     assert "*· command_output: See ya!*" in md
     assert "*· system: Stop [ruff] completed ␛]0;t␇*" in md  # colours dropped; any other escape stays visible
+
+
+def test_json_keeps_redacted_and_unknown_blocks(tmp_path: Path) -> None:
+    log = Log()
+    log.prompt("think hard")
+    log.answer(
+        {"type": "redacted_thinking", "data": "opaque"},
+        {"type": "server_tool_use", "id": "srv1", "name": "web_search", "input": {"query": "x"}},
+        {"type": "text", "text": "done"},
+    )
+    [_, answer] = json.loads(export(log.write(tmp_path / "s.jsonl"), "json"))["messages"]
+    assert answer["text"] == "done"
+    redacted, server = answer["other_blocks"]
+    assert redacted == {"type": "redacted_thinking", "json": "", "size": 0, "truncated": False}
+    assert server["type"] == "server_tool_use" and not server["truncated"]
+    assert json.loads(server["json"])["input"] == {"query": "x"}

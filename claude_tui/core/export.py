@@ -324,6 +324,11 @@ def _json_document(session: Session, facts: dict[str, Any]) -> str:
     return _json_text(document) + "\n"
 
 
+#: Block types a JSON message gives fields of their own (with tool calls); any other (redacted thinking,
+#: unknown types) is kept as it was.
+_SHOWN_BLOCKS = frozenset({"text", "thinking", "image"})
+
+
 def _json_message(session: Session, m: Message) -> dict[str, Any]:
     return {
         "index": m.index,
@@ -335,6 +340,7 @@ def _json_message(session: Session, m: Message) -> dict[str, Any]:
         "text": m.plain_text,
         "thinking": [b.text for b in m.blocks if b.type == "thinking"],
         "images": [{"media_type": b.media_type, "size": b.size} for b in m.blocks if b.type == "image"],
+        "other_blocks": [_json_other(b) for b in m.blocks if b.call is None and b.type not in _SHOWN_BLOCKS],
         "tool_calls": [_json_call(session, c) for c in m.tool_calls],
         "fork": None if m.fork is None else {"branch": session.branch_of(m.fork) + 1, "of": len(m.fork.heads)},
         "stop_reason": m.stop_reason,
@@ -343,6 +349,11 @@ def _json_message(session: Session, m: Message) -> dict[str, Any]:
         "pre_tokens": m.pre_tokens,
         "micro": m.micro,
     }
+
+
+def _json_other(block: Block) -> dict[str, Any]:
+    """A block of a type the export has no field for: its JSON as the model keeps it (a preview of `size` bytes)."""
+    return {"type": block.type, "json": block.text, "size": block.size, "truncated": len(block.text) < block.size}
 
 
 def _json_call(session: Session, call: ToolCall) -> dict[str, Any]:
