@@ -63,6 +63,7 @@ def test_errors_are_one_line_and_non_zero(tmp_path: Path) -> None:
         (("stats", str(tmp_path / "missing.jsonl")), "no such file"),
         (("stats", str(tmp_path / "dir.jsonl")), "a directory"),
         (("export", "0f1e2d3c", "--projects-dir", str(projects)), "ambiguous"),
+        (("stats", "0f1e2d3c", "--projects-dir", str(tmp_path / "nowhere")), "no projects folder at"),
     ]
     for args, message in cases:
         out = run(*args)

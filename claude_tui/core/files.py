@@ -83,6 +83,8 @@ def find_session(spec: str, roots: list[Path]) -> Path:
     if len(exact) == 1 or len(matches) == 1:
         return (exact or matches)[0]
     if not matches:
+        if not any(root.is_dir() for root in roots):
+            raise SessionNotFound(f"no projects folder at {', '.join(str(r) for r in roots)}")
         where = ", ".join(str(r) for r in roots)
         raise SessionNotFound(f"no session matches {spec!r} under {where}")
     names = ", ".join(m.stem for m in matches[:5])
