@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from jsonl import Thread, text
 from rich.console import Console
+from textual import events
+from textual.widgets import Input
 from ui_support import CLOCK, browser_ready, demo_copy, settled
 
 from claude_tui.ui.app import ClaudeTUI, MainScreen
@@ -303,6 +305,23 @@ async def test_a_filter_box_sits_in_its_own_pane(roots: list[Path]) -> None:
         await settled(pilot, lambda: box.region.height == 1)
         assert (tree.region, sessions.region.width) == before  # the projects keep their rows, the list its columns
         assert box.region.y == sessions.region.bottom  # under the list
+
+
+@pytest.mark.parametrize(("pane", "keys", "typed"), [("2", "cas", "cas"), ("2", "/sa", "sa"), ("1", "wez", "wez")])
+async def test_keys_typed_fast_land_in_the_filter_box(roots: list[Path], pane: str, keys: str, typed: str) -> None:
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press(pane)
+        sessions = app.main.query_one(SessionList)
+        for key in keys:  # all in the queue before the first is handled, as a fast typist's keys arrive
+            app.post_message(events.Key("slash" if key == "/" else key, key))
+        await pilot.pause()
+        name = "projects" if pane == "1" else "sessions"
+        box = app.main.query_one(f"#{name}-filter", Input)
+        await settled(pilot, lambda: box.has_focus)
+        assert box.value == typed
+        assert sessions.sort_key == "when" and not sessions.show_hidden and not app.main.has_class("-zoomed")
 
 
 async def test_a_long_title_is_cut_with_an_ellipsis_under_the_list(tmp_path: Path) -> None:

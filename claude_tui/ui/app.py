@@ -558,7 +558,7 @@ class MainScreen(Screen[None]):
     def action_filter(self) -> None:
         if self.has_class("-zoomed"):
             self.remove_class("-zoomed")
-        self._filter_box(isinstance(self.focused, ProjectTree)).focus()
+        self.set_focus(self._filter_box(isinstance(self.focused, ProjectTree)))  # now: the next keys are its
 
     def _filter_box(self, projects: bool) -> FilterInput:
         """The filter box under the tree or the list, in its pane, made the first time it is needed."""
@@ -573,12 +573,23 @@ class MainScreen(Screen[None]):
     def on_key(self, event: events.Key) -> None:
         """Type-to-filter: a printable key that nothing bound, typed in the tree or the list."""
         focused = self.focused
-        if not isinstance(focused, ProjectTree | SessionList) or not event.is_printable or not event.character:
+        if not event.is_printable or not event.character:
             return
-        if event.character.isspace() or event.key in self.active_bindings:
+        if isinstance(focused, FilterInput):  # typed fast, it was sent to the list before the box took the focus
+            focused.insert_text_at_cursor(event.character)
+            event.stop()
+            return
+        if not isinstance(focused, ProjectTree | SessionList):
+            return
+        bound = self.active_bindings.get(event.key)
+        if bound is not None and bound.node is self and bound.binding.action == "filter":
+            self.action_filter()  # here, not as a binding: that would run after the keys typed next reach us
+            event.stop()
+            return
+        if event.character.isspace() or bound is not None:
             return
         box = self._filter_box(isinstance(focused, ProjectTree))
-        box.focus()
+        self.set_focus(box)  # at once, not after the keys already queued: those are sent to the box
         box.insert_text_at_cursor(event.character)
         event.stop()
 
