@@ -96,3 +96,9 @@ def test_stats_human_output_is_one_block_per_session(tmp_path: Path) -> None:
     assert "  when      2026-01-05 09:00:05 .. 09:00:15 UTC  (10s)\n" in blocks[0]
     assert "cache write  $0.00  (no price for claude-opus-9)\n" in blocks[0]
     assert blocks[1].startswith("make the parser tolerant\n")
+
+
+def test_help_names_every_subcommand() -> None:
+    out = run("--help")
+    assert out.returncode == 0
+    assert "Subcommands: stats, export, index, search" in " ".join(out.stdout.split())

@@ -18,10 +18,12 @@ DEMO_MTIME = 1_767_225_600.0
 
 
 def parser() -> argparse.ArgumentParser:
+    from claude_tui.cli import COMMANDS
+
     p = argparse.ArgumentParser(
         prog="claude-tui",
-        description="Browse, follow and search Claude Code history. Subcommands: stats, export (claude-tui COMMAND "
-        "--help).",
+        description="Browse, follow and search Claude Code history. "
+        f"Subcommands: {', '.join(COMMANDS)} (claude-tui COMMAND --help).",
     )
     p.add_argument("session", nargs="?", metavar="SESSION", help="a session file, id or unique id prefix to open")
     p.add_argument(
