@@ -195,6 +195,9 @@ def test_clock_is_injectable() -> None:
     assert clock.ago("2026-04-19T10:00:00Z") == "3d ago"
     assert clock.ago("2026-01-02T10:00:00Z") == "2 Jan"
     assert clock.ago("2025-01-02T10:00:00Z") == "Jan '25"
+    assert clock.ago("2026-04-22T10:00:30Z") == "now"  # a clock a little ahead
+    assert clock.ago("2026-04-23T10:00:00Z") == "23 Apr"  # later than now: its date, not "now"
+    assert clock.ago("2027-03-18T18:00:00Z") == "Mar '27"
     assert clock.clock_time("2026-04-22T07:05:09Z") == "07:05:09"
     assert clock.day("2026-04-21T07:05:09Z") == "Tue 21 Apr"
     assert Clock().ago(time.time() - 7200) == "2h ago"

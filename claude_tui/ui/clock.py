@@ -44,18 +44,19 @@ class Clock:
         return text if when.year == self.local(self.now()).year else f"{text} {when.year}"
 
     def ago(self, stamp: str | float | None) -> str:
-        """ "now", "5m ago", "3h ago", "2d ago", then the date ("3 Nov", or "Nov '25" in another year)."""
+        """ "now", "5m ago", "3h ago", "2d ago", then the date ("3 Nov", or "Nov '25" in another year);
+        a time later than now by more than a minute (another machine's clock) by its date too."""
         epoch = _epoch(stamp)
         if epoch is None:
             return "-"
         delta = self.now() - epoch
-        if delta < 60:
+        if abs(delta) < 60:
             return "now"
-        if delta < 3600:
+        if 0 < delta < 3600:
             return f"{int(delta // 60)}m ago"
-        if delta < 86400:
+        if 0 < delta < 86400:
             return f"{int(delta // 3600)}h ago"
-        if delta < 86400 * 14:
+        if 0 < delta < 86400 * 14:
             return f"{int(delta // 86400)}d ago"
         when = self.local(epoch)
         if when.year == self.local(self.now()).year:
