@@ -21,7 +21,7 @@ import orjson
 from claude_tui import __version__
 from claude_tui.core.diff import EDIT_TOOLS, unified
 from claude_tui.core.model import Block, Kind, Message, ToolCall, parse_time
-from claude_tui.core.sanitize import visible_controls, without_sgr
+from claude_tui.core.sanitize import visible_controls, without_markup
 from claude_tui.core.session import AGENT_TOOLS, Session, prompt_text
 from claude_tui.core.source import full_output
 from claude_tui.core.stats import human_count, human_duration, human_size, human_time, session_stats
@@ -38,7 +38,6 @@ LINE_CHARS = 160
 #: Input keys that summarise a call in its heading, by preference.
 SUMMARY_KEYS = ("description", "file_path", "notebook_path", "path", "pattern", "url", "query", "skill", "command")
 #: Tags Claude Code wraps around commands, their output and injected text; dropped from one-line rows.
-_TAGS = re.compile(r"</?(?:local-command-[a-z]+|bash-[a-z]+|command-[a-z]+|system-reminder)>")
 
 
 def export_session(session: Session, fmt: str, summaries: dict[str, str] | None = None) -> str:
@@ -288,7 +287,7 @@ def _image(media_type: str, size: int) -> str:
 
 def _row(text: str) -> str:
     """A quiet row's text (hook output, a command and its output) on one line, without colours and injected tags."""
-    return _one_line(_TAGS.sub(" ", without_sgr(text)))
+    return _one_line(without_markup(text))
 
 
 def _one_line(text: str, limit: int = LINE_CHARS) -> str:

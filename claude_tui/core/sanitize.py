@@ -57,3 +57,12 @@ def visible_controls_but_sgr(text: str) -> str:
 def without_sgr(text: str) -> str:
     """`text` with its SGR sequences dropped (for one-line summaries of coloured output)."""
     return SGR.sub("", text) if "\x1b" in text else text
+
+
+#: The tags Claude Code wraps commands, their output and reminders in.
+_CLAUDE_TAGS = re.compile(r"</?(?:local-command-[a-z]+|bash-[a-z]+|command-[a-z]+|system-reminder)>")
+
+
+def without_markup(text: str) -> str:
+    """`text` without SGR sequences and Claude Code's tags: a quiet row's words (a hook, a command and its output)."""
+    return _CLAUDE_TAGS.sub(" ", without_sgr(text))

@@ -16,7 +16,7 @@ from rich.style import Style
 from rich.text import Text
 
 from claude_tui.core.model import QUIET_KINDS, Block, Kind, Message, Problem, ToolCall
-from claude_tui.core.sanitize import without_sgr
+from claude_tui.core.sanitize import without_markup
 from claude_tui.core.session import prompt_text
 from claude_tui.core.stats import human_count, human_size
 from claude_tui.ui import lines, tools
@@ -33,7 +33,6 @@ _QUIET_GLYPHS = {
     Kind.COMMAND_OUTPUT: "│",
 }
 #: Tags Claude Code wraps around injected text; dropped from one-line rows.
-_TAGS = re.compile(r"</?(?:local-command-[a-z]+|bash-[a-z]+|command-[a-z]+|system-reminder)>")
 _MODEL = re.compile(r"^claude-(?:(\d+)-(\d+)-)?([a-z]+)(?:-(\d{1,2})(?:-(\d{1,2}))?)?(?:-\d{8})?$")
 
 
@@ -324,8 +323,7 @@ class Painter:
         p = self.palette
         message = entry.message
         kind = message.kind
-        source = without_sgr(message.plain_text or message.text or message.record_type)  # hook and command colours
-        text = tools.one_line(_TAGS.sub(" ", source), 600)
+        text = tools.one_line(without_markup(message.plain_text or message.text or message.record_type), 600)
         if kind is Kind.API_ERROR:
             left = Text.assemble(("✗ ", p.error), ("API error  ", p.error), (text, p.error))
         elif kind is Kind.INTERRUPT:
