@@ -479,3 +479,18 @@ def test_json_keeps_redacted_and_unknown_blocks(tmp_path: Path) -> None:
     assert redacted == {"type": "redacted_thinking", "json": "", "size": 0, "truncated": False}
     assert server["type"] == "server_tool_use" and not server["truncated"]
     assert json.loads(server["json"])["input"] == {"query": "x"}
+
+
+def test_a_shell_commands_output_is_kept_whole_as_a_block(tmp_path: Path) -> None:
+    """`! pytest` then "fix these": the failures listed by the command must be in the export."""
+    log = Log()
+    log.prompt("<bash-input>pytest -q</bash-input>")
+    failures = [f"FAILED tests/test_parser.py::test_case_number_{i} - AssertionError" for i in range(8)]
+    log.prompt("<bash-stdout>" + "\n".join(["FFFFFFFF", *failures, "\x1b[31m8 failed\x1b[0m"]) + "</bash-stdout>")
+    log.prompt("fix these")
+    path = log.write(tmp_path / "s.jsonl")
+    for fmt in ("markdown", "html"):
+        out = export(path, fmt)
+        assert all(f in out for f in failures), fmt
+        assert "8 failed" in out and "\x1b" not in out and "␛" not in out and "bash-stdout" not in out, fmt
+    assert "```text\nFFFFFFFF\n" + "\n".join(failures) + "\n8 failed\n```" in export(path, "markdown")

@@ -105,6 +105,9 @@ class _Walker:
             out.close_details()
         elif kind is Kind.COMMAND:
             out.note(f"▸ command: {_row(prompt_text(m, LINE_CHARS))}", "command")
+        elif kind is Kind.COMMAND_OUTPUT and "\n" in (output := without_markup(m.plain_text).strip()):
+            out.note("▸ command output:", "command")  # what the next prompt may be about: kept as lines
+            self.trimmed(output, OUTPUT_LINES, "output")
         elif kind is Kind.INTERRUPT:
             out.note(f"⏹ {_row(m.plain_text)}", "interrupt")
         elif kind is Kind.API_ERROR:
