@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from jsonl import Thread, text, tool_use
+from textual import events
 from ui_support import CLOCK, browser_ready, demo, demo_copy, index_of, loaded, session_app, settled
 
 from claude_tui.core.model import Kind
@@ -106,6 +107,24 @@ async def test_n_and_N_go_through_the_matches_and_wrap() -> None:
         assert not bar.active and view.marker is None and view.has_focus
         await pilot.press("n")  # the last search again, with its highlights
         assert bar.active and view.marker is not None
+
+
+@pytest.mark.parametrize("keys", ["/jest", "/pen"])
+async def test_keys_typed_fast_after_slash_land_in_the_find_bar(keys: str) -> None:
+    app = session_app(demo("67df"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        cursor = view.cursor_index
+        bar = app.screen.query_one(FindBar)  # built with the screen, hidden
+        for typed in (keys, "/up"):  # the second time, over the last query (selected when the bar opens)
+            for key in typed:  # all in the queue before the first is handled, as a fast typist's keys arrive
+                app.post_message(events.Key("slash" if key == "/" else key, key))
+            await pilot.pause()
+            await settled(pilot, lambda: bar._done)
+            assert bar.input.value == typed[1:]
+            assert bar.active and bar.input.has_focus
+            assert view.cursor_index == cursor and view.pane_filter is None  # no key ran as a conversation key
+            await pilot.press("escape")
 
 
 async def test_regex_toggle_and_a_bad_pattern() -> None:

@@ -26,6 +26,7 @@ from claude_tui.ui.clock import Clock
 from claude_tui.ui.config import Config, tilde
 from claude_tui.ui.live import LibraryChanged, Live
 from claude_tui.ui.widgets.conversation import ConversationView
+from claude_tui.ui.widgets.findbar import FindBar
 from claude_tui.ui.widgets.header import SessionFacts, SessionHeader
 from claude_tui.ui.widgets.keybar import KeyBar
 from claude_tui.ui.widgets.projects import ProjectTree
@@ -39,7 +40,6 @@ if TYPE_CHECKING:  # and what the first screen does not show is imported when it
     from claude_tui.core.model import Message
     from claude_tui.core.search import Hit as SearchHit
     from claude_tui.ui.prefetch import Prefetch
-    from claude_tui.ui.widgets.findbar import FindBar
 
 #: Seconds the session cursor must rest before the session under it opens.
 OPEN_DELAY = 0.12
@@ -168,7 +168,9 @@ class MainScreen(Screen[None]):
                 yield SessionFacts(self.clock, id="session-facts")
             with Vertical(id="reader"):
                 yield SessionHeader(self.clock, id="session-header")
-                yield ConversationView(self.clock, id="conversation")
+                view = ConversationView(self.clock, id="conversation")
+                yield view
+                yield FindBar(view, id="find-bar")  # hidden until / opens it
                 yield LiveStatus(id="live-status")
         yield Static(id="empty")
         yield KeyBar()
@@ -427,17 +429,11 @@ class MainScreen(Screen[None]):
     # ---------------------------------------------------------------- finding
 
     @on(ConversationView.FindRequested)
-    async def _find_requested(self, message: ConversationView.FindRequested) -> None:
-        from claude_tui.ui.widgets.findbar import FindBar
-
-        bar = self._find_bar()
-        if bar is None:
-            bar = FindBar(self.conversation, id="find-bar")
-            await self.query_one("#reader").mount(bar, after=self.conversation)
+    def _find_requested(self, message: ConversationView.FindRequested) -> None:
         if message.step:
-            bar.step(message.step)
+            self.find_bar.step(message.step)
         else:
-            bar.open()
+            self.find_bar.open()
 
     @on(ConversationView.Filtered)
     async def _filtered(self, message: ConversationView.Filtered) -> None:
@@ -449,10 +445,9 @@ class MainScreen(Screen[None]):
             await self.query_one("#reader").mount(note, before=self.conversation)
         note.show(message.pane_filter)
 
-    def _find_bar(self) -> FindBar | None:
-        """The find bar, once it was opened."""
-        found = self.query("#find-bar")
-        return found.first() if found else None  # type: ignore[return-value]
+    @property
+    def find_bar(self) -> FindBar:
+        return self.query_one(FindBar)
 
     def open_hit(self, hit: SearchHit) -> None:
         """Open the session of a search hit, with its message in view once it is read."""
@@ -525,9 +520,8 @@ class MainScreen(Screen[None]):
             self.query_one(SessionList).focus()
 
     def action_back(self) -> None:
-        bar = self._find_bar()
-        if bar is not None and bar.active:
-            bar.close()
+        if self.find_bar.active:
+            self.find_bar.close()
             return
         if self._clear_filter_of_focused():
             return
@@ -571,17 +565,23 @@ class MainScreen(Screen[None]):
         return box
 
     def on_key(self, event: events.Key) -> None:
-        """Type-to-filter: a printable key that nothing bound, typed in the tree or the list."""
+        """Type-to-filter: a printable key that nothing bound, typed in the tree or the list; and / in the
+        conversation, which opens the find bar."""
         focused = self.focused
         if not event.is_printable or not event.character:
             return
-        if isinstance(focused, FilterInput):  # typed fast, it was sent to the list before the box took the focus
-            focused.insert_text_at_cursor(event.character)
+        if isinstance(focused, Input):  # typed fast, it was sent to a pane before the box took the focus
+            focused.replace(event.character, *focused.selection)  # as the box does: over what is selected
             event.stop()
+            return
+        bound = self.active_bindings.get(event.key)
+        if isinstance(focused, ConversationView):
+            if bound is not None and bound.node is focused and bound.binding.action == "find(0)":
+                self.find_bar.open()  # here, not as a binding: that would run after the keys typed next reach us
+                event.stop()
             return
         if not isinstance(focused, ProjectTree | SessionList):
             return
-        bound = self.active_bindings.get(event.key)
         if bound is not None and bound.node is self and bound.binding.action == "filter":
             self.action_filter()  # here, not as a binding: that would run after the keys typed next reach us
             event.stop()

@@ -174,7 +174,7 @@ class FindBar(Horizontal):
         self._styles = match_styles(self.app)
         self.add_class("-active")
         box = self.input
-        box.focus()
+        self.screen.set_focus(box)  # at once, not after the keys already queued: those are sent to the box
         box.select_all()
         if box.value and self.view.marker is None:
             self._search()
