@@ -13,7 +13,9 @@ from textual import events
 from textual.widgets import Input
 from ui_support import CLOCK, browser_ready, demo_copy, settled
 
-from claude_tui.ui.app import ClaudeTUI, MainScreen
+from claude_tui.core import index
+from claude_tui.ui import app as app_module
+from claude_tui.ui.app import ClaudeTUI, LibraryLoaded, MainScreen
 from claude_tui.ui.config import load_config
 from claude_tui.ui.launch import DEMO_PROJECTS, parser
 from claude_tui.ui.widgets.conversation import ConversationView
@@ -51,6 +53,31 @@ async def test_opens_on_the_newest_project_and_session(roots: list[Path]) -> Non
         assert labels[0].startswith("notes-api")  # the worktree sits under its repository
         assert sessions.has_focus and len(sessions.shown) == 1
         assert view.session is not None and view.session.id == sessions.shown[0].id
+
+
+async def test_a_first_index_shows_its_sessions_as_it_grows(roots: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(index, "COMMIT_EVERY", 0.0)  # every file committed on its own
+    monkeypatch.setattr(app_module, "LISTING_EVERY", 0.0)
+    shown: list[tuple[int, bool, str, str | None]] = []  # sessions listed, final, tree title, project chosen
+    original = MainScreen.on_library_loaded
+
+    def spy(screen: MainScreen, message: LibraryLoaded) -> None:
+        original(screen, message)
+        tree = screen.query_one(ProjectTree)
+        chosen = tree.chosen.path if tree.chosen is not None else None
+        shown.append((sum(len(p.sessions) for p in tree.projects), message.final, str(tree.border_title), chosen))
+
+    monkeypatch.setattr(MainScreen, "on_library_loaded", spy)
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        total, final, title, _ = shown[-1]
+        assert final and title == "Projects" and len(shown) > 1
+        growing = [(n, t) for n, f, t, _ in shown[:-1]]
+        assert all(not f for _, f, _, _ in shown[:-1])
+        assert any(0 < n < total for n, _ in growing)  # some but not all, before the update ended
+        assert all(t.startswith("Projects · indexing ") for n, t in growing if n)
+        assert len({c for *_, c in shown}) == 1  # the project chosen first stays chosen
 
 
 async def test_moving_in_the_tree_and_list_opens_sessions(roots: list[Path]) -> None:

@@ -47,6 +47,8 @@ OPEN_DELAY = 0.12
 UPDATE_DELAY = 0.3
 #: Seconds between two indexing progress reports.
 PROGRESS_EVERY = 0.25
+#: Seconds at least between two listings of what the index holds while it is being brought up to date.
+LISTING_EVERY = 2.0
 
 
 class LibraryLoaded(TextualMessage):
@@ -210,21 +212,28 @@ class MainScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="library", exit_on_error=False)
     def refresh_library(self) -> None:
-        """Show what the index holds at once, then bring it up to date and show that."""
+        """Show what the index holds at once, then bring it up to date and show that; a long update (the
+        first one) shows what it has committed so far as it goes, every LISTING_EVERY seconds at most."""
         app: ClaudeTUI = self.app  # type: ignore[assignment]
-        last = 0.0
+        last = listed = 0.0  # when progress and the projects were last posted
+        shown = 0  # files done when the projects were last read
 
         def progress(done: Progress) -> None:
-            nonlocal last
+            nonlocal last, listed, shown
             now = time.monotonic()
             if now - last >= PROGRESS_EVERY:
                 last = now
                 self.post_message(LibraryProgress(done.files_done, done.files_total))
+            if now - listed >= LISTING_EVERY and shown < done.files_done < done.files_total:
+                listed, shown = now, done.files_done  # what the index has committed so far: the list fills
+                library.reload()
+                self.post_message(LibraryLoaded(list(library.projects), [], final=False))
 
         try:
             library = app.library
             library.reload()
             if library.projects:
+                listed = time.monotonic()
                 self.post_message(LibraryLoaded(list(library.projects), [], final=False))
             library.refresh(progress)
             self.post_message(LibraryLoaded(list(library.projects), list(library.notices)))
