@@ -64,7 +64,7 @@ async def test_a_first_index_shows_its_sessions_as_it_grows(roots: list[Path], m
     def spy(screen: MainScreen, message: LibraryLoaded) -> None:
         original(screen, message)
         tree = screen.query_one(ProjectTree)
-        chosen = tree.chosen.path if tree.chosen is not None else None
+        chosen = str(tree.chosen.folder) if tree.chosen is not None else None
         shown.append((sum(len(p.sessions) for p in tree.projects), message.final, str(tree.border_title), chosen))
 
     monkeypatch.setattr(MainScreen, "on_library_loaded", spy)

@@ -753,7 +753,7 @@ class Index:
         progress: Callable[[Progress], None] | None,
         cancel: threading.Event | None,
     ) -> None:
-        jobs.sort(key=lambda j: j[4] - j[3], reverse=True)  # biggest first: even shares
+        jobs.reverse()  # the most recently written first: a first index shows the latest work first
         report = Progress(files_total=len(jobs), bytes_total=sum(j[4] - j[3] for j in jobs))
         leaves = frozenset(leaf for (leaf,) in self.db.execute("SELECT DISTINCT leaf FROM summaries"))
         last_report = 0.0

@@ -265,7 +265,8 @@ class MainScreen(Screen[None]):
         self.remove_class("-empty")
         tree = self.query_one(ProjectTree)
         current = tree.chosen
-        keep = next((p for p in message.projects if current is not None and p.path == current.path), None)
+        # the same folder: a project's path comes from its sessions, and may change as more are read
+        keep = next((p for p in message.projects if current is not None and p.folder == current.folder), None)
         project = (
             keep
             or (self._project_of(self.direct) if self.direct else None)
