@@ -26,7 +26,6 @@ from claude_tui.ui.clock import Clock
 from claude_tui.ui.config import Config, tilde
 from claude_tui.ui.live import LibraryChanged, Live
 from claude_tui.ui.widgets.conversation import ConversationView
-from claude_tui.ui.widgets.findbar import FindBar
 from claude_tui.ui.widgets.header import SessionFacts, SessionHeader
 from claude_tui.ui.widgets.keybar import KeyBar
 from claude_tui.ui.widgets.projects import ProjectTree
@@ -40,6 +39,7 @@ if TYPE_CHECKING:  # and what the first screen does not show is imported when it
     from claude_tui.core.model import Message
     from claude_tui.core.search import Hit as SearchHit
     from claude_tui.ui.prefetch import Prefetch
+    from claude_tui.ui.widgets.findbar import FindBar
 
 #: Seconds the session cursor must rest before the session under it opens.
 OPEN_DELAY = 0.12
@@ -172,7 +172,6 @@ class MainScreen(Screen[None]):
                 yield SessionHeader(self.clock, id="session-header")
                 view = ConversationView(self.clock, id="conversation")
                 yield view
-                yield FindBar(view, id="find-bar")  # hidden until / opens it
                 yield LiveStatus(id="live-status")
         yield Static(id="empty")
         yield KeyBar()
@@ -183,6 +182,7 @@ class MainScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.call_after_refresh(_resume_gc)  # first: before the reads that the first frame sets off
+        self.call_after_refresh(self._add_find_bar)
         self.query_one("#projects").border_title = "Projects"
         self.query_one("#sessions").border_title = "Sessions"
         self.conversation.hide_quiet = self.hide_quiet
@@ -438,12 +438,30 @@ class MainScreen(Screen[None]):
 
     # ---------------------------------------------------------------- finding
 
+    async def _add_find_bar(self) -> None:
+        """The find bar under the conversation, hidden until / opens it: added once the first frame is
+        drawn, which needs none of its code."""
+        from claude_tui.ui.widgets.findbar import FindBar
+
+        if not self.query(FindBar):
+            await self.query_one("#reader").mount(FindBar(self.conversation, id="find-bar"), after=self.conversation)
+
+    @property
+    def find_bar(self) -> FindBar | None:
+        """The find bar, once it is mounted."""
+        bar = self.query("#find-bar")
+        return bar.first() if bar and bar.first().is_mounted else None  # type: ignore[return-value]
+
     @on(ConversationView.FindRequested)
-    def _find_requested(self, message: ConversationView.FindRequested) -> None:
+    async def _find_requested(self, message: ConversationView.FindRequested) -> None:
+        await self._add_find_bar()  # / pressed before the first frame was drawn
+        bar = self.find_bar
+        if bar is None:
+            return
         if message.step:
-            self.find_bar.step(message.step)
+            bar.step(message.step)
         else:
-            self.find_bar.open()
+            bar.open()
 
     @on(ConversationView.Filtered)
     async def _filtered(self, message: ConversationView.Filtered) -> None:
@@ -454,10 +472,6 @@ class MainScreen(Screen[None]):
             note = PaneNote(id="pane-note")
             await self.query_one("#reader").mount(note, before=self.conversation)
         note.show(message.pane_filter)
-
-    @property
-    def find_bar(self) -> FindBar:
-        return self.query_one(FindBar)
 
     def open_hit(self, hit: SearchHit) -> None:
         """Open the session of a search hit, with its message in view once it is read."""
@@ -530,8 +544,8 @@ class MainScreen(Screen[None]):
             self.query_one(SessionList).focus()
 
     def action_back(self) -> None:
-        if self.find_bar.active:
-            self.find_bar.close()
+        if (bar := self.find_bar) is not None and bar.active:
+            bar.close()
             return
         if self._clear_filter_of_focused():
             return
@@ -586,8 +600,9 @@ class MainScreen(Screen[None]):
             return
         bound = self.active_bindings.get(event.key)
         if isinstance(focused, ConversationView):
-            if bound is not None and bound.node is focused and bound.binding.action == "find(0)":
-                self.find_bar.open()  # here, not as a binding: that would run after the keys typed next reach us
+            bar = self.find_bar  # None before the first frame: then the binding opens it
+            if bar is not None and bound is not None and bound.node is focused and bound.binding.action == "find(0)":
+                bar.open()  # here, not as a binding: that would run after the keys typed next reach us
                 event.stop()
             return
         if not isinstance(focused, ProjectTree | SessionList):
