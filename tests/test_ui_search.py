@@ -115,16 +115,34 @@ async def test_keys_typed_fast_after_slash_land_in_the_find_bar(keys: str) -> No
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         cursor = view.cursor_index
-        bar = app.screen.query_one(FindBar)  # built with the screen, hidden
-        for typed in (keys, "/up"):  # the second time, over the last query (selected when the bar opens)
+        bar = app.screen.query_one(FindBar)  # added hidden once the first frame was drawn
+        # the second time straight after Escape, and over the last query (selected when the bar opens)
+        for typed in (keys, "\x1b/up"):
             for key in typed:  # all in the queue before the first is handled, as a fast typist's keys arrive
-                app.post_message(events.Key("slash" if key == "/" else key, key))
+                name = {"/": "slash", "\x1b": "escape"}.get(key, key)
+                app.post_message(events.Key(name, None if key == "\x1b" else key))
             await pilot.pause()
             await settled(pilot, lambda: bar._done)
-            assert bar.input.value == typed[1:]
+            assert bar.input.value == typed.split("/")[1]
             assert bar.active and bar.input.has_focus
             assert view.cursor_index == cursor and view.pane_filter is None  # no key ran as a conversation key
-            await pilot.press("escape")
+        await pilot.press("escape")
+        assert not bar.active and view.has_focus
+
+
+async def test_keys_typed_after_slash_before_the_find_bar_is_there_land_in_it() -> None:
+    """The find bar is added after the first frame: a / typed before that, and what follows it, still find."""
+    app = session_app(demo("67df"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        cursor = view.cursor_index
+        await app.screen.query_one(FindBar).remove()  # as it is before the first frame
+        for key in "/jest":
+            app.post_message(events.Key("slash" if key == "/" else key, key))
+        await settled(pilot, lambda: bool(app.screen.query(FindBar)) and app.screen.query_one(FindBar).active)
+        bar = app.screen.query_one(FindBar)
+        await settled(pilot, lambda: bar.input.value == "jest")
+        assert bar.input.has_focus and view.cursor_index == cursor and view.pane_filter is None
 
 
 async def test_regex_toggle_and_a_bad_pattern() -> None:

@@ -156,6 +156,7 @@ class MainScreen(Screen[None]):
         self._open_timer: Any = None
         self._hit: SearchHit | None = None  #: a search hit to show once its session is read
         self._from_search: Path | None = None  #: the session opened from the search screen
+        self._typed_early: str | None = None  #: keys typed after / while the find bar was still being added
         self.live = Live(self)
         self.AUTO_FOCUS = "#conversation" if session is not None else "#sessions"
 
@@ -454,14 +455,21 @@ class MainScreen(Screen[None]):
 
     @on(ConversationView.FindRequested)
     async def _find_requested(self, message: ConversationView.FindRequested) -> None:
-        await self._add_find_bar()  # / pressed before the first frame was drawn
-        bar = self.find_bar
-        if bar is None:
+        await self._add_find_bar()  # n or N pressed before the first frame was drawn
+        if (bar := self.find_bar) is None:
             return
         if message.step:
             bar.step(message.step)
         else:
             bar.open()
+
+    async def _open_find_bar_early(self) -> None:
+        """/ pressed before the find bar was added: add it, open it, and type what came after the / into it."""
+        await self._add_find_bar()
+        if (bar := self.find_bar) is not None:
+            bar.open()
+            bar.input.replace(self._typed_early or "", *bar.input.selection)
+        self._typed_early = None
 
     @on(ConversationView.Filtered)
     async def _filtered(self, message: ConversationView.Filtered) -> None:
@@ -600,9 +608,15 @@ class MainScreen(Screen[None]):
             return
         bound = self.active_bindings.get(event.key)
         if isinstance(focused, ConversationView):
-            bar = self.find_bar  # None before the first frame: then the binding opens it
-            if bar is not None and bound is not None and bound.node is focused and bound.binding.action == "find(0)":
-                bar.open()  # here, not as a binding: that would run after the keys typed next reach us
+            if self._typed_early is not None:  # the find bar is on its way: these keys are for it
+                self._typed_early += event.character
+                event.stop()
+            elif bound is not None and bound.node is focused and bound.binding.action == "find(0)":
+                if (bar := self.find_bar) is not None:
+                    bar.open()  # here, not as a binding: that would run after the keys typed next reach us
+                else:
+                    self._typed_early = ""
+                    self.run_worker(self._open_find_bar_early())
                 event.stop()
             return
         if not isinstance(focused, ProjectTree | SessionList):

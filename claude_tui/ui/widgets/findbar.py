@@ -111,6 +111,20 @@ class FindInput(Input):
     def action_close(self) -> None:
         self.bar.close()
 
+    async def _on_key(self, event: events.Key) -> None:
+        """Escape closes at once (as a binding it would run after the keys typed next had reached the box);
+        keys typed after it, already on their way here, go to what has the focus now."""
+        if event.key == "escape" and self.bar.active:
+            event.stop()
+            event.prevent_default()
+            self.bar.close()
+        elif self.screen.focused is not self:
+            event.stop()
+            event.prevent_default()
+            self.app.post_message(events.Key(event.key, event.character))
+        else:
+            await super()._on_key(event)
+
 
 class FindBar(Horizontal):
     """One line under the conversation: the query, the regex switch, and "match 3 of 17"."""
@@ -189,7 +203,7 @@ class FindBar(Horizontal):
         self.view.marker = None
         self._mark = None
         self.view.refresh()
-        self.view.focus()
+        self.screen.set_focus(self.view)  # at once: keys typed next are the conversation's, not the box's
 
     def toggle_regex(self) -> None:
         self.regex = not self.regex
