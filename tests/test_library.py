@@ -179,9 +179,19 @@ def test_empty_and_warmup_sessions(tmp_path: Path) -> None:
     e = Writer("empty")
     e.prompt("nobody answered")
     e.write(folder)
+    c = Writer("command")  # a slash command the model works on is a real exchange
+    c.prompt("<command-name>/init</command-name>\n<command-message>init is analyzing your codebase…</command-message>")
+    c.answer()
+    c.write(folder)
+    local = Writer("local")  # a command that only printed something is not
+    local.prompt("<command-name>/context</command-name>")
+    local.prompt("<local-command-stdout>Context usage: 12k tokens</local-command-stdout>")
+    local.write(folder)
     lib = library(tmp_path / "projects", tmp_path)
     flags = {s.id: (s.empty, s.warmup) for s in lib.projects[0].sessions}
-    assert flags == {"warm": (False, True), "empty": (True, False)}
+    assert flags == {"warm": (False, True), "empty": (True, False), "command": (False, False), "local": (True, False)}
+    for s in lib.projects[0].sessions:
+        assert read_session(s.path).is_empty == s.empty, s.id
 
 
 def _core_facts(path: Path) -> dict:

@@ -615,9 +615,10 @@ class Session:
 
     @property
     def is_empty(self) -> bool:
-        """No real exchange: no prompt, or no answer."""
+        """No real exchange: nothing asked (no prompt, and no command such as /init that the model
+        works on), or no answer."""
         kinds = {m.kind for m in self.messages}
-        return Kind.PROMPT not in kinds or Kind.ASSISTANT not in kinds
+        return (Kind.PROMPT not in kinds and Kind.COMMAND not in kinds) or Kind.ASSISTANT not in kinds
 
 
 def user_kind(obj: dict[str, Any], first_text: str | None, has_results: bool) -> Kind:
