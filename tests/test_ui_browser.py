@@ -391,3 +391,36 @@ async def test_a_session_without_times_is_dated_as_approximate(tmp_path: Path) -
         facts = app.main.query_one("#session-facts")
         await settled(pilot, lambda: "undated" in facts.render_line(0).text)
         assert facts.render_line(1).text.startswith("no times recorded · file written Sun 19 Apr 10:00 (3d ago)")
+
+
+def test_palette_match_finds_every_word() -> None:
+    from claude_tui.ui.commands import match
+
+    assert match("AUTH tok", "session  Add token auth") == (1 + 7 / 23, [(19, 23), (13, 16)])
+    assert match("token auth", "session  Add token auth")[0] > 2  # type: ignore[index]  # the words as typed
+    assert match("auth jwt", "session  Add token auth") is None
+    assert match("  ", "session  Add token auth") is None
+
+
+async def test_palette_never_fuzzy_matches_long_texts(roots: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Textual's fuzzy search tries every placement of the query's letters: minutes on a long title and query."""
+    from textual.command import CommandList
+    from textual.fuzzy import FuzzySearch
+
+    given: list[int] = []
+    real = FuzzySearch.match
+
+    def recorded(self: FuzzySearch, query: str, candidate: str) -> tuple[float, object]:
+        given.append(len(candidate))
+        return real(self, query, candidate) if len(candidate) <= 80 else (0.0, ())
+
+    monkeypatch.setattr(FuzzySearch, "match", recorded)
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("ctrl+p", *"a token auth post a")
+        found = app.screen.query_one(CommandList)
+        await settled(pilot, lambda: found.option_count > 0)
+        await pilot.pause(0.3)
+        assert found.option_count == 1 and "Add token auth" in str(found.get_option_at_index(0).prompt)
+        assert given and max(given) <= 80

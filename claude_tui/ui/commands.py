@@ -6,7 +6,9 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
 
+from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.sessions import title_of
 
 if TYPE_CHECKING:
@@ -14,37 +16,69 @@ if TYPE_CHECKING:
 
 #: Hits offered per search, at most.
 MAX_HITS = 60
+#: Characters of a session title (and of a project name or branch) shown and matched.
+TITLE_CHARS = 60
+
+
+def match(query: str, text: str) -> tuple[float, list[tuple[int, int]]] | None:
+    """Where each word of `query` first occurs in `text` (case-insensitive) and a score; None if one is missing.
+
+    Linear in the text. Textual's fuzzy matcher tries every way of placing the query's letters in
+    the candidate: on long candidates and queries ("Ok, so there") one key took minutes.
+    """
+    lowered, spans = text.lower(), []
+    for word in query.lower().split():
+        start = lowered.find(word)
+        if start < 0:
+            return None
+        spans.append((start, start + len(word)))
+    if not spans:
+        return None
+    at_word_start = sum(start == 0 or not lowered[start - 1].isalnum() for start, _ in spans)
+    score = at_word_start / len(spans) + sum(end - start for start, end in spans) / len(text)
+    if " ".join(query.lower().split()) in lowered:
+        score += 1
+    return score, spans
 
 
 class HistoryProvider(Provider):
-    """Projects and sessions of the library, matched by name, title, first prompt or branch."""
+    """Projects and sessions of the library, matched by name, title (or first prompt) and branch."""
 
-    def _candidates(self) -> list[tuple[str, str, object, object]]:
+    def _candidates(self) -> list[tuple[str, str, str, object, object]]:
+        """(shown text, help, text matched, callback, item) for each project and session."""
         app: ClaudeTUI = self.app  # type: ignore[assignment]
-        out: list[tuple[str, str, object, object]] = []
+        out: list[tuple[str, str, str, object, object]] = []
         for project in app.projects:
-            out.append((f"project  {project.name}", project.path, app.choose_project, project))
+            name = one_line(project.name, TITLE_CHARS)
+            text = f"project  {name}"
+            out.append((text, project.path, text, app.choose_project, project))
             for info in project.sessions:
                 if info.empty or info.warmup:
                     continue
-                text = f"session  {title_of(info)}"
-                help_text = f"{project.name} · {app.clock.ago(info.ended or info.started)}"
-                if info.branch:
-                    help_text += f" · {info.branch}"
-                out.append((text, help_text, app.choose_session, info))
+                text = f"session  {one_line(title_of(info), TITLE_CHARS)}"
+                branch = one_line(info.branch, TITLE_CHARS)
+                help_text = f"{name} · {app.clock.ago(info.ended or info.started)}"
+                if branch:
+                    help_text += f" · {branch}"
+                out.append((text, help_text, f"{text} {name} {branch}", app.choose_session, info))
         return out
 
     async def discover(self) -> Hits:
-        for text, help_text, callback, item in self._candidates()[:12]:
+        for text, help_text, _, callback, item in self._candidates()[:12]:
             yield DiscoveryHit(text, partial(callback, item), help=help_text)  # type: ignore[operator]
 
     async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
         found = 0
-        for text, help_text, callback, item in self._candidates():
-            score = matcher.match(f"{text} {help_text}")
-            if score > 0:
-                yield Hit(score, matcher.highlight(text), partial(callback, item), help=help_text)  # type: ignore[operator]
-                found += 1
-                if found >= MAX_HITS:
-                    return
+        for text, help_text, matched, callback, item in self._candidates():
+            result = match(query, matched)
+            if result is None:
+                continue
+            score, spans = result
+            shown = Content(text)
+            for start, end in spans:
+                if end <= len(text):
+                    shown = shown.stylize(self.match_style, start, end)
+            yield Hit(score, shown, partial(callback, item), help=help_text)  # type: ignore[operator]
+            found += 1
+            if found >= MAX_HITS:
+                return
