@@ -459,3 +459,16 @@ def test_an_agent_file_read_on_its_own_is_its_own_transcript(tmp_path: Path) -> 
     sub.answer(text("found"), msg_id="x")
     s = read_session(sub.write(tmp_path / "p" / "agent-abc.jsonl"))
     assert [m.kind for m in s.visible()] == [Kind.PROMPT, Kind.ASSISTANT] and s.subagents == []
+
+
+def test_a_tool_call_knows_its_own_line_and_its_results(tmp_path: Path) -> None:
+    """A call streamed after a thinking chunk of the same message: its line is its own record's, not the message's."""
+    t = Thread()
+    t.prompt("run it")  # line 1
+    t.answer({"type": "thinking", "thinking": "let me run it"}, msg_id="m1")  # line 2
+    t.answer(tool_use("t1", "Bash", command="./run"), msg_id="m1")  # line 3
+    t.result("t1", "ok")  # line 4
+    s = load(t, tmp_path)
+    call = s.calls["t1"]
+    assert call.message.span is not None and call.message.span.line_no == 2
+    assert [span.line_no for span in call.spans] == [3, 4]

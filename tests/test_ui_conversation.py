@@ -8,6 +8,7 @@ from pathlib import Path
 import orjson
 import pytest
 from jsonl import Thread, text, tool_use
+from textual.widgets import Static
 from ui_support import demo, index_of, loaded, session_app, settled
 
 from claude_tui.core.model import QUIET_KINDS, Kind
@@ -170,6 +171,24 @@ async def test_tool_detail_reads_the_whole_output_back(tmp_path: Path) -> None:
         assert isinstance(app.screen, DetailScreen)
         await settled(pilot, lambda: app.screen._text)
         assert app.screen._text.endswith("59999")  # the whole output, for copy and $PAGER
+
+
+async def test_a_calls_raw_json_is_its_own_record_and_its_result(tmp_path: Path) -> None:
+    thread = Thread()
+    thread.prompt("run it")
+    thread.answer({"type": "thinking", "thinking": "let me run it"}, msg_id="m1")
+    thread.answer(tool_use("t1", "Bash", command="./run"), msg_id="m1")
+    thread.result("t1", "all good")
+    app = session_app(thread.write(tmp_path / "s.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        view.select(index_of(view, lambda e: e.call is not None))
+        await pilot.press("enter", "r")
+        await settled(pilot, lambda: '"uuid"' in app.screen._text)
+        raw = app.screen._text
+        assert '"tool_use"' in raw and '"all good"' in raw and "let me run it" not in raw
+        facts = str(app.screen.query_one("#detail-facts", Static).render())
+        assert "lines 3 and 4" in facts and "id t1" in facts
 
 
 async def test_copy_actions(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -94,6 +94,12 @@ class ToolCall:
     started: str | None = None  #: timestamp of the record that holds the call
     result: ToolResult | None = None
     subagent: Session | None = None
+    span: Span | None = None  #: the line of the record that holds the call
+
+    @property
+    def spans(self) -> list[Span]:
+        """The lines of the call and of its result."""
+        return [s for s in (self.span, self.result.span if self.result else None) if s is not None]
 
     @property
     def status(self) -> str:

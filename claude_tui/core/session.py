@@ -255,7 +255,7 @@ class Session:
             stamp = _str_or_none(obj.get("timestamp"))
             for item in content:
                 if isinstance(item, dict):
-                    self._add_assistant_block(message, item, stamp)
+                    self._add_assistant_block(message, item, stamp, span)
         elif isinstance(content, str):
             message.blocks.append(Block("text", content))
         if payload.get("stop_reason"):
@@ -277,14 +277,18 @@ class Session:
             message.extra_spans.append(span)
         self._update.touch(message)
 
-    def _add_assistant_block(self, message: Message, item: dict[str, Any], stamp: str | None) -> None:
+    def _add_assistant_block(
+        self, message: Message, item: dict[str, Any], stamp: str | None, span: Span | None
+    ) -> None:
         btype = item.get("type")
         if btype == "tool_use":
             tid = item.get("id")
             if not isinstance(tid, str) or tid in self.calls:
                 return
             inp = item.get("input")
-            call = ToolCall(tid, _str(item.get("name")) or "?", inp if isinstance(inp, dict) else {}, message, stamp)
+            call = ToolCall(
+                tid, _str(item.get("name")) or "?", inp if isinstance(inp, dict) else {}, message, stamp, span=span
+            )
             self.calls[tid] = call
             message.blocks.append(Block("tool_use", call=call))
             early = self._early_results.pop(tid, None)

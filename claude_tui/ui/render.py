@@ -42,11 +42,12 @@ def title(message: Message, call: ToolCall | None, clock: Clock) -> str:
 
 
 def facts(message: Message, call: ToolCall | None) -> Text:
-    """The small print: line numbers, uuid, tokens, status."""
-    parts = []
-    if message.span is not None:
-        parts.append(f"line {message.span.line_no}")
-    if message.uuid:
+    """The small print: line numbers, uuid, tokens, status (a call's: its own line and its result's, and its id)."""
+    spans = call.spans if call is not None else [message.span] if message.span else []
+    parts = [("lines " if len(spans) > 1 else "line ") + " and ".join(str(s.line_no) for s in spans)] if spans else []
+    if call is not None:
+        parts.append(f"id {call.id}")
+    elif message.uuid:
         parts.append(f"uuid {message.uuid}")
     if message.tokens is not None:
         t = message.tokens

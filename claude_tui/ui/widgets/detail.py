@@ -92,7 +92,7 @@ class DetailScreen(Screen[None]):
         path = subject.session.path
         cwd = subject.session.project_path
         if subject.mode == "raw":
-            text = raw_json(path, subject.message.spans)
+            text = raw_json(path, subject.call.spans if subject.call and subject.call.spans else subject.message.spans)
             body: RenderableType = render.raw_json(text, palette)
         elif subject.mode == "plan" and subject.plan_path:
             try:
