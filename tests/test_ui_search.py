@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from jsonl import Thread, text, tool_use
 from textual import events
+from textual.widgets import Input
 from ui_support import CLOCK, browser_ready, demo, demo_copy, index_of, loaded, session_app, settled
 
 from claude_tui.core.model import Kind
@@ -17,7 +18,7 @@ from claude_tui.ui.app import ClaudeTUI, MainScreen
 from claude_tui.ui.widgets import findbar
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.findbar import FindBar, PaneNote
-from claude_tui.ui.widgets.search_screen import SearchScreen, as_typed
+from claude_tui.ui.widgets.search_screen import HitList, SearchScreen, as_typed
 from claude_tui.ui.widgets.sessions import SessionList
 
 SIZE = (120, 40)
@@ -301,7 +302,20 @@ async def test_search_screen_opens_a_hit_inside_a_subagent_and_comes_back(roots:
         assert entry.key in view.expanded and entry.message in view.highlighted and view.has_focus
         assert view.session.path == str(hit.path)
         await pilot.press("escape")
-        assert app.screen is screen and screen.query_one("#search-query").value == "deps"
+        assert app.screen is screen and screen.query_one("#search-query", Input).value == "deps"
+        assert screen.query_one(HitList).has_focus  # back on the results, at the hit opened
+
+
+async def test_ctrl_k_again_types_in_the_query_not_the_results(roots: list[Path]) -> None:
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await browser_ready(pilot, app)
+        screen = await search(pilot, app, "deps")
+        await pilot.press("escape", "ctrl+k")
+        query = screen.query_one("#search-query", Input)
+        assert app.screen is screen and query.has_focus and query.selection == (0, len("deps"))
+        await pilot.press(*"quota")  # over the old query; a q on the results would quit
+        assert app.is_running and query.value == "quota"
 
 
 async def test_search_screen_filters_and_errors(roots: list[Path]) -> None:

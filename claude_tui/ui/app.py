@@ -559,8 +559,13 @@ class MainScreen(Screen[None]):
             return
         session = self.conversation.session
         if self._from_search is not None and session is not None and Path(session.path) == self._from_search:
+            from claude_tui.ui.widgets.search_screen import SearchScreen
+
             self._from_search = None
-            self.app.push_screen("search")  # back to the results, the query kept
+            search = self.app.get_screen("search")
+            assert isinstance(search, SearchScreen)
+            search.back_to_results = True
+            self.app.push_screen(search)  # back to the results, the query kept
             return
         if self.has_class("-zoomed") and (self.has_class("-narrow") or self.direct is None):
             self.remove_class("-zoomed")
@@ -802,7 +807,7 @@ class ClaudeTUI(App[None]):
         from claude_tui.ui.widgets.search_screen import SearchScreen
 
         if isinstance(self.screen, SearchScreen):
-            self.screen.query_one("#search-query").focus()
+            self.screen.focus_query()
             return
         if not self.is_screen_installed("search"):
             self.install_screen(SearchScreen(), "search")

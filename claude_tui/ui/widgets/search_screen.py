@@ -196,6 +196,7 @@ class SearchScreen(Screen[None]):
         self._last = 0.0  #: when the last search started
         self._timer: Any = None
         self._styles = (Style(), Style())
+        self.back_to_results = False  #: set when Escape comes back from a hit opened here: resume on the results
 
     def compose(self) -> ComposeResult:
         yield Static("Search all sessions", id="search-title")
@@ -220,7 +221,17 @@ class SearchScreen(Screen[None]):
         self._status("Type to search every session (the index of the whole history)")
 
     def on_screen_resume(self) -> None:
-        self.query_one("#search-results" if self.hits else "#search-query").focus()
+        if self.back_to_results and self.hits:
+            self.query_one(HitList).focus()
+        else:
+            self.focus_query()
+        self.back_to_results = False
+
+    def focus_query(self) -> None:
+        """The focus on the query, its text selected (typing replaces it)."""
+        query = self.query_one("#search-query", Input)
+        query.focus()
+        query.select_all()
 
     # ---------------------------------------------------------------- searching
 
@@ -341,7 +352,7 @@ class SearchScreen(Screen[None]):
             box.value = ""
         self.query_one("#search-role", Select).clear()
         self.query_one("#search-errors", Checkbox).value = False
-        self.query_one("#search-query").focus()
+        self.focus_query()
 
     def action_close(self) -> None:
         self.app.pop_screen()
