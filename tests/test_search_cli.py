@@ -312,3 +312,23 @@ def test_search_command_filters_as_the_app_does(lib: Library, capsys: pytest.Cap
     assert found("pytest", "--tool", "Edit") == []
     assert found("failed", "--errors") == [("new", "tool_output")]
     assert found("json", "--until", "2026-01-05") == [("other", "prompt"), ("old", "answer"), ("old", "prompt")]
+
+
+def test_words_of_scripts_written_without_spaces_are_found(tmp_path: Path) -> None:
+    """Japanese and Chinese have no spaces between words: any run of their characters is found, as written."""
+    folder = tmp_path / "projects" / encode("/home/u/jp")
+    w = Writer("jp", cwd="/home/u/jp")
+    w.prompt("オーケストレーターを最新の状態にアップデートしてください")
+    w.answer({"type": "text", "text": "已更新到最新状态。API状態も確認しました"})
+    w.prompt("状 と 態 は別々")  # both characters, not side by side
+    w.write(folder)
+    lib = Library([tmp_path / "projects"], tmp_path / "cache")
+    lib.refresh()
+    assert [h.kind for h in lib.search("状態")] == ["answer", "prompt"]
+    assert [h.kind for h in lib.search("アップデート")] == ["prompt"]
+    assert [h.kind for h in lib.search("最新")] == ["answer", "prompt"]
+    assert [h.kind for h in lib.search("api状態")] == ["answer"]
+    assert [h.kind for h in lib.search("アップデート 最新")] == ["prompt"]
+    assert lib.search("状態です") == []
+    [hit] = lib.search("アップデート")
+    assert f"{M}アップデート{E}" in hit.snippet

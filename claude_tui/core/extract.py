@@ -13,6 +13,7 @@ call and its result, a sidechain and its parent) are remembered in windows of th
 from __future__ import annotations
 
 import os
+import re
 import shlex
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -40,6 +41,15 @@ CHUNK = 4 * 1024 * 1024
 OWNER_LINES = 20
 _USAGE_KEYS = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
 _minutes: dict[str, int] = {}  #: 'YYYY-MM-DDTHH:MM' -> epoch seconds (UTC stamps)
+#: Han ideographs and kana (with their marks, halfwidth forms and compatibility ideographs): scripts
+#: written without spaces, which the index's tokenizer would keep as one word per run of them.
+CJK = re.compile("([\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f])")
+
+
+def spaced_cjk(text: str) -> str:
+    """`text` with each CJK character a word of its own: how the index keeps it, and how a query
+    looks it up, so that any run of such characters can be found (search checks they are adjacent)."""
+    return text if text.isascii() else CJK.sub(r" \1 ", text)
 
 
 class State:
@@ -304,7 +314,7 @@ class Extractor:
         rowid = self.base + off + self._rank
         self._rank += 1
         self.rows.append((rowid, self.file_id, off, kind, blk, tool, err, self.state.sec))
-        self.texts.append((rowid, text[: CAPS[kind]]))
+        self.texts.append((rowid, spaced_cjk(text[: CAPS[kind]])))
 
     def feed(self, lines: bytes, off: int) -> None:
         """Add the records of `lines` (whole lines, the first at byte offset `off`)."""

@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 
-from claude_tui.core.extract import ROLES, ROW_KINDS, record_texts, title_of
+from claude_tui.core.extract import CJK, ROLES, ROW_KINDS, record_texts, spaced_cjk, title_of
 from claude_tui.core.index import text_schemas
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.records import parse_line
@@ -70,35 +70,45 @@ class Query:
     fts: str
     terms: list[tuple[str, bool]]  #: (token, is a prefix)
     phrases: list[list[str]]  #: token sequences that must be adjacent
+    literals: list[str]  #: words with CJK characters (looked up a character at a time): they must appear as written
 
     @property
     def marker(self) -> re.Pattern[str]:
-        terms = sorted(self.terms, key=lambda t: len(t[0]), reverse=True)
-        alternatives = "|".join(re.escape(t) + (r"[^\W_]*" if p else "") for t, p in terms)
-        return re.compile(rf"(?<![^\W_])(?:{alternatives})(?![^\W_])", re.I)
+        words = sorted((t for t in self.terms if not CJK.fullmatch(t[0])), key=lambda t: len(t[0]), reverse=True)
+        alternatives = [re.escape(t) + (r"[^\W_]*" if p else "") for t, p in words]
+        bounded = rf"(?<![^\W_])(?:{'|'.join(alternatives)})(?![^\W_])" if alternatives else ""
+        return re.compile("|".join(x for x in (*map(re.escape, self.literals), bounded) if x), re.I)
 
     def accepts(self, text: str) -> bool:
-        return all(_phrase(tokens).search(text) for tokens in self.phrases)
+        folded = text.casefold()
+        return all(_phrase(tokens).search(text) for tokens in self.phrases) and all(
+            literal.casefold() in folded for literal in self.literals
+        )
 
 
 def parse_query(text: str) -> Query:
     """Words and "phrases" -> Query; ValueError when nothing searchable is left."""
     terms: list[tuple[str, bool]] = []
     phrases: list[list[str]] = []
+    literals: list[str] = []
     for quoted, bare in _PARTS.findall(text):
         tokens = _TOKEN.findall(quoted if quoted else bare)
         if not tokens:
             continue
         prefix = bool(bare) and bare.endswith("*")
         for i, token in enumerate(tokens):
-            terms.append((token, prefix and i == len(tokens) - 1))
+            if CJK.search(token):  # each character is a word in the index; the whole must be in the text
+                literals.append(token)
+                terms += [(piece, False) for piece in spaced_cjk(token).split()]
+            else:
+                terms.append((token, prefix and i == len(tokens) - 1))
         if len(tokens) > 1:
             phrases.append(tokens)
     if not terms:
         raise ValueError("nothing to search for: give a word of letters or digits")
     unique = list(dict.fromkeys(terms))
     fts = " ".join(f'"{t}"' + ("*" if p else "") for t, p in unique)
-    return Query(fts, unique, phrases)
+    return Query(fts, unique, phrases, literals)
 
 
 def _phrase(tokens: list[str]) -> re.Pattern[str]:
@@ -265,7 +275,7 @@ def _hit(
 ) -> Hit | None:
     _, off, kind, blk, tool, err, _, path, folder, agent, facts_blob = row
     text, obj = _part(lines, path, off, kind, blk)
-    if q.phrases and (text is None or not q.accepts(text)):
+    if (q.phrases or q.literals) and (text is None or not q.accepts(text)):
         return None
     facts = orjson.loads(facts_blob) if facts_blob else {}
     session_path = _session_path(Path(path), folder, facts) if agent else Path(path)
