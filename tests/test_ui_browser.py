@@ -143,6 +143,15 @@ async def test_zoom_and_narrow_layout(roots: list[Path]) -> None:
         await pilot.press("z")
         assert app.main.has_class("-zoomed") and view.has_focus
         assert view.region.width == WIDE[0]
+        await pilot.press("z")  # unzoomed: the conversation is still shown and keeps the focus
+        assert not app.main.has_class("-zoomed") and view.has_focus
+        await pilot.press("2", "z", "z")  # from the list, which the zoom hid: the conversation keeps it
+        assert view.has_focus
+    app = browser(roots)
+    async with app.run_test(size=(80, 24)) as pilot:  # narrow: unzoomed, the conversation is not shown
+        await browser_ready(pilot, app)
+        await pilot.press("z", "z")
+        assert not app.main.has_class("-zoomed") and app.main.query_one(SessionList).has_focus
 
 
 async def test_first_run_explains_where_it_looked(tmp_path: Path) -> None:

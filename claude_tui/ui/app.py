@@ -548,7 +548,7 @@ class MainScreen(Screen[None]):
         self.toggle_class("-zoomed")
         if self.has_class("-zoomed"):
             self.conversation.focus()
-        else:
+        elif self.has_class("-narrow") or self.focused is None:  # the focus was in the pane the unzoom hides
             self.query_one(SessionList).focus()
 
     def action_back(self) -> None:
