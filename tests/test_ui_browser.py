@@ -433,3 +433,29 @@ async def test_palette_never_fuzzy_matches_long_texts(roots: list[Path], monkeyp
         await pilot.pause(0.3)
         assert found.option_count == 1 and "Add token auth" in str(found.get_option_at_index(0).prompt)
         assert given and max(given) <= 80
+
+
+async def test_opens_on_the_project_of_the_newest_session_shown(tmp_path: Path) -> None:
+    """A newer project whose sessions are all empty is not opened at start, and counts 0 until `a`."""
+    root = tmp_path / "projects"
+    old = Thread(cwd="/home/u/old")
+    old.prompt("an older question")
+    old.answer(text("ok"))
+    empty = Thread(cwd="/home/u/new")
+    empty.prompt("never answered")
+    for path, days in (
+        (old.write(root / "-home-u-old" / "s1.jsonl"), 3),
+        (empty.write(root / "-home-u-new" / "s2.jsonl"), 1),
+    ):
+        written = CLOCK.now() - days * 86400
+        os.utime(path, (written, written))  # not live
+    app = browser([root])
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        tree, sessions = app.main.query_one(ProjectTree), app.main.query_one(SessionList)
+        assert tree.chosen is not None and tree.chosen.name == "old" and len(sessions.shown) == 1
+        labels = [str(node.label) for node in tree.root.children]
+        assert labels == ["new  0", "old  1"]
+        await pilot.press("2", "a")
+        await pilot.pause()
+        assert [str(node.label) for node in tree.root.children] == ["new  1", "old  1"]

@@ -269,9 +269,7 @@ class MainScreen(Screen[None]):
         # the same folder: a project's path comes from its sessions, and may change as more are read
         keep = next((p for p in message.projects if current is not None and p.folder == current.folder), None)
         project = (
-            keep
-            or (self._project_of(self.direct) if self.direct else None)
-            or (message.projects[0] if message.projects else None)
+            keep or (self._project_of(self.direct) if self.direct else None) or self._newest_shown(message.projects)
         )
         tree.set_projects(message.projects, project)
         if project is not None:
@@ -279,6 +277,12 @@ class MainScreen(Screen[None]):
         if self.direct is not None:
             self.info = self._info_of(self.direct)
             self._update_header()
+
+    def _newest_shown(self, projects: list[Project]) -> Project | None:
+        """The project of the most recently active session the list shows (the first one, if it shows none)."""
+        sessions = self.query_one(SessionList)
+        shown = [(-s.last_activity, i) for i, p in enumerate(projects) for s in p.sessions if sessions.shows_kind(s)]
+        return projects[min(shown)[1]] if shown else (projects[0] if projects else None)
 
     def _project_of(self, path: Path) -> Project | None:
         app: ClaudeTUI = self.app  # type: ignore[assignment]
@@ -316,6 +320,10 @@ class MainScreen(Screen[None]):
     def _project_chosen(self, message: ProjectTree.ProjectChosen) -> None:
         if message.project is not None:
             self._show_project(message.project, open_newest=True)
+
+    @on(SessionList.HiddenToggled)
+    def _hidden_toggled(self) -> None:
+        self.query_one(ProjectTree).set_show_quiet(self.query_one(SessionList).show_hidden)
 
     @on(ProjectTree.ProjectOpened)
     def _project_opened(self) -> None:

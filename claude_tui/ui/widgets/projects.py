@@ -12,6 +12,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from claude_tui.ui.tools import one_line
+from claude_tui.ui.widgets.sessions import quiet
 
 if TYPE_CHECKING:
     from claude_tui.core.library import Project
@@ -44,6 +45,7 @@ class ProjectTree(Tree["Project | None"]):
         self.guide_depth = 2
         self.projects: list[Project] = []
         self.filter_text = ""
+        self.show_quiet = False  #: empty and warmup sessions counted (when the session list shows them)
         self._chosen: Project | None = None
         self._twins: set[str] = set()
         self._target: TreeNode[Project | None] | None = None  #: where the cursor goes once the tree is laid out
@@ -53,6 +55,11 @@ class ProjectTree(Tree["Project | None"]):
         self.projects = projects
         if chosen is not None:
             self._chosen = chosen
+        self._rebuild()
+
+    def set_show_quiet(self, show: bool) -> None:
+        """Count empty and warmup sessions too, or not (as the session list shows them)."""
+        self.show_quiet = show
         self._rebuild()
 
     def set_filter(self, text: str) -> None:
@@ -124,12 +131,12 @@ class ProjectTree(Tree["Project | None"]):
         return not text or text in project.name.lower() or text in project.path.lower()
 
     def _label(self, project: Project, worktree: bool = False) -> Text:
-        visible = [s for s in project.sessions if not (s.empty or s.warmup)]
+        count = sum(self.show_quiet or not quiet(s) for s in project.sessions)
         label = Text()
         if worktree:
             label.append("⎇ ", "dim")
         label.append(one_line(project.name, 200))
-        label.append(f"  {len(visible)}", "dim")
+        label.append(f"  {count}", "dim")
         if project.name in self._twins:  # two projects of one name: say where each is
             label.append(f"  {one_line(project.path.rsplit('/', 1)[0], 80)}", "dim italic")
         if project.live:

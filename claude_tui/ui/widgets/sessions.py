@@ -41,6 +41,11 @@ def _when(info: SessionInfo) -> float:
     return recorded if recorded is not None else float(getattr(info, "mtime", 0) or 0)
 
 
+def quiet(info: SessionInfo) -> bool:
+    """An empty or warmup session: the list hides it unless `a` shows them (a live one with a prompt shows)."""
+    return info.warmup or (info.empty and not (info.live and info.prompts))
+
+
 def title_of(info: SessionInfo) -> str:
     return one_line(info.title or info.first_prompt or "(untitled)", 200) or "(untitled)"
 
@@ -110,6 +115,9 @@ class SessionList(ScrollView, can_focus=True):
     }
     """
 
+    class HiddenToggled(Message):
+        """`a`: empty and warmup sessions are shown, or hidden again."""
+
     class SessionChosen(Message):
         """The cursor rests on a session; `open` when the user pressed Enter on it."""
 
@@ -171,9 +179,13 @@ class SessionList(ScrollView, can_focus=True):
         self._scroll_to_cursor()
         self.refresh()
 
+    def shows_kind(self, info: SessionInfo) -> bool:
+        """Whether the list shows sessions like `info` (empty and warmup ones only after `a`), filter aside."""
+        return self.show_hidden or not quiet(info)
+
     def _visible(self, info: SessionInfo) -> bool:
-        if not self.show_hidden and (info.warmup or (info.empty and not (info.live and info.prompts))):
-            return False  # a live session with a prompt shows before its first answer
+        if not self.shows_kind(info):
+            return False
         text = self.filter_text
         if not text:
             return True
@@ -305,6 +317,7 @@ class SessionList(ScrollView, can_focus=True):
     def action_toggle_hidden(self) -> None:
         self.show_hidden = not self.show_hidden
         self._refill_choosing()
+        self.post_message(self.HiddenToggled())
         self.notify(
             "Showing empty and warmup sessions" if self.show_hidden else "Hiding empty and warmup sessions",
             timeout=1.5,
