@@ -459,3 +459,20 @@ async def test_opens_on_the_project_of_the_newest_session_shown(tmp_path: Path) 
         await pilot.press("2", "a")
         await pilot.pause()
         assert [str(node.label) for node in tree.root.children] == ["new  1", "old  1"]
+
+
+async def test_long_project_paths_are_cut_with_an_ellipsis_in_the_tree(tmp_path: Path) -> None:
+    root = tmp_path / "projects"
+    for i, cwd in enumerate(["/home/u/clients/acme-corporation/backend-services/app", "/home/u/personal/app"]):
+        thread = Thread(session_id=f"s{i}", cwd=cwd)
+        thread.prompt("hi")
+        thread.answer(text("ok"))
+        written = CLOCK.now() - 86400
+        os.utime(thread.write(root / cwd.replace("/", "-") / f"s{i}.jsonl"), (written, written))
+    app = browser([root])
+    async with app.run_test(size=(110, 30)) as pilot:
+        await browser_ready(pilot, app)
+        tree = app.main.query_one(ProjectTree)
+        rows = sorted(tree.render_line(y).text.rstrip() for y in range(2))
+        assert rows[0].startswith("app  1  /home/u/clients/acme-corporation/") and rows[0].endswith("…")
+        assert rows[1] == "app  1  /home/u/personal" and tree.virtual_size.width <= tree.size.width

@@ -207,3 +207,9 @@ def test_palette_follows_light_and_dark() -> None:
     light = Palette.from_variables({"background": "#ffffff", "foreground": "#101010"}, dark=False)
     assert light.pygments_theme != PALETTE.pygments_theme
     assert Text("x", light.text).style == light.text
+
+
+def test_one_line_marks_a_cut_with_an_ellipsis() -> None:
+    assert tools.one_line("a  short\n text", 20) == "a short text"
+    assert tools.one_line("please rewrite the parser", 10) == "please re…"
+    assert tools.one_line("exactly ten", 11) == "exactly ten"

@@ -29,10 +29,11 @@ _COUNTS = re.compile(r"^\+(\d+) -(\d+)(.*)$")
 
 
 def one_line(text: Any, limit: int = 300) -> str:
-    """Text folded to one line (whitespace collapsed), at most `limit` characters."""
+    """Text folded to one line (whitespace collapsed), at most `limit` characters (a cut one ends with "…")."""
     if not isinstance(text, str):
         text = "" if text is None else str(text)
-    return " ".join(visible_controls(text[: limit * 4]).split())[:limit]
+    line = " ".join(visible_controls(text[: limit * 4]).split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def short_path(path: str, cwd: str | None) -> str:

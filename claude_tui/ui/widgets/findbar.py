@@ -233,8 +233,10 @@ class FindBar(Horizontal):
         if text:
             try:
                 self.query_ = Query(text, self.regex)
-            except (re.error, RecursionError, OverflowError) as exc:
-                self.error = f"not a regular expression: {exc}"
+            except re.error as exc:  # the first clause: "missing )" of "missing ), unterminated subpattern"
+                self.error = f"bad regex: {exc.msg.split(',')[0]}"
+            except (RecursionError, OverflowError):
+                self.error = "bad regex: too complex"
         view = self.view
         view.marker = self._marker if self.query_ is not None else None
         view.refresh()

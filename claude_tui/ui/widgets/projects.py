@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -141,6 +142,17 @@ class ProjectTree(Tree["Project | None"]):
             label.append(f"  {one_line(project.path.rsplit('/', 1)[0], 80)}", "dim italic")
         if project.live:
             label.append(" ●", "green")
+        return label
+
+    def render_label(self, node: TreeNode[Project | None], base_style: Style, style: Style) -> Text:
+        """The label cut with an ellipsis to the width left of its row (a long path or name)."""
+        label = super().render_label(node, base_style, style)
+        depth, parent = 0, node.parent
+        while parent is not None and parent is not self.root:
+            depth, parent = depth + 1, parent.parent
+        width = self.scrollable_content_region.width - depth * self.guide_depth
+        if width > 0:
+            label.truncate(width, overflow="ellipsis")
         return label
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Project | None]) -> None:
