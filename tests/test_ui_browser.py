@@ -21,7 +21,7 @@ from claude_tui.ui.launch import DEMO_PROJECTS, parser
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.help import HelpScreen
 from claude_tui.ui.widgets.projects import ProjectTree
-from claude_tui.ui.widgets.sessions import SessionList
+from claude_tui.ui.widgets.sessions import SORTABLE, SessionList
 
 WIDE = (160, 40)
 
@@ -476,3 +476,21 @@ async def test_long_project_paths_are_cut_with_an_ellipsis_in_the_tree(tmp_path:
         rows = sorted(tree.render_line(y).text.rstrip() for y in range(2))
         assert rows[0].startswith("app  1  /home/u/clients/acme-corporation/") and rows[0].endswith("…")
         assert rows[1] == "app  1  /home/u/personal" and tree.virtual_size.width <= tree.size.width
+
+
+@pytest.mark.parametrize("size", [WIDE, (80, 24)])
+async def test_s_sorts_by_the_columns_shown_each_with_its_arrow(roots: list[Path], size: tuple[int, int]) -> None:
+    app = browser(roots)
+    async with app.run_test(size=size) as pilot:
+        await browser_ready(pilot, app)
+        sessions = app.main.query_one(SessionList)
+        shown = [key for key, _, _ in sessions._columns if key != "live"]
+        assert len(shown) < len(SORTABLE)  # some columns are not shown at this width
+        await pilot.press("2")
+        headers = {}
+        for _ in shown:
+            await pilot.press("s")
+            headers[sessions.sort_key] = header = sessions.render_line(0).text
+            assert header.count("▼") + header.count("▲") == 1, header
+        assert sorted(headers) == sorted(shown)
+        assert "Msgs▼" in headers["messages"]  # the label cut, not the arrow

@@ -237,10 +237,14 @@ class SessionList(ScrollView, can_focus=True):
         plain = self._fg("session-list--header")
         sorted_ = self._fg("session-list--sorted")
         labels = {key: label for key, label, *_ in COLUMNS}
-        cells = []
-        for key, _, _ in self._columns:
-            label = labels[key] + ((" ▼" if self.sort_descending else " ▲") if key == self.sort_key else "")
-            cells.append((label, sorted_ if key == self.sort_key else plain))
+        arrow = "▼" if self.sort_descending else "▲"
+        cells: list[tuple[str, Style | None]] = []
+        for key, size, _ in self._columns:
+            if key != self.sort_key:
+                cells.append((labels[key], plain))
+                continue
+            label = f"{labels[key]} {arrow}"  # the label is cut, not the arrow: "Msgs▼"
+            cells.append((label if cell_len(label) <= size else set_cell_size(labels[key], size - 1) + arrow, sorted_))
         return self._strip(cells, width)
 
     def _row(self, info: SessionInfo, width: int) -> Strip:
@@ -298,8 +302,9 @@ class SessionList(ScrollView, can_focus=True):
         self.move_to(self.cursor, open=True)
 
     def action_sort_next(self) -> None:
-        index = SORTABLE.index(self.sort_key) if self.sort_key in SORTABLE else -1
-        self._sort_by(SORTABLE[(index + 1) % len(SORTABLE)])
+        shown = [key for key in SORTABLE if any(key == column for column, _, _ in self._columns)] or SORTABLE
+        index = shown.index(self.sort_key) if self.sort_key in shown else -1
+        self._sort_by(shown[(index + 1) % len(shown)])
         self.notify(f"Sorted by {self.sort_key}", timeout=1.5)
 
     def _sort_by(self, key: str) -> None:
