@@ -213,3 +213,12 @@ def test_one_line_marks_a_cut_with_an_ellipsis() -> None:
     assert tools.one_line("a  short\n text", 20) == "a short text"
     assert tools.one_line("please rewrite the parser", 10) == "please re…"
     assert tools.one_line("exactly ten", 11) == "exactly ten"
+
+
+def test_short_path_under_the_working_folder() -> None:
+    assert tools.short_path("/home/u/proj/src/a.py", "/home/u/proj") == "src/a.py"
+    assert tools.short_path("/home/u/project2/a.py", "/home/u/proj") == "/home/u/project2/a.py"
+    win = "e:\\Workspace\\src\\claude-code-log"
+    assert tools.short_path(f"{win}\\claude_code_log\\renderer.py", win) == "claude_code_log\\renderer.py"
+    assert tools.short_path("E:\\workspace\\SRC\\claude-code-log\\README.md", win + "\\") == "README.md"
+    assert tools.short_path("a.py", None) == "a.py"

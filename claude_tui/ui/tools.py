@@ -37,9 +37,13 @@ def one_line(text: Any, limit: int = 300) -> str:
 
 
 def short_path(path: str, cwd: str | None) -> str:
-    """`path` relative to `cwd` when it lies under it."""
-    if cwd and path.startswith(cwd.rstrip("/") + "/"):
-        return path[len(cwd.rstrip("/")) + 1 :]
+    """`path` relative to `cwd` when it lies under it (Windows paths too, whose case does not count)."""
+    if not cwd:
+        return path
+    for sep, fold in (("/", str), ("\\", str.lower)):
+        base = cwd.rstrip(sep) + sep
+        if fold(path).startswith(fold(base)):
+            return path[len(base) :]
     return path
 
 
