@@ -295,7 +295,8 @@ class SearchScreen(Screen[None]):
         self._fill(message.hits)
         count = len(message.hits)
         more = "+" if count >= LIMIT else ""
-        self._status(f"{count}{more} messages, newest first · ⏎ opens one" if count else "Nothing found")
+        noun = "message" if count == 1 else "messages"
+        self._status(f"{count}{more} {noun}, newest first · ⏎ opens one" if count else "Nothing found")
 
     def _fill(self, hits: list[Hit]) -> None:
         self.hits = hits
