@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import io
 import os
+import time
 from pathlib import Path
 
 import pytest
 from jsonl import Thread, text
+from library_data import simple_project
 from rich.console import Console
 from textual import events
 from textual.widgets import Input
 from ui_support import CLOCK, browser_ready, demo_copy, settled
 
 from claude_tui.core import index
+from claude_tui.core.index import cache_dir
+from claude_tui.core.library import Library
 from claude_tui.ui import app as app_module
 from claude_tui.ui.app import ClaudeTUI, LibraryLoaded, MainScreen
 from claude_tui.ui.config import load_config
@@ -494,3 +498,18 @@ async def test_s_sorts_by_the_columns_shown_each_with_its_arrow(roots: list[Path
             assert header.count("▼") + header.count("▲") == 1, header
         assert sorted(headers) == sorted(shown)
         assert "Msgs▼" in headers["messages"]  # the label cut, not the arrow
+
+
+async def test_a_session_deleted_since_the_index_listed_it_gives_way_to_the_newest(tmp_path: Path) -> None:
+    """The index lists the history as it was; a session deleted since is not what the app stays on."""
+    root = tmp_path / "projects"
+    older, newer = simple_project(root, sessions=2)
+    os.utime(older, (time.time() - 600, time.time() - 600))
+    Library([root], cache_dir()).refresh()
+    newer.unlink()
+    app = browser([root], follow=True)
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        view = app.main.conversation
+        await settled(pilot, lambda: view.session is not None and Path(view.session.path) == older)
+        await settled(pilot, lambda: bool(view.session and view.session.messages))
