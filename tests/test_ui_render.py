@@ -13,6 +13,7 @@ from rich.style import Style
 from rich.text import Text
 
 from claude_tui.core import diff as core_diff
+from claude_tui.core import sanitize
 from claude_tui.core.model import Block, Message, ToolCall, ToolResult
 from claude_tui.core.session import Kind
 from claude_tui.ui import diff, lines, render, tools
@@ -222,3 +223,18 @@ def test_short_path_under_the_working_folder() -> None:
     assert tools.short_path(f"{win}\\claude_code_log\\renderer.py", win) == "claude_code_log\\renderer.py"
     assert tools.short_path("E:\\workspace\\SRC\\claude-code-log\\README.md", win + "\\") == "README.md"
     assert tools.short_path("a.py", None) == "a.py"
+
+
+def test_command_output_shows_its_colours_and_drops_the_codes_that_drew_its_screen() -> None:
+    """/context's output as Claude Code keeps it: synchronized-output modes, 24-bit colours, bold."""
+    raw = (
+        "<local-command-stdout>\x1b[?2026h\x1b[?2026l \x1b[1mContext Usage\x1b[22m\n"
+        "\x1b[38;2;153;153;153mclaude-sonnet-4-5 · 66k/200k tokens (33%)\x1b[39m\x1b[2K</local-command-stdout>"
+    )
+    message = Message(Kind.COMMAND_OUTPUT, None, None, None, None, 0, [Block("text", raw)])
+    shown = render.message_body(message, PALETTE, None)
+    assert isinstance(shown, Text)
+    assert shown.plain.strip() == "Context Usage\nclaude-sonnet-4-5 · 66k/200k tokens (33%)"
+    assert any(span.style and "bold" in str(span.style) for span in shown.spans)
+    row = " ".join(sanitize.without_markup(raw).split())
+    assert row == "Context Usage claude-sonnet-4-5 · 66k/200k tokens (33%)"

@@ -61,8 +61,17 @@ def without_sgr(text: str) -> str:
 
 #: The tags Claude Code wraps commands, their output and reminders in.
 _CLAUDE_TAGS = re.compile(r"</?(?:local-command-[a-z]+|bash-[a-z]+|command-[a-z]+|system-reminder)>")
+#: CSI sequences other than SGR: cursor moves, erasing, screen modes ("\x1b[?2026h", synchronized output).
+_CSI_BUT_SGR = re.compile(r"\x1b\[[0-?]*[ -/]*[@-ln-~]")
+
+
+def command_output(text: str) -> str:
+    """What a slash command printed (Claude Code keeps its own screen output, /context's for one): without
+    Claude Code's tags and the CSI sequences that drew its screen; SGR colours are kept, for styles."""
+    return _CLAUDE_TAGS.sub(" ", _CSI_BUT_SGR.sub("", text) if "\x1b" in text else text)
 
 
 def without_markup(text: str) -> str:
-    """`text` without SGR sequences and Claude Code's tags: a quiet row's words (a hook, a command and its output)."""
-    return _CLAUDE_TAGS.sub(" ", without_sgr(text))
+    """`text` without escape sequences of its terminal and Claude Code's tags: a quiet row's words (a hook,
+    a command and its output)."""
+    return without_sgr(command_output(text))

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from claude_tui.core import diff as core_diff
 from claude_tui.core.model import Kind, Message, ToolCall
-from claude_tui.core.sanitize import visible_controls
+from claude_tui.core.sanitize import command_output, visible_controls
 from claude_tui.core.stats import human_count, human_size
 from claude_tui.ui import diff, tools
 from claude_tui.ui.clock import Clock
@@ -67,6 +67,8 @@ def facts(message: Message, call: ToolCall | None) -> Text:
 def message_body(message: Message, palette: Palette, cwd: str | None) -> RenderableType:
     """All the blocks of a message, in order."""
     parts: list[RenderableType] = []
+    if message.kind is Kind.COMMAND_OUTPUT:  # what a command printed, as it looked in the terminal
+        return coloured(command_output(message.plain_text), None)
     if not message.blocks:
         parts.append(plain(message.plain_text or message.text or message.record_type, palette))
     for block in message.blocks:
