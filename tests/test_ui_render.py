@@ -43,6 +43,15 @@ def test_wrapped_lines_fit_and_keep_every_character(text: str, width: int, hang:
         assert cell_len(piece.rstrip(" ")) <= max(room, max((cell_len(c) for c in piece), default=0))
 
 
+def test_a_long_word_after_indentation_is_not_pushed_below_a_blank_line() -> None:
+    """A numbered line of a Read output: its number stays on the first line, the long word folded after it."""
+    line = "     7→[![oclif](https://img.shields.io/badge/cli-oclif-brightgreen.svg)](https://oclif.io)"
+    for text in (line, line.replace("oclif", "ocłif")):  # ASCII, and counted in cells
+        cuts = lines.wrap_offsets(text, 40)
+        assert cuts[0] == 40 and text[:40].startswith("     7→[![oc")
+    assert lines.wrap_offsets("    indented words that wrap here", 20) == [19]  # words still wrap whole
+
+
 @given(st.text(alphabet="ab cd", max_size=200), st.integers(min_value=1, max_value=30))
 def test_ascii_and_cell_wrapping_agree(text: str, width: int) -> None:
     assert lines._wrap_ascii(text, width, 3) == lines._wrap_cells(text, width, 3)

@@ -212,8 +212,7 @@ def _wrap_ascii(text: str, first: int, rest: int) -> list[int]:
     start, size, limit = 0, len(text), first
     while size - start > limit:
         end = start + limit  # the first character that does not fit
-        space = text.rfind(" ", start + 1, end + 1)
-        cut = space + 1 if space > start else end
+        cut = _word_end(text, start, end)
         if cut >= size:
             break  # only a space hangs past the edge
         cuts.append(cut)
@@ -234,12 +233,18 @@ def _wrap_cells(text: str, first: int, rest: int) -> list[int]:
         if end >= size:
             return cuts
         end = max(end, start + 1)  # a character wider than the line still takes a line
-        space = text.rfind(" ", start + 1, end + 1)
-        cut = space + 1 if space > start else end
+        cut = _word_end(text, start, end)
         if cut >= size:
             return cuts
         cuts.append(cut)
         start, limit = cut, rest
+
+
+def _word_end(text: str, start: int, end: int) -> int:
+    """Where a line from `start` that may reach `end` is cut: after its last space, unless all before that
+    space is indentation (a long word after it would leave the line blank); then at `end`."""
+    space = text.rfind(" ", start + 1, end + 1)
+    return space + 1 if space > start and not text[start:space].isspace() else end
 
 
 class Row(NamedTuple):
