@@ -317,6 +317,8 @@ async def test_ctrl_k_again_types_in_the_query_not_the_results(roots: list[Path]
         assert app.screen is screen and query.has_focus and query.selection == (0, len("deps"))
         await pilot.press(*"quota")  # over the old query; a q on the results would quit
         assert app.is_running and query.value == "quota"
+        await pilot.press("home", "ctrl+k")  # in the query box too (not the box's delete-to-the-end)
+        assert query.value == "quota" and query.selection == (0, len("quota"))
 
 
 async def test_search_screen_filters_and_errors(roots: list[Path]) -> None:
