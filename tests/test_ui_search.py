@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from jsonl import Thread, text, tool_use
 from textual import events
-from textual.widgets import Input
+from textual.widgets import Input, Select
 from ui_support import CLOCK, browser_ready, demo, demo_copy, index_of, loaded, session_app, settled
 
 from claude_tui.core.model import Kind
@@ -327,6 +327,16 @@ async def test_search_screen_filters_and_errors(roots: list[Path]) -> None:
         await browser_ready(pilot, app)
         screen = await search(pilot, app, "notes")
         assert {h.project for h in screen.hits} > {"/home/ada/code/notes-api"}
+        assert {h.kind for h in screen.hits} > {"thinking"}
+
+        def kinds() -> set[str]:
+            return {h.kind for h in screen.hits} if not screen._timer else set()
+
+        screen.query_one("#search-role", Select).value = ("kind", "thinking")
+        await settled(pilot, lambda: kinds() == {"thinking"})
+        screen.query_one("#search-role", Select).value = ("role", "user")
+        await settled(pilot, lambda: kinds() == {"prompt"})
+        screen.query_one("#search-role", Select).clear()
         screen.query_one("#search-tool").value = "Bash"  # type: ignore[attr-defined]
         await settled(pilot, lambda: screen.hits and all(h.tool == "Bash" for h in screen.hits))
         await pilot.press("ctrl+o")

@@ -38,7 +38,13 @@ if TYPE_CHECKING:
 DEBOUNCE = 0.15
 #: Hits shown at most.
 LIMIT = 100
-_ROLES = [("you", "user"), ("Claude", "assistant"), ("tools", "tool")]
+#: Who wrote it: a label, and the search filter it stands for.
+_ROLES = [
+    ("you", ("role", "user")),
+    ("Claude", ("role", "assistant")),
+    ("Claude's thinking", ("kind", "thinking")),
+    ("tools", ("role", "tool")),
+]
 _WORD_END = re.compile(r"[^\W_]{2,}$")
 _MARKED = re.compile(f"{MARK_START}(.*?){MARK_END}")
 
@@ -264,7 +270,7 @@ class SearchScreen(Screen[None]):
         role = self.query_one("#search-role", Select).value
         filters = {
             "project": self._field("project"),
-            "role": role if isinstance(role, str) else None,
+            **(dict([role]) if isinstance(role, tuple) else {}),
             "tool": self._field("tool"),
             "since": self._field("since"),
             "until": self._field("until"),
