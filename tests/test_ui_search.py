@@ -131,6 +131,21 @@ async def test_keys_typed_fast_after_slash_land_in_the_find_bar(keys: str) -> No
         assert not bar.active and view.has_focus
 
 
+async def test_an_enter_typed_with_the_query_jumps_to_its_first_match() -> None:
+    """A query and its Enter in one burst (a paste, a macro): the Enter must not find the box still empty."""
+    app = session_app(demo("67df"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        cursor = view.cursor_index
+        bar = app.screen.query_one(FindBar)
+        for key in "/passed\r":
+            name = {"/": "slash", "\r": "enter"}.get(key, key)
+            app.post_message(events.Key(name, None if key == "\r" else key))
+        await settled(pilot, lambda: bar._current is not None)
+        assert bar.active and bar.input.value == "passed" and view.cursor_index != cursor
+        assert bar._status_text().startswith("match 1 of ")
+
+
 async def test_keys_typed_after_slash_before_the_find_bar_is_there_land_in_it() -> None:
     """The find bar is added after the first frame: a / typed before that, and what follows it, still find."""
     app = session_app(demo("67df"))

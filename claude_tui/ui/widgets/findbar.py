@@ -157,6 +157,7 @@ class FindBar(Horizontal):
         self.query_: Query | None = None
         self.error: str | None = None
         self.regex = False
+        self._searched: tuple[str, bool] = ("", False)  #: the text and regex switch `query_` was made from
         self._token = 0
         self._before: list[Match] = []  #: matches above where the search started, in order
         self._after: list[Match] = []  #: matches from where it started on, in order
@@ -218,7 +219,8 @@ class FindBar(Horizontal):
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
-        self._search()
+        if (self.input.value, self.regex) != self._searched:  # not already searched (by an Enter typed fast)
+            self._search()
 
     def _search(self, again: bool = False) -> None:
         """Start again for the query in the box: highlight at once, count in the background
@@ -229,6 +231,7 @@ class FindBar(Horizontal):
             self._current, self._mark = None, None
         self._done = True
         text = self.input.value
+        self._searched = (text, self.regex)
         self.query_, self.error = None, None
         if text:
             try:
@@ -307,6 +310,8 @@ class FindBar(Horizontal):
 
     def step(self, step: int, *, focus: bool = True) -> None:
         """Go to the first match at or after the cursor (`step` 0), or the next (1) or previous (-1) one."""
+        if (self.input.value, self.regex) != self._searched:
+            self._search()  # Enter typed so fast after the query that the box's change is still on its way
         if self.query_ is None:
             if self.error:
                 self.notify(self.error, severity="error", timeout=3)
