@@ -439,6 +439,19 @@ async def test_palette_never_fuzzy_matches_long_texts(roots: list[Path], monkeyp
         assert given and max(given) <= 80
 
 
+async def test_palette_offers_the_best_matches(roots: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    from claude_tui.ui import commands
+
+    texts = ("session  a long title that mentions deploy near its end", "session  deploy")
+    monkeypatch.setattr(commands, "MAX_HITS", 1)
+    monkeypatch.setattr(commands.HistoryProvider, "_candidates", lambda self: [(t, "", t, print, None) for t in texts])
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        hits = [hit async for hit in commands.HistoryProvider(app.screen).search("deploy")]
+        assert [str(hit.match_display) for hit in hits] == ["session  deploy"]
+
+
 async def test_opens_on_the_project_of_the_newest_session_shown(tmp_path: Path) -> None:
     """A newer project whose sessions are all empty is not opened at start, and counts 0 until `a`."""
     root = tmp_path / "projects"
