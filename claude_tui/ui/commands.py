@@ -10,7 +10,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
 from claude_tui.ui.tools import one_line
-from claude_tui.ui.widgets.sessions import title_of
+from claude_tui.ui.widgets.sessions import quiet, title_of
 
 if TYPE_CHECKING:
     from claude_tui.ui.app import ClaudeTUI
@@ -54,7 +54,7 @@ class HistoryProvider(Provider):
             text = f"project  {name}"
             out.append((text, project.path, text, app.choose_project, project))
             for info in project.sessions:
-                if info.empty or info.warmup:
+                if quiet(info):
                     continue
                 text = f"session  {one_line(title_of(info), TITLE_CHARS)}"
                 branch = one_line(info.branch, TITLE_CHARS)
