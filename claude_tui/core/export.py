@@ -37,7 +37,6 @@ MAX_CHARS = 8000
 LINE_CHARS = 160
 #: Input keys that summarise a call in its heading, by preference.
 SUMMARY_KEYS = ("description", "file_path", "notebook_path", "path", "pattern", "url", "query", "skill", "command")
-#: Tags Claude Code wraps around commands, their output and injected text; dropped from one-line rows.
 
 
 def export_session(session: Session, fmt: str, summaries: dict[str, str] | None = None) -> str:

@@ -171,8 +171,7 @@ class MainScreen(Screen[None]):
                 yield SessionFacts(self.clock, id="session-facts")
             with Vertical(id="reader"):
                 yield SessionHeader(self.clock, id="session-header")
-                view = ConversationView(self.clock, id="conversation")
-                yield view
+                yield ConversationView(self.clock, id="conversation")
                 yield LiveStatus(id="live-status")
         yield Static(id="empty")
         yield KeyBar()
