@@ -219,7 +219,12 @@ class FindBar(Horizontal):
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
-        if (self.input.value, self.regex) != self._searched:  # not already searched (by an Enter typed fast)
+        self._catch_up()
+
+    def _catch_up(self) -> None:
+        """Search the box's text unless it is what was last searched: an Enter typed right after the query
+        comes before the box's changes, which then find it done."""
+        if (self.input.value, self.regex) != self._searched:
             self._search()
 
     def _search(self, again: bool = False) -> None:
@@ -310,8 +315,7 @@ class FindBar(Horizontal):
 
     def step(self, step: int, *, focus: bool = True) -> None:
         """Go to the first match at or after the cursor (`step` 0), or the next (1) or previous (-1) one."""
-        if (self.input.value, self.regex) != self._searched:
-            self._search()  # Enter typed so fast after the query that the box's change is still on its way
+        self._catch_up()
         if self.query_ is None:
             if self.error:
                 self.notify(self.error, severity="error", timeout=3)
