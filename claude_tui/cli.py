@@ -10,7 +10,8 @@ import argparse
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -73,14 +74,16 @@ def _run_stats(args: argparse.Namespace) -> int:
 
 
 def _stats_of(path: Path) -> tuple[Session, dict[str, Any]]:
-    """A session's model and its facts; the project folder's summaries are scanned meanwhile on the other core."""
+    """A session's model (kept until the process ends) and its facts; the project folder's summaries
+    are scanned meanwhile in a child process."""
     from claude_tui.core.files import plan_file, sessions_index, sibling_summaries
     from claude_tui.core.forked import Forked
-    from claude_tui.core.stats import session_stats
+    from claude_tui.core.stats import tally_file
 
     with Forked(sibling_summaries, path) as summaries:
-        session = _read(path)
-        facts = session_stats(session, summaries.result(), sessions_index(path.parent).get(session.id))
+        with _reading(path):
+            session, tally = tally_file(path)
+        facts = tally.facts(summaries.result(), sessions_index(path.parent).get(session.id))
     facts["plans"] = [str(p) for slug in facts["plan_slugs"] if (p := plan_file(slug, path))]
     return session, facts
 
@@ -186,10 +189,18 @@ def _resolve(spec: str, dirs: list[str] | None) -> Path:
 
 def _read(path: Path) -> Session:
     from claude_tui.core.files import read_session
+
+    with _reading(path):
+        return read_session(path)
+
+
+@contextmanager
+def _reading(path: Path) -> Iterator[None]:
+    """A file that cannot be read, said in one line."""
     from claude_tui.core.reader import ReadError
 
     try:
-        return read_session(path)
+        yield
     except ReadError as exc:
         raise CommandError(f"cannot read {path}: {exc}") from exc
 

@@ -454,6 +454,6 @@ def test_summaries_are_found_across_read_boundaries(tmp_path: Path) -> None:
     huge = orjson.dumps({"type": "user", "pad": "z" * 3_000_000})
     parts = [summary(1), filler, summary(2), huge, summary(3), filler, summary(4)]
     (project / "a.jsonl").write_bytes(b"\n".join(parts))  # the last summary has no newline
-    (project / "b.jsonl").write_bytes(summary(5) + b"\n")
+    (project / "b.jsonl").write_bytes(summary(5) + b"\n")  # b's own: in its model, not searched for
     found = sibling_summaries(project / "b.jsonl")
-    assert found == {f"leaf-{n}": f"title {n}" for n in range(1, 6)}
+    assert found == {f"leaf-{n}": f"title {n}" for n in range(1, 5)}

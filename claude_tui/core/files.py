@@ -142,20 +142,26 @@ def read_session(path: Path, *, agents: bool = True) -> Session:
     session = Session(path, agent=is_agent_file(path))
     session.feed(Reader(str(path)).iter_lines())
     if agents:
-        for agent_path in agent_files(path):
-            sub = Session(agent_path, session_id=session.id, agent=True)
-            try:
-                _, sub_lines = Reader(str(agent_path)).read_all()
-            except ReadError as exc:
-                session.problems.append(Problem(0, 0, f"{agent_path.name}: {exc}"))
-                continue
-            sub.feed(sub_lines)
-            session.attach_agent(sub)
+        attach_agents(session, agent_files(path))
     return session
 
 
+def attach_agents(session: Session, paths: list[Path]) -> None:
+    """Read these subagent transcripts into `session`."""
+    for agent_path in paths:
+        sub = Session(agent_path, session_id=session.id, agent=True)
+        try:
+            _, sub_lines = Reader(str(agent_path)).read_all()
+        except ReadError as exc:
+            session.problems.append(Problem(0, 0, f"{agent_path.name}: {exc}"))
+            continue
+        sub.feed(sub_lines)
+        session.attach_agent(sub)
+
+
 def sibling_summaries(path: Path) -> dict[str, str]:
-    """`summary` records of every session file in the project folder, by leafUuid.
+    """`summary` records of the other session files in the project folder, by leafUuid (its own
+    are in its model).
 
     Claude Code writes a session's summary into the file of a later session; a byte
     search finds the few lines that hold one without parsing whole files. Files are read
@@ -164,6 +170,8 @@ def sibling_summaries(path: Path) -> dict[str, str]:
     found: dict[str, str] = {}
     buffer = bytearray(1 << 20)
     for other in session_files(path.parent):
+        if other.name == path.name:
+            continue
         try:
             fd = open_readonly(other)
         except ReadError:

@@ -115,29 +115,32 @@ class Reader:
         """Like `read`, to the end, treating any last line with no newline as complete."""
         return self._read(None, final=True)
 
-    def iter_batches(self, batch: int = CHUNK) -> Iterator[list[Line]]:
-        """Read to the end in batches of about `batch` bytes, the last line even with no newline.
+    def iter_batches(self, batch: int = CHUNK, stop: int | None = None) -> Iterator[list[Line]]:
+        """Read to the end in batches of about `batch` bytes, the last line even with no newline;
+        or only up to byte `stop`, the start of a line.
 
         A batch may be empty: a line longer than `batch` takes several reads. Raises ReadError
         when the file shrinks or is replaced meanwhile: its lines would not add up.
         """
-        while True:
+        while stop is None or self.offset < stop:
             before = self.offset + len(self._partial)
-            started_over, lines = self.read(batch)
+            started_over, lines = self.read(batch if stop is None else min(batch, stop - before))
             if started_over:
                 raise ReadError("the file was cut or replaced while it was read")
             if self.offset + len(self._partial) == before:
                 break
             yield lines
+        if stop is not None:
+            return
         started_over, lines = self.read_all()
         if started_over:
             raise ReadError("the file was cut or replaced while it was read")
         if lines:
             yield lines
 
-    def iter_lines(self, batch: int = 1 << 20) -> Iterator[Line]:
-        """Every line to the end, holding one batch in memory (see `iter_batches`)."""
-        for lines in self.iter_batches(batch):
+    def iter_lines(self, batch: int = 1 << 20, stop: int | None = None) -> Iterator[Line]:
+        """Every line to the end (or to `stop`), holding one batch in memory (see `iter_batches`)."""
+        for lines in self.iter_batches(batch, stop):
             yield from lines
 
     def _read(self, limit: int | None, final: bool) -> tuple[bool, list[Line]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import gc
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Container, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -543,7 +543,7 @@ class Session:
         """Add a subagent read from its own file (2.0.x flat, 2.1.x `<session>/subagents/`)."""
         sub.is_agent = True
         if sub.agent_id is None:
-            sub.agent_id = _agent_id_of(sub)
+            sub.agent_id = agent_id_of(sub.path)
         for existing in self.subagents:
             if existing.source == "progress" and existing.agent_id and existing.agent_id == sub.agent_id:
                 self.subagents.remove(existing)  # the file is the whole transcript; the copies are not
@@ -588,24 +588,22 @@ class Session:
 
     def title(self, summaries: dict[str, str] | None = None) -> str:
         """Last custom title, last AI title, a summary of a leaf in this session, or the first prompt."""
-        if self.custom_title:
-            return self.custom_title
-        if self.ai_title:
-            return self.ai_title
-        for leaf, summary in reversed(list({**self.summaries, **(summaries or {})}.items())):
-            if leaf in self._by_uuid:
-                return summary
-        return self.first_prompt
+        return pick_title(
+            self.custom_title, self.ai_title, {**self.summaries, **(summaries or {})}, self._by_uuid, self.first_prompt
+        )
 
     @property
     def first_prompt(self) -> str:
         """The first thing the user typed; a slash command (with its arguments) when nothing else."""
-        for kinds in ((Kind.PROMPT,), (Kind.COMMAND,)):
-            for message in self.messages:
-                if message.kind in kinds:
-                    text = prompt_text(message)
-                    if text:
-                        return text
+        return self.first_text(Kind.PROMPT) or self.first_text(Kind.COMMAND)
+
+    def first_text(self, kind: Kind) -> str:
+        """The first message of `kind` with some text, as one line (see `prompt_text`)."""
+        for message in self.messages:
+            if message.kind is kind:
+                text = prompt_text(message)
+                if text:
+                    return text
         return ""
 
     @property
@@ -619,10 +617,50 @@ class Session:
 
     @property
     def is_empty(self) -> bool:
-        """No real exchange: nothing asked (no prompt, and no command such as /init that the model
-        works on), or no answer."""
-        kinds = {m.kind for m in self.messages}
-        return (Kind.PROMPT not in kinds and Kind.COMMAND not in kinds) or Kind.ASSISTANT not in kinds
+        return nothing_exchanged({m.kind for m in self.messages})
+
+    # ---------------------------------------------------------------- what `stats` merges across two stretches
+
+    @property
+    def uuids(self) -> Collection[str]:
+        """The uuids of this file's top-level records (streamed chunks' included)."""
+        return self._by_uuid.keys()
+
+    @property
+    def message_ids(self) -> Collection[str]:
+        """The `message.id`s of its assistant messages."""
+        return self._by_message_id.keys()
+
+    @property
+    def prompt_parents(self) -> dict[str | None, int]:
+        """How many prompts each parent uuid has (two or more make a fork)."""
+        return {parent: len(prompts) for parent, prompts in self._prompt_children.items()}
+
+    @property
+    def progress_keys(self) -> Collection[str]:
+        """The Task calls (or agent ids) whose subagent records were copied into progress records."""
+        return self._progress_agents.keys()
+
+
+def pick_title(
+    custom: str | None, ai: str | None, summaries: dict[str, str], uuids: Container[str], first_prompt: str
+) -> str:
+    """A session's title: the last custom title, the last AI title, the last summary of one of its
+    records (`uuids`), or its first prompt."""
+    if custom:
+        return custom
+    if ai:
+        return ai
+    for leaf, summary in reversed(list(summaries.items())):
+        if leaf in uuids:
+            return summary
+    return first_prompt
+
+
+def nothing_exchanged(kinds: Container[Kind]) -> bool:
+    """An empty session: nothing asked (no prompt, and no command such as /init that the model works
+    on), or no answer."""
+    return (Kind.PROMPT not in kinds and Kind.COMMAND not in kinds) or Kind.ASSISTANT not in kinds
 
 
 def user_kind(obj: dict[str, Any], first_text: str | None, has_results: bool) -> Kind:
@@ -669,8 +707,9 @@ def prompt_text(message: Message, limit: int = 200) -> str:
     return " ".join(text.split())[:limit]
 
 
-def _agent_id_of(sub: Session) -> str | None:
-    stem = Path(sub.path).stem
+def agent_id_of(path: str | Path) -> str | None:
+    """The agent id a subagent transcript's file name gives (`agent-<id>.jsonl`)."""
+    stem = Path(path).stem
     return stem.removeprefix("agent-") if stem.startswith("agent-") else None
 
 
@@ -747,3 +786,5 @@ _HANDLERS = {
     "progress": Session._on_progress,
     "attachment": Session._on_attachment,
 }
+#: Record types the model knows; any other is kept as an unknown row, with a note the first time.
+KNOWN_TYPES = frozenset(_HANDLERS) | METADATA_TYPES

@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+import os
+from collections import Counter
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
+from claude_tui.core.files import agent_files, attach_agents, is_agent_file, read_session
+from claude_tui.core.forked import Forked, can_fork
 from claude_tui.core.model import Kind, Message, parse_time
-from claude_tui.core.session import Session
-from claude_tui.core.usage import Tokens, UsageTotal
+from claude_tui.core.reader import Reader, ReadError, open_readonly
+from claude_tui.core.session import KNOWN_TYPES, Session, agent_id_of, nothing_exchanged, pick_title
+from claude_tui.core.usage import Tokens, UsageTotal, by_model
 
 #: A gap between two messages longer than this is an interruption (and a resumption).
 RESUME_GAP_S = 3600.0
+#: Files at least this big are counted in two halves at once (a smaller one is read in less than a
+#: fork and the merge take).
+SPLIT_BYTES = 8 << 20
+#: How far past the middle a cut looks for a prompt's line.
+_SPLIT_WINDOW = 1 << 20
 
 
 def usage_items(session: Session) -> list[tuple[str | None, Tokens]]:
@@ -31,17 +43,20 @@ def usage_with_subagents(session: Session) -> UsageTotal:
     return UsageTotal.of(usage_items(session) + subagent_usage_items(session))
 
 
-def gaps(messages: list[Message], threshold: float = RESUME_GAP_S) -> int:
-    """How many times the conversation paused for longer than `threshold` seconds."""
-    count, last = 0, None
+def pauses(messages: list[Message], threshold: float = RESUME_GAP_S) -> tuple[int, float | None, float | None]:
+    """How many times the conversation paused for longer than `threshold` seconds; the first and last
+    message times."""
+    count, first, last = 0, None, None
     for message in messages:
         now = parse_time(message.timestamp)
         if now is None:
             continue
-        if last is not None and now - last > threshold:
+        if last is None:
+            first = now
+        elif now - last > threshold:
             count += 1
         last = now
-    return count
+    return count, first, last
 
 
 def _inline(session: Session) -> list[Session]:
@@ -78,77 +93,310 @@ def tool_call_counts(session: Session) -> tuple[int, int]:
     return len(calls), len(_outcomes(session)[1] & calls)
 
 
+def _pre2_summary(message: Message, messages: list[Message]) -> bool:
+    """Before 2.0 a compaction left no boundary: its summary record is itself a root."""
+    return message.parent is None and not any(
+        b.kind is Kind.COMPACT_BOUNDARY for b in messages[max(0, message.index - 3) : message.index]
+    )
+
+
+@dataclass
+class Tally:
+    """What `stats` counts in a session file, or in a stretch of it, in values that add up.
+
+    A big file is counted in two stretches at once, the second in a forked child. The two tallies merge
+    unless records on either side of the cut are linked in a way a tally cannot join (`links_back`); the
+    first stretch's model then reads on. Either way the facts are those of the file read whole: a test
+    cuts real files at many lines and compares.
+    """
+
+    session_id: str
+    path: str
+    records: int
+    malformed_lines: int
+    problems: list[tuple[int, str]]  #: (line number, or 0 for none; what)
+    record_types: dict[str, int]
+    kinds: dict[Kind, int]  #: top-level messages of each kind
+    assistant_messages: int
+    calls: set[str]
+    results: set[str]
+    errors: set[str]
+    uuids: set[str]
+    message_ids: set[str]
+    prompt_parents: dict[str | None, int]
+    compactions: int
+    microcompactions: int
+    summary_first: bool  #: a pre-2.0 compaction summary among the first messages: its boundary may lie before
+    subagents: int
+    inline_agents: bool
+    progress_keys: set[str]
+    progress_agent_ids: set[str]
+    usage: dict[str | None, Tokens]  #: per model, this file's messages (inline sidechains' included)
+    agent_usage: dict[str | None, Tokens]  #: per model, its other subagents'
+    models: list[str]
+    versions: list[str]
+    branches: list[str]
+    cwds: list[str]
+    slugs: list[str]
+    custom_title: str | None
+    ai_title: str | None
+    summaries: dict[str, str]
+    first_prompt: str
+    first_command: str
+    warmup: bool | None  #: the first prompt is "Warmup" (None: no prompt)
+    started: str | None
+    ended: str | None
+    turn_durations: list[float]
+    pauses: int
+    first_time: float | None  #: of the first and last message with a time
+    last_time: float | None
+
+    @classmethod
+    def of(cls, session: Session) -> Tally:
+        messages = session.messages
+        kinds = Counter(m.kind for m in messages)
+        results, errors = _outcomes(session)
+        count, first_time, last_time = pauses(messages)
+        micro = sum(1 for m in messages if m.micro)
+        summaries = [m for m in messages if m.kind is Kind.COMPACT_SUMMARY]
+        return cls(
+            session_id=session.id,
+            path=session.path,
+            records=session.records,
+            malformed_lines=session.malformed_lines,
+            problems=[(p.line_no, p.message) for p in session.problems],
+            record_types=dict(session.record_types),
+            kinds=dict(kinds),
+            assistant_messages=_assistant_messages(session),
+            calls=_call_ids(session),
+            results=results,
+            errors=errors,
+            uuids=set(session.uuids),
+            message_ids=set(session.message_ids),
+            prompt_parents=session.prompt_parents,
+            compactions=kinds[Kind.COMPACT_BOUNDARY] - micro + sum(1 for m in summaries if _pre2_summary(m, messages)),
+            microcompactions=micro,
+            summary_first=any(m.index < 3 and _pre2_summary(m, messages) for m in summaries),
+            subagents=len(session.subagents),
+            inline_agents=bool(_inline(session)),
+            progress_keys=set(session.progress_keys),
+            progress_agent_ids={s.agent_id for s in session.subagents if s.source == "progress" and s.agent_id},
+            usage=by_model(usage_items(session)),
+            agent_usage=by_model(subagent_usage_items(session)),
+            models=list(session.models),
+            versions=list(session.versions),
+            branches=list(session.branches),
+            cwds=list(session.cwds),
+            slugs=list(session.slugs),
+            custom_title=session.custom_title,
+            ai_title=session.ai_title,
+            summaries=dict(session.summaries),
+            first_prompt=session.first_text(Kind.PROMPT),
+            first_command=session.first_text(Kind.COMMAND),
+            warmup=session.is_warmup if Kind.PROMPT in kinds else None,
+            started=session.first_timestamp,
+            ended=session.last_timestamp,
+            turn_durations=list(session.turn_durations),
+            pauses=count,
+            first_time=first_time,
+            last_time=last_time,
+        )
+
+    def links_back(self, before: Session, agent_ids: set[str]) -> bool:
+        """Whether this stretch's records join those of the stretch `before` it (read without its subagent
+        files, named `agent_ids`) in a way its tally cannot: a message streamed across the cut, a record
+        written twice, one subagent's copies on both sides, a copied subagent whose file is there, a pre-2.0
+        compaction's summary cut from its boundary, or an unknown record type already noted."""
+        return bool(
+            not self.message_ids.isdisjoint(before.message_ids)
+            or not self.uuids.isdisjoint(before.uuids)
+            or not self.progress_keys.isdisjoint(before.progress_keys)
+            or not self.progress_agent_ids.isdisjoint(agent_ids)
+            or (self.inline_agents and _inline(before))
+            or self.summary_first
+            or not (self.record_types.keys() - KNOWN_TYPES).isdisjoint(before.record_types)
+        )
+
+    def merged(self, after: Tally, lines: int) -> Tally:
+        """This tally followed by that of the stretch `after` it, which starts at line `lines` + 1."""
+        problems = self.problems + [(n + lines if n else 0, what) for n, what in after.problems]
+        return Tally(
+            session_id=self.session_id,
+            path=self.path,
+            records=self.records + after.records,
+            malformed_lines=self.malformed_lines + after.malformed_lines,
+            problems=sorted(problems, key=lambda p: not p[0]),  # the subagent files' notes last, as when read whole
+            record_types=dict(Counter(self.record_types) + Counter(after.record_types)),
+            kinds=dict(Counter(self.kinds) + Counter(after.kinds)),
+            assistant_messages=self.assistant_messages + after.assistant_messages,
+            calls=self.calls | after.calls,
+            results=self.results | after.results,
+            errors=self.errors | after.errors,
+            uuids=self.uuids | after.uuids,
+            message_ids=self.message_ids | after.message_ids,
+            prompt_parents=dict(Counter(self.prompt_parents) + Counter(after.prompt_parents)),
+            compactions=self.compactions + after.compactions,
+            microcompactions=self.microcompactions + after.microcompactions,
+            summary_first=self.summary_first,
+            subagents=self.subagents + after.subagents,
+            inline_agents=self.inline_agents or after.inline_agents,
+            progress_keys=self.progress_keys | after.progress_keys,
+            progress_agent_ids=self.progress_agent_ids | after.progress_agent_ids,
+            usage=_summed(self.usage, after.usage),
+            agent_usage=_summed(self.agent_usage, after.agent_usage),
+            models=_union(self.models, after.models),
+            versions=_union(self.versions, after.versions),
+            branches=_union(self.branches, after.branches),
+            cwds=_union(self.cwds, after.cwds),
+            slugs=_union(self.slugs, after.slugs),
+            custom_title=after.custom_title or self.custom_title,
+            ai_title=after.ai_title or self.ai_title,
+            summaries={**self.summaries, **after.summaries},
+            first_prompt=self.first_prompt or after.first_prompt,
+            first_command=self.first_command or after.first_command,
+            warmup=self.warmup if self.warmup is not None else after.warmup,
+            started=self.started if self.started is not None else after.started,
+            ended=after.ended if after.ended is not None else self.ended,
+            turn_durations=self.turn_durations + after.turn_durations,
+            pauses=self.pauses
+            + after.pauses
+            + int(None not in (self.last_time, after.first_time) and after.first_time - self.last_time > RESUME_GAP_S),
+            first_time=self.first_time if self.first_time is not None else after.first_time,
+            last_time=after.last_time if after.last_time is not None else self.last_time,
+        )
+
+    def facts(self, summaries: dict[str, str] | None = None, hint: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The `stats --json` object. `summaries` are the project's summary records by leafUuid; `hint` is
+        the session's entry in Claude Code's sessions-index.json, used only for what the file does not say."""
+        hint = hint or {}
+        own = UsageTotal.of_models(self.usage)
+        total = UsageTotal.of_models(_summed(self.usage, self.agent_usage)) if self.agent_usage else own
+        start, end = parse_time(self.started), parse_time(self.ended)
+        title = pick_title(
+            self.custom_title,
+            self.ai_title,
+            {**self.summaries, **(summaries or {})},
+            self.uuids,
+            self.first_prompt or self.first_command,
+        )
+        return {
+            "session_id": self.session_id,
+            "path": self.path,
+            "title": title or _hint_str(hint, "summary") or _hint_str(hint, "firstPrompt"),
+            "project": (self.cwds[0] if self.cwds else None) or _hint_str(hint, "projectPath"),
+            "records": self.records,
+            "malformed_lines": self.malformed_lines,
+            "problems": [f"line {n}: {what}" if n else what for n, what in self.problems],
+            "record_types": self.record_types,
+            "user_prompts": self.kinds.get(Kind.PROMPT, 0),
+            "assistant_messages": self.assistant_messages,
+            "tool_calls": len(self.calls),
+            "tool_errors": len(self.errors & self.calls),
+            "unpaired_tool_calls": len(self.calls - self.results),
+            "forks": sum(1 for n in self.prompt_parents.values() if n > 1),
+            "compactions": self.compactions,
+            "microcompactions": self.microcompactions,
+            "subagents": self.subagents,
+            "tokens": own.tokens.as_dict(),
+            "tokens_with_subagents": total.tokens.as_dict(),
+            "cost_usd": None if own.cost is None else round(own.cost, 6),
+            "cost_with_subagents_usd": None if total.cost is None else round(total.cost, 6),
+            "unpriced_models": sorted(total.unpriced_models),
+            "models": self.models,
+            "versions": self.versions,
+            "branches": self.branches,
+            "started": self.started,
+            "ended": self.ended,
+            "duration_s": round(end - start, 3) if start is not None and end is not None else None,
+            "turns": len(self.turn_durations),
+            "turn_time_s": round(sum(self.turn_durations), 3),
+            "interruptions": self.pauses,
+            "user_interrupts": self.kinds.get(Kind.INTERRUPT, 0),
+            "api_errors": self.kinds.get(Kind.API_ERROR, 0),
+            "empty": nothing_exchanged(self.kinds),
+            "warmup": bool(self.warmup),
+            "plan_slugs": self.slugs,
+        }
+
+
 def session_stats(
     session: Session, summaries: dict[str, str] | None = None, hint: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """The facts of one session, as the `stats --json` object.
+    """The facts of one session, as the `stats --json` object (see `Tally.facts`)."""
+    return Tally.of(session).facts(summaries, hint)
 
-    `summaries` are the project's summary records by leafUuid; `hint` is the session's entry in
-    Claude Code's sessions-index.json, used only for what the file itself does not say.
-    """
-    hint = hint or {}
-    own_items, agent_items = usage_items(session), subagent_usage_items(session)
-    own = UsageTotal.of(own_items)
-    total = UsageTotal.of(own_items + agent_items) if agent_items else own
-    calls = _call_ids(session)
-    result_ids, errors = _outcomes(session)
-    start, end = parse_time(session.first_timestamp), parse_time(session.last_timestamp)
-    kinds = [m.kind for m in session.messages]
-    return {
-        "session_id": session.id,
-        "path": session.path,
-        "title": session.title(summaries) or _hint_str(hint, "summary") or _hint_str(hint, "firstPrompt"),
-        "project": session.project_path or _hint_str(hint, "projectPath"),
-        "records": session.records,
-        "malformed_lines": session.malformed_lines,
-        "problems": [f"line {p.line_no}: {p.message}" if p.line_no else p.message for p in session.problems],
-        "record_types": dict(session.record_types),
-        "user_prompts": kinds.count(Kind.PROMPT),
-        "assistant_messages": _assistant_messages(session),
-        "tool_calls": len(calls),
-        "tool_errors": len(errors & calls),
-        "unpaired_tool_calls": len(calls - result_ids),
-        "forks": len(session.forks),
-        "compactions": sum(1 for m in session.messages if m.kind is Kind.COMPACT_BOUNDARY and not m.micro)
-        + _pre2_compactions(session),
-        "microcompactions": sum(1 for m in session.messages if m.kind is Kind.COMPACT_BOUNDARY and m.micro),
-        "subagents": len(session.subagents),
-        "tokens": own.tokens.as_dict(),
-        "tokens_with_subagents": total.tokens.as_dict(),
-        "cost_usd": None if own.cost is None else round(own.cost, 6),
-        "cost_with_subagents_usd": None if total.cost is None else round(total.cost, 6),
-        "unpriced_models": sorted(total.unpriced_models),
-        "models": list(session.models),
-        "versions": list(session.versions),
-        "branches": list(session.branches),
-        "started": session.first_timestamp,
-        "ended": session.last_timestamp,
-        "duration_s": round(end - start, 3) if start is not None and end is not None else None,
-        "turns": len(session.turn_durations),
-        "turn_time_s": round(sum(session.turn_durations), 3),
-        "interruptions": gaps(session.messages),
-        "user_interrupts": kinds.count(Kind.INTERRUPT),
-        "api_errors": kinds.count(Kind.API_ERROR),
-        "empty": session.is_empty,
-        "warmup": session.is_warmup,
-        "plan_slugs": list(session.slugs),
-    }
+
+def tally_file(path: Path, cut: int | None = None) -> tuple[Session, Tally]:
+    """A session file's tally, with its subagent files. A big file is cut in two (at `cut`, the start of a
+    line, when given) and its second half counted meanwhile by a forked child. Also the model read here
+    (of the first half only, when the halves merged): a caller about to exit keeps it rather than spend
+    time freeing it. Raises ReadError."""
+    if cut is None and can_fork():
+        cut = _split_point(path)
+    if cut is not None:
+        with Forked(_tally_from, str(path), cut) as rest:
+            session, reader = Session(path, agent=is_agent_file(path)), Reader(str(path))
+            session.feed(reader.iter_lines(stop=cut))
+            agents = agent_files(path)
+            attach_agents(session, agents)
+            tally = Tally.of(session)
+            after = rest.result()
+        if not after.links_back(session, {agent_id_of(p) or "" for p in agents}):
+            return session, tally.merged(after, reader.line_no)
+    session = read_session(path)  # a small file, or halves that do not add up (rare: the cut is chosen)
+    return session, Tally.of(session)
+
+
+def _tally_from(path: str, start: int) -> Tally:
+    """The tally of a file's lines from byte `start` on, its subagent files aside."""
+    session = Session(path, agent=is_agent_file(Path(path)))
+    session.feed(Reader(path, offset=start).iter_lines())
+    return Tally.of(session)
+
+
+def _split_point(path: Path) -> int | None:
+    """Where to cut a big file in two, past the middle: at the line of a prompt, where no record before
+    is linked to one after; else of a tool result, where that is nearly always so; else at any line.
+    None for a small file, or no line end near the middle."""
+    try:
+        fd = open_readonly(path)
+    except ReadError:
+        return None  # said when the file is read
+    try:
+        size = os.fstat(fd).st_size
+        if size < SPLIT_BYTES:
+            return None
+        window = os.pread(fd, _SPLIT_WINDOW, size // 2)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    first = window.find(b"\n") + 1
+    if not first:
+        return None
+    begin, result_line = first, None
+    while (end := window.find(b"\n", begin)) >= 0:
+        line = window[begin:end]
+        if b'"type":"user"' in line:
+            if b'"tool_use_id"' not in line:
+                return size // 2 + begin
+            result_line = result_line or begin
+        begin = end + 1
+    return size // 2 + (result_line or first)
+
+
+def _summed(a: dict[str | None, Tokens], b: dict[str | None, Tokens]) -> dict[str | None, Tokens]:
+    return by_model([*a.items(), *b.items()])
+
+
+def _union(a: list[str], b: list[str]) -> list[str]:
+    """The items of both, once each, in order of first appearance."""
+    return list(dict.fromkeys(a + b))
 
 
 def _hint_str(hint: dict[str, Any], key: str) -> str | None:
     value = hint.get(key)
     return value if isinstance(value, str) and value else None
-
-
-def _pre2_compactions(session: Session) -> int:
-    """Before 2.0 a compaction left no boundary: its summary record is itself a root."""
-    return sum(
-        1
-        for m in session.messages
-        if m.kind is Kind.COMPACT_SUMMARY
-        and m.parent is None
-        and not any(b.kind is Kind.COMPACT_BOUNDARY for b in session.messages[max(0, m.index - 3) : m.index])
-    )
 
 
 def human_size(n: float) -> str:

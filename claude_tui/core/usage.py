@@ -6,7 +6,9 @@ counted once per `message.id` (the chunk with the largest `output_tokens`).
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,16 +107,26 @@ class UsageTotal:
 
     @classmethod
     def of(cls, items: list[tuple[str | None, Tokens]]) -> UsageTotal:
-        by_model: dict[str | None, Tokens] = {}
-        for model, tokens in items:
-            if tokens.total:
-                by_model.setdefault(model, Tokens()).add(tokens)
-        total, cost, unpriced = Tokens(), None, set()
-        for model, tokens in by_model.items():
+        return cls.of_models(by_model(items))
+
+    @classmethod
+    def of_models(cls, tokens_by_model: dict[str | None, Tokens]) -> UsageTotal:
+        """The total of per-model sums; the cost the same in whatever order the models come."""
+        total, costs, unpriced = Tokens(), [], set()
+        for model, tokens in tokens_by_model.items():
             total.add(tokens)
             c = tokens.cost(model)
             if c is None:
                 unpriced.add(model or "unknown")
             else:
-                cost = (cost or 0.0) + c
-        return cls(total, cost, frozenset(unpriced))
+                costs.append(c)
+        return cls(total, math.fsum(costs) if costs else None, frozenset(unpriced))
+
+
+def by_model(items: Iterable[tuple[str | None, Tokens]]) -> dict[str | None, Tokens]:
+    """Tokens summed per model; messages that used none left out."""
+    sums: dict[str | None, Tokens] = {}
+    for model, tokens in items:
+        if tokens.total:
+            sums.setdefault(model, Tokens()).add(tokens)
+    return sums
