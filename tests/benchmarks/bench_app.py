@@ -38,6 +38,8 @@ import termios
 import time
 from pathlib import Path
 
+from installed import compile_package
+
 SIZE = (200, 50)
 _ANSI = re.compile(rb"\x1b(?:\[[0-9;?<>=$ ]*[A-Za-z~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][A-Z0-9]|[=>78cDEHM])")
 
@@ -215,10 +217,7 @@ def main() -> None:
         return
 
     binary = str(Path(sys.executable).parent / "claude-tui")
-    # compiled as an installed package is (the checkout may be run with PYTHONDONTWRITEBYTECODE)
-    subprocess.run(
-        [sys.executable, "-m", "compileall", "-q", str(Path(__file__).resolve().parents[2] / "claude_tui")], check=True
-    )
+    compile_package()
     with tempfile.TemporaryDirectory() as scratch:
         env = dict(
             os.environ,

@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 import orjson
+from installed import compile_package
 
 APPENDED_WORD = "zanzibar"
 
@@ -142,9 +143,7 @@ def main() -> None:
     cache = Path(tempfile.mkdtemp(prefix="bench-index-"))
     env = {**os.environ, "CLAUDE_TUI_CACHE_DIR": str(cache)}
     index = [*claude_tui, "index", "--projects-dir", str(corpus)]
-    # as an installed package has: byte-code compiled once (this shell may forbid writing it)
-    package = Path(__file__).parents[2] / "claude_tui"
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True)
+    compile_package()
     try:
         bare_loop(corpus)  # warm the page cache
         bare, files, size = bare_loop(corpus)

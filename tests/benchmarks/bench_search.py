@@ -43,6 +43,7 @@ import time
 from pathlib import Path
 
 import orjson
+from installed import compile_package
 
 SIZE = (200, 50)
 NEEDLE = "zqxneedle4242"
@@ -240,10 +241,8 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, help="an index of --history already built (else one is built first)")
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
+    compile_package()
     binary = str(Path(sys.executable).parent / "claude-tui")
-    subprocess.run(
-        [sys.executable, "-m", "compileall", "-q", str(Path(__file__).resolve().parents[2] / "claude_tui")], check=True
-    )
     with tempfile.TemporaryDirectory() as folder:
         scratch = Path(folder)
         cache = args.cache or scratch / "index"
