@@ -8,13 +8,14 @@ from pathlib import Path
 import orjson
 import pytest
 from jsonl import Thread, text, tool_use
-from textual.widgets import Static
+from textual.widgets import Input, Static
 from ui_support import demo, index_of, loaded, session_app, settled
 
 from claude_tui.core.model import QUIET_KINDS, Kind
 from claude_tui.ui.config import Config
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.detail import DetailScreen
+from claude_tui.ui.widgets.export_prompt import ExportPrompt
 
 SIZE = (120, 40)
 
@@ -306,3 +307,46 @@ async def test_prompts_are_shown_as_typed(tmp_path: Path) -> None:
         answer = view.entries[index_of(view, lambda e: e.kind == "text" and e.message.kind is Kind.ASSISTANT)]
         drawn = "\n".join(strip.text for strip in view._strips(answer, view._width))
         assert "# Heading" not in drawn and "• item" in drawn  # answers stay Markdown
+
+
+async def test_export_asks_where_then_writes_there(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = demo("dce61781")
+    app = session_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
+
+        async def export(key: str, target: Path | None = None) -> ExportPrompt:
+            await pilot.press(key)
+            await settled(pilot, lambda: isinstance(app.screen, ExportPrompt))
+            if target is not None:
+                app.screen.query_one(Input).value = str(target)
+                await pilot.pause()
+            return app.screen  # type: ignore[return-value]
+
+        def hint(prompt: ExportPrompt) -> str:
+            return str(prompt.query_one("#export-hint", Static).render())
+
+        prompt = await export("x")
+        assert prompt.query_one(Input).value == str(tmp_path / f"{path.stem}.md")  # the default: here
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ExportPrompt) and not list(tmp_path.iterdir())
+
+        await export("X", tmp_path / "talk.html")
+        await pilot.press("enter")
+        await settled(pilot, lambda: (tmp_path / "talk.html").is_file() and not isinstance(app.screen, ExportPrompt))
+        assert (tmp_path / "talk.html").read_text().startswith("<!DOCTYPE html>")
+
+        (tmp_path / "kept.md").write_text("mine")
+        prompt = await export("x", tmp_path / "kept.md")
+        await pilot.press("enter")
+        assert app.screen is prompt and "exists" in hint(prompt)  # asked, not replaced
+        assert (tmp_path / "kept.md").read_text() == "mine"
+        await pilot.press("enter")
+        await settled(pilot, lambda: (tmp_path / "kept.md").read_text() != "mine")
+
+        prompt = await export("x", path.parent / "x.md")
+        await pilot.press("enter")
+        assert app.screen is prompt and "never writes under a projects folder" in hint(prompt)
+        await pilot.press("escape")
+        assert not (path.parent / "x.md").exists()

@@ -713,12 +713,17 @@ class MainScreen(Screen[None]):
         session = self.conversation.session
         if session is None:
             return
+        from claude_tui.ui.widgets.export_prompt import ExportPrompt
+
         app: ClaudeTUI = self.app  # type: ignore[assignment]
-        target = actions.export_path(session, fmt)
-        if actions.is_under(target, app.roots):
-            self.notify("Will not write under a projects folder; run claude-tui from elsewhere", severity="error")
-            return
-        self._export(session, fmt, target)
+        title = f"Export this session as {'HTML' if fmt == 'html' else 'Markdown'} to"
+        prompt = ExportPrompt(title, actions.export_path(session, fmt), app.roots)
+
+        def write(target: Path | None) -> None:
+            if target is not None:
+                self._export(session, fmt, target)
+
+        app.push_screen(prompt, write)
 
     @work(thread=True, group="export", exit_on_error=False)
     def _export(self, session: Any, fmt: str, target: Path) -> None:
