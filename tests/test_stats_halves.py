@@ -25,8 +25,8 @@ def sessions_under(root: Path) -> list[Path]:
 
 
 def check_cuts(files: list[Path], cuts_per_file: int | None, rng: random.Random) -> tuple[int, int]:
-    """Compare, at the cuts tried, the merged (or read-on) facts with the whole file's; (merged, read on)."""
-    merged = read_on = 0
+    """Compare, at the cuts tried, the merged (or read-on) facts with the whole file's; (merged, read whole)."""
+    merged = read_whole = 0
     for path in files:
         whole = session_stats(read_session(path))
         starts = line_starts(path)[1:]
@@ -37,16 +37,16 @@ def check_cuts(files: list[Path], cuts_per_file: int | None, rng: random.Random)
             if session.records < tally.records:
                 merged += 1
             else:
-                read_on += 1
-    return merged, read_on
+                read_whole += 1
+    return merged, read_whole
 
 
 def test_every_cut_of_every_fixture(tmp_path: Path) -> None:
     """Each rare shape (forks, compactions old and new, inline and copied subagents, malformed lines,
     unknown types, invalid UTF-8, two records on a line...) cut at every line."""
-    merged, read_on = check_cuts(sessions_under(FIXTURES), None, random.Random(0))
+    merged, read_whole = check_cuts(sessions_under(FIXTURES), None, random.Random(0))
     assert merged > 50
-    assert read_on > 10  # halves linked across the cut were read as one
+    assert read_whole > 10  # halves linked across the cut were read as one
 
 
 PROMPT = b'{"type":"user","uuid":"p%d","message":{"content":"go on"}}'
@@ -76,14 +76,14 @@ def test_every_cut_of_a_file_with_a_link_across(tmp_path: Path, link: str) -> No
     agent.parent.mkdir(parents=True)
     path.write_bytes(b"\n".join(LINKED[link]) + b"\n")
     agent.write_bytes(b'{"type":"user","isSidechain":true,"uuid":"x1","message":{"content":"Count the lines"}}\n')
-    merged, read_on = check_cuts([path], None, random.Random(0))
-    assert merged and read_on
+    merged, read_whole = check_cuts([path], None, random.Random(0))
+    assert merged and read_whole
 
 
 def test_cuts_of_real_files(real_projects: Path) -> None:
-    merged, read_on = check_cuts(sessions_under(real_projects), 4, random.Random(7))
+    merged, read_whole = check_cuts(sessions_under(real_projects), 4, random.Random(7))
     assert merged > 100
-    assert read_on > 20
+    assert read_whole > 20
 
 
 def test_a_problem_after_the_cut_keeps_its_line_number(tmp_path: Path) -> None:
@@ -91,7 +91,7 @@ def test_a_problem_after_the_cut_keeps_its_line_number(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     path.write_bytes(b"\n".join([prompt % 1, prompt % 2, b"{not json", b"", prompt % 3]))
     session, tally = tally_file(path, len(prompt % 1) + 1)
-    assert session.records < tally.records  # merged, not read on
+    assert session.records < tally.records  # merged, not read whole
     assert tally.facts()["problems"] == session_stats(read_session(path))["problems"]
     assert [p.split(":")[0] for p in tally.facts()["problems"]] == ["line 3", "line 4"]
 

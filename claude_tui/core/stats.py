@@ -106,8 +106,8 @@ class Tally:
 
     A big file is counted in two stretches at once, the second in a forked child. The two tallies merge
     unless records on either side of the cut are linked in a way a tally cannot join (`links_back`); the
-    first stretch's model then reads on. Either way the facts are those of the file read whole: a test
-    cuts real files at many lines and compares.
+    file is then read whole. Either way the facts are those of the file read whole: tests cut files at
+    many lines and compare.
     """
 
     session_id: str
