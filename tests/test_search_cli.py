@@ -8,7 +8,9 @@ import orjson
 import pytest
 
 from claude_tui.cli import main
+from claude_tui.core.files import read_session
 from claude_tui.core.library import Library
+from claude_tui.core.model import Kind
 from claude_tui.core.search import MARK_END, MARK_START, parse_query, parse_since, snippet
 from claude_tui.library_cli import unmark
 from tests.library_data import Writer, encode, simple_project
@@ -332,3 +334,27 @@ def test_words_of_scripts_written_without_spaces_are_found(tmp_path: Path) -> No
     assert lib.search("状態です") == []
     [hit] = lib.search("アップデート")
     assert f"{M}アップデート{E}" in hit.snippet
+
+
+def test_api_errors_are_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An API error record's message, however deep in it, as the conversation shows it; compaction
+    boundaries (level info or not) are not errors."""
+    folder = tmp_path / "projects" / encode("/home/u/api")
+    w = Writer("api", cwd="/home/u/api")
+    w.prompt("summarise the logs")
+    w._rec("system", subtype="api_error", level="error", error={"status": 529, "message": "Overloaded"})
+    nested = {"status": 400, "error": {"type": "error", "error": {"type": "invalid", "message": "prompt is too long"}}}
+    w._rec("system", subtype="api_error", level="error", error=nested)
+    w._rec("system", subtype="compact_boundary", level="error", content="Conversation compacted")
+    w.write(folder)
+    lib = Library([tmp_path / "projects"], tmp_path / "cache")
+    lib.refresh()
+    [hit] = lib.search("overloaded")
+    assert (hit.kind, hit.role, hit.snippet) == ("api_error", "assistant", f"{M}Overloaded{E}")
+    [hit] = lib.search("too long", role="assistant")
+    assert hit.message_uuid == w.records[2]["uuid"]
+    assert lib.search("too long", role="tool") == lib.search("compacted") == []
+    session = read_session(folder / "api.jsonl")
+    assert [m.plain_text for m in session.messages if m.kind is Kind.API_ERROR] == ["Overloaded", "prompt is too long"]
+    assert main(["search", "overloaded", "--projects-dir", str(tmp_path / "projects")]) == 0
+    assert "api error" in capsys.readouterr().out

@@ -24,15 +24,15 @@ import orjson
 from claude_tui.core.model import Block, Kind, Message
 from claude_tui.core.reader import finished_last_line
 from claude_tui.core.records import parse_line
-from claude_tui.core.session import prompt_text, user_kind
+from claude_tui.core.session import api_error_text, is_api_error, prompt_text, user_kind
 
-#: Row kinds of the full-text index, by code; and the role each belongs to.
-ROW_KINDS = ("prompt", "answer", "thinking", "tool_input", "tool_output")
-ROLES = ("user", "assistant", "assistant", "tool", "tool")
-PROMPT, ANSWER, THINKING, TOOL_INPUT, TOOL_OUTPUT = range(5)
+#: Row kinds of the full-text index, by code; and the role each belongs to (an API error: Claude's side).
+ROW_KINDS = ("prompt", "answer", "thinking", "tool_input", "tool_output", "api_error")
+ROLES = ("user", "assistant", "assistant", "tool", "tool", "assistant")
+PROMPT, ANSWER, THINKING, TOOL_INPUT, TOOL_OUTPUT, API_ERROR = range(6)
 #: Characters of text indexed per row. Tool outputs and inputs are cut at 2 KB: their
 #: heads hold what people search for (names, errors, commands); the rest is bulk.
-CAPS = (16_384, 16_384, 16_384, 2_048, 2_048)
+CAPS = (16_384, 16_384, 16_384, 2_048, 2_048, 2_048)
 #: Ids remembered across increments, per kind of id.
 WINDOW = 64
 #: Bytes read at a time; a line longer than this is read whole.
@@ -260,6 +260,8 @@ def record_texts(obj: dict[str, Any]) -> Iterator[tuple[int, int, str]]:
                     yield TOOL_OUTPUT, i, result_text(item.get("content"), 1 << 22)
         elif user_kind(obj, texts[0] if first_type == "text" and texts else None, False) in (Kind.PROMPT, Kind.COMMAND):
             yield PROMPT, -1, "\n\n".join(texts)
+    elif rtype == "system" and is_api_error(obj):
+        yield API_ERROR, -1, api_error_text(obj)
 
 
 def _user_parts(content: Any) -> tuple[list[str], str | None, bool]:
@@ -365,6 +367,8 @@ class Extractor:
             self._user(obj, off, True)
         elif rtype == "progress":
             self._progress(obj)
+        elif rtype == "system" and is_api_error(obj):
+            self._row(off, API_ERROR, -1, api_error_text(obj))
         elif rtype == "custom-title":
             if get("customTitle"):
                 state.custom_title = _str(obj["customTitle"])

@@ -49,6 +49,8 @@ METADATA_TYPES = frozenset(
         "pr-link",
     }
 )
+#: System record subtypes that are never an API error, whatever their level.
+_NOT_API_ERRORS = frozenset({"compact_boundary", "microcompact_boundary", "turn_duration"})
 #: Tools whose calls start a subagent.
 AGENT_TOOLS = frozenset({"Task", "Agent"})
 #: Tags that wrap text Claude Code (or its IDE integrations: ide_opened_file, ide_selection, ...)
@@ -357,10 +359,8 @@ class Session:
             if isinstance(ms, int | float):
                 self.turn_durations.append(ms / 1000)
                 content = f"turn took {_seconds(ms / 1000)}"
-        elif subtype == "api_error" or obj.get("level") == "error":
-            error = obj.get("error")
-            detail = error.get("message") if isinstance(error, dict) else error
-            message = self._new_message(Kind.API_ERROR, obj, span, text=_str(detail) or content or "API error")
+        elif is_api_error(obj):
+            message = self._new_message(Kind.API_ERROR, obj, span, text=api_error_text(obj))
             message.is_error = True
             return
         elif subtype == "stop_hook_summary":
@@ -661,6 +661,22 @@ def nothing_exchanged(kinds: Container[Kind]) -> bool:
     """An empty session: nothing asked (no prompt, and no command such as /init that the model works
     on), or no answer."""
     return (Kind.PROMPT not in kinds and Kind.COMMAND not in kinds) or Kind.ASSISTANT not in kinds
+
+
+def is_api_error(obj: dict[str, Any]) -> bool:
+    """A system record that reports a failed API call."""
+    subtype = obj.get("subtype")
+    return (subtype == "api_error" or obj.get("level") == "error") and subtype not in _NOT_API_ERRORS
+
+
+def api_error_text(obj: dict[str, Any]) -> str:
+    """What an API error record says: its error's message (however deep), else its content."""
+    error = obj.get("error")
+    while isinstance(error, dict):  # {"status": 529, "error": {"type": "error", "error": {"message": ...}}}
+        if isinstance(error.get("message"), str) and error["message"]:
+            return error["message"]
+        error = error.get("error")
+    return _str(error) or _str(obj.get("content")) or "API error"
 
 
 def user_kind(obj: dict[str, Any], first_text: str | None, has_results: bool) -> Kind:
