@@ -43,7 +43,16 @@ def match(query: str, text: str) -> tuple[float, list[tuple[int, int]]] | None:
 
 
 class HistoryProvider(Provider):
-    """Projects and sessions of the library, matched by name, title (or first prompt) and branch."""
+    """Projects and sessions of the library, matched by name, title (or first prompt) and branch.
+
+    One provider serves one opening of the palette: its candidates are built once, not at every key."""
+
+    _cached: list[tuple[str, str, str, object, object]] | None = None
+
+    def _all(self) -> list[tuple[str, str, str, object, object]]:
+        if self._cached is None:
+            self._cached = self._candidates()
+        return self._cached
 
     def _candidates(self) -> list[tuple[str, str, str, object, object]]:
         """(shown text, help, text matched, callback, item) for each project and session."""
@@ -65,12 +74,12 @@ class HistoryProvider(Provider):
         return out
 
     async def discover(self) -> Hits:
-        for text, help_text, _, callback, item in self._candidates()[:12]:
+        for text, help_text, _, callback, item in self._all()[:12]:
             yield DiscoveryHit(text, partial(callback, item), help=help_text)  # type: ignore[operator]
 
     async def search(self, query: str) -> Hits:
         """The MAX_HITS best matches (every candidate is scored: a few ms for thousands of sessions)."""
-        scored = [(r, c) for c in self._candidates() if (r := match(query, c[2])) is not None]
+        scored = [(r, c) for c in self._all() if (r := match(query, c[2])) is not None]
         for (score, spans), (text, help_text, _, callback, item) in heapq.nlargest(
             MAX_HITS, scored, key=lambda pair: pair[0][0]
         ):
