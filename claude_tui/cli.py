@@ -25,7 +25,7 @@ class CommandError(Exception):
     """A failure to report to the user as one line."""
 
 
-def _add_roots(parser: argparse.ArgumentParser) -> None:
+def add_roots(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--projects-dir",
         action="append",
@@ -41,7 +41,7 @@ def _stats_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("stats", help="facts of one or more sessions")
     p.add_argument("sessions", nargs="+", metavar="SESSION", help="a session file, id or unique id prefix")
     p.add_argument("--json", action="store_true", help="one JSON object per session per line")
-    _add_roots(p)
+    add_roots(p)
 
 
 #: DEL and C1 controls in UTF-8: legal raw in JSON, but a terminal would act on them (8-bit CSI).
@@ -113,7 +113,7 @@ def _export_parser(sub: argparse._SubParsersAction) -> None:
         help="the document's format (default: markdown)",
     )
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
-    _add_roots(p)
+    add_roots(p)
 
 
 def _run_export(args: argparse.Namespace) -> int:
@@ -141,7 +141,7 @@ def _run_export(args: argparse.Namespace) -> int:
 
 def _index_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("index", help="build or refresh the index of every session (progress on stderr)")
-    _add_roots(p)
+    add_roots(p)
 
 
 def _run_index(args: argparse.Namespace) -> int:
@@ -158,7 +158,7 @@ def _search_parser(sub: argparse._SubParsersAction) -> None:
         metavar="QUERY",
         help='words that must all match; "quoted words" as a phrase, word* as a prefix',
     )
-    _add_roots(p)
+    add_roots(p)
     p.add_argument("--json", action="store_true", help="one JSON object per hit per line")
     p.add_argument("--limit", type=int, default=50, metavar="N", help="at most N hits (default: 50)")
     p.add_argument("--project", metavar="TEXT", help="only projects whose path contains TEXT")
@@ -228,13 +228,19 @@ COMMANDS: dict[str, tuple[Callable[[argparse._SubParsersAction], None], Callable
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def top_parser() -> argparse.ArgumentParser:
+    """What the app's command line and the subcommands' share: the name, the description, --version."""
     parser = argparse.ArgumentParser(
         prog="claude-tui",
         description="Browse, follow and search Claude Code history. "
         f"Subcommands: {', '.join(COMMANDS)} (claude-tui COMMAND --help).",
     )
     parser.add_argument("--version", action="version", version=f"claude-tui {__version__}")
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = top_parser()
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add_parser, _ in COMMANDS.values():
         add_parser(sub)

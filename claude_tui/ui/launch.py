@@ -18,30 +18,14 @@ DEMO_MTIME = 1_767_225_600.0
 
 
 def parser() -> argparse.ArgumentParser:
-    from claude_tui.cli import COMMANDS
+    from claude_tui.cli import add_roots, top_parser
 
-    p = argparse.ArgumentParser(
-        prog="claude-tui",
-        description="Browse, follow and search Claude Code history. "
-        f"Subcommands: {', '.join(COMMANDS)} (claude-tui COMMAND --help).",
-    )
+    p = top_parser()
     p.add_argument("session", nargs="?", metavar="SESSION", help="a session file, id or unique id prefix to open")
-    p.add_argument(
-        "--projects-dir",
-        action="append",
-        metavar="DIR",
-        help="a Claude Code projects folder (repeatable; default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)",
-    )
+    add_roots(p)
     p.add_argument("--follow", action="store_true", help="open SESSION (or the newest session) at its end")
     p.add_argument("--demo", action="store_true", help="open a small bundled demo history")
-    p.add_argument("--version", action="version", version=_version())
     return p
-
-
-def _version() -> str:
-    from claude_tui import __version__
-
-    return f"claude-tui {__version__}"
 
 
 def run_app(argv: list[str]) -> int:
