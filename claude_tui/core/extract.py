@@ -144,6 +144,15 @@ def title_of(facts: dict[str, Any], summaries: dict[str, tuple[int, str]]) -> st
     return max(found)[1] if found else facts.get("first_prompt") or ""
 
 
+def owner_of(path: str, facts: dict[str, Any]) -> str:
+    """The id of the session a subagent transcript belongs to (as files.agent_files finds it): the
+    folder above `<id>/subagents/`, else the sessionId its records name ("" when none)."""
+    folder = os.path.dirname(path)
+    if os.path.basename(folder) == "subagents":
+        return os.path.basename(os.path.dirname(folder))
+    return facts.get("owner") or ""
+
+
 def _trim(window: dict[str, Any]) -> None:
     if len(window) > 2 * WINDOW:
         for key in list(window)[: len(window) - WINDOW]:

@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from claude_tui.core.extract import title_of
+from claude_tui.core.extract import owner_of, title_of
 from claude_tui.core.facts import LIVE_SECONDS, Project, SessionInfo
 from claude_tui.core.index import Index, IndexBusy, Progress, UpdateResult
 from claude_tui.core.model import parse_time
@@ -88,7 +88,7 @@ def build_projects(
             continue  # not read yet (an update was stopped before it)
         facts = orjson.loads(blob) if blob else {}
         if agent:
-            agents.setdefault((folder, _owner(path, facts)), []).append((_stem(path).removeprefix("agent-"), facts))
+            agents.setdefault((folder, owner_of(path, facts)), []).append((_stem(path).removeprefix("agent-"), facts))
         else:
             mains.append((path, folder, size, mtime_ns, facts, error))
     per_folder: dict[str, dict[str, tuple[int, str]]] = {}
@@ -109,14 +109,6 @@ def build_projects(
 def _stem(path: str) -> str:
     """The file's name without its suffix (Path.stem, without making a Path)."""
     return os.path.splitext(os.path.basename(path))[0]
-
-
-def _owner(path: str, facts: dict[str, Any]) -> str:
-    """The id of the session a subagent transcript belongs to (as files.agent_files finds it)."""
-    folder = os.path.dirname(path)
-    if os.path.basename(folder) == "subagents":
-        return os.path.basename(os.path.dirname(folder))
-    return facts.get("owner") or ""
 
 
 def session_info(

@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 
-from claude_tui.core.extract import CJK, ROLES, ROW_KINDS, record_texts, spaced_cjk, title_of
+from claude_tui.core.extract import CJK, ROLES, ROW_KINDS, owner_of, record_texts, spaced_cjk, title_of
 from claude_tui.core.index import text_schemas
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.records import parse_line
@@ -278,7 +278,7 @@ def _hit(
     if (q.phrases or q.literals) and (text is None or not q.accepts(text)):
         return None
     facts = orjson.loads(facts_blob) if facts_blob else {}
-    session_path = _session_path(Path(path), folder, facts) if agent else Path(path)
+    session_path = Path(folder) / f"{owner_of(path, facts) or Path(path).stem}.jsonl" if agent else Path(path)
     if str(session_path) not in sessions:
         sessions[str(session_path)] = _session_facts(db, str(session_path), facts)
     session_id, title, project = sessions[str(session_path)]
@@ -310,13 +310,6 @@ def _call_id(obj: dict[str, Any], block: int) -> str | None:
     item = content[block] if isinstance(content, list) and 0 <= block < len(content) else None
     value = (item.get("id") or item.get("tool_use_id")) if isinstance(item, dict) else None
     return value if isinstance(value, str) else None
-
-
-def _session_path(path: Path, folder: str, facts: dict[str, Any]) -> Path:
-    """The session a subagent transcript belongs to: `<id>/subagents/agent-*.jsonl`, or flat by its sessionId."""
-    if path.parent.name == "subagents":
-        return Path(folder) / f"{path.parent.parent.name}.jsonl"
-    return Path(folder) / f"{facts.get('owner') or path.stem}.jsonl"
 
 
 def _session_facts(db: Any, path: str, fallback: dict[str, Any]) -> tuple[str, str, str]:
