@@ -18,7 +18,7 @@ import orjson
 from claude_tui.cli import CommandError
 from claude_tui.core.files import default_roots
 from claude_tui.core.index import Index, IndexBusy, Progress, UpdateResult
-from claude_tui.core.sanitize import visible_controls
+from claude_tui.core.sanitize import folded, visible_controls
 from claude_tui.core.search import MARK_END, MARK_START, Hit, search
 
 BAR_WIDTH = 24
@@ -174,8 +174,7 @@ def format_hit(hit: Hit, color: bool) -> str:
     name = visible_controls(Path(hit.project.replace("\\", "/")).name or hit.project or "?")
     what = hit.kind.replace("_", " ") + (f" ({hit.tool})" if hit.tool else "") + (" error" if hit.is_error else "")
     what = visible_controls(what)
-    title = " ".join((hit.title or "(untitled)").split())
-    title = visible_controls(title if len(title) <= 80 else title[:79] + "…")
+    title = visible_controls(folded(hit.title or "(untitled)", 80))
     snippet = hit.snippet
     if color:
         dim, bold, hi, off = "\x1b[2m", "\x1b[1m", "\x1b[1;33m", "\x1b[0m"

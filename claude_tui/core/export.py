@@ -21,7 +21,7 @@ import orjson
 from claude_tui import __version__
 from claude_tui.core.diff import EDIT_TOOLS, unified
 from claude_tui.core.model import Block, Kind, Message, ToolCall, parse_time
-from claude_tui.core.sanitize import visible_controls, without_markup
+from claude_tui.core.sanitize import folded, visible_controls, without_markup
 from claude_tui.core.session import AGENT_TOOLS, Session, prompt_text
 from claude_tui.core.source import full_output
 from claude_tui.core.stats import human_count, human_duration, human_size, human_time, session_stats
@@ -136,7 +136,7 @@ class _Walker:
 
     def call(self, session: Session, call: ToolCall) -> None:
         out, result = self.out, call.result
-        meta = [_one_line(_summary(call))]
+        meta = [folded(_summary(call), LINE_CHARS)]
         if call.duration is not None:
             meta.append(human_duration(call.duration) if call.duration >= 1 else f"{call.duration:.1f}s")
         meta.append({"ok": "", "error": "⚠ error", "running": "no result"}[call.status])
@@ -149,7 +149,7 @@ class _Walker:
         if result is None:
             out.note("no result recorded (interrupted, or still running)", "quiet")
         elif call.name in EDIT_TOOLS and not result.is_error:
-            out.note(_one_line(result.text), "quiet")
+            out.note(folded(result.text, LINE_CHARS), "quiet")
         elif result.text.strip():
             out.note("Error:" if result.is_error else "Output:", "error" if result.is_error else "label")
             whole = full_output(session.path, call)
@@ -289,12 +289,7 @@ def _image(media_type: str, size: int) -> str:
 
 def _row(text: str) -> str:
     """A quiet row's text (hook output, a command and its output) on one line, without colours and injected tags."""
-    return _one_line(without_markup(text))
-
-
-def _one_line(text: str, limit: int = LINE_CHARS) -> str:
-    folded = " ".join(text.split())
-    return folded if len(folded) <= limit else folded[: limit - 1] + "…"
+    return folded(without_markup(text), LINE_CHARS)
 
 
 #: DEL and the C1 controls: legal raw in JSON, so escaped by hand.
@@ -496,7 +491,7 @@ def _md_inline(line: str) -> str:
 
 def _md_line(text: str) -> str:
     """Session text on one line of Markdown (a title, a fact, a note): folded, then made inert."""
-    return _md_inline(_one_line(visible_controls(text), 1000))
+    return _md_inline(folded(visible_controls(text), 1000))
 
 
 class _Markdown:
@@ -547,7 +542,7 @@ class _Markdown:
         self._block(f"---\n\n**{_md_line(text)}**\n\n---")
 
     def open_details(self, summary: str) -> None:
-        self._block(f"<details>\n<summary>{html.escape(_one_line(visible_controls(summary), 1000))}</summary>")
+        self._block(f"<details>\n<summary>{html.escape(folded(visible_controls(summary), 1000))}</summary>")
 
     def close_details(self) -> None:
         self._block("</details>")

@@ -75,3 +75,9 @@ def without_markup(text: str) -> str:
     """`text` without escape sequences of its terminal and Claude Code's tags: a quiet row's words (a hook,
     a command and its output)."""
     return without_sgr(command_output(text))
+
+
+def folded(text: str, limit: int) -> str:
+    """`text` on one line (whitespace collapsed), at most `limit` characters: a cut one ends with "…"."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"

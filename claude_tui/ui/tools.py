@@ -11,7 +11,7 @@ from rich.text import Text
 
 from claude_tui.core import diff as core_diff
 from claude_tui.core.model import ToolCall
-from claude_tui.core.sanitize import visible_controls, visible_controls_but_sgr, without_sgr
+from claude_tui.core.sanitize import folded, visible_controls, visible_controls_but_sgr, without_sgr
 from claude_tui.core.stats import human_count, human_size
 from claude_tui.ui import diff
 from claude_tui.ui.lines import Row, highlight, parse, render
@@ -32,8 +32,7 @@ def one_line(text: Any, limit: int = 300) -> str:
     """Text folded to one line (whitespace collapsed), at most `limit` characters (a cut one ends with "…")."""
     if not isinstance(text, str):
         text = "" if text is None else str(text)
-    line = " ".join(visible_controls(text[: limit * 4]).split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    return folded(visible_controls(text[: limit * 4]), limit)
 
 
 def short_path(path: str, cwd: str | None) -> str:
