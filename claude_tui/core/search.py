@@ -18,6 +18,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from itertools import accumulate, islice
 from operator import itemgetter
 from pathlib import Path
@@ -72,18 +73,23 @@ class Query:
     phrases: list[list[str]]  #: token sequences that must be adjacent
     literals: list[str]  #: words with CJK characters (looked up a character at a time): they must appear as written
 
-    @property
+    @cached_property
     def marker(self) -> re.Pattern[str]:
+        """The words as found in a text, to mark them in a snippet."""
         words = sorted((t for t in self.terms if not CJK.fullmatch(t[0])), key=lambda t: len(t[0]), reverse=True)
         alternatives = [re.escape(t) + (r"[^\W_]*" if p else "") for t, p in words]
         bounded = rf"(?<![^\W_])(?:{'|'.join(alternatives)})(?![^\W_])" if alternatives else ""
         return re.compile("|".join(x for x in (*map(re.escape, self.literals), bounded) if x), re.I)
 
+    @cached_property
+    def phrase_patterns(self) -> list[re.Pattern[str]]:
+        return [_phrase(tokens) for tokens in self.phrases]
+
     def accepts(self, text: str) -> bool:
-        folded = text.casefold()
-        return all(_phrase(tokens).search(text) for tokens in self.phrases) and all(
-            literal.casefold() in folded for literal in self.literals
-        )
+        if not all(pattern.search(text) for pattern in self.phrase_patterns):
+            return False
+        folded = text.casefold() if self.literals else ""
+        return all(literal.casefold() in folded for literal in self.literals)
 
 
 def parse_query(text: str) -> Query:
@@ -142,8 +148,8 @@ def snippet(text: str, query: Query, width: int = SNIPPET_CHARS) -> str:
     text = text[:1_000_000]
     marker = query.marker
     first = None
-    for tokens in query.phrases:
-        first = _phrase(tokens).search(text)
+    for pattern in query.phrase_patterns:
+        first = pattern.search(text)
         if first:
             break
     first = first or marker.search(text)
