@@ -139,10 +139,16 @@ def read_session(path: Path, *, agents: bool = True) -> Session:
 
     A file that cannot be read raises ReadError; an unreadable subagent file becomes a problem note.
     """
-    session = Session(path, agent=is_agent_file(path))
-    session.feed(Reader(str(path)).iter_lines())
+    session = session_of(path, Reader(str(path)))
     if agents:
         attach_agents(session, agent_files(path))
+    return session
+
+
+def session_of(path: Path, reader: Reader, stop: int | None = None) -> Session:
+    """A Session of the lines `reader` reads from `path`, to its end or to byte `stop`; subagent files aside."""
+    session = Session(path, agent=is_agent_file(path))
+    session.feed(reader.iter_lines(stop=stop))
     return session
 
 

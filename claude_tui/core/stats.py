@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from claude_tui.core.files import agent_files, attach_agents, is_agent_file, read_session
+from claude_tui.core.files import agent_files, attach_agents, read_session, session_of
 from claude_tui.core.forked import Forked, can_fork
 from claude_tui.core.model import Kind, Message, parse_time
 from claude_tui.core.reader import Reader, ReadError, open_readonly
@@ -335,8 +335,8 @@ def tally_file(path: Path, cut: int | None = None) -> tuple[Session, Tally]:
         cut = _split_point(path)
     if cut is not None:
         with Forked(_tally_from, str(path), cut) as rest:
-            session, reader = Session(path, agent=is_agent_file(path)), Reader(str(path))
-            session.feed(reader.iter_lines(stop=cut))
+            reader = Reader(str(path))
+            session = session_of(path, reader, stop=cut)
             agents = agent_files(path)
             attach_agents(session, agents)
             tally = Tally.of(session)
@@ -349,9 +349,7 @@ def tally_file(path: Path, cut: int | None = None) -> tuple[Session, Tally]:
 
 def _tally_from(path: str, start: int) -> Tally:
     """The tally of a file's lines from byte `start` on, its subagent files aside."""
-    session = Session(path, agent=is_agent_file(Path(path)))
-    session.feed(Reader(path, offset=start).iter_lines())
-    return Tally.of(session)
+    return Tally.of(session_of(Path(path), Reader(path, offset=start)))
 
 
 def _split_point(path: Path) -> int | None:
