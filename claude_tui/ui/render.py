@@ -20,7 +20,7 @@ from claude_tui.ui import diff, tools
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.lines import MAX_HIGHLIGHT_CHARS, highlight, lexer_for_path
 from claude_tui.ui.palette import Palette
-from claude_tui.ui.widgets.entries import short_model, typed
+from claude_tui.ui.widgets.entries import short_model, thinking_note, typed
 
 #: Characters of one text shown in the detail view (drawing more would stall the screen); $PAGER shows all.
 DETAIL_CHARS = 50_000
@@ -74,12 +74,13 @@ def message_body(message: Message, palette: Palette, cwd: str | None) -> Rendera
     for block in message.blocks:
         if block.type == "text":
             parts.append(plain(block.text, palette) if typed(message) else markdown(block.text))
-        elif block.type == "thinking" and block.text.strip():
-            parts.append(Text("∴ Thinking", palette.dim + Style(italic=True)))
-            parts.append(plain(block.text, palette, palette.dim + Style(italic=True)))
         elif block.type in ("thinking", "redacted_thinking"):
-            label = "redacted" if block.type == "redacted_thinking" else "no text saved"
-            parts.append(Text(f"∴ Thinking ({label})", palette.dim))
+            note = thinking_note(block)
+            if note is not None:
+                parts.append(Text(note, palette.dim))
+            else:
+                parts.append(Text("∴ Thinking", palette.dim + Style(italic=True)))
+                parts.append(plain(block.text, palette, palette.dim + Style(italic=True)))
         elif block.call is not None:
             parts.append(tools.headline(block.call, 100, palette, cwd, False))
         elif block.type == "image":

@@ -61,9 +61,17 @@ class Entry:
 
     @property
     def expandable(self) -> bool:
-        if self.kind == "thinking":  # redacted, or signed with no text (Claude Code 2.1): nothing to open
-            return self.block is not None and self.block.type == "thinking" and bool(self.block.text.strip())
+        if self.kind == "thinking":
+            return self.block is not None and thinking_note(self.block) is None
         return self.kind in ("tool", "summary")
+
+
+def thinking_note(block: Block) -> str | None:
+    """What stands for a thinking block with no text to open (redacted, or signed with none saved, as
+    Claude Code 2.1 writes it); None when it has text."""
+    if block.type == "thinking" and block.text.strip():
+        return None
+    return f"∴ Thinking ({'redacted' if block.type == 'redacted_thinking' else 'no text saved'})"
 
 
 def continues_turn(message: Message, previous: Message | None) -> bool:
@@ -273,9 +281,9 @@ class Painter:
         p = self.palette
         block = entry.block
         assert block is not None
-        if not entry.expandable:
-            label = "redacted" if block.type == "redacted_thinking" else "no text saved"
-            return [Text(f"∴ Thinking ({label})", p.dim + Style(italic=True))]
+        note = thinking_note(block)
+        if note is not None:
+            return [Text(note, p.dim + Style(italic=True))]
         md = self._markdown(entry)
         count = len(md.lines) + md.omitted
         if entry.key not in self.expanded:
