@@ -29,14 +29,14 @@ class Clock:
 
     def clock_time(self, stamp: str | float | None, seconds: bool = True) -> str:
         """ "14:02:11" (or "14:02") of an ISO timestamp or epoch seconds; "" when there is none."""
-        epoch = _epoch(stamp)
+        epoch = epoch_of(stamp)
         if epoch is None:
             return ""
         return self.local(epoch).strftime("%H:%M:%S" if seconds else "%H:%M")
 
     def day(self, stamp: str | float | None) -> str:
         """ "Mon 3 Nov 2025" of an ISO timestamp or epoch seconds, the year only when it is not this year."""
-        epoch = _epoch(stamp)
+        epoch = epoch_of(stamp)
         if epoch is None:
             return ""
         when = self.local(epoch)
@@ -46,7 +46,7 @@ class Clock:
     def ago(self, stamp: str | float | None) -> str:
         """ "now", "5m ago", "3h ago", "2d ago", then the date ("3 Nov", or "Nov '25" in another year);
         a time later than now by more than a minute (another machine's clock) by its date too."""
-        epoch = _epoch(stamp)
+        epoch = epoch_of(stamp)
         if epoch is None:
             return "-"
         delta = self.now() - epoch
@@ -64,5 +64,6 @@ class Clock:
         return f"{when:%b} '{when:%y}"  # "Sep '25": as narrow as "12d ago", to fit the session list
 
 
-def _epoch(stamp: str | float | None) -> float | None:
+def epoch_of(stamp: str | float | None) -> float | None:
+    """Epoch seconds of an ISO timestamp, or of a number already in seconds; None for neither."""
     return float(stamp) if isinstance(stamp, float | int) else parse_time(stamp)

@@ -18,10 +18,9 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from claude_tui.core.model import parse_time
 from claude_tui.core.stats import human_count, human_duration
 from claude_tui.ui.bindings import cursor_bindings
-from claude_tui.ui.clock import Clock
+from claude_tui.ui.clock import Clock, epoch_of
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.entries import short_model
 
@@ -31,8 +30,7 @@ if TYPE_CHECKING:
 
 def _recorded(info: SessionInfo) -> float | None:
     """Epoch seconds of the session's last record, or None when no record has a time."""
-    value = info.ended or info.started
-    return float(value) if isinstance(value, int | float) else parse_time(value)
+    return epoch_of(info.ended or info.started)
 
 
 def _when(info: SessionInfo) -> float:
@@ -251,10 +249,12 @@ class SessionList(ScrollView, can_focus=True):
         dim = self._fg("session-list--dim")
         models = list(info.models or ())
         title_style = dim + Style(italic=True) if info.empty or info.warmup else None
+        recorded = _recorded(info)
+        when = self.clock.ago(recorded) if recorded is not None else "~" + self.clock.ago(_when(info))  # ~: file time
         values: dict[str, tuple[str, Style | None]] = {
             "live": ("●", self._fg("session-list--live")) if info.live else ("", None),
             "title": (title_of(info), title_style),
-            "when": (("" if _recorded(info) is not None else "~") + self.clock.ago(_when(info)), dim),  # ~: file time
+            "when": (when, dim),
             "duration": (human_duration(info.duration_s) if info.duration_s else "-", dim),
             "messages": (str(info.messages or 0), None),
             "tokens": (human_count(info.tokens or 0), dim),
