@@ -115,9 +115,12 @@ class FilterInput(Input):
         super().__init__(placeholder=placeholder, id=id, compact=True, select_on_focus=False)
         self.target = target
 
-    def action_clear(self) -> None:
+    def reset(self) -> None:
         self.value = ""
         self.remove_class("-active")
+
+    def action_clear(self) -> None:
+        self.reset()
         self.action_done()
 
     def action_done(self) -> None:
@@ -371,9 +374,7 @@ class MainScreen(Screen[None]):
     def _clear_filters(self) -> None:
         """No filter on the tree or the list: a jump shows its project and session wherever they are."""
         for box in self.query(FilterInput):
-            if box.value:
-                box.value = ""
-                box.remove_class("-active")
+            box.reset()
         self.query_one(ProjectTree).set_filter("")  # now: the Input.Changed above comes after the jump
         self.query_one(SessionList).set_filter("")
 

@@ -64,8 +64,9 @@ class ProjectTree(Tree["Project | None"]):
         self._rebuild()
 
     def set_filter(self, text: str) -> None:
-        self.filter_text = text.strip().lower()
-        self._rebuild()
+        if text.strip().lower() != self.filter_text:
+            self.filter_text = text.strip().lower()
+            self._rebuild()
 
     @property
     def chosen(self) -> Project | None:

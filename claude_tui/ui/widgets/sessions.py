@@ -147,8 +147,9 @@ class SessionList(ScrollView, can_focus=True):
         self._refill()
 
     def set_filter(self, text: str) -> None:
-        self.filter_text = text.strip().lower()
-        self._refill_choosing()
+        if text.strip().lower() != self.filter_text:
+            self.filter_text = text.strip().lower()
+            self._refill_choosing()
 
     def _refill_choosing(self) -> None:
         """Refill; when that hides the chosen session, the one the cursor lands on is chosen, as moving does."""
