@@ -12,9 +12,7 @@ from claude_tui.core.model import Kind
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.entries import Entry
 
-#: What each filter is called in the pane's note and the palette.
-LABELS = {"prompts": "only prompts", "errors": "only errors", "tool": "only {tool} calls"}
-#: What each filter keeps, in the pane's note when it keeps nothing.
+#: What each filter keeps ("{tool}": the tool's name).
 KEPT = {"prompts": "prompts", "errors": "errors", "tool": "{tool} calls"}
 #: The key that sets each filter, and sets it off again.
 KEYS = {"prompts": "P", "errors": "!", "tool": "T"}
@@ -28,15 +26,24 @@ class PaneFilter:
     tool: str | None = None  #: the tool's name, for `tool`
 
     @property
+    def kept(self) -> str:
+        """What is kept, as plain one-line text (a tool's name comes from the session file)."""
+        return KEPT[self.what].format(tool=one_line(self.tool, 60))
+
+    @property
     def label(self) -> str:
-        """What is shown, as plain one-line text (a tool's name comes from the session file)."""
-        return LABELS[self.what].format(tool=one_line(self.tool, 60))
+        """What the palette calls it."""
+        return f"only {self.kept}"
+
+    @property
+    def note(self) -> str:
+        """The line above the pane while the filter is on."""
+        return f"Showing {self.label} · {KEYS[self.what]} again shows everything"
 
     @property
     def nothing(self) -> str:
         """What the pane says when the filter keeps none of its entries."""
-        kept = KEPT[self.what].format(tool=one_line(self.tool, 60))
-        return f"No {kept} to show — press {KEYS[self.what]} to show everything"
+        return f"No {self.kept} to show — press {KEYS[self.what]} to show everything"
 
     def keeps(self, entry: Entry) -> bool:
         if self.what == "prompts":

@@ -33,7 +33,7 @@ from claude_tui.core.find import Hit, Query, find
 from claude_tui.core.model import Message, ToolCall
 from claude_tui.core.session import Session
 from claude_tui.core.source import full_output
-from claude_tui.ui.filters import KEYS, PaneFilter
+from claude_tui.ui.filters import PaneFilter
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.entries import Entry
 
@@ -479,5 +479,4 @@ class PaneNote(Static):
     def show(self, pane_filter: PaneFilter | None) -> None:
         self.set_class(pane_filter is not None, "-active")
         if pane_filter is not None:
-            key = KEYS[pane_filter.what]
-            self.update(Text(f"Showing {pane_filter.label} · {key} again shows everything", no_wrap=True))
+            self.update(Text(pane_filter.note, no_wrap=True))
