@@ -48,7 +48,7 @@ import orjson
 from claude_tui.core.extract import Extractor, State, read_chunks
 from claude_tui.core.reader import ReadError, open_readonly
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 DB_NAME = "index.sqlite3"
 TEXT_NAME = "index-text-{}.sqlite3"
 #: A result is cut once this many bytes of a file have been read (memory stays bounded).
@@ -82,7 +82,8 @@ CREATE TABLE files(
     state BLOB,
     error TEXT
 );
-CREATE INDEX files_root ON files(root);
+-- covers the check of every file for changes: it reads this index, not the rows and their blobs
+CREATE INDEX files_stamp ON files(root, path, size, mtime_ns, inode, offset, id);
 CREATE TABLE summaries(file INTEGER NOT NULL, folder TEXT NOT NULL, leaf TEXT NOT NULL, summary TEXT NOT NULL);
 CREATE INDEX summaries_file ON summaries(file);
 CREATE INDEX summaries_leaf ON summaries(folder, leaf);
