@@ -205,6 +205,7 @@ def _core_facts(path: Path) -> dict:
         "started": stats["started"],
         "ended": stats["ended"],
         "duration_s": stats["duration_s"],
+        "active_s": stats["active_s"],
         "prompts": stats["user_prompts"],
         "messages": stats["user_prompts"] + stats["assistant_messages"],
         "tool_calls": stats["tool_calls"],

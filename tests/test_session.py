@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
+import pytest
 
 from claude_tui.core.files import read_session
-from claude_tui.core.model import Kind
+from claude_tui.core.model import Kind, pause_ms
 from claude_tui.core.reader import Reader
 from claude_tui.core.session import Session
 from claude_tui.core.stats import session_stats
@@ -387,6 +388,7 @@ def test_stats_json_fields(tmp_path: Path) -> None:
         "started",
         "ended",
         "duration_s",
+        "active_s",
         "interruptions",
         "empty",
         "warmup",
@@ -472,3 +474,20 @@ def test_a_tool_call_knows_its_own_line_and_its_results(tmp_path: Path) -> None:
     call = s.calls["t1"]
     assert call.message.span is not None and call.message.span.line_no == 2
     assert [span.line_no for span in call.spans] == [3, 4]
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "ms"),
+    [
+        ("2026-01-02T10:00:00.000Z", "2026-01-02T10:59:59.999Z", 0),  # the same hour: not even parsed
+        ("2026-01-02T10:59:00Z", "2026-01-02T11:58:00Z", 0),  # under an hour
+        ("2026-01-02T10:00:00Z", "2026-01-02T11:00:00Z", 0),  # an hour exactly
+        ("2026-01-02T10:00:00Z", "2026-01-02T11:00:00.250Z", 3_600_250),
+        ("2026-01-02T10:00:00+00:00", "2026-01-02T10:30:00-01:00", 5_400_000),  # offsets, not the same hour
+        ("2026-01-03T10:00:00Z", "2026-01-02T10:00:00Z", 0),  # backwards
+        ("yesterday", "2026-01-02T10:00:00Z", 0),
+        ("", "", 0),
+    ],
+)
+def test_a_pause_is_a_gap_over_an_hour(before: str, after: str, ms: int) -> None:
+    assert pause_ms(before, after) == ms

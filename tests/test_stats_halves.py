@@ -67,6 +67,21 @@ LINKED = {
     "a compaction summary right after its boundary": [*turns(1), BOUNDARY, SUMMARY, *turns(3)],
     "progress copies of a subagent with its own file": (FIXTURES / "agent_progress.jsonl").read_bytes().splitlines(),
 }
+STAMPED = b'{"type":"user","uuid":"p%d","timestamp":"%s","message":{"content":"go on"}}'
+#: Times an hour apart or more: a pause, whether the cut falls inside it or not.
+PAUSED = [
+    STAMPED % (i, t)
+    for i, t in enumerate(
+        (
+            b"2026-01-02T10:00:00Z",
+            b"2026-01-02T10:59:00.500Z",
+            b"2026-01-02T12:00:00.500Z",
+            b"2026-01-02T12:30:00Z",
+            b"2026-01-03T09:00:00Z",
+            b"2026-01-03T09:05:00Z",
+        )
+    )
+]
 
 
 @pytest.mark.parametrize("link", LINKED)
@@ -109,3 +124,15 @@ def test_a_big_file_is_cut_at_a_prompt_past_its_middle(tmp_path: Path, monkeypat
     session, tally = tally_file(path)
     assert session.records < tally.records
     assert tally.facts() == session_stats(read_session(path))
+
+
+def test_every_cut_of_a_file_with_pauses(tmp_path: Path) -> None:
+    path = tmp_path / "-home-u-proj" / "s.jsonl"
+    path.parent.mkdir()
+    path.write_bytes(b"\n".join(PAUSED) + b"\n")
+    facts = session_stats(read_session(path))
+    assert facts["interruptions"] == 2
+    assert facts["duration_s"] == 23 * 3600 + 5 * 60
+    assert facts["active_s"] == (59 * 60 + 0.5) + (29 * 60 + 59.5) + 5 * 60  # the gaps over an hour left out
+    merged, _ = check_cuts([path], None, random.Random(0))
+    assert merged == len(PAUSED) - 1

@@ -119,12 +119,12 @@ async def test_type_to_filter_and_sort(roots: list[Path]) -> None:
         assert [s.id[:8] for s in sessions.shown] == ["36630c25", "dce61781", "35216258"]  # newest first
         await pilot.press("a")  # empty and warmup sessions too
         assert len(sessions.shown) == 4
-        await pilot.press("s")  # sort by the next column: duration
-        assert sessions.sort_key == "duration"
-        durations = [s.duration_s or 0 for s in sessions.shown]
+        await pilot.press("s")  # sort by the next column: active time
+        assert sessions.sort_key == "active"
+        durations = [s.active_s or 0 for s in sessions.shown]
         assert durations == sorted(durations, reverse=True)
         await pilot.press("S")
-        assert [s.duration_s or 0 for s in sessions.shown] == sorted(durations)
+        assert [s.active_s or 0 for s in sessions.shown] == sorted(durations)
         await pilot.press("c", "o", "l")  # filter by title
         await settled(pilot, lambda: len(sessions.shown) == 1)
         assert "olour" in sessions.shown[0].title.lower() or "color" in sessions.shown[0].title.lower()

@@ -24,7 +24,7 @@ from claude_tui.core.model import Block, Kind, Message, ToolCall, parse_time
 from claude_tui.core.sanitize import folded, visible_controls, without_markup
 from claude_tui.core.session import AGENT_TOOLS, Session, prompt_text
 from claude_tui.core.source import full_output
-from claude_tui.core.stats import human_count, human_duration, human_size, human_time, session_stats
+from claude_tui.core.stats import human_count, human_duration, human_size, human_span, human_time, session_stats
 
 FORMATS = ("markdown", "html", "json")
 #: Lines of a tool output shown before the rest is trimmed.
@@ -228,7 +228,7 @@ def _fact_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
         ("Project", (facts["project"] or "-") + (f"  ({', '.join(facts['branches'])})" if facts["branches"] else "")),
         ("Session", facts["session_id"]),
         ("Started", human_time(facts["started"])),
-        ("Ended", f"{human_time(facts['ended'])}  ({human_duration(facts['duration_s'])})"),
+        ("Ended", f"{human_time(facts['ended'])}  ({human_span(facts['duration_s'], facts['active_s'])})"),
         ("Models", ", ".join(facts["models"]) or "-"),
         ("Claude Code", ", ".join(facts["versions"]) or "-"),
         (

@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from claude_tui.core.model import Block, Kind, Message
+from claude_tui.core.model import Block, Kind, Message, pause_ms
 from claude_tui.core.reader import finished_last_line
 from claude_tui.core.records import parse_line
 from claude_tui.core.session import api_error_text, is_api_error, prompt_text, user_kind
@@ -58,7 +58,7 @@ class State:
     __slots__ = (
         "agent", "ai_title", "answers", "branches", "calls", "calls_seen", "custom_title", "cwds", "errors",
         "errors_seen", "first_command", "first_prompt", "first_ts", "has_answer", "inline_subs", "last_ts", "last_uuid",
-        "leaves", "lines", "models", "msgs", "owner", "progress", "prompt_seen", "prompts", "sec",
+        "leaves", "lines", "models", "msgs", "owner", "paused_ms", "progress", "prompt_seen", "prompts", "sec",
         "sidechain", "usage", "warmup", "worktrees",
     )  # fmt: skip
 
@@ -69,6 +69,7 @@ class State:
         self.sec = 0  #: the last timestamp seen, in epoch seconds
         self.first_ts: str | None = None
         self.last_ts: str | None = None
+        self.paused_ms = 0  #: the pauses between its records (see model.pause_ms)
         self.cwds: list[str] = []
         self.branches: list[str] = []
         self.models: list[str] = []
@@ -111,6 +112,7 @@ class State:
             "owner": self.owner,
             "first_ts": self.first_ts,
             "last_ts": self.last_ts,
+            "paused_ms": self.paused_ms,
             "cwds": self.cwds,
             "branches": self.branches,
             "models": self.models,
@@ -361,8 +363,10 @@ class Extractor:
             self._sidechain(obj, rtype, off)
             return
         if type(stamp) is str:
-            if state.first_ts is None:
+            if state.last_ts is None:
                 state.first_ts = stamp
+            else:
+                state.paused_ms += pause_ms(state.last_ts, stamp)
             state.last_ts = stamp
         cwd, branch = get("cwd"), get("gitBranch")
         if type(cwd) is str and cwd not in state.cwds and len(state.cwds) < 64:

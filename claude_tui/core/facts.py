@@ -28,7 +28,8 @@ class SessionInfo:
     first_prompt: str
     started: str | None  #: ISO timestamps
     ended: str | None
-    duration_s: float | None
+    duration_s: float | None  #: from the first record to the last
+    active_s: float | None  #: the same, less the pauses over an hour (model.pause_ms)
     prompts: int
     messages: int  #: prompts and assistant messages
     tool_calls: int

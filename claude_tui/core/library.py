@@ -21,7 +21,7 @@ import orjson
 from claude_tui.core.extract import owner_of, title_of
 from claude_tui.core.facts import LIVE_SECONDS, Project, SessionInfo
 from claude_tui.core.index import Index, IndexBusy, Progress, UpdateResult
-from claude_tui.core.model import parse_time
+from claude_tui.core.model import active_seconds, parse_time
 from claude_tui.core.search import MARK_END, MARK_START, Hit, search
 from claude_tui.core.usage import Tokens, UsageTotal
 
@@ -143,6 +143,7 @@ def session_info(
         started=started,
         ended=ended,
         duration_s=round(end - start, 3) if start is not None and end is not None else None,
+        active_s=active_seconds(started, ended, facts.get("paused_ms", 0)),
         prompts=prompts,
         messages=prompts + facts.get("answers", 0),
         tool_calls=facts.get("calls", 0),

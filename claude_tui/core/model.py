@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 
 #: Characters of a tool output kept in memory; the rest is read from the file on demand.
 PREVIEW_CHARS = 16_000
+#: A gap between two records longer than this is a pause: the session was left, then resumed.
+PAUSE_S = 3600.0
 
 
 class Kind(StrEnum):
@@ -55,6 +57,27 @@ def parse_time(stamp: str | None) -> float | None:
         return datetime.fromisoformat(stamp).timestamp()
     except (ValueError, TypeError):
         return None
+
+
+def pause_ms(before: str, after: str) -> int:
+    """Milliseconds of a pause between two record times: a gap longer than PAUSE_S (the session
+    was left, then resumed), else 0. Whole milliseconds, so that sums are exact in any order.
+
+    Times in the same hour of Claude Code's `...Z` form are never a pause, and are not parsed."""
+    if before[:13] == after[:13] and before[-1:] == "Z" == after[-1:]:
+        return 0
+    start, end = parse_time(before), parse_time(after)
+    if start is None or end is None or end - start <= PAUSE_S:
+        return 0
+    return round((end - start) * 1000)
+
+
+def active_seconds(started: str | None, ended: str | None, paused_ms: int) -> float | None:
+    """The time between the first and last record, less its pauses; None without both times."""
+    start, end = parse_time(started), parse_time(ended)
+    if start is None or end is None:
+        return None
+    return round(end - start - paused_ms / 1000, 3)
 
 
 @dataclass(slots=True)

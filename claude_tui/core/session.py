@@ -26,6 +26,7 @@ from claude_tui.core.model import (
     Span,
     ToolCall,
     ToolResult,
+    pause_ms,
 )
 from claude_tui.core.reader import Line
 from claude_tui.core.records import parse_line
@@ -113,6 +114,8 @@ class Session:
         self.turn_durations: list[float] = []
         self.first_timestamp: str | None = None
         self.last_timestamp: str | None = None
+        self.pauses = 0  #: between its records (see model.pause_ms), and their length
+        self.paused_ms = 0
         self.version = 0  #: bumped by every feed that changed something
         self._by_uuid: dict[str, Message] = {}
         self._by_message_id: dict[str, Message] = {}
@@ -185,8 +188,11 @@ class Session:
             return
         stamp = obj.get("timestamp")
         if isinstance(stamp, str):
-            if self.first_timestamp is None:
+            if self.last_timestamp is None:
                 self.first_timestamp = stamp
+            elif paused := pause_ms(self.last_timestamp, stamp):
+                self.pauses += 1
+                self.paused_ms += paused
             self.last_timestamp = stamp
         cwd, branch, version = obj.get("cwd"), obj.get("gitBranch"), obj.get("version")
         if type(cwd) is str and cwd not in self.cwds:

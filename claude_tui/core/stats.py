@@ -11,13 +11,11 @@ from typing import Any
 
 from claude_tui.core.files import agent_files, attach_agents, read_session, session_of
 from claude_tui.core.forked import Forked, can_fork
-from claude_tui.core.model import Kind, Message, parse_time
+from claude_tui.core.model import Kind, Message, active_seconds, parse_time, pause_ms
 from claude_tui.core.reader import Reader, ReadError, open_readonly
 from claude_tui.core.session import KNOWN_TYPES, Session, agent_id_of, nothing_exchanged, pick_title
 from claude_tui.core.usage import Tokens, UsageTotal, by_model
 
-#: A gap between two messages longer than this is an interruption (and a resumption).
-RESUME_GAP_S = 3600.0
 #: Files at least this big are counted in two halves at once (a smaller one is read in less than a
 #: fork and the merge take).
 SPLIT_BYTES = 8 << 20
@@ -41,22 +39,6 @@ def subagent_usage_items(session: Session) -> list[tuple[str | None, Tokens]]:
 
 def usage_with_subagents(session: Session) -> UsageTotal:
     return UsageTotal.of(usage_items(session) + subagent_usage_items(session))
-
-
-def pauses(messages: list[Message], threshold: float = RESUME_GAP_S) -> tuple[int, float | None, float | None]:
-    """How many times the conversation paused for longer than `threshold` seconds; the first and last
-    message times."""
-    count, first, last = 0, None, None
-    for message in messages:
-        now = parse_time(message.timestamp)
-        if now is None:
-            continue
-        if last is None:
-            first = now
-        elif now - last > threshold:
-            count += 1
-        last = now
-    return count, first, last
 
 
 def _inline(session: Session) -> list[Session]:
@@ -147,16 +129,14 @@ class Tally:
     started: str | None
     ended: str | None
     turn_durations: list[float]
-    pauses: int
-    first_time: float | None  #: of the first and last message with a time
-    last_time: float | None
+    pauses: int  #: between its records (see model.pause_ms), and their length
+    paused_ms: int
 
     @classmethod
     def of(cls, session: Session) -> Tally:
         messages = session.messages
         kinds = Counter(m.kind for m in messages)
         results, errors = _outcomes(session)
-        count, first_time, last_time = pauses(messages)
         micro = sum(1 for m in messages if m.micro)
         summaries = [m for m in messages if m.kind is Kind.COMPACT_SUMMARY]
         return cls(
@@ -197,9 +177,8 @@ class Tally:
             started=session.first_timestamp,
             ended=session.last_timestamp,
             turn_durations=list(session.turn_durations),
-            pauses=count,
-            first_time=first_time,
-            last_time=last_time,
+            pauses=session.pauses,
+            paused_ms=session.paused_ms,
         )
 
     def links_back(self, before: Session, agent_ids: set[str]) -> bool:
@@ -220,6 +199,7 @@ class Tally:
     def merged(self, after: Tally, lines: int) -> Tally:
         """This tally followed by that of the stretch `after` it, which starts at line `lines` + 1."""
         problems = self.problems + [(n + lines if n else 0, what) for n, what in after.problems]
+        gap = pause_ms(self.ended, after.started) if self.ended is not None and after.started is not None else 0
         return Tally(
             session_id=self.session_id,
             path=self.path,
@@ -258,11 +238,8 @@ class Tally:
             started=self.started if self.started is not None else after.started,
             ended=after.ended if after.ended is not None else self.ended,
             turn_durations=self.turn_durations + after.turn_durations,
-            pauses=self.pauses
-            + after.pauses
-            + int(None not in (self.last_time, after.first_time) and after.first_time - self.last_time > RESUME_GAP_S),
-            first_time=self.first_time if self.first_time is not None else after.first_time,
-            last_time=after.last_time if after.last_time is not None else self.last_time,
+            pauses=self.pauses + after.pauses + bool(gap),
+            paused_ms=self.paused_ms + after.paused_ms + gap,
         )
 
     def facts(self, summaries: dict[str, str] | None = None, hint: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -308,6 +285,7 @@ class Tally:
             "started": self.started,
             "ended": self.ended,
             "duration_s": round(end - start, 3) if start is not None and end is not None else None,
+            "active_s": active_seconds(self.started, self.ended, self.paused_ms),
             "turns": len(self.turn_durations),
             "turn_time_s": round(sum(self.turn_durations), 3),
             "interruptions": self.pauses,
@@ -427,6 +405,13 @@ def human_duration(seconds: float | None) -> str:
     return f"{seconds // 86400}d{seconds % 86400 // 3600:02d}h"
 
 
+def human_span(duration_s: float | None, active_s: float | None) -> str:
+    """A session's length: "2h10m", or "2h10m active over 7d03h" when it paused (see model.pause_ms)."""
+    if duration_s is None or active_s is None or duration_s - active_s < 1:  # no pause (each is over an hour)
+        return human_duration(duration_s)
+    return f"{human_duration(active_s)} active over {human_duration(duration_s)}"
+
+
 def human_time(stamp: str | None) -> str:
     """An ISO timestamp as "2026-01-31 09:00:05 UTC"; "-" when there is none."""
     seconds = parse_time(stamp)
@@ -452,7 +437,8 @@ def format_stats(facts: dict[str, Any]) -> str:
         " ".join((facts["title"] or "(untitled)").split()) + (f"  [{', '.join(flags)}]" if flags else ""),
         f"  session   {facts['session_id']}",
         f"  project   {facts['project'] or '-'}" + (f"  ({', '.join(facts['branches'])})" if facts["branches"] else ""),
-        f"  when      {_span(facts['started'], facts['ended'])}  ({human_duration(facts['duration_s'])})",
+        f"  when      {_span(facts['started'], facts['ended'])}"
+        f"  ({human_span(facts['duration_s'], facts['active_s'])})",
         f"  messages  {facts['user_prompts']} prompts, {facts['assistant_messages']} answers, "
         f"{facts['tool_calls']} tool calls ({facts['tool_errors']} errors, {facts['unpaired_tool_calls']} unanswered)",
         f"  threads   {facts['forks']} forks, {facts['compactions']} compactions, {facts['subagents']} subagents, "

@@ -8,9 +8,9 @@ from rich.console import Group
 from rich.text import Text
 from textual.widgets import Static
 
-from claude_tui.core.model import Kind, parse_time
+from claude_tui.core.model import Kind, active_seconds, parse_time
 from claude_tui.core.session import Session
-from claude_tui.core.stats import human_count, human_duration, human_size, tool_call_counts, usage_with_subagents
+from claude_tui.core.stats import human_count, human_size, human_span, tool_call_counts, usage_with_subagents
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.entries import short_model
@@ -52,7 +52,8 @@ class SessionHeader(Static):
         if start is not None:
             parts.append(self.clock.ago(start))
         if start is not None and end is not None:
-            parts.append(human_duration(end - start))
+            active = active_seconds(session.first_timestamp, session.last_timestamp, session.paused_ms)
+            parts.append(human_span(end - start, active))
         calls, errors = tool_call_counts(session)  # as stats and the library count them
         parts.append(
             f"{plural(prompts, 'prompt')} · {plural(calls, 'tool call')}"
@@ -99,7 +100,7 @@ class SessionFacts(Static):
         if parse_time(info.started) is None:  # no record has a time: the file's, and say so
             stamp, note = info.mtime, "no times recorded · file written "
         when = f"{note}{self.clock.day(stamp)} {self.clock.clock_time(stamp, seconds=False)} ({self.clock.ago(stamp)})"
-        duration = f" · {human_duration(info.duration_s)}" if info.duration_s else ""
+        duration = f" · {human_span(info.duration_s, info.active_s)}" if info.duration_s else ""
         errors = f" ({plural(info.tool_errors, 'error')})" if info.tool_errors else ""
         money = f" · ${info.cost_usd:,.2f}" if info.cost_usd else ""
         models = " · " + ", ".join(short_model(m) for m in info.models) if info.models else ""

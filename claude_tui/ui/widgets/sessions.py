@@ -62,7 +62,7 @@ COLUMNS: list[tuple[str, str, Callable[[SessionInfo], Any], int | None, bool]] =
     ("live", " ", lambda s: bool(s.live), 1, False),
     ("title", "Title", lambda s: title_of(s).lower(), None, False),
     ("when", "When", _when, 8, True),
-    ("duration", "Dur", lambda s: s.duration_s or 0, 6, True),
+    ("active", "Active", lambda s: s.active_s or 0, 6, True),
     ("messages", "Msgs", lambda s: s.messages or 0, 5, True),
     ("tokens", "Tokens", lambda s: s.tokens or 0, 6, True),
     ("cost", "Cost", lambda s: s.cost_usd or 0, 7, True),
@@ -72,7 +72,7 @@ COLUMNS: list[tuple[str, str, Callable[[SessionInfo], Any], int | None, bool]] =
 #: Cells between two columns.
 _GAP = 2
 #: Columns dropped first when the list is narrow.
-_DROP_ORDER = ("branch", "model", "duration", "cost", "tokens", "messages", "when")
+_DROP_ORDER = ("branch", "model", "active", "cost", "tokens", "messages", "when")
 #: The title keeps at least this many cells before other columns are dropped.
 _TITLE_MIN = 24
 SORTABLE = [key for key, *_ in COLUMNS if key != "live"]
@@ -256,7 +256,7 @@ class SessionList(ScrollView, can_focus=True):
             "live": ("●", self._fg("session-list--live")) if info.live else ("", None),
             "title": (title_of(info), title_style),
             "when": (when, dim),
-            "duration": (human_duration(info.duration_s) if info.duration_s else "-", dim),
+            "active": (human_duration(info.active_s) if info.active_s else "-", dim),
             "messages": (str(info.messages or 0), None),
             "tokens": (human_count(info.tokens or 0), dim),
             "cost": (f"${info.cost_usd:,.2f}" if info.cost_usd else "-", dim),
