@@ -118,14 +118,14 @@ def _export_parser(sub: argparse._SubParsersAction) -> None:
 
 def _run_export(args: argparse.Namespace) -> int:
     from claude_tui.core.export import export_session
-    from claude_tui.core.files import sibling_summaries
+    from claude_tui.core.files import default_roots, is_under, protected_folders, sibling_summaries
 
     path = _resolve(args.session, args.projects_dir)
     session = _read(path)
     text = export_session(session, args.format, sibling_summaries(path))
     if args.output:
         out = Path(args.output)
-        if _is_under_roots(out, args.projects_dir):
+        if is_under(out, protected_folders(default_roots(args.projects_dir), path)):
             raise CommandError(f"refusing to write under a projects folder: {out}")
         try:
             out.write_text(text, encoding="utf-8")
@@ -210,13 +210,6 @@ def _exit_now(code: int) -> NoReturn:
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)
-
-
-def _is_under_roots(path: Path, dirs: list[str] | None) -> bool:
-    from claude_tui.core.files import default_roots
-
-    target = path.expanduser().resolve()
-    return any(target.is_relative_to(root.resolve()) for root in default_roots(dirs))
 
 
 #: Subcommands: name -> (add its parser, run it).

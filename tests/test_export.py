@@ -176,6 +176,25 @@ def test_cli_export_writes_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert json.loads(capsys.readouterr().out)["session"]["title"] == f"title {SCRIPT}"
 
 
+def test_cli_export_never_writes_where_sessions_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not over the session itself, nor beside it, nor under the default projects folder, whatever
+    --projects-dir says."""
+    path = hostile_session(tmp_path)
+    before = path.read_bytes()
+    config = tmp_path / "config"
+    (config / "projects").mkdir(parents=True)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    elsewhere = ["--projects-dir", str(tmp_path / "elsewhere")]
+    for target in (path, path.parent / "out.md", config / "projects" / "out.md"):
+        assert main(["export", str(path), "-o", str(target), *elsewhere]) == 1
+        assert "refusing to write under a projects folder" in capsys.readouterr().err
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
+    assert not (config / "projects" / "out.md").exists()
+
+
 # ---------------------------------------------------------------- hostile content
 
 

@@ -33,6 +33,22 @@ def default_roots(dirs: Iterable[str | os.PathLike[str]] | None = None) -> list[
     return [base / "projects"]
 
 
+def protected_folders(roots: Iterable[Path], session: Path | None = None) -> list[Path]:
+    """The folders claude-tui never writes under: the projects folders given, the default one, and those
+    of a session file (its own folder, and the `projects` folder above it, if any)."""
+    folders = [*roots, *default_roots()]
+    if session is not None:
+        folders.append(session.parent)
+        folders += [p for p in session.parents if p.name == "projects"][:1]
+    return folders
+
+
+def is_under(path: Path, folders: Iterable[Path]) -> bool:
+    """Whether `path`, links resolved, is inside one of `folders`."""
+    target = path.expanduser().resolve()
+    return any(target.is_relative_to(folder.expanduser().resolve()) for folder in folders)
+
+
 def is_agent_file(path: Path) -> bool:
     return path.name.startswith("agent-")
 

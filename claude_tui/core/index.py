@@ -470,7 +470,7 @@ class Index:
         self.folder = cache if cache is not None else cache_dir()
         self.path: Path | None = self.folder / DB_NAME
         self.lock = threading.RLock()
-        if any(_is_under(self.folder, root) for root in roots or ()):
+        if _inside(self.folder, roots or ()):
             self.notices.append(f"cache folder {self.folder} is inside a projects folder: working from memory")
             self.path = None
         self.db = self._open()
@@ -883,8 +883,10 @@ def _locked(exc: Exception) -> bool:
     return "locked" in str(exc) or "busy" in str(exc)
 
 
-def _is_under(path: Path, root: Path) -> bool:
+def _inside(folder: Path, roots: list[Path]) -> bool:
+    from claude_tui.core.files import is_under
+
     try:
-        return path.expanduser().resolve().is_relative_to(root.expanduser().resolve())
+        return is_under(folder, roots)
     except OSError:
         return False

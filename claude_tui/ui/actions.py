@@ -35,11 +35,6 @@ def export_path(session: Session, fmt: str, folder: Path | None = None) -> Path:
     return (folder or Path.cwd()) / f"{session.id}.{suffix}"
 
 
-def is_under(path: Path, roots: list[Path]) -> bool:
-    target = path.expanduser().resolve()
-    return any(target.is_relative_to(root.resolve()) for root in roots)
-
-
 def open_in_pager(app: App[object], text: str) -> None:
     """Show `text` in $PAGER (less by default), the app suspended meanwhile."""
     pager = os.environ.get("PAGER") or "less -R"

@@ -709,16 +709,17 @@ class MainScreen(Screen[None]):
             actions.open_in_pager(self.app, message_text(message))
 
     def action_export(self, fmt: str) -> None:
+        from claude_tui.core.files import protected_folders
         from claude_tui.ui import actions
+        from claude_tui.ui.widgets.export_prompt import ExportPrompt
 
         session = self.conversation.session
         if session is None:
             return
-        from claude_tui.ui.widgets.export_prompt import ExportPrompt
 
         app: ClaudeTUI = self.app  # type: ignore[assignment]
         title = f"Export this session as {'HTML' if fmt == 'html' else 'Markdown'} to"
-        prompt = ExportPrompt(title, actions.export_path(session, fmt), app.roots)
+        prompt = ExportPrompt(title, actions.export_path(session, fmt), protected_folders(app.roots, session.path))
 
         def write(target: Path | None) -> None:
             if target is not None:

@@ -13,7 +13,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from claude_tui.ui.actions import is_under
+from claude_tui.core.files import is_under
 
 HINT = "Enter: write   Esc: cancel"
 
