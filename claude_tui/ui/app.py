@@ -719,7 +719,8 @@ class MainScreen(Screen[None]):
 
         app: ClaudeTUI = self.app  # type: ignore[assignment]
         title = f"Export this session as {'HTML' if fmt == 'html' else 'Markdown'} to"
-        prompt = ExportPrompt(title, actions.export_path(session, fmt), protected_folders(app.roots, session.path))
+        protected = protected_folders(app.roots, Path(session.path))
+        prompt = ExportPrompt(title, actions.export_path(session, fmt), protected)
 
         def write(target: Path | None) -> None:
             if target is not None:
