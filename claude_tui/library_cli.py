@@ -19,7 +19,7 @@ from claude_tui.cli import CommandError
 from claude_tui.core.files import default_roots
 from claude_tui.core.index import Index, IndexBusy, Progress, UpdateResult
 from claude_tui.core.sanitize import folded, visible_controls
-from claude_tui.core.search import MARK_END, MARK_START, Hit, search
+from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, search
 
 BAR_WIDTH = 24
 #: DEL and C1 controls in UTF-8: legal raw in JSON, but a terminal would act on them (8-bit CSI).
@@ -127,6 +127,8 @@ def run_search(args: argparse.Namespace) -> int:
     else:
         color = out.isatty() and not os.environ.get("NO_COLOR")
         out.write("".join(format_hit(h, color) for h in hits))
+    if hits.cut_short:
+        print(f"claude-tui: {CUT_SHORT}: narrow it with --since, --until or --project", file=sys.stderr)
     if not hits:
         print("no matches", file=sys.stderr)
     return 0 if hits else 1

@@ -11,7 +11,7 @@ from claude_tui.cli import main
 from claude_tui.core.files import read_session
 from claude_tui.core.library import Library
 from claude_tui.core.model import Kind
-from claude_tui.core.search import MARK_END, MARK_START, parse_query, parse_since, snippet
+from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, parse_query, parse_since, snippet
 from claude_tui.library_cli import unmark
 from tests.library_data import Writer, encode, simple_project
 
@@ -122,7 +122,7 @@ def test_all_words_must_match_and_phrases_must_be_adjacent(lib: Library) -> None
     assert {h.session_id for h in lib.search("json lines")} == {"old", "new"}
     phrase = lib.search('"json lines"')
     assert [(h.session_id, h.kind) for h in phrase] == [("old", "answer"), ("old", "prompt")]
-    assert f"{M}JSON{E} {M}lines{E}" in phrase[1].snippet
+    assert f"{M}JSON lines{E}" in phrase[1].snippet  # the phrase marked, not each word where it appears
     assert lib.search('"lines json"') == []
 
 
@@ -358,3 +358,37 @@ def test_api_errors_are_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert [m.plain_text for m in session.messages if m.kind is Kind.API_ERROR] == ["Overloaded", "prompt is too long"]
     assert main(["search", "overloaded", "--projects-dir", str(tmp_path / "projects")]) == 0
     assert "api error" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("query", "text", "marked"),
+    [
+        ("claude_code_l*", "see claude_code_log here", f"see {M}claude_code_log{E} here"),  # a split word's prefix
+        ("renderer.p*", "in renderer.py line 3", f"in {M}renderer.py{E} line 3"),
+        ('"nomes per"', "això és només per a tu", f"això és {M}només per{E} a tu"),  # diacritics, as the index
+        ("cafe", "un café noir", f"un {M}café{E} noir"),
+        ("café", "un cafe noir", f"un {M}cafe{E} noir"),
+        ("README", "请在readme里写", f"请在{M}readme{E}里写"),  # a CJK neighbour is a word's edge
+        ('"huggingface 数据集"', "上传到huggingface数据集", f"上传到{M}huggingface数据集{E}"),
+    ],
+)
+def test_what_the_index_finds_the_check_accepts_and_the_snippet_marks(query: str, text: str, marked: str) -> None:
+    q = parse_query(query)
+    assert q.accepts(text)
+    assert snippet(text, q) == marked
+
+
+def test_a_search_that_rejects_too_many_candidates_stops_and_says_so(
+    lib: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only the newest hits are kept: rows come in order of time."""
+    monkeypatch.setattr("claude_tui.core.search.MAX_REJECTED", 2)
+    hits = lib.search('"json objects"')  # one candidate ("new"), accepted
+    assert len(hits) == 1 and not hits.cut_short
+    hits = lib.search('"lines json"')  # three candidates, none accepted
+    assert hits == [] and hits.cut_short
+    hits = lib.search("json")
+    assert len(hits) == 4 and not hits.cut_short
+    monkeypatch.setenv("CLAUDE_TUI_CACHE_DIR", str(tmp_path / "cli-cache"))
+    assert main(["search", '"lines json"', "--projects-dir", str(tmp_path / "projects")]) == 1
+    assert CUT_SHORT in capsys.readouterr().err

@@ -43,7 +43,8 @@ _USAGE_KEYS = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cach
 _minutes: dict[str, int] = {}  #: 'YYYY-MM-DDTHH:MM' -> epoch seconds (UTC stamps)
 #: Han ideographs and kana (with their marks, halfwidth forms and compatibility ideographs): scripts
 #: written without spaces, which the index's tokenizer would keep as one word per run of them.
-CJK = re.compile("([\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f])")
+CJK_CHARS = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
+CJK = re.compile(f"([{CJK_CHARS}])")
 
 
 def spaced_cjk(text: str) -> str:

@@ -22,7 +22,7 @@ from claude_tui.core.extract import owner_of, title_of
 from claude_tui.core.facts import LIVE_SECONDS, Project, SessionInfo
 from claude_tui.core.index import Index, IndexBusy, Progress, UpdateResult
 from claude_tui.core.model import active_seconds, parse_time
-from claude_tui.core.search import MARK_END, MARK_START, Hit, search
+from claude_tui.core.search import MARK_END, MARK_START, Hit, Hits, search
 from claude_tui.core.usage import Tokens, UsageTotal
 
 __all__ = ["LIVE_SECONDS", "MARK_END", "MARK_START", "Hit", "Library", "Progress", "Project", "SessionInfo"]
@@ -58,7 +58,7 @@ class Library:
         self._loaded = self.index.version()
         self.projects = build_projects(self.index.files(self.roots), self.index.summaries(self.roots))
 
-    def search(self, query: str, **filters: Any) -> list[Hit]:
+    def search(self, query: str, **filters: Any) -> Hits:
         """Messages matching `query`, newest first; `filters` (limit, project, role, ...) as search.search takes
         them. ValueError for a bad query or filter."""
         with self.index.reading() as db:

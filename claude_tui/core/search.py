@@ -14,19 +14,20 @@ import heapq
 import os
 import re
 import time
+import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
-from itertools import accumulate, islice
+from itertools import accumulate, pairwise
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from claude_tui.core.extract import CJK, ROLES, ROW_KINDS, owner_of, record_texts, spaced_cjk, title_of
+from claude_tui.core.extract import CJK, CJK_CHARS, ROLES, ROW_KINDS, owner_of, record_texts, spaced_cjk, title_of
 from claude_tui.core.index import text_schemas
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.records import parse_line
@@ -35,9 +36,14 @@ from claude_tui.core.sanitize import visible_controls
 #: Snippets mark each match as MARK_START + match + MARK_END.
 MARK_START, MARK_END = "\x02", "\x03"
 SNIPPET_CHARS = 160
-#: Candidates examined at most per search (only phrases can reject candidates).
-MAX_CANDIDATES = 20_000
+#: Candidates a search may reject (their text lacks a phrase, or a CJK word as written) before it stops
+#: and says so: each costs a line read from its file.
+MAX_REJECTED = 20_000
 _TOKEN = re.compile(r"[^\W_]+")  # what FTS5's unicode61 tokenizer keeps: letters and digits
+#: A letter or digit that the index keeps inside a word (a CJK character is a word of its own), and the
+#: edges of a word.
+_LETTER = f"[^\\W_{CJK_CHARS}]"
+_BEFORE, _AFTER = f"(?<!{_LETTER})", f"(?!{_LETTER})"
 _PARTS = re.compile(r'"([^"]*)"|(\S+)')
 _RELATIVE = re.compile(r"^(\d+)\s*([hdwmy])$")
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -64,38 +70,77 @@ class Hit:
     call_id: str | None = None  #: tool_input and tool_output: the tool_use id
 
 
+class _BaseLetters(dict[int, str]):
+    """A str.translate table: a letter with diacritics to its base letter (é to e), as the index folds
+    them; one character for one, so that a match in the folded text is at the same place in the text."""
+
+    def __missing__(self, code: int) -> str:
+        char = chr(code)
+        parts = unicodedata.normalize("NFD", char)
+        base = parts[0] if len(parts) > 1 and all(unicodedata.combining(c) for c in parts[1:]) else char
+        self[code] = base
+        return base
+
+
+_BASE_LETTERS = _BaseLetters()
+
+
+def unaccented(text: str) -> str:
+    """`text` with its letters' diacritics removed, as long as `text`."""
+    return text if text.isascii() else text.translate(_BASE_LETTERS)
+
+
+#: What a search cut short says.
+CUT_SHORT = "the search stopped after many messages with the words but not as written: older matches may be missing"
+
+
+class Hits(list["Hit"]):
+    """Hits, newest first. `cut_short`: the search stopped after rejecting MAX_REJECTED candidates,
+    so older matches may be missing (see CUT_SHORT)."""
+
+    cut_short = False
+
+
 @dataclass
 class Query:
     """A parsed query: FTS5 expression, and what a snippet marks and a candidate must show."""
 
     fts: str
-    terms: list[tuple[str, bool]]  #: (token, is a prefix)
-    phrases: list[list[str]]  #: token sequences that must be adjacent
+    terms: list[tuple[str, bool]]  #: (token, is a prefix): every word the index must hold
+    words: list[tuple[str, bool]]  #: (token, is a prefix): the words not in a phrase, marked in a snippet
+    phrases: list[tuple[list[str], bool]]  #: token sequences that must be adjacent, the last maybe a prefix
     literals: list[str]  #: words with CJK characters (looked up a character at a time): they must appear as written
 
     @cached_property
-    def marker(self) -> re.Pattern[str]:
-        """The words as found in a text, to mark them in a snippet."""
-        words = sorted((t for t in self.terms if not CJK.fullmatch(t[0])), key=lambda t: len(t[0]), reverse=True)
-        alternatives = [re.escape(t) + (r"[^\W_]*" if p else "") for t, p in words]
-        bounded = rf"(?<![^\W_])(?:{'|'.join(alternatives)})(?![^\W_])" if alternatives else ""
-        return re.compile("|".join(x for x in (*map(re.escape, self.literals), bounded) if x), re.I)
+    def phrase_patterns(self) -> list[re.Pattern[str]]:
+        """The phrases as found in an unaccented text."""
+        return [_phrase(tokens, prefix) for tokens, prefix in self.phrases]
 
     @cached_property
-    def phrase_patterns(self) -> list[re.Pattern[str]]:
-        return [_phrase(tokens) for tokens in self.phrases]
+    def marker(self) -> re.Pattern[str]:
+        """The phrases, words and literals as found in an unaccented text, to mark them in a snippet."""
+        words = sorted(self.words, key=lambda t: len(t[0]), reverse=True)
+        alternatives = [re.escape(unaccented(t)) + (f"{_LETTER}*" if p else "") for t, p in words]
+        bounded = f"{_BEFORE}(?:{'|'.join(alternatives)}){_AFTER}" if alternatives else ""
+        parts = [p.pattern for p in self.phrase_patterns] + [re.escape(unaccented(t)) for t in self.literals]
+        return re.compile("|".join(x for x in (*parts, bounded) if x), re.I)
 
     def accepts(self, text: str) -> bool:
-        if not all(pattern.search(text) for pattern in self.phrase_patterns):
+        plain = unaccented(text)
+        if not all(pattern.search(plain) for pattern in self.phrase_patterns):
             return False
-        folded = text.casefold() if self.literals else ""
-        return all(literal.casefold() in folded for literal in self.literals)
+        folded = plain.casefold() if self.literals else ""
+        return all(unaccented(literal).casefold() in folded for literal in self.literals)
 
 
 def parse_query(text: str) -> Query:
-    """Words and "phrases" -> Query; ValueError when nothing searchable is left."""
+    """Words and "phrases" -> Query; ValueError when nothing searchable is left.
+
+    A word the index splits (snake_case, a/path, a CJK run) is a phrase of its parts; `*` after it
+    makes its last part a prefix."""
     terms: list[tuple[str, bool]] = []
-    phrases: list[list[str]] = []
+    words: list[tuple[str, bool]] = []
+    phrases: list[tuple[list[str], bool]] = []
     literals: list[str] = []
     for quoted, bare in _PARTS.findall(text):
         tokens = _TOKEN.findall(quoted if quoted else bare)
@@ -108,18 +153,27 @@ def parse_query(text: str) -> Query:
                 terms += [(piece, False) for piece in spaced_cjk(token).split()]
             else:
                 terms.append((token, prefix and i == len(tokens) - 1))
+                if len(tokens) == 1:
+                    words.append(terms[-1])
         if len(tokens) > 1:
-            phrases.append(tokens)
+            phrases.append((tokens, prefix))
     if not terms:
         raise ValueError("nothing to search for: give a word of letters or digits")
     unique = list(dict.fromkeys(terms))
     fts = " ".join(f'"{t}"' + ("*" if p else "") for t, p in unique)
-    return Query(fts, unique, phrases, literals)
+    return Query(fts, unique, list(dict.fromkeys(words)), phrases, literals)
 
 
-def _phrase(tokens: list[str]) -> re.Pattern[str]:
-    body = r"[\W_]+".join(re.escape(t) for t in tokens)
-    return re.compile(rf"(?<![^\W_]){body}(?![^\W_])", re.I)
+def _phrase(tokens: list[str], prefix: bool) -> re.Pattern[str]:
+    """Tokens one after the other, apart by anything but letters and digits (or nothing, next to a CJK
+    character, as the index splits them); the last a prefix or a whole word."""
+    body = re.escape(unaccented(tokens[0]))
+    for before, token in pairwise(tokens):
+        gap = r"[\W_]*" if CJK.match(before[-1]) or CJK.match(token[0]) else r"[\W_]+"
+        body += gap + re.escape(unaccented(token))
+    head = "" if CJK.match(tokens[0][0]) else _BEFORE
+    tail = f"{_LETTER}*{_AFTER}" if prefix else ("" if CJK.match(tokens[-1][-1]) else _AFTER)
+    return re.compile(head + body + tail, re.I)
 
 
 def parse_since(value: str) -> int:
@@ -146,18 +200,18 @@ def parse_until(value: str) -> int:
 def snippet(text: str, query: Query, width: int = SNIPPET_CHARS) -> str:
     """A window of `text` around the first match, whitespace folded, controls made visible, matches marked."""
     text = text[:1_000_000]
-    marker = query.marker
-    first = None
-    for pattern in query.phrase_patterns:
-        first = pattern.search(text)
-        if first:
-            break
-    first = first or marker.search(text)
+    plain = unaccented(text)
+    first = next((m for pattern in query.phrase_patterns if (m := pattern.search(plain))), None)
+    first = first or query.marker.search(plain)
     start = max(0, first.start() - width // 3) if first else 0
     end = min(len(text), start + width)
     piece = visible_controls(" ".join(text[start:end].split()))  # inert: no escape reaches a terminal
-    marked = marker.sub(lambda m: MARK_START + m.group(0) + MARK_END, piece)
-    return ("…" if start > 0 else "") + marked + ("…" if end < len(text) else "")
+    marked, done = [], 0
+    for match in query.marker.finditer(unaccented(piece)):
+        marked += [piece[done : match.start()], MARK_START, piece[match.start() : match.end()], MARK_END]
+        done = match.end()
+    marked.append(piece[done:])
+    return ("…" if start > 0 else "") + "".join(marked) + ("…" if end < len(text) else "")
 
 
 def kinds_for(role: str | None, kind: str | None) -> list[int] | None:
@@ -188,7 +242,7 @@ def search(
     until: str | None = None,
     tool: str | None = None,
     errors_only: bool = False,
-) -> list[Hit]:
+) -> Hits:
     """Hits for `query` among the files under `roots`, newest first (`since` <= time < `until`).
     ValueError for a bad filter."""
     q = parse_query(query)
@@ -220,7 +274,9 @@ def search(
     page = max(2 * limit, 100)
     schemas = text_schemas(db)
     shards = [_candidates(db, sql.format(s=schema), args, page) for schema in schemas]
-    candidates = islice(heapq.merge(*shards, key=itemgetter(0), reverse=True), MAX_CANDIDATES)
+    candidates = heapq.merge(*shards, key=itemgetter(0), reverse=True)
+    found = Hits()
+    rejected = 0
     hits: list[tuple[int, str, int, Hit]] = []
     sessions: dict[str, tuple[str, str, str]] = {}
     seen: set[tuple[str, int, int, int]] = set()  # a part written twice (a worker killed mid-write) shows once
@@ -234,8 +290,12 @@ def search(
             hit = _hit(db, row, q, lines, sessions)
             if hit is not None:
                 hits.append((row[6] or 0, hit.timestamp or "", row[0], hit))
+            elif (rejected := rejected + 1) >= MAX_REJECTED:
+                found.cut_short = True  # the hits so far are the newest: rows come in order of time
+                break
     hits.sort(key=lambda h: h[:3], reverse=True)
-    return [h[3] for h in hits[:limit]]
+    found.extend(h[3] for h in hits[:limit])
+    return found
 
 
 def newest_first(rows: Iterator[tuple[Any, ...]], reads: list[tuple[int, int]]) -> Iterator[tuple[Any, ...]]:

@@ -25,7 +25,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Checkbox, Input, Select, Static
 
-from claude_tui.core.search import MARK_END, MARK_START, Hit
+from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, Hits
 from claude_tui.ui.bindings import cursor_bindings
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.findbar import match_styles
@@ -192,7 +192,7 @@ class SearchScreen(Screen[None]):
     """
 
     class Results(TextualMessage):
-        def __init__(self, token: int, hits: list[Hit], error: str | None) -> None:
+        def __init__(self, token: int, hits: Hits, error: str | None) -> None:
             super().__init__()
             self.token, self.hits, self.error = token, hits, error
 
@@ -286,10 +286,10 @@ class SearchScreen(Screen[None]):
         try:
             hits = self.app_.library.search(text, limit=LIMIT, **filters)
         except ValueError as exc:
-            self.post_message(self.Results(token, [], str(exc)))
+            self.post_message(self.Results(token, Hits(), str(exc)))
             return
         except Exception as exc:  # a broken or busy index must not take the screen down
-            self.post_message(self.Results(token, [], f"the index cannot be searched: {exc}"))
+            self.post_message(self.Results(token, Hits(), f"the index cannot be searched: {exc}"))
             return
         self.post_message(self.Results(token, hits, None))
 
@@ -304,7 +304,8 @@ class SearchScreen(Screen[None]):
         count = len(message.hits)
         more = "+" if count >= LIMIT else ""
         noun = "message" if count == 1 else "messages"
-        self._status(f"{count}{more} {noun}, newest first · ⏎ opens one" if count else "Nothing found")
+        found = f"{count}{more} {noun}, newest first · ⏎ opens one" if count else "Nothing found"
+        self._status(f"{found} · {CUT_SHORT}" if message.hits.cut_short else found)
 
     def _fill(self, hits: list[Hit]) -> None:
         self.hits = hits
