@@ -151,6 +151,35 @@ def test_a_rewritten_file_is_read_again(tmp_path: Path, how: str) -> None:
     assert infos(lib) == infos(fresh(root, tmp_path, "cold"))
 
 
+@pytest.mark.parametrize("grows", [False, True])
+def test_a_file_written_over_in_place_is_read_again(tmp_path: Path, grows: bool) -> None:
+    """Same inode, same size or bigger: the size and mtime alone cannot tell it from an append.
+    (Bigger, it is told by the bytes before the old end: a rewrite that keeps them is not seen.)"""
+    root = tmp_path / "projects"
+    w = Writer("inplace")
+    w.prompt("original walrus text")
+    w.answer({"type": "text", "text": "walrus reply"})
+    path = w.write(root / "p")
+    lib = fresh(root, tmp_path, "cache")
+    assert len(hits(lib, "walrus")) == 2
+    if grows:  # a new conversation over the old one: other ids and times
+        other = Writer("inplace", start=7200)
+        other.prompt("the original walrut text")
+        other.answer({"type": "text", "text": "walrut reply"})
+        other.prompt("and a longer walrut question")
+        data = other.lines() + b"\n"
+    else:
+        data = path.read_bytes().replace(b"walrus", b"walrut")
+    with open(path, "r+b") as f:  # written over, not replaced
+        f.write(data)
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5_000_000_000))
+    lib.refresh()
+    assert hits(lib, "walrus") == []
+    assert len(hits(lib, "walrut")) == 2 + grows
+    assert infos(lib) == infos(fresh(root, tmp_path, "cold"))
+
+
 def test_a_deleted_file_leaves_the_index(tmp_path: Path) -> None:
     root = tmp_path / "projects"
     paths = simple_project(root, sessions=2)

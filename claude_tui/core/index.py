@@ -48,7 +48,7 @@ import orjson
 from claude_tui.core.extract import Extractor, State, read_chunks
 from claude_tui.core.reader import ReadError, open_readonly
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 DB_NAME = "index.sqlite3"
 TEXT_NAME = "index-text-{}.sqlite3"
 #: A result is cut once this many bytes of a file have been read (memory stays bounded).
@@ -80,6 +80,7 @@ CREATE TABLE files(
     project TEXT,
     facts BLOB,
     state BLOB,
+    tail BLOB,
     error TEXT
 );
 -- covers the check of every file for changes: it reads this index, not the rows and their blobs
@@ -199,8 +200,11 @@ def _scan_folder(path: str, root: str, folder: str, found: list[DiskFile], neste
 
 
 Job = tuple[int, str, bool, int, int, int, bytes | None, int]  #: (file id, path, agent, start, end, inode, state, base)
-#: (file id, start, end, final, size, mtime_ns, inode, rows, texts, summaries, state, facts, project, error)
-Result = tuple[int, int, int, bool, int, int, int, list, list, list, bytes | None, bytes | None, str | None, str | None]
+#: (file id, start, end, final, size, mtime_ns, inode, rows, texts, summaries, state, facts, project, tail, error)
+Blob = bytes | None
+Result = tuple[int, int, int, bool, int, int, int, list, list, list, Blob, Blob, str | None, Blob, str | None]
+#: Bytes before a file's offset kept to tell, when it grows, that it was appended to and not rewritten.
+TAIL_BYTES = 64
 
 
 def run_job(job: Job, leaves: frozenset[str]) -> Iterator[Result]:
@@ -218,25 +222,29 @@ def run_job(job: Job, leaves: frozenset[str]) -> Iterator[Result]:
         state = State.load(blob) if blob else State(agent)
         ex = Extractor(state, fid, base, leaves)
         begin = end = start
+        tail = None
         for lines, off, end in read_chunks(fd, start, stop):  # not past `stop`: ids above belong to other reads
             ex.feed(lines, off)
+            tail = lines[-TAIL_BYTES + 1 :] + b"\n"
             if end - begin >= EMIT_BYTES:
-                yield _result(ex, begin, end, False, st, stop)
+                yield _result(ex, begin, end, False, st, stop, tail)
                 begin = end
-        yield _result(ex, begin, end, True, st, stop)
+        yield _result(ex, begin, end, True, st, stop, tail)
     except OSError as exc:
         yield _failure(job, exc.strerror or str(exc))
     finally:
         os.close(fd)
 
 
-def _result(ex: Extractor, begin: int, end: int, final: bool, st: os.stat_result, stop: int) -> Result:
+def _result(
+    ex: Extractor, begin: int, end: int, final: bool, st: os.stat_result, stop: int, tail: bytes | None
+) -> Result:
     state = ex.state
     rows, texts, summaries = ex.rows, ex.texts, ex.summaries
     ex.rows, ex.texts, ex.summaries = [], [], []
     project = state.cwds[0] if state.cwds else None
     return (ex.file_id, begin, end, final, stop, st.st_mtime_ns, st.st_ino, rows, texts, summaries,
-            state.dump(), orjson.dumps(state.facts()), project, None)  # fmt: skip
+            state.dump(), orjson.dumps(state.facts()), project, tail, None)  # fmt: skip
 
 
 def _failure(job: Job, error: str) -> Result:
@@ -245,7 +253,7 @@ def _failure(job: Job, error: str) -> Result:
         mtime_ns = os.stat(job[1]).st_mtime_ns
     except OSError:
         mtime_ns = -1
-    return (job[0], job[3], job[3], True, job[4], mtime_ns, job[5], [], [], [], job[6], None, None, error)
+    return (job[0], job[3], job[3], True, job[4], mtime_ns, job[5], [], [], [], job[6], None, None, None, error)
 
 
 def write_batch(db: sqlite3.Connection, text: sqlite3.Connection, schema: str, batch: list[Result]) -> tuple[int, int]:
@@ -289,11 +297,11 @@ def _record_progress(db: sqlite3.Connection, batch: list[Result]) -> tuple[int, 
     """Each file's new offset, state and facts, and its summaries; (bytes, files) recorded."""
     done = files = 0
     for item in batch:
-        fid, start, end, final, size, mtime_ns, inode, rows, _, summaries, state, facts, project, error = item
+        fid, start, end, final, size, mtime_ns, inode, rows, _, summaries, state, facts, project, tail, error = item
         cur = db.execute(
-            "UPDATE files SET offset=?, size=?, mtime_ns=?, inode=?, nrows=nrows+?, state=?,"
-            " facts=coalesce(?, facts), project=coalesce(?, project), error=? WHERE id=? AND offset=?",
-            (end, size, mtime_ns if final else -1, inode, len(rows), state, facts, project, error, fid, start),
+            "UPDATE files SET offset=?, size=?, mtime_ns=?, inode=?, nrows=nrows+?, state=?, facts=coalesce(?, facts),"
+            " project=coalesce(?, project), tail=coalesce(?, tail), error=? WHERE id=? AND offset=?",
+            (end, size, mtime_ns if final else -1, inode, len(rows), state, facts, project, tail, error, fid, start),
         )
         if cur.rowcount != 1:
             continue  # written meanwhile by another process: its rows here are duplicates, which search drops
@@ -694,15 +702,19 @@ class Index:
             fid, size, mtime_ns, inode, offset = old
             if size == f.size and mtime_ns == f.mtime_ns and inode == f.inode:
                 continue  # unchanged: the common case costs one stat
-            if inode == f.inode and f.size >= offset and _newline_before(f.path, offset):
-                grown.append((fid, f, offset))
+            if inode == f.inode and f.size >= offset and (f.size > size or mtime_ns == -1):
+                grown.append((fid, f, offset))  # appended to, or its last read was stopped
             else:
-                new.append(f)  # shrank, replaced or rewritten: read again under a new id
+                new.append(f)  # shrank, replaced, or written over at the same size: read again under a new id
+        kept = self._kept([g[0] for g in grown]) if grown else {}
+        for fid, f, offset in grown:
+            state, tail = kept.get(fid, (None, None))
+            if _still_ends(f.path, offset, tail):
+                jobs.append((fid, f.path, f.agent, offset, f.size, f.inode, state, 0))
+            else:
+                new.append(f)  # rewritten before growing
         gone = [p for p in known if p not in seen]
         gone += [f.path for f in new if f.path in known]
-        if grown:
-            states = self._states([g[0] for g in grown])
-            jobs = [(fid, f.path, f.agent, offset, f.size, f.inode, states.get(fid), 0) for fid, f, offset in grown]
         return jobs, new, gone
 
     def _place(self, jobs: list[Job], mtimes: dict[str, int]) -> list[Job]:
@@ -715,12 +727,13 @@ class Index:
         self.db.execute("UPDATE meta SET value=? WHERE key='top'", (top,))
         return placed
 
-    def _states(self, fids: list[int]) -> dict[int, bytes]:
+    def _kept(self, fids: list[int]) -> dict[int, tuple[bytes | None, bytes | None]]:
+        """The reading state and the tail of files."""
         found = {}
         for i in range(0, len(fids), 500):
             part = fids[i : i + 500]
-            sql = f"SELECT id, state FROM files WHERE id IN ({','.join('?' * len(part))})"
-            found.update(self.db.execute(sql, part).fetchall())
+            sql = f"SELECT id, state, tail FROM files WHERE id IN ({','.join('?' * len(part))})"
+            found.update((fid, (state, tail)) for fid, state, tail in self.db.execute(sql, part))
         return found
 
     def _forget(self, fids: list[int]) -> int:
@@ -865,16 +878,18 @@ def _pool(
         events.cancel_join_thread()
 
 
-def _newline_before(path: str, offset: int) -> bool:
-    """True when the byte before `offset` is a newline: the file was appended to, not rewritten."""
+def _still_ends(path: str, offset: int, tail: bytes | None) -> bool:
+    """Whether the bytes before `offset` are still `tail` (the last read's last bytes, ending with a
+    newline): the file was appended to, not rewritten."""
     if offset == 0:
         return True
+    expected = tail or b"\n"
     try:
         fd = open_readonly(path)
     except ReadError:
         return False
     try:
-        return os.pread(fd, 1, offset - 1) == b"\n"
+        return os.pread(fd, len(expected), offset - len(expected)) == expected
     finally:
         os.close(fd)
 
