@@ -48,11 +48,17 @@ class Writer:
     def prompt(self, text: str | list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
         return self._rec("user", message={"role": "user", "content": text}, **extra)
 
-    def answer(self, *blocks: dict[str, Any], model: str = "claude-sonnet-4-5-20250929", out: int = 10) -> str:
+    def answer(
+        self,
+        *blocks: dict[str, Any],
+        model: str = "claude-sonnet-4-5-20250929",
+        out: int = 10,
+        usage: dict[str, Any] | None = None,
+    ) -> str:
         """One record per block (streamed), sharing a message id; returns the id."""
         mid = f"msg_{uid()[-8:]}"
+        usage = usage or {"input_tokens": 3, "output_tokens": out, "cache_read_input_tokens": 100}
         for block in blocks or ({"type": "text", "text": "ok"},):
-            usage = {"input_tokens": 3, "output_tokens": out, "cache_read_input_tokens": 100}
             self._rec("assistant", message={"id": mid, "model": model, "role": "assistant", "content": [block],
                                             "usage": usage})  # fmt: skip
         return mid

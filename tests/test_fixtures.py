@@ -10,6 +10,7 @@ from claude_tui.core.files import read_session, session_files, sibling_summaries
 from claude_tui.core.model import Kind
 from claude_tui.core.stats import session_stats
 from claude_tui.core.tail import SessionTail
+from claude_tui.core.usage import Tokens
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -80,6 +81,40 @@ def test_streamed_usage_counted_once() -> None:
     assert f["assistant_messages"] == 2
     assert f["tokens"]["output"] == 139
     assert f["unpaired_tool_calls"] == 0
+
+
+@pytest.mark.parametrize(
+    ("usage", "cost"),
+    [
+        ({"cache_creation_input_tokens": 1_000_000}, 3.75),  # the 5-minute cache, as before 2025
+        ({"cache_creation_input_tokens": 1_000_000, "cache_creation": {"ephemeral_5m_input_tokens": 1_000_000}}, 3.75),
+        ({"cache_creation_input_tokens": 1_000_000, "cache_creation": {"ephemeral_1h_input_tokens": 1_000_000}}, 6.0),
+        ({"cache_creation_input_tokens": 10, "cache_creation": {"ephemeral_1h_input_tokens": 99}}, 10 * 6.0 / 1e6),
+        ({"cache_creation_input_tokens": 4, "cache_creation": {"ephemeral_1h_input_tokens": "x"}}, 4 * 3.75 / 1e6),
+    ],
+)
+def test_a_write_to_the_one_hour_cache_costs_twice_the_input(usage: dict, cost: float) -> None:
+    tokens = Tokens.from_usage(usage)
+    assert tokens is not None and tokens.cost("claude-sonnet-4-5") == pytest.approx(cost)
+    assert tokens.total == usage["cache_creation_input_tokens"]  # the 1-hour writes are a part of them
+
+
+def test_the_model_and_the_index_price_one_hour_writes_alike(tmp_path: Path) -> None:
+    from claude_tui.core.library import Library
+    from tests.library_data import Writer
+
+    w = Writer("s1")
+    w.prompt("cache this")
+    writes = {"ephemeral_5m_input_tokens": 1000, "ephemeral_1h_input_tokens": 2000}
+    usage = {"input_tokens": 10, "output_tokens": 5, "cache_creation_input_tokens": 3000, "cache_creation": writes}
+    w.answer(usage=usage)
+    path = w.write(tmp_path / "projects" / "p")
+    facts = session_stats(read_session(path))
+    assert facts["tokens"]["cache_creation_1h"] == 2000
+    assert facts["cost_usd"] == pytest.approx((10 * 3 + 5 * 15 + 1000 * 3.75 + 2000 * 6) / 1e6)
+    lib = Library([tmp_path / "projects"], tmp_path / "cache")
+    lib.refresh()
+    assert lib.projects[0].sessions[0].cost_usd == facts["cost_usd"]
 
 
 def test_inline_sidechain_and_agent_progress() -> None:

@@ -210,7 +210,7 @@ def _core_facts(path: Path) -> dict:
         "messages": stats["user_prompts"] + stats["assistant_messages"],
         "tool_calls": stats["tool_calls"],
         "tool_errors": stats["tool_errors"],
-        "tokens": sum(tokens.values()),
+        "tokens": sum(tokens.values()) - tokens["cache_creation_1h"],  # a part of cache_creation
         "cost_usd": stats["cost_with_subagents_usd"],
         "models": most_used_first(stats["models"], _output_by_model(session)),
         "branch": stats["branches"][-1] if stats["branches"] else None,

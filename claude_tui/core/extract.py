@@ -25,6 +25,7 @@ from claude_tui.core.model import Block, Kind, Message, pause_ms
 from claude_tui.core.reader import finished_last_line
 from claude_tui.core.records import parse_line
 from claude_tui.core.session import api_error_text, is_api_error, prompt_text, user_kind
+from claude_tui.core.usage import usage_counts
 
 #: Row kinds of the full-text index, by code; and the role each belongs to (an API error: Claude's side).
 ROW_KINDS = ("prompt", "answer", "thinking", "tool_input", "tool_output", "api_error")
@@ -39,7 +40,6 @@ WINDOW = 64
 CHUNK = 4 * 1024 * 1024
 #: Lines of a flat agent file searched for the sessionId naming its owner (as files.first_session_id).
 OWNER_LINES = 20
-_USAGE_KEYS = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
 _minutes: dict[str, int] = {}  #: 'YYYY-MM-DDTHH:MM' -> epoch seconds (UTC stamps)
 #: Han ideographs and kana (with their marks, halfwidth forms and compatibility ideographs): scripts
 #: written without spaces, which the index's tokenizer would keep as one word per run of them.
@@ -89,7 +89,7 @@ class State:
         self.last_uuid: str | None = None  #: the last top-level message record, a summary's usual leaf
         self.leaves: list[str] = []  #: uuids here that known summaries point at
         self.worktrees: list[str] = []  #: paths this session made git worktrees at
-        self.usage: dict[str, list[int]] = {}  #: model ("" for none) -> [input, output, cache read, cache write]
+        self.usage: dict[str, list[int]] = {}  #: model ("" for none) -> usage.usage_counts summed
         self.msgs: dict[str, list[Any]] = {}  #: message id -> [model, tokens...] (window)
         self.calls_seen: dict[str, str] = {}  #: tool_use id -> tool name (window)
         self.errors_seen: dict[str, None] = {}  #: tool_use ids with an error result (window)
@@ -564,26 +564,15 @@ class Extractor:
 
 def _count_usage(usage: dict[str, list[int]], entry: list[Any], raw: dict[str, Any]) -> None:
     """Count a message's usage once: a later chunk with at least as many output tokens replaces the earlier."""
-    new = [raw.get(key) for key in _USAGE_KEYS]
-    for i, value in enumerate(new):
-        if type(value) is not int or value < 0:
-            new[i] = 0
+    new = usage_counts(raw)
     old = entry[1]
+    if old is not None and new[1] < old[1]:
+        return
     total = usage.get(entry[0])
     if total is None:
-        total = usage[entry[0]] = [0, 0, 0, 0]
-    if old is None:
-        total[0] += new[0]
-        total[1] += new[1]
-        total[2] += new[2]
-        total[3] += new[3]
-    elif new[1] >= old[1]:
-        total[0] += new[0] - old[0]
-        total[1] += new[1] - old[1]
-        total[2] += new[2] - old[2]
-        total[3] += new[3] - old[3]
-    else:
-        return
+        total = usage[entry[0]] = [0] * len(new)
+    for i, value in enumerate(new):
+        total[i] += value - (old[i] if old is not None else 0)
     entry[1] = new
 
 

@@ -48,7 +48,7 @@ import orjson
 from claude_tui.core.extract import Extractor, State, read_chunks
 from claude_tui.core.reader import ReadError, open_readonly
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 DB_NAME = "index.sqlite3"
 TEXT_NAME = "index-text-{}.sqlite3"
 #: A result is cut once this many bytes of a file have been read (memory stays bounded).

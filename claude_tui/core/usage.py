@@ -14,6 +14,7 @@ from typing import Any
 
 #: Anthropic list prices in USD per million tokens, as published on 2026-11-01:
 #: (input, output, 5-minute cache write, cache read). Matched by model-name prefix, longest first.
+#: A write to the 1-hour cache costs ONE_HOUR_WRITE times the input price.
 PRICING_DATE = "2026-11-01"
 PRICES: dict[str, tuple[float, float, float, float]] = {
     "claude-opus-4-7": (5.0, 25.0, 6.25, 0.50),
@@ -29,6 +30,7 @@ PRICES: dict[str, tuple[float, float, float, float]] = {
     "claude-3-opus": (15.0, 75.0, 18.75, 1.50),
     "claude-3-haiku": (0.25, 1.25, 0.30, 0.03),
 }
+ONE_HOUR_WRITE = 2.0
 _PREFIXES = sorted(PRICES, key=len, reverse=True)
 _DATE_SUFFIX = re.compile(r"-\d{8}$")
 
@@ -52,21 +54,13 @@ class Tokens:
     output: int = 0
     cache_read: int = 0
     cache_creation: int = 0
+    cache_creation_1h: int = 0  #: of cache_creation, written to the 1-hour cache (priced higher)
 
     @classmethod
     def from_usage(cls, usage: Any) -> Tokens | None:
         if type(usage) is not dict:
             return None
-        get = usage.get
-        i, o = get("input_tokens"), get("output_tokens")
-        r, c = get("cache_read_input_tokens"), get("cache_creation_input_tokens")
-        # Counts are ints; anything else (null, a string, a bool) counts as 0.
-        return cls(
-            i if type(i) is int and i > 0 else 0,
-            o if type(o) is int and o > 0 else 0,
-            r if type(r) is int and r > 0 else 0,
-            c if type(c) is int and c > 0 else 0,
-        )
+        return cls(*usage_counts(usage))
 
     @property
     def total(self) -> int:
@@ -77,6 +71,7 @@ class Tokens:
         self.output += other.output
         self.cache_read += other.cache_read
         self.cache_creation += other.cache_creation
+        self.cache_creation_1h += other.cache_creation_1h
 
     def cost(self, model: str | None) -> float | None:
         """USD at list price, or None when the model is not in the table."""
@@ -84,9 +79,10 @@ class Tokens:
         if price is None:
             return None
         p_in, p_out, p_write, p_read = price
-        return (
-            self.input * p_in + self.output * p_out + self.cache_creation * p_write + self.cache_read * p_read
-        ) / 1e6
+        writes = (
+            self.cache_creation - self.cache_creation_1h
+        ) * p_write + self.cache_creation_1h * p_in * ONE_HOUR_WRITE
+        return (self.input * p_in + self.output * p_out + writes + self.cache_read * p_read) / 1e6
 
     def as_dict(self) -> dict[str, int]:
         return {
@@ -94,7 +90,21 @@ class Tokens:
             "output": self.output,
             "cache_read": self.cache_read,
             "cache_creation": self.cache_creation,
+            "cache_creation_1h": self.cache_creation_1h,
         }
+
+
+def usage_counts(usage: dict[str, Any]) -> list[int]:
+    """[input, output, cache read, cache write, of which to the 1-hour cache] of a message's usage.
+    Counts are ints; anything else (null, a string, a bool) counts as 0."""
+    get = usage.get
+    nested = get("cache_creation")
+    one_hour = nested.get("ephemeral_1h_input_tokens") if type(nested) is dict else None
+    counts = [get("input_tokens"), get("output_tokens"), get("cache_read_input_tokens"),
+              get("cache_creation_input_tokens"), one_hour]  # fmt: skip
+    counts = [n if type(n) is int and n > 0 else 0 for n in counts]
+    counts[4] = min(counts[4], counts[3])
+    return counts
 
 
 @dataclass(slots=True)
