@@ -163,7 +163,9 @@ def _search_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--limit", type=int, default=50, metavar="N", help="at most N hits (default: 50)")
     p.add_argument("--project", metavar="TEXT", help="only projects whose path contains TEXT")
     p.add_argument("--role", choices=("user", "assistant", "tool"), help="only messages of this role")
-    p.add_argument("--since", metavar="DATE", help="only messages since DATE (2026-01-31, or an age: 12h, 3d, 2w)")
+    p.add_argument(
+        "--since", metavar="DATE", help="only messages since DATE (2026-01-31, or an age: 12h, 3d, 2w, 6m = months)"
+    )
     p.add_argument("--until", metavar="DATE", help="only messages before DATE (a date: up to the end of that day)")
     p.add_argument("--tool", metavar="NAME", help="only calls of this tool and their output (Bash, Edit, ...)")
     p.add_argument("--errors", action="store_true", help="only tool results that were errors")

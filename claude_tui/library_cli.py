@@ -92,7 +92,7 @@ def run_index(args: argparse.Namespace) -> int:
     projects, sessions, size = _totals(index, roots)
     read = f" (read {result.bytes_read / 1e6:,.1f} MB)" if result.bytes_read else " (nothing new)"
     print(f"{projects} projects, {sessions} sessions, {size / 1e6:,.1f} MB in {time.monotonic() - started:.2f} s{read}")
-    return 0
+    return 0 if index.path is not None else 1  # held in memory only: nothing was kept for next time
 
 
 def _totals(index: Index, roots: list[Path]) -> tuple[int, int, int]:

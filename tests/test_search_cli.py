@@ -193,6 +193,25 @@ def test_index_command_on_a_missing_folder(tmp_path: Path, capsys: pytest.Captur
     assert f"claude-tui: no projects folder at {tmp_path / 'none'}" in captured.err
 
 
+def test_index_command_fails_when_nothing_can_be_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "projects"
+    simple_project(root)
+    (tmp_path / "file").write_text("x")
+    monkeypatch.setenv("CLAUDE_TUI_CACHE_DIR", str(tmp_path / "file" / "cache"))
+    assert main(["index", "--projects-dir", str(root)]) == 1
+    assert "working from memory" in capsys.readouterr().err
+
+
+def test_a_folder_given_twice_is_one_root(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "projects"
+    simple_project(root, sessions=2)
+    (tmp_path / "link").symlink_to(root)
+    assert main(["index", "--projects-dir", str(root), "--projects-dir", str(tmp_path / "link")]) == 0
+    assert capsys.readouterr().out.startswith("1 projects, 2 sessions")
+
+
 def test_search_command_json(lib: Library, capsys: pytest.CaptureFixture[str]) -> None:
     root = str(lib.roots[0])
     assert main(["search", "two", "objects", "--projects-dir", root, "--json", "--limit", "1"]) == 0

@@ -25,9 +25,12 @@ class SessionNotFound(LookupError):
 
 def default_roots(dirs: Iterable[str | os.PathLike[str]] | None = None) -> list[Path]:
     """`--projects-dir` values, else $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects."""
-    given = [Path(d).expanduser() for d in dirs or ()]
+    given: dict[str, Path] = {}
+    for d in dirs or ():
+        path = Path(d).expanduser()
+        given.setdefault(os.path.realpath(path), path)  # each folder once, however it was named
     if given:
-        return given
+        return list(given.values())
     config = os.environ.get("CLAUDE_CONFIG_DIR")
     base = Path(config).expanduser() if config else Path.home() / ".claude"
     return [base / "projects"]
