@@ -364,10 +364,11 @@ class Extractor:
             self._sidechain(obj, rtype, off)
             return
         if type(stamp) is str:
-            if state.last_ts is None:
+            last = state.last_ts
+            if last is None:
                 state.first_ts = stamp
-            else:
-                state.paused_ms += pause_ms(state.last_ts, stamp)
+            elif stamp[:13] != last[:13]:  # another hour: maybe a pause
+                state.paused_ms += pause_ms(last, stamp)
             state.last_ts = stamp
         cwd, branch = get("cwd"), get("gitBranch")
         if type(cwd) is str and cwd not in state.cwds and len(state.cwds) < 64:

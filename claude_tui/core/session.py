@@ -188,9 +188,10 @@ class Session:
             return
         stamp = obj.get("timestamp")
         if isinstance(stamp, str):
-            if self.last_timestamp is None:
+            last = self.last_timestamp
+            if last is None:
                 self.first_timestamp = stamp
-            elif paused := pause_ms(self.last_timestamp, stamp):
+            elif stamp[:13] != last[:13] and (paused := pause_ms(last, stamp)):  # another hour: maybe a pause
                 self.pauses += 1
                 self.paused_ms += paused
             self.last_timestamp = stamp

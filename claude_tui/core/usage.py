@@ -94,17 +94,22 @@ class Tokens:
         }
 
 
-def usage_counts(usage: dict[str, Any]) -> list[int]:
-    """[input, output, cache read, cache write, of which to the 1-hour cache] of a message's usage.
+def usage_counts(usage: dict[str, Any]) -> tuple[int, int, int, int, int]:
+    """(input, output, cache read, cache write, of which to the 1-hour cache) of a message's usage.
     Counts are ints; anything else (null, a string, a bool) counts as 0."""
     get = usage.get
+    i, o = get("input_tokens"), get("output_tokens")
+    r, c = get("cache_read_input_tokens"), get("cache_creation_input_tokens")
     nested = get("cache_creation")
-    one_hour = nested.get("ephemeral_1h_input_tokens") if type(nested) is dict else None
-    counts = [get("input_tokens"), get("output_tokens"), get("cache_read_input_tokens"),
-              get("cache_creation_input_tokens"), one_hour]  # fmt: skip
-    counts = [n if type(n) is int and n > 0 else 0 for n in counts]
-    counts[4] = min(counts[4], counts[3])
-    return counts
+    h = nested.get("ephemeral_1h_input_tokens") if type(nested) is dict else 0
+    c = c if type(c) is int and c > 0 else 0
+    return (
+        i if type(i) is int and i > 0 else 0,
+        o if type(o) is int and o > 0 else 0,
+        r if type(r) is int and r > 0 else 0,
+        c,
+        min(h, c) if type(h) is int and h > 0 else 0,
+    )
 
 
 @dataclass(slots=True)
