@@ -172,6 +172,27 @@ def test_a_hit_whose_file_changed_keeps_its_place(lib: Library, tmp_path: Path) 
     assert [h.snippet for h in lib.search("schemas")] == [""]
 
 
+def test_a_hit_in_a_subagent_names_its_session_or_itself_when_the_session_is_gone(tmp_path: Path) -> None:
+    folder = tmp_path / "projects" / encode("/home/u/alpha")
+    main_session = Writer("main")
+    main_session.prompt("delegate")
+    path = main_session.write(folder)
+    nested = Writer("main")
+    nested.answer({"type": "text", "text": "the quokka is found"})
+    nested.records[-1]["isSidechain"] = True
+    agent = folder / "main" / "subagents" / "agent-abc.jsonl"
+    agent.parent.mkdir(parents=True)
+    agent.write_bytes(nested.lines())
+    lib = Library([tmp_path / "projects"], tmp_path / "cache")
+    lib.refresh()
+    [hit] = lib.search("quokka")
+    assert (hit.path, hit.file) == (path, agent)
+    path.unlink()
+    lib.refresh()
+    [hit] = lib.search("quokka")
+    assert hit.path == hit.file == agent
+
+
 # ---------------------------------------------------------------- commands
 
 

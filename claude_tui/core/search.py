@@ -345,6 +345,8 @@ def _hit(
         return None
     facts = orjson.loads(facts_blob) if facts_blob else {}
     session_path = Path(folder) / f"{owner_of(path, facts) or Path(path).stem}.jsonl" if agent else Path(path)
+    if agent and str(session_path) not in sessions and not session_path.is_file():
+        session_path = Path(path)  # a subagent's transcript whose session file is gone: itself
     if str(session_path) not in sessions:
         sessions[str(session_path)] = _session_facts(db, str(session_path), facts)
     session_id, title, project = sessions[str(session_path)]
