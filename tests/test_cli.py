@@ -51,7 +51,7 @@ def test_stats_human_output_for_several(tmp_path: Path) -> None:
     out = run("stats", *files)
     assert out.returncode == 0, out.stderr
     assert "make the parser tolerant" in out.stdout and "second" in out.stdout
-    assert "1 prompts, 1 answers" in out.stdout
+    assert "1 prompt, 1 answer" in out.stdout
 
 
 def test_errors_are_one_line_and_non_zero(tmp_path: Path) -> None:

@@ -491,3 +491,19 @@ def test_a_tool_call_knows_its_own_line_and_its_results(tmp_path: Path) -> None:
 )
 def test_a_pause_is_a_gap_over_an_hour(before: str, after: str, ms: int) -> None:
     assert pause_ms(before, after) == ms
+
+
+def test_a_shell_command_shows_what_was_run_and_a_tool_error_its_message(tmp_path: Path) -> None:
+    from claude_tui.core.session import prompt_text
+    from claude_tui.ui.tools import summary
+
+    t = Thread()
+    t.prompt("<bash-input>uv run pytest -m browser</bash-input>")
+    t.answer(tool_use("t1", "Bash", command="ls nowhere"))
+    t.result("t1", "<tool_use_error>InputValidationError: bad</tool_use_error>", is_error=True)
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(t.bytes())
+    session = read_session(path)
+    [command] = [m for m in session.messages if m.kind is Kind.COMMAND]
+    assert prompt_text(command) == "uv run pytest -m browser"
+    assert summary(session.calls["t1"], None)[1] == "InputValidationError: bad"

@@ -24,7 +24,15 @@ from claude_tui.core.model import Block, Kind, Message, ToolCall, parse_time
 from claude_tui.core.sanitize import folded, visible_controls, without_markup
 from claude_tui.core.session import AGENT_TOOLS, Session, prompt_text
 from claude_tui.core.source import full_output
-from claude_tui.core.stats import human_count, human_duration, human_size, human_span, human_time, session_stats
+from claude_tui.core.stats import (
+    human_count,
+    human_duration,
+    human_size,
+    human_span,
+    human_time,
+    plural,
+    session_stats,
+)
 
 FORMATS = ("markdown", "html", "json")
 #: Lines of a tool output shown before the rest is trimmed.
@@ -233,8 +241,8 @@ def _fact_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
         ("Claude Code", ", ".join(facts["versions"]) or "-"),
         (
             "Messages",
-            f"{facts['user_prompts']} prompts, {facts['assistant_messages']} answers, "
-            f"{facts['tool_calls']} tool calls ({facts['tool_errors']} errors)",
+            f"{plural(facts['user_prompts'], 'prompt')}, {plural(facts['assistant_messages'], 'answer')}, "
+            f"{plural(facts['tool_calls'], 'tool call')} ({plural(facts['tool_errors'], 'error')})",
         ),
         (
             "Threads",
@@ -279,7 +287,11 @@ def _trim(text: str, max_lines: int, size: int | None = None) -> tuple[str, str 
         return body, None
     more_bytes = len(body[len(shown) :].encode("utf-8", "replace")) + (size or len(text)) - len(text)
     more_lines = len(lines) - shown.count("\n") - 1  # lines not shown at all
-    count = f"{more_lines:,}{'+' if partial else ''} more lines" if more_lines > 0 else "the rest"
+    count = (
+        (f"{more_lines:,}+ more lines" if partial else plural(more_lines, "more line"))
+        if more_lines > 0
+        else "the rest"
+    )
     return shown, f"… {count} ({human_size(more_bytes)}) trimmed"
 
 

@@ -106,7 +106,7 @@ def find_session(spec: str, roots: list[Path]) -> Path:
             raise SessionNotFound(f"no projects folder at {', '.join(str(r) for r in roots)}")
         where = ", ".join(str(r) for r in roots)
         raise SessionNotFound(f"no session matches {spec!r} under {where}")
-    names = ", ".join(m.stem for m in matches[:5])
+    names = ", ".join(m.stem for m in matches[:5]) + (f" and {len(matches) - 5} more" if len(matches) > 5 else "")
     raise SessionNotFound(f"{spec!r} is ambiguous: {len(matches)} sessions match ({names})")
 
 

@@ -59,6 +59,7 @@ AGENT_TOOLS = frozenset({"Task", "Agent"})
 _INJECTED = re.compile(r"<(system-reminder|local-command-caveat|ide_[a-z_]+)>.*?</\1>", re.S)
 _COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.S)
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.S)
+_BASH_INPUT = re.compile(r"<bash-input>(.*?)</bash-input>", re.S)
 _OUTPUT_TAGS = ("<local-command-stdout>", "<local-command-stderr>", "<bash-stdout>", "<bash-stderr>")
 #: Structured tool results above this many bytes have their strings capped in memory.
 _BIG_LINE = 256 * 1024
@@ -727,6 +728,8 @@ def prompt_text(message: Message, limit: int = 200) -> str:
         name = _COMMAND_NAME.search(text)
         args = _COMMAND_ARGS.search(text)
         text = " ".join(x.group(1).strip() for x in (name, args) if x)
+    elif shell := _BASH_INPUT.match(text.lstrip()):  # a `!` command: what was run
+        text = shell.group(1)
     return " ".join(text.split())[:limit]
 
 

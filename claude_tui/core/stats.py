@@ -383,6 +383,11 @@ def human_size(n: float) -> str:
     return f"{n:.1f} GB"
 
 
+def plural(count: int, noun: str) -> str:
+    """ "1 line", "2 lines", "1,204 lines"."""
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
+
+
 def human_count(n: int) -> str:
     """1234 -> 1.2k, 3400000 -> 3.4M."""
     if n < 1000:
@@ -439,8 +444,9 @@ def format_stats(facts: dict[str, Any]) -> str:
         f"  project   {facts['project'] or '-'}" + (f"  ({', '.join(facts['branches'])})" if facts["branches"] else ""),
         f"  when      {_span(facts['started'], facts['ended'])}"
         f"  ({human_span(facts['duration_s'], facts['active_s'])})",
-        f"  messages  {facts['user_prompts']} prompts, {facts['assistant_messages']} answers, "
-        f"{facts['tool_calls']} tool calls ({facts['tool_errors']} errors, {facts['unpaired_tool_calls']} unanswered)",
+        f"  messages  {plural(facts['user_prompts'], 'prompt')}, {plural(facts['assistant_messages'], 'answer')}, "
+        f"{plural(facts['tool_calls'], 'tool call')} ({plural(facts['tool_errors'], 'error')}, "
+        f"{facts['unpaired_tool_calls']} unanswered)",
         f"  threads   {facts['forks']} forks, {facts['compactions']} compactions, {facts['subagents']} subagents, "
         f"{facts['interruptions']} resumptions",
         f"  tokens    {human_count(tokens['input'])} in, {human_count(tokens['output'])} out, "

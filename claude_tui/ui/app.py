@@ -737,6 +737,9 @@ class MainScreen(Screen[None]):
         except OSError as exc:
             self.app.notify(f"Cannot write {target}: {exc.strerror or exc}", severity="error", markup=False)
             return
+        except Exception as exc:  # a worker's failure is otherwise silent: the user waits for a file
+            self.app.notify(f"The export failed: {exc!r}", severity="error", markup=False)
+            return
         self.app.notify(f"Exported to {target}", timeout=4, markup=False)
 
 

@@ -19,6 +19,7 @@ from rich.style import Style
 from rich.text import Text
 
 from claude_tui.core.sanitize import visible_controls
+from claude_tui.core.stats import plural
 from claude_tui.ui.palette import Palette
 
 #: Characters of one text block laid out in the pane (the detail view shows the rest).
@@ -280,7 +281,7 @@ def measure(markdown: Markdown, width: int) -> int:
 
 
 def more_lines(count: int) -> str:
-    return f"… {count:,} more lines · enter to read all"
+    return f"… {plural(count, 'more line')} · enter to read all"
 
 
 # ---------------------------------------------------------------- drawing

@@ -12,7 +12,7 @@ from rich.text import Text
 from claude_tui.core import diff as core_diff
 from claude_tui.core.model import ToolCall
 from claude_tui.core.sanitize import folded, visible_controls, visible_controls_but_sgr, without_sgr
-from claude_tui.core.stats import human_count, human_size
+from claude_tui.core.stats import human_count, human_size, plural
 from claude_tui.ui import diff
 from claude_tui.ui.lines import Row, highlight, parse, render
 from claude_tui.ui.palette import Palette
@@ -91,8 +91,8 @@ def _output_hint(call: ToolCall) -> str:
     result = call.result
     if result is None:
         return ""
-    if result.is_error:
-        return one_line(without_sgr(result.text), 160)
+    if result.is_error:  # Claude Code wraps some in <tool_use_error>: the message is what counts
+        return one_line(without_sgr(result.text.replace("<tool_use_error>", "").replace("</tool_use_error>", "")), 160)
     if result.images:
         return f"{len(result.images)} image" + ("s" if len(result.images) > 1 else "")
     if not result.text.strip():
@@ -241,7 +241,7 @@ def _plain_rows(text: str, style: Style, palette: Palette, limit: int, size: int
     rows = [Row(line[:2_000], 0, palette.code_bg) for line in lines[:limit]]
     more = len(lines) - limit if len(lines) > limit else 0
     if more or size > PREVIEW:
-        total = f"{human_count(more)}+ more lines" if size > PREVIEW else f"{more:,} more lines"
+        total = f"{human_count(more)}+ more lines" if size > PREVIEW else plural(more, "more line")
         rows.append(Row(Text(f"… {total} · {human_size(size)} · enter to see all", palette.dim)))
     return rows
 
@@ -254,5 +254,5 @@ def _text_rows(text: str, palette: Palette, limit: int, width: int, markdown: bo
     else:
         rows = [Row(Text(visible_controls(line).expandtabs(4)[:2_000], palette.dim)) for line in lines[:limit]]
     if len(lines) > limit:
-        rows.append(Row(Text(f"… {len(lines) - limit:,} more lines", palette.faint)))
+        rows.append(Row(Text(f"… {plural(len(lines) - limit, 'more line')}", palette.faint)))
     return rows

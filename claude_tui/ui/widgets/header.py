@@ -10,17 +10,13 @@ from textual.widgets import Static
 
 from claude_tui.core.model import Kind, active_seconds, parse_time
 from claude_tui.core.session import Session
-from claude_tui.core.stats import human_count, human_size, human_span, tool_call_counts, usage_with_subagents
+from claude_tui.core.stats import human_count, human_size, human_span, plural, tool_call_counts, usage_with_subagents
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.entries import short_model
 
 if TYPE_CHECKING:
     from claude_tui.core.library import SessionInfo
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count:,} {noun}" + ("" if count == 1 else "s")
 
 
 class SessionHeader(Static):
