@@ -188,8 +188,9 @@ class SessionList(ScrollView, can_focus=True):
         text = self.filter_text
         if not text:
             return True
-        # not the project's path: the sessions listed share it, so every one would match
-        haystack = " ".join(str(x or "") for x in (info.title, info.first_prompt, info.branch, info.id)).lower()
+        haystack = " ".join(
+            str(x or "") for x in (info.title, info.first_prompt, info.branch, info.project, info.id)
+        ).lower()
         return text in haystack
 
     # ---------------------------------------------------------------- drawing
