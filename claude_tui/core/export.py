@@ -287,11 +287,12 @@ def _trim(text: str, max_lines: int, size: int | None = None) -> tuple[str, str 
         return body, None
     more_bytes = len(body[len(shown) :].encode("utf-8", "replace")) + (size or len(text)) - len(text)
     more_lines = len(lines) - shown.count("\n") - 1  # lines not shown at all
-    count = (
-        (f"{more_lines:,}+ more lines" if partial else plural(more_lines, "more line"))
-        if more_lines > 0
-        else "the rest"
-    )
+    if more_lines <= 0:
+        count = "the rest"
+    elif partial:
+        count = f"{more_lines:,}+ more lines"
+    else:
+        count = plural(more_lines, "more line")
     return shown, f"… {count} ({human_size(more_bytes)}) trimmed"
 
 

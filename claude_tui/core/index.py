@@ -46,6 +46,7 @@ from typing import Any
 import orjson
 
 from claude_tui.core.extract import Extractor, State, read_chunks
+from claude_tui.core.files import is_under
 from claude_tui.core.reader import ReadError, open_readonly
 
 SCHEMA_VERSION = 9
@@ -899,8 +900,6 @@ def _locked(exc: Exception) -> bool:
 
 
 def _inside(folder: Path, roots: list[Path]) -> bool:
-    from claude_tui.core.files import is_under
-
     try:
         return is_under(folder, roots)
     except OSError:

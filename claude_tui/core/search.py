@@ -105,8 +105,7 @@ class Hits(list["Hit"]):
 class Query:
     """A parsed query: FTS5 expression, and what a snippet marks and a candidate must show."""
 
-    fts: str
-    terms: list[tuple[str, bool]]  #: (token, is a prefix): every word the index must hold
+    fts: str  #: every word the index must hold
     words: list[tuple[str, bool]]  #: (token, is a prefix): the words not in a phrase, marked in a snippet
     phrases: list[tuple[list[str], bool]]  #: token sequences that must be adjacent, the last maybe a prefix
     literals: list[str]  #: words with CJK characters (looked up a character at a time): they must appear as written
@@ -161,7 +160,7 @@ def parse_query(text: str) -> Query:
         raise ValueError("nothing to search for: give a word of letters or digits")
     unique = list(dict.fromkeys(terms))
     fts = " ".join(f'"{t}"' + ("*" if p else "") for t, p in unique)
-    return Query(fts, unique, list(dict.fromkeys(words)), phrases, literals)
+    return Query(fts, list(dict.fromkeys(words)), phrases, literals)
 
 
 def _phrase(tokens: list[str], prefix: bool) -> re.Pattern[str]:
