@@ -126,15 +126,21 @@ def test_a_last_line_without_newline_is_read_when_complete(tmp_path: Path) -> No
     assert len(hits(lib, "ending")) == 1
 
 
-@pytest.mark.parametrize("how", ["truncate", "replace"])
-def test_a_rewritten_file_is_read_again(tmp_path: Path, how: str) -> None:
-    root = tmp_path / "projects"
-    w = Writer("rewritten")
+def walrus_session(root: Path, tmp_path: Path, sid: str) -> tuple[Path, Library]:
+    """A session saying "walrus" twice, and an index of it."""
+    w = Writer(sid)
     w.prompt("original walrus text")
     w.answer({"type": "text", "text": "walrus reply"})
     path = w.write(root / "p")
     lib = fresh(root, tmp_path, "cache")
     assert len(hits(lib, "walrus")) == 2
+    return path, lib
+
+
+@pytest.mark.parametrize("how", ["truncate", "replace"])
+def test_a_rewritten_file_is_read_again(tmp_path: Path, how: str) -> None:
+    root = tmp_path / "projects"
+    path, lib = walrus_session(root, tmp_path, "rewritten")
     other = Writer("rewritten")
     other.prompt("brand new narwhal")
     if how == "truncate":
@@ -156,12 +162,7 @@ def test_a_file_written_over_in_place_is_read_again(tmp_path: Path, grows: bool)
     """Same inode, same size or bigger: the size and mtime alone cannot tell it from an append.
     (Bigger, it is told by the bytes before the old end: a rewrite that keeps them is not seen.)"""
     root = tmp_path / "projects"
-    w = Writer("inplace")
-    w.prompt("original walrus text")
-    w.answer({"type": "text", "text": "walrus reply"})
-    path = w.write(root / "p")
-    lib = fresh(root, tmp_path, "cache")
-    assert len(hits(lib, "walrus")) == 2
+    path, lib = walrus_session(root, tmp_path, "inplace")
     if grows:  # a new conversation over the old one: other ids and times
         other = Writer("inplace", start=7200)
         other.prompt("the original walrut text")
