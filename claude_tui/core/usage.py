@@ -79,9 +79,8 @@ class Tokens:
         if price is None:
             return None
         p_in, p_out, p_write, p_read = price
-        writes = (
-            self.cache_creation - self.cache_creation_1h
-        ) * p_write + self.cache_creation_1h * p_in * ONE_HOUR_WRITE
+        one_hour = self.cache_creation_1h
+        writes = (self.cache_creation - one_hour) * p_write + one_hour * p_in * ONE_HOUR_WRITE
         return (self.input * p_in + self.output * p_out + writes + self.cache_read * p_read) / 1e6
 
     def as_dict(self) -> dict[str, int]:
