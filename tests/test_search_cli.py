@@ -11,7 +11,7 @@ from claude_tui.cli import main
 from claude_tui.core.files import read_session
 from claude_tui.core.library import Library
 from claude_tui.core.model import Kind
-from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, parse_query, parse_since, snippet
+from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, parse_query, parse_since, snippet, unaccented
 from claude_tui.library_cli import unmark
 from tests.library_data import Writer, encode, simple_project
 
@@ -416,6 +416,20 @@ def test_what_the_index_finds_the_check_accepts_and_the_snippet_marks(query: str
     q = parse_query(query)
     assert q.accepts(text)
     assert snippet(text, q) == marked
+
+
+@pytest.mark.parametrize("query", ["cafe", "claude_code_l*", '"nomes per"', "log*", '"per a"'])
+def test_the_patterns_for_texts_without_cjk_match_as_the_full_ones(query: str) -> None:
+    """The patterns without CJK ranges (quick to compile) are used for texts with no CJK character."""
+    q = parse_query(query)
+    texts = [unaccented(t) for t in ["see claude_code_log here", "això és només per a tu", "café_noir", "logs, log_2"]]
+
+    def found(cjk: bool) -> list[list[str]]:
+        phrases, marker = q.patterns(cjk)
+        return [[m for p in [*phrases, marker] for m in p.findall(t)] for t in texts]
+
+    assert found(False) == found(True)
+    assert any(found(False))
 
 
 def test_a_search_that_rejects_too_many_candidates_stops_and_says_so(

@@ -17,9 +17,8 @@ import time
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cached_property
 from itertools import accumulate, pairwise
 from operator import itemgetter
 from pathlib import Path
@@ -27,7 +26,16 @@ from typing import Any
 
 import orjson
 
-from claude_tui.core.extract import CJK, CJK_CHARS, ROLES, ROW_KINDS, owner_of, record_texts, spaced_cjk, title_of
+from claude_tui.core.extract import (
+    CJK_CHARS,
+    ROLES,
+    ROW_KINDS,
+    has_cjk,
+    owner_of,
+    record_texts,
+    spaced_cjk,
+    title_of,
+)
 from claude_tui.core.index import text_schemas
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.records import parse_line
@@ -40,10 +48,6 @@ SNIPPET_CHARS = 160
 #: and says so: each costs a line read from its file.
 MAX_REJECTED = 20_000
 _TOKEN = re.compile(r"[^\W_]+")  # what FTS5's unicode61 tokenizer keeps: letters and digits
-#: A letter or digit that the index keeps inside a word (a CJK character is a word of its own), and the
-#: edges of a word.
-_LETTER = f"[^\\W_{CJK_CHARS}]"
-_BEFORE, _AFTER = f"(?<!{_LETTER})", f"(?!{_LETTER})"
 _PARTS = re.compile(r'"([^"]*)"|(\S+)')
 _RELATIVE = re.compile(r"^(\d+)\s*([hdwmy])$")
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -110,23 +114,24 @@ class Query:
     phrases: list[tuple[list[str], bool]]  #: token sequences that must be adjacent, the last maybe a prefix
     literals: list[str]  #: words with CJK characters (looked up a character at a time): they must appear as written
 
-    @cached_property
-    def phrase_patterns(self) -> list[re.Pattern[str]]:
-        """The phrases as found in an unaccented text."""
-        return [_phrase(tokens, prefix) for tokens, prefix in self.phrases]
+    _compiled: dict[bool, tuple[list[re.Pattern[str]], re.Pattern[str]]] = field(default_factory=dict, repr=False)
 
-    @cached_property
-    def marker(self) -> re.Pattern[str]:
-        """The phrases, words and literals as found in an unaccented text, to mark them in a snippet."""
-        words = sorted(self.words, key=lambda t: len(t[0]), reverse=True)
-        alternatives = [re.escape(unaccented(t)) + (f"{_LETTER}*" if p else "") for t, p in words]
-        bounded = f"{_BEFORE}(?:{'|'.join(alternatives)}){_AFTER}" if alternatives else ""
-        parts = [p.pattern for p in self.phrase_patterns] + [re.escape(unaccented(t)) for t in self.literals]
-        return re.compile("|".join(x for x in (*parts, bounded) if x), re.I)
+    def patterns(self, cjk: bool) -> tuple[list[re.Pattern[str]], re.Pattern[str]]:
+        """The phrases, and a marker of phrases, words and literals, as found in an unaccented text;
+        `cjk`: for a text holding CJK characters (see _letter)."""
+        if cjk not in self._compiled:
+            phrases = [_phrase(tokens, prefix, cjk) for tokens, prefix in self.phrases]
+            letter = _letter(cjk)
+            words = sorted(self.words, key=lambda t: len(t[0]), reverse=True)
+            alternatives = [re.escape(unaccented(t)) + (f"{letter}*" if p else "") for t, p in words]
+            bounded = f"(?<!{letter})(?:{'|'.join(alternatives)})(?!{letter})" if alternatives else ""
+            parts = [p.pattern for p in phrases] + [re.escape(unaccented(t)) for t in self.literals]
+            self._compiled[cjk] = phrases, re.compile("|".join(x for x in (*parts, bounded) if x), re.I)
+        return self._compiled[cjk]
 
     def accepts(self, text: str) -> bool:
         plain = unaccented(text)
-        if not all(pattern.search(plain) for pattern in self.phrase_patterns):
+        if not all(pattern.search(plain) for pattern in self.patterns(has_cjk(plain))[0]):
             return False
         folded = plain.casefold() if self.literals else ""
         return all(unaccented(literal).casefold() in folded for literal in self.literals)
@@ -147,7 +152,7 @@ def parse_query(text: str) -> Query:
             continue
         prefix = bool(bare) and bare.endswith("*")
         for i, token in enumerate(tokens):
-            if CJK.search(token):  # each character is a word in the index; the whole must be in the text
+            if has_cjk(token):  # each character is a word in the index; the whole must be in the text
                 literals.append(token)
                 terms += [(piece, False) for piece in spaced_cjk(token).split()]
             else:
@@ -163,15 +168,22 @@ def parse_query(text: str) -> Query:
     return Query(fts, list(dict.fromkeys(words)), phrases, literals)
 
 
-def _phrase(tokens: list[str], prefix: bool) -> re.Pattern[str]:
+def _letter(cjk: bool) -> str:
+    """A letter or digit that the index keeps inside a word. A CJK character is a word of its own, but
+    its ranges take milliseconds to compile: without `cjk`, for a text with none, they are left out."""
+    return f"[^\\W_{CJK_CHARS}]" if cjk else r"[^\W_]"
+
+
+def _phrase(tokens: list[str], prefix: bool, cjk: bool) -> re.Pattern[str]:
     """Tokens one after the other, apart by anything but letters and digits (or nothing, next to a CJK
     character, as the index splits them); the last a prefix or a whole word."""
+    letter = _letter(cjk)
     body = re.escape(unaccented(tokens[0]))
     for before, token in pairwise(tokens):
-        gap = r"[\W_]*" if CJK.match(before[-1]) or CJK.match(token[0]) else r"[\W_]+"
+        gap = r"[\W_]*" if has_cjk(before[-1]) or has_cjk(token[0]) else r"[\W_]+"
         body += gap + re.escape(unaccented(token))
-    head = "" if CJK.match(tokens[0][0]) else _BEFORE
-    tail = f"{_LETTER}*{_AFTER}" if prefix else ("" if CJK.match(tokens[-1][-1]) else _AFTER)
+    head = "" if has_cjk(tokens[0][0]) else f"(?<!{letter})"
+    tail = f"{letter}*(?!{letter})" if prefix else ("" if has_cjk(tokens[-1][-1]) else f"(?!{letter})")
     return re.compile(head + body + tail, re.I)
 
 
@@ -200,13 +212,14 @@ def snippet(text: str, query: Query, width: int = SNIPPET_CHARS) -> str:
     """A window of `text` around the first match, whitespace folded, controls made visible, matches marked."""
     text = text[:1_000_000]
     plain = unaccented(text)
-    first = next((m for pattern in query.phrase_patterns if (m := pattern.search(plain))), None)
-    first = first or query.marker.search(plain)
+    phrases, marker = query.patterns(has_cjk(plain))
+    first = next((m for pattern in phrases if (m := pattern.search(plain))), None)
+    first = first or marker.search(plain)
     start = max(0, first.start() - width // 3) if first else 0
     end = min(len(text), start + width)
     piece = visible_controls(" ".join(text[start:end].split()))  # inert: no escape reaches a terminal
     marked, done = [], 0
-    for match in query.marker.finditer(unaccented(piece)):
+    for match in marker.finditer(unaccented(piece)):
         marked += [piece[done : match.start()], MARK_START, piece[match.start() : match.end()], MARK_END]
         done = match.end()
     marked.append(piece[done:])
