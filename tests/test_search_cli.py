@@ -376,6 +376,21 @@ def test_words_of_scripts_written_without_spaces_are_found(tmp_path: Path) -> No
     assert f"{M}アップデート{E}" in hit.snippet
 
 
+def test_a_slash_command_is_found_as_it_was_run(tmp_path: Path) -> None:
+    """Its words, not Claude Code's wrapper tags: "command" is in every command's tags."""
+    folder = tmp_path / "projects" / encode("/home/u/cmd")
+    w = Writer("cmd", cwd="/home/u/cmd")
+    w.prompt("<command-message>review is running…</command-message>\n<command-name>/review</command-name>\n"
+             "<command-args>the parser</command-args>")  # fmt: skip
+    w.answer("Reviewed.")
+    w.write(folder)
+    lib = Library([tmp_path / "projects"], tmp_path / "cache")
+    lib.refresh()
+    [hit] = lib.search("parser")
+    assert (hit.kind, hit.snippet) == ("prompt", f"/review the {M}parser{E}")
+    assert lib.search("command") == lib.search("running") == []
+
+
 def test_api_errors_are_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An API error record's message, however deep in it, as the conversation shows it; compaction
     boundaries (level info or not) are not errors."""

@@ -280,10 +280,17 @@ def record_texts(obj: dict[str, Any]) -> Iterator[tuple[int, int, str]]:
             for i, item in enumerate(content):
                 if isinstance(item, dict) and item.get("type") == "tool_result":
                     yield TOOL_OUTPUT, i, result_text(item.get("content"), 1 << 22)
-        elif user_kind(obj, texts[0] if first_type == "text" and texts else None, False) in (Kind.PROMPT, Kind.COMMAND):
+        elif (kind := user_kind(obj, texts[0] if first_type == "text" and texts else None, False)) is Kind.PROMPT:
             yield PROMPT, -1, "\n\n".join(texts)
+        elif kind is Kind.COMMAND:
+            yield PROMPT, -1, command_text(texts)
     elif rtype == "system" and is_api_error(obj):
         yield API_ERROR, -1, api_error_text(obj)
+
+
+def command_text(texts: list[str]) -> str:
+    """A slash or `!` command as the user ran it (`/review the parser`), without its wrapper tags."""
+    return prompt_text(Message(Kind.COMMAND, None, None, None, None, 0, [Block("text", t) for t in texts]), 1 << 20)
 
 
 def _user_parts(content: Any) -> tuple[list[str], str | None, bool]:
@@ -520,10 +527,10 @@ class Extractor:
                     state.first_prompt = prompt_text(message)
             self._row(off, PROMPT, -1, text)
         elif kind is Kind.COMMAND:
+            text = command_text(texts)
             if top and not state.first_command:
-                message = Message(Kind.COMMAND, None, None, None, None, 0, [Block("text", t) for t in texts])
-                state.first_command = prompt_text(message)
-            self._row(off, PROMPT, -1, "\n\n".join(texts))
+                state.first_command = text[:200]  # as prompt_text
+            self._row(off, PROMPT, -1, text)
 
     def _result(self, item: dict[str, Any], off: int, blk: int) -> None:
         state = self.state
