@@ -16,6 +16,7 @@ from claude_tui.ui.config import Config
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.detail import DetailScreen
 from claude_tui.ui.widgets.export_prompt import ExportPrompt
+from claude_tui.ui.widgets.header import SessionHeader
 
 SIZE = (120, 40)
 
@@ -350,3 +351,16 @@ async def test_export_asks_where_then_writes_there(tmp_path: Path, monkeypatch: 
         assert app.screen is prompt and "never writes under a projects folder" in hint(prompt)
         await pilot.press("escape")
         assert not (path.parent / "x.md").exists()
+
+
+async def test_the_header_counts_slash_commands_beside_prompts(tmp_path: Path) -> None:
+    thread = Thread()
+    thread.prompt("<command-name>/review</command-name><command-args>the parser</command-args>")
+    thread.answer(text("Reviewed."))
+    thread.prompt("thanks")
+    thread.answer(text("You're welcome."))
+    app = session_app(thread.write(tmp_path / "s1.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
+        header = app.screen.query_one(SessionHeader)
+        assert "1 prompt, 1 command · 0 tool calls" in str(header.render())

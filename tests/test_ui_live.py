@@ -233,7 +233,15 @@ async def test_new_sessions_and_projects_appear(roots: list[Path]) -> None:
         await settled(pilot, lambda: any(s.title == "Renamed by the model" for s in sessions.shown), timeout=10)
 
 
-async def test_following_switches_to_a_new_session_of_the_project(roots: list[Path]) -> None:
+@pytest.mark.parametrize(
+    "first",
+    [
+        "the session after /clear",
+        "<command-name>/review</command-name><command-args>the session after /clear</command-args>",
+    ],
+)
+async def test_following_switches_to_a_new_session_of_the_project(roots: list[Path], first: str) -> None:
+    """A new session counts from its first prompt or slash command."""
     app = browser(roots, follow=True)
     notes: list[str] = []
     async with app.run_test(size=(160, 40)) as pilot:
@@ -242,7 +250,7 @@ async def test_following_switches_to_a_new_session_of_the_project(roots: list[Pa
         current = view.session
         assert current is not None and view.follow
         thread = Thread(session_id="next", cwd=current.project_path or "")
-        thread.prompt("the session after /clear")
+        thread.prompt(first)
         session_started_now(thread)
         thread.write(Path(current.path).parent / "next.jsonl")
         await settled(pilot, lambda: view.session is not None and view.session.id == "next", timeout=10)

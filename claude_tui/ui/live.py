@@ -299,7 +299,7 @@ class Live:
             for s in p.sessions
             if os.path.dirname(s.file) == folder
             and s.file != current.file
-            and s.prompts
+            and s.first_prompt  # a prompt or a command: someone asked something
             and not s.warmup
             and (parse_time(s.started) or 0) > self._since
         ]

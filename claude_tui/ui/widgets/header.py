@@ -44,6 +44,7 @@ class SessionHeader(Static):
         usage = usage_with_subagents(session)
         start, end = parse_time(session.first_timestamp), parse_time(session.last_timestamp)
         prompts = sum(1 for m in session.messages if m.kind is Kind.PROMPT)
+        commands = sum(1 for m in session.messages if m.kind is Kind.COMMAND)
         parts = []
         if start is not None:
             parts.append(self.clock.ago(start))
@@ -52,7 +53,9 @@ class SessionHeader(Static):
             parts.append(human_span(end - start, active))
         calls, errors = tool_call_counts(session)  # as stats and the library count them
         parts.append(
-            f"{plural(prompts, 'prompt')} · {plural(calls, 'tool call')}"
+            plural(prompts, "prompt")
+            + (f", {plural(commands, 'command')}" if commands else "")
+            + f" · {plural(calls, 'tool call')}"
             + (f" ({plural(errors, 'error')})" if errors else "")
         )
         if session.subagents:

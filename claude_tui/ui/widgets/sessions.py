@@ -40,8 +40,9 @@ def _when(info: SessionInfo) -> float:
 
 
 def quiet(info: SessionInfo) -> bool:
-    """An empty or warmup session: the list hides it unless `a` shows them (a live one with a prompt shows)."""
-    return info.warmup or (info.empty and not (info.live and info.prompts))
+    """An empty or warmup session: the list hides it unless `a` shows them (a live one with a prompt
+    or a command shows)."""
+    return info.warmup or (info.empty and not (info.live and info.first_prompt))
 
 
 def title_of(info: SessionInfo) -> str:
