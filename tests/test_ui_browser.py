@@ -12,6 +12,7 @@ from jsonl import Thread, text
 from library_data import simple_project
 from rich.console import Console
 from textual import events
+from textual.binding import Binding
 from textual.widgets import Input
 from ui_support import CLOCK, browser_ready, demo_copy, settled
 
@@ -19,7 +20,7 @@ from claude_tui.core import index
 from claude_tui.core.index import cache_dir
 from claude_tui.core.library import Library
 from claude_tui.ui import app as app_module
-from claude_tui.ui.app import ClaudeTUI, LibraryLoaded, MainScreen
+from claude_tui.ui.app import ClaudeTUI, LibraryLoaded, MainScreen, _help_sections
 from claude_tui.ui.config import load_config
 from claude_tui.ui.launch import DEMO_PROJECTS, parser
 from claude_tui.ui.widgets.conversation import ConversationView
@@ -179,8 +180,14 @@ async def test_help_lists_every_binding_with_its_id(roots: list[Path]) -> None:
         for owner in (ConversationView, MainScreen, SessionList):
             for binding in owner.BINDINGS:
                 assert binding.id in shown  # type: ignore[union-attr]
+        for owner in (owner for _, owner in _help_sections()):
+            assert all(b.description for b in owner.BINDINGS if isinstance(b, Binding) and b.id), owner
         await pilot.press("escape")
         assert isinstance(app.screen, MainScreen)
+        await pilot.press("ctrl+p", *"keys")  # the palette's Keys: the same screen, not Textual's panel
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settled(pilot, lambda: isinstance(app.screen, HelpScreen))
 
 
 async def test_palette_jumps_to_a_session_by_name(roots: list[Path]) -> None:

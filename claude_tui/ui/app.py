@@ -844,7 +844,10 @@ class ClaudeTUI(App[None]):
         self.main.choose_session(info)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            if command.title == "Keys":  # Textual's panel: ours shows every key, remapped, with its id
+                command = SystemCommand("Keys", "Every key, by where it works, with its id", self.action_help)
+            yield command
         if not isinstance(screen, MainScreen):
             return
         view = screen.conversation

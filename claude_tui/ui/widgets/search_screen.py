@@ -169,7 +169,7 @@ class SearchScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back", id="search.close"),
         # before the query box's own ctrl+k (delete to the end of the line): ctrl+k here is the query, all of it
-        Binding("ctrl+k", "app.search_all", show=False, priority=True, id="search.query"),
+        Binding("ctrl+k", "app.search_all", "Back to the query", show=False, priority=True, id="search.query"),
         Binding("enter", "open", "Open", id="search.open", key_display="⏎"),
         Binding("down", "results", "Results", show=False, id="search.results"),
         Binding("ctrl+o", "errors", "Errors only", id="search.errors"),
