@@ -168,7 +168,7 @@ def _search_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--until", metavar="DATE", help="only messages before DATE (a date: up to the end of that day)")
     p.add_argument("--tool", metavar="NAME", help="only calls of this tool and their output (Bash, Edit, ...)")
-    p.add_argument("--errors", action="store_true", help="only tool results that were errors")
+    p.add_argument("--errors", action="store_true", help="only errors: failed tool calls and API errors")
 
 
 def _run_search(args: argparse.Namespace) -> int:

@@ -406,6 +406,7 @@ def test_api_errors_are_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     lib.refresh()
     [hit] = lib.search("overloaded")
     assert (hit.kind, hit.role, hit.snippet) == ("api_error", "assistant", f"{M}Overloaded{E}")
+    assert lib.search("overloaded", errors_only=True) == [hit]
     [hit] = lib.search("too long", role="assistant")
     assert hit.message_uuid == w.records[2]["uuid"]
     assert lib.search("too long", role="tool") == lib.search("compacted") == []

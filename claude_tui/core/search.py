@@ -27,6 +27,7 @@ from typing import Any
 import orjson
 
 from claude_tui.core.extract import (
+    API_ERROR,
     CJK_CHARS,
     ROLES,
     ROW_KINDS,
@@ -276,8 +277,8 @@ def search(
     if tool:
         where.append("r.tool = ? COLLATE NOCASE")
         args.append(tool)
-    if errors_only:
-        where.append("r.err = 1")
+    if errors_only:  # failed tool calls, and API errors
+        where.append(f"(r.err = 1 OR r.kind = {API_ERROR})")
     sql = (
         "SELECT fts.rowid, r.off, r.kind, r.blk, r.tool, r.err, r.ts, f.path, f.folder, f.agent, f.facts"
         " FROM {s}.fts JOIN {s}.rows r ON r.id = fts.rowid JOIN files f ON f.id = r.file"
