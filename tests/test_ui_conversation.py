@@ -364,3 +364,31 @@ async def test_the_header_counts_slash_commands_beside_prompts(tmp_path: Path) -
         await loaded(pilot, app)
         header = app.screen.query_one(SessionHeader)
         assert "1 prompt, 1 command · 0 tool calls" in str(header.render())
+
+
+async def test_next_error_opens_the_subagent_that_holds_it(tmp_path: Path) -> None:
+    """An inline (1.0.x) subagent's failed call: `e` opens the subagent at it, `E` comes back to it."""
+    t = Thread(version="1.0.50")
+    t.prompt("research")
+    t.answer(tool_use("task1", "Task", description="look", prompt="Find the loader"), msg_id="m1")
+    main_last = t.last
+    for record in (
+        t.prompt("Find the loader", parent=None),
+        t.answer(tool_use("g1", "Grep", pattern="loader"), msg_id="s1"),
+        t.result("g1", "grep: bad pattern", is_error=True),
+        t.answer(text("It is in config.py"), msg_id="s2"),
+    ):
+        record["isSidechain"] = True
+    t.last = main_last
+    t.result("task1", "It is in config.py")
+    t.answer(text("Done."), msg_id="m2")
+    app = session_app(t.write(tmp_path / "s1.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        view.select(0)
+        await pilot.press("e")
+        cursor = view.cursor
+        assert cursor is not None and cursor.depth == 1 and cursor.call is not None and cursor.call.id == "g1"
+        await pilot.press("h", "h", "G", "E")  # closed again; from the end, back to it
+        cursor = view.cursor
+        assert cursor is not None and cursor.call is not None and cursor.call.id == "g1"

@@ -811,10 +811,16 @@ class ConversationView(ScrollView, can_focus=True):
             start = -1 if direction > 0 else len(self._entries)
         indexes = range(start + 1, len(self._entries)) if direction > 0 else range(start - 1, -1, -1)
         for index in indexes:
-            if test(self._entries[index]):
+            entry = self._entries[index]
+            if test(entry):
                 self.follow = False
                 self.select(index, top=True)
                 return
+            call = entry.call
+            if what == "error" and call is not None and call.subagent is not None and call not in self.expanded:
+                inside = _error_in(call.subagent, last=direction < 0)  # a collapsed subagent: open it there
+                if inside is not None and self.reveal(*inside):
+                    return
         self.notify(f"No {'next' if direction > 0 else 'previous'} {what}", timeout=1.5)
 
     def action_branch(self, delta: int) -> None:
@@ -1026,6 +1032,20 @@ def _is_error(entry: Entry) -> bool:
     if entry.call is not None:
         return entry.call.status == "error"
     return entry.message.kind is Kind.API_ERROR and entry.kind == "row"
+
+
+def _error_in(session: Session, last: bool) -> tuple[Message, ToolCall | None] | None:
+    """The first (or `last`) failed call or API error in `session`, in its subagents' too."""
+    found: list[tuple[int, Message, ToolCall | None]] = [
+        (m.index, m, None) for m in session.messages if m.kind is Kind.API_ERROR
+    ]
+    for call in session.calls.values():
+        if call.status == "error":
+            found.append((call.message.index, call.message, call))
+        elif call.subagent is not None and (inside := _error_in(call.subagent, last)) is not None:
+            found.append((call.message.index, *inside))
+    pick = max if last else min
+    return pick(found, key=lambda f: f[0])[1:] if found else None
 
 
 _JUMPS: dict[str, Callable[[Entry], bool]] = {
