@@ -14,7 +14,7 @@ import pytest
 from ui_support import CLOCK, browser_ready, demo_copy, loaded, session_app, settled
 
 from claude_tui.ui.app import ClaudeTUI
-from claude_tui.ui.live import Pacer
+from claude_tui.ui.live import Pacer, Rate
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.projects import ProjectTree
 from claude_tui.ui.widgets.sessions import SessionList
@@ -288,3 +288,15 @@ async def test_pacer_folds_a_burst_into_few_runs() -> None:
         await pilot.pause(0.1)
     assert 4 <= len(runs) <= 8  # about one per 50 ms, the last wake included
     assert all(b - a >= 0.045 for a, b in pairwise(runs))
+
+
+def test_rate_starts_over_when_the_count_drops() -> None:
+    """A file cut short is read again: fewer records, never a negative rate."""
+    rate = Rate()
+    rate.reset(100)
+    rate.add(160)
+    assert rate.per_second() > 0
+    rate.add(20)
+    assert rate.per_second() == 0 and rate.last == 20
+    rate.add(30)
+    assert rate.per_second() > 0

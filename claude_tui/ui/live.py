@@ -118,6 +118,9 @@ class Rate:
         self._samples = deque([(time.monotonic(), count)])
 
     def add(self, count: int) -> None:
+        if self._samples and count < self._samples[-1][1]:  # the file shrank and was read again
+            self.reset(count)
+            return
         now = time.monotonic()
         samples = self._samples
         samples.append((now, count))
