@@ -131,6 +131,22 @@ async def test_type_to_filter_and_sort(roots: list[Path]) -> None:
         assert "olour" in sessions.shown[0].title.lower() or "color" in sessions.shown[0].title.lower()
 
 
+async def test_a_list_with_every_session_hidden_says_why(tmp_path: Path) -> None:
+    t = Thread(session_id="e1", cwd="/home/u/quiet")
+    t.prompt("hello?")  # and no answer: an empty session
+    os.utime(t.write(tmp_path / "projects" / "-home-u-quiet" / "e1.jsonl"), (1e9, 1e9))
+    app = browser([tmp_path / "projects"])
+    async with app.run_test(size=WIDE) as pilot:
+        sessions = app.main.query_one(SessionList)
+        await settled(pilot, lambda: sessions.sessions)
+        assert not sessions.shown
+        assert "1 empty or warmup session, hidden: a shows them" in sessions.render_line(1).text
+        await pilot.press("2", "a")
+        assert len(sessions.shown) == 1
+        sessions.set_filter("zebra")
+        assert sessions.render_line(1).text.strip() == "No session matches “zebra”"
+
+
 async def test_zoom_and_narrow_layout(roots: list[Path]) -> None:
     app = browser(roots)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -18,7 +18,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from claude_tui.core.stats import human_count, human_duration
+from claude_tui.core.stats import human_count, human_duration, plural
 from claude_tui.ui.bindings import cursor_bindings
 from claude_tui.ui.clock import Clock, epoch_of
 from claude_tui.ui.tools import one_line
@@ -183,6 +183,13 @@ class SessionList(ScrollView, can_focus=True):
         """Whether the list shows sessions like `info` (empty and warmup ones only after `a`), filter aside."""
         return self.show_hidden or not quiet(info)
 
+    def empty_hint(self) -> str:
+        """Why a project with sessions shows none: the filter, or `a` hiding empty ones."""
+        if self.filter_text and any(self.shows_kind(s) for s in self.sessions):
+            return f"No session matches “{self.filter_text}”"
+        key = next(b.key for b in self.BINDINGS if isinstance(b, Binding) and b.id == "sessions.hidden")
+        return f"{plural(len(self.sessions), 'empty or warmup session')}, hidden: {key} shows them"
+
     def _visible(self, info: SessionInfo) -> bool:
         if not self.shows_kind(info):
             return False
@@ -218,6 +225,9 @@ class SessionList(ScrollView, can_focus=True):
         if y == 0:
             return self._header(width).apply_style(base)
         index = round(self.scroll_offset.y) + y - 1
+        if index == 0 and not self.shown and self.sessions:
+            hint = set_cell_size(f" {self.empty_hint()}", width)
+            return Strip([Segment(hint, self._fg("session-list--dim"))], width).apply_style(base)
         if index >= len(self.shown):
             return Strip.blank(width, base)
         strip = self._rows.get(index)
