@@ -36,6 +36,10 @@ def test_projects_show_their_real_path_newest_first(tmp_path: Path) -> None:
     w = Writer("moved", cwd="/home/u/new.thing/sub", start=60_000)
     w.prompt("in a subfolder")
     w.write(root / encode("/home/u/new.thing"))
+    for path in (root / encode("/home/u/new.thing")).glob("*.jsonl"):
+        os.utime(path, (1e9, 1e9))  # old files, and a copy of older sessions made since: records order them
+    for path in (root / encode("/home/u/old-thing")).glob("*.jsonl"):
+        os.utime(path)
     lib = library(root, tmp_path)
     assert [p.path for p in lib.projects] == ["/home/u/new.thing", "/home/u/old-thing"]
     assert [p.name for p in lib.projects] == ["new.thing", "old-thing"]

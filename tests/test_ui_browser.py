@@ -482,7 +482,7 @@ async def test_opens_on_the_project_of_the_newest_session_shown(tmp_path: Path) 
     old.prompt("an older question")
     old.answer(text("ok"))
     empty = Thread(cwd="/home/u/new")
-    empty.prompt("never answered")
+    empty.prompt("never answered", timestamp="2026-01-05T10:00:00.000Z")  # later than the old one
     for path, days in (
         (old.write(root / "-home-u-old" / "s1.jsonl"), 3),
         (empty.write(root / "-home-u-new" / "s2.jsonl"), 1),

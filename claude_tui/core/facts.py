@@ -59,8 +59,9 @@ class SessionInfo:
 
     @property
     def last_activity(self) -> float:
-        """Epoch seconds of the last record, or of the last write."""
-        return max(self.mtime, parse_time(self.ended) or 0.0)
+        """Epoch seconds of the last record, else of the last write (a copied file's time is the copy's)."""
+        recorded = parse_time(self.ended or self.started)
+        return recorded if recorded is not None else self.mtime
 
 
 @dataclass

@@ -115,12 +115,12 @@ def _reap(child: subprocess.Popen[bytes], master: int, deadline: float) -> os.st
 def browser_markers(history: Path) -> list[str]:
     """The newest project's name and its newest session's title, as the tree and the list show them."""
     from claude_tui.core.library import Library
-    from claude_tui.ui.widgets.sessions import _when, title_of
+    from claude_tui.ui.widgets.sessions import title_of
 
     library = Library([history])
     library.refresh()
     project = library.projects[0]
-    newest = max((s for s in project.sessions if not (s.empty or s.warmup)), key=_when)
+    newest = max((s for s in project.sessions if not (s.empty or s.warmup)), key=lambda s: s.last_activity)
     return [project.name, title_of(newest)[:12], "Msgs"]
 
 

@@ -33,12 +33,6 @@ def _recorded(info: SessionInfo) -> float | None:
     return epoch_of(info.ended or info.started)
 
 
-def _when(info: SessionInfo) -> float:
-    """When the session was last active: its last record's time, else its file's."""
-    recorded = _recorded(info)
-    return recorded if recorded is not None else float(getattr(info, "mtime", 0) or 0)
-
-
 def quiet(info: SessionInfo) -> bool:
     """An empty or warmup session: the list hides it unless `a` shows them (a live one with a prompt
     or a command shows)."""
@@ -62,7 +56,7 @@ def _fit(text: str, size: int, right: bool) -> str:
 COLUMNS: list[tuple[str, str, Callable[[SessionInfo], Any], int | None, bool]] = [
     ("live", " ", lambda s: bool(s.live), 1, False),
     ("title", "Title", lambda s: title_of(s).lower(), None, False),
-    ("when", "When", _when, 8, True),
+    ("when", "When", lambda s: s.last_activity, 8, True),
     ("active", "Active", lambda s: s.active_s or 0, 6, True),
     ("messages", "Msgs", lambda s: s.messages or 0, 5, True),
     ("tokens", "Tokens", lambda s: s.tokens or 0, 6, True),
@@ -262,7 +256,7 @@ class SessionList(ScrollView, can_focus=True):
         models = list(info.models or ())
         title_style = dim + Style(italic=True) if info.empty or info.warmup else None
         recorded = _recorded(info)
-        when = self.clock.ago(recorded) if recorded is not None else "~" + self.clock.ago(_when(info))  # ~: file time
+        when = self.clock.ago(recorded) if recorded is not None else "~" + self.clock.ago(info.mtime)  # ~: file time
         values: dict[str, tuple[str, Style | None]] = {
             "live": ("●", self._fg("session-list--live")) if info.live else ("", None),
             "title": (title_of(info), title_style),
