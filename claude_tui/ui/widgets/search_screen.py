@@ -42,7 +42,7 @@ LIMIT = 100
 _ROLES = [
     ("you", ("role", "user")),
     ("Claude", ("role", "assistant")),
-    ("Claude's thinking", ("kind", "thinking")),
+    ("thinking", ("kind", "thinking")),  # Claude's: the only one who thinks
     ("tools", ("role", "tool")),
 ]
 _WORD_END = re.compile(r"[^\W_]{2,}$")
