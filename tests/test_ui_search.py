@@ -18,6 +18,7 @@ from claude_tui.ui.app import ClaudeTUI, MainScreen
 from claude_tui.ui.widgets import findbar
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.findbar import FindBar, PaneNote
+from claude_tui.ui.widgets.projects import ProjectTree
 from claude_tui.ui.widgets.search_screen import HitList, SearchScreen, as_typed
 from claude_tui.ui.widgets.sessions import SessionList
 
@@ -375,15 +376,20 @@ async def test_the_palette_opens_the_search(roots: list[Path]) -> None:
         await settled(pilot, lambda: isinstance(app.screen, SearchScreen))
 
 
-async def test_session_list_filter_matches_the_project_and_the_first_prompt(roots: list[Path]) -> None:
+async def test_session_list_filter_matches_the_first_prompt_not_a_path_all_share(roots: list[Path]) -> None:
     app = ClaudeTUI(roots, clock=CLOCK)
     async with app.run_test(size=(140, 40)) as pilot:
         await browser_ready(pilot, app)
         sessions = app.main.query_one(SessionList)
-        sessions.set_filter("notes-api-worktrees")
-        assert len(sessions.shown) == 1
         first = sessions.shown[0].first_prompt
         sessions.set_filter(first[5:25])
         assert len(sessions.shown) == 1
         sessions.set_filter("nothing like this")
         assert sessions.shown == []
+        tree = app.main.query_one(ProjectTree)
+        tree.select_node(next(n for n in tree.root.children if str(n.label).startswith("weather")))
+        await settled(pilot, lambda: {s.project for s in sessions.sessions} == {"/home/ada/code/weather-cli"})
+        sessions.set_filter("weather")  # in every session's path: it would tell none apart
+        kept = [s for s in sessions.sessions if sessions.shows_kind(s)]
+        told = [s for s in kept if "weather" in (s.title + s.first_prompt).lower()]
+        assert sessions.shown == told and len(told) < len(kept)

@@ -132,6 +132,7 @@ class SessionList(ScrollView, can_focus=True):
         self._columns: list[tuple[str, int, bool]] = []  #: (key, width, right-aligned) as laid out
         self._layout_width = 0
         self._rows: dict[int, Strip] = {}
+        self._paths_differ = False
 
     # ---------------------------------------------------------------- data
 
@@ -161,6 +162,7 @@ class SessionList(ScrollView, can_focus=True):
     def _refill(self) -> None:
         """Filter and sort again, keeping the cursor on the chosen session (a refill chooses nothing)."""
         sort = next(s for key, _, s, _, _ in COLUMNS if key == self.sort_key)
+        self._paths_differ = len({s.project for s in self.sessions}) > 1  # a repository and its worktrees
         rows = [s for s in self.sessions if self._visible(s)]
         rows.sort(key=sort, reverse=self.sort_descending)
         self.shown = rows
@@ -190,8 +192,9 @@ class SessionList(ScrollView, can_focus=True):
         text = self.filter_text
         if not text:
             return True
+        project = info.project if self._paths_differ else ""  # a path all share would match them all
         haystack = " ".join(
-            str(x or "") for x in (info.title, info.first_prompt, info.branch, info.project, info.id)
+            str(x or "") for x in (info.title, info.first_prompt, info.branch, project, info.id)
         ).lower()
         return text in haystack
 
