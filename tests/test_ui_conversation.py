@@ -247,12 +247,17 @@ async def test_reveal_opens_what_hides_a_message() -> None:
         assert target in view.highlighted
 
 
-async def test_keys_can_be_remapped() -> None:
+async def test_keys_can_be_remapped_and_a_clash_is_told() -> None:
     app = session_app(demo("dce61781"), config=Config(keys={"conversation.next_prompt": "n"}))
+    notes: list[str] = []
+    app.notify = lambda message, **kw: notes.append(str(message))  # type: ignore[method-assign]
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         await pilot.press("n")
         assert view.cursor is not None and view.cursor.message.kind is Kind.PROMPT
+    assert [n.split(": ", 1)[1] for n in notes] == [
+        "key 'n' is both conversation.next_prompt and conversation.next_match"
+    ]
 
 
 async def test_a_click_selects_and_expands() -> None:

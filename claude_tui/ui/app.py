@@ -23,7 +23,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from claude_tui.ui.clock import Clock
-from claude_tui.ui.config import Config, tilde
+from claude_tui.ui.config import Config, config_path, tilde
 from claude_tui.ui.live import LibraryChanged, Live
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.header import SessionFacts, SessionHeader
@@ -786,15 +786,21 @@ class ClaudeTUI(App[None]):
         return self._library
 
     def on_mount(self) -> None:
+        problems = list(self.config.problems)
         if self.config.keys:
+            from claude_tui.ui.widgets.help import key_clashes
+
             self.set_keymap(self.config.keys)
+            owners = [owner for _, owner in _help_sections()]
+            where = self.config.path or config_path()
+            problems += [f"{where}: {clash}" for clash in key_clashes(owners, self.config.keys)]
         try:
             self.theme = self.config.theme
         except Exception:
             self.notify(
                 f"Unknown theme {self.config.theme!r}; see ctrl+p → Change theme", severity="warning", markup=False
             )
-        for problem in self.config.problems:
+        for problem in problems:
             self.notify(problem, severity="warning", timeout=8, markup=False)
 
     def get_default_screen(self) -> MainScreen:

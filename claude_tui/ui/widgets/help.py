@@ -30,6 +30,21 @@ def keys_of(binding: Binding, keymap: dict[str, str], display: Callable[[Binding
     return "  ".join(dict.fromkeys(shown))
 
 
+def key_clashes(owners: list[type[DOMNode]], keymap: dict[str, str]) -> list[str]:
+    """Remapped keys that another binding of the same place already has: only one of them would work."""
+    clashes = []
+    for owner in owners:
+        taken: dict[str, str] = {}
+        for binding in owner.BINDINGS:
+            if not isinstance(binding, Binding) or not binding.id:
+                continue
+            for key in keymap.get(binding.id, binding.key).split(","):
+                other = taken.setdefault(key.strip(), binding.id)
+                if other != binding.id and (binding.id in keymap or other in keymap):
+                    clashes.append(f"key {key.strip()!r} is both {other} and {binding.id}")
+    return clashes
+
+
 def binding_table(title: str, owner: type[DOMNode], keymap: dict[str, str], display: Callable[[Binding], str]) -> Table:
     table = Table(
         title=title, title_justify="left", title_style="bold", box=None, expand=True, padding=(0, 1), show_header=False
