@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from datetime import UTC
+from itertools import pairwise
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -50,6 +51,16 @@ def test_a_long_word_after_indentation_is_not_pushed_below_a_blank_line() -> Non
         cuts = lines.wrap_offsets(text, 40)
         assert cuts[0] == 40 and text[:40].startswith("     7→[![oc")
     assert lines.wrap_offsets("    indented words that wrap here", 20) == [19]  # words still wrap whole
+
+
+def test_cjk_text_breaks_between_its_characters() -> None:
+    """Written without spaces, it fills each line (a space early on does not cut it short); a latin
+    word beside it still wraps whole."""
+    text = "这是 一个很长的中文句子没有空格所以每行都应该填满"
+    cuts = lines.wrap_offsets(text, 20)
+    widths = [cell_len(text[a:b]) for a, b in pairwise([0, *cuts, len(text)])]
+    assert len(widths) == 3 and all(w >= 19 for w in widths[:-1])  # a wide character left for the next line
+    assert lines.wrap_offsets("中文中文 parser中文", 12) == [5]  # not inside "parser"
 
 
 @given(st.text(alphabet="ab cd", max_size=200), st.integers(min_value=1, max_value=30))

@@ -222,7 +222,8 @@ def _wrap_ascii(text: str, first: int, rest: int) -> list[int]:
 
 
 def _wrap_cells(text: str, first: int, rest: int) -> list[int]:
-    """As `_wrap_ascii`, counting cells (wide characters take two)."""
+    """As `_wrap_ascii`, counting cells (wide characters take two). Text in wide characters (CJK, written
+    without spaces) may break between any two of them, and next to one."""
     widths = [get_character_cell_size(c) for c in text]
     cuts: list[int] = []
     start, size, limit = 0, len(text), first
@@ -235,6 +236,9 @@ def _wrap_cells(text: str, first: int, rest: int) -> list[int]:
             return cuts
         end = max(end, start + 1)  # a character wider than the line still takes a line
         cut = _word_end(text, start, end)
+        wide = next((i for i in range(end, start, -1) if widths[i - 1] > 1 or widths[i] > 1), start)
+        if wide > start and (cut == end or wide > cut):  # the latest break: a space, or beside a wide character
+            cut = wide
         if cut >= size:
             return cuts
         cuts.append(cut)
