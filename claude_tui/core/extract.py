@@ -54,6 +54,7 @@ def _cjk() -> re.Pattern[str]:
 
 
 def has_cjk(text: str) -> bool:
+    """Whether `text` holds a CJK character (ASCII text, the usual case, is answered at once)."""
     return not text.isascii() and _cjk().search(text) is not None
 
 
