@@ -27,6 +27,7 @@ from textual.worker import Worker, WorkerState
 
 from claude_tui.core.model import parse_time
 from claude_tui.core.watch import Changes, watch_roots
+from claude_tui.ui.bindings import key_display
 from claude_tui.ui.widgets.status import LiveState, LiveStatus
 
 if TYPE_CHECKING:
@@ -278,15 +279,11 @@ class Live:
                 mode = "following" if view.follow else "paused"
                 state = LiveState(mode, view.unseen, rate, size)
             elif time.monotonic() - self._grew < QUIET_AFTER:
-                state = LiveState("live", 0, rate, size, self._follow_key())
+                follow = key_display(self.screen.app, self.screen.BINDINGS, "app.follow")
+                state = LiveState("live", 0, rate, size, follow)
         self.screen.query_one(LiveStatus).show(state)
         if self._ticker is not None:
             (self._ticker.resume if rate > 0 else self._ticker.pause)()
-
-    def _follow_key(self) -> str:
-        app = self.screen.app
-        binding = next((b for b in self.screen.BINDINGS if getattr(b, "id", None) == "app.follow"), None)
-        return app.get_key_display(binding) if binding is not None else ""  # type: ignore[arg-type]
 
     # ---------------------------------------------------------------- the library
 

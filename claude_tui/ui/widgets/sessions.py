@@ -19,7 +19,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from claude_tui.core.stats import human_count, human_duration, plural
-from claude_tui.ui.bindings import cursor_bindings
+from claude_tui.ui.bindings import cursor_bindings, key_display
 from claude_tui.ui.clock import Clock, epoch_of
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.entries import short_model
@@ -183,7 +183,7 @@ class SessionList(ScrollView, can_focus=True):
         """Why a project with sessions shows none: the filter, or `a` hiding empty ones."""
         if self.filter_text and any(self.shows_kind(s) for s in self.sessions):
             return f"No session matches “{self.filter_text}”"
-        key = next(b.key for b in self.BINDINGS if isinstance(b, Binding) and b.id == "sessions.hidden")
+        key = key_display(self.app, self.BINDINGS, "sessions.hidden")
         return f"{plural(len(self.sessions), 'empty or warmup session')}, hidden: {key} shows them"
 
     def _visible(self, info: SessionInfo) -> bool:
