@@ -391,6 +391,21 @@ def test_a_slash_command_is_found_as_it_was_run(tmp_path: Path) -> None:
     assert lib.search("command") == lib.search("running") == []
 
 
+def test_a_compaction_summary_is_found_as_claudes(tmp_path: Path) -> None:
+    """The summary that carries a conversation on after a compaction holds what was done before it."""
+    folder = tmp_path / "projects" / encode("/home/u/cmp")
+    w = Writer("cmp", cwd="/home/u/cmp")
+    w.prompt("This session is being continued. Summary: the tokenizer was rewritten.", isCompactSummary=True)
+    w.prompt("go on")
+    w.write(folder)
+    lib = Library([tmp_path / "projects"], tmp_path / "cache")
+    lib.refresh()
+    [hit] = lib.search("tokenizer")
+    assert (hit.kind, hit.role, hit.message_uuid) == ("summary", "assistant", w.records[0]["uuid"])
+    assert f"{M}tokenizer{E}" in hit.snippet
+    assert lib.search("tokenizer", role="user") == []
+
+
 def test_api_errors_are_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An API error record's message, however deep in it, as the conversation shows it; compaction
     boundaries (level info or not) are not errors."""

@@ -323,6 +323,20 @@ async def test_search_screen_opens_a_hit_inside_a_subagent_and_comes_back(roots:
         assert screen.query_one(HitList).has_focus  # back on the results, at the hit opened
 
 
+async def test_search_screen_opens_a_compaction_summary(roots: list[Path]) -> None:
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=(140, 40)) as pilot:
+        view = await browser_ready(pilot, app)
+        screen = await search(pilot, app, "continued")
+        assert {h.kind for h in screen.hits} == {"summary"}
+        assert "compaction summary" in screen.query_one(HitList).render_line(0).text
+        await pilot.press("down", "enter")
+        await settled(pilot, lambda: app.main._hit is None and view.session is not None and not view.reading)
+        entry = view.cursor
+        assert entry is not None and entry.message.kind is Kind.COMPACT_SUMMARY
+        assert view.session.path == str(screen.hits[0].path)
+
+
 async def test_ctrl_k_again_types_in_the_query_not_the_results(roots: list[Path]) -> None:
     app = ClaudeTUI(roots, clock=CLOCK)
     async with app.run_test(size=(140, 40)) as pilot:

@@ -28,13 +28,14 @@ from claude_tui.core.records import parse_line
 from claude_tui.core.session import api_error_text, is_api_error, prompt_text, user_kind
 from claude_tui.core.usage import usage_counts
 
-#: Row kinds of the full-text index, by code; and the role each belongs to (an API error: Claude's side).
-ROW_KINDS = ("prompt", "answer", "thinking", "tool_input", "tool_output", "api_error")
-ROLES = ("user", "assistant", "assistant", "tool", "tool", "assistant")
-PROMPT, ANSWER, THINKING, TOOL_INPUT, TOOL_OUTPUT, API_ERROR = range(6)
+#: Row kinds of the full-text index, by code; and the role each belongs to (an API error and a
+#: compaction's summary: Claude's side).
+ROW_KINDS = ("prompt", "answer", "thinking", "tool_input", "tool_output", "api_error", "summary")
+ROLES = ("user", "assistant", "assistant", "tool", "tool", "assistant", "assistant")
+PROMPT, ANSWER, THINKING, TOOL_INPUT, TOOL_OUTPUT, API_ERROR, SUMMARY = range(7)
 #: Characters of text indexed per row. Tool outputs and inputs are cut at 2 KB: their
 #: heads hold what people search for (names, errors, commands); the rest is bulk.
-CAPS = (16_384, 16_384, 16_384, 2_048, 2_048, 2_048)
+CAPS = (16_384, 16_384, 16_384, 2_048, 2_048, 2_048, 16_384)
 #: Ids remembered across increments, per kind of id.
 WINDOW = 64
 #: Bytes read at a time; a line longer than this is read whole.
@@ -285,6 +286,8 @@ def record_texts(obj: dict[str, Any]) -> Iterator[tuple[int, int, str]]:
             yield PROMPT, -1, "\n\n".join(texts)
         elif kind is Kind.COMMAND:
             yield PROMPT, -1, command_text(texts)
+        elif kind is Kind.COMPACT_SUMMARY:
+            yield SUMMARY, -1, "\n\n".join(texts)
     elif rtype == "system" and is_api_error(obj):
         yield API_ERROR, -1, api_error_text(obj)
 
@@ -532,6 +535,8 @@ class Extractor:
             if top and not state.first_command:
                 state.first_command = text[:200]  # as prompt_text
             self._row(off, PROMPT, -1, text)
+        elif kind is Kind.COMPACT_SUMMARY:
+            self._row(off, SUMMARY, -1, "\n\n".join(texts))
 
     def _result(self, item: dict[str, Any], off: int, blk: int) -> None:
         state = self.state

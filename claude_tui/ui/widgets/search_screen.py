@@ -369,7 +369,8 @@ class SearchScreen(Screen[None]):
 
 
 def _who(hit: Hit) -> str:
-    """Who wrote the matching text: you, Claude (or its thinking, or an API error), or a tool call or its output."""
+    """Who wrote the matching text: you, Claude (its thinking, an API error, a compaction's summary), or a tool
+    call or its output."""
     if hit.kind == "prompt":
         return "you"
     if hit.kind == "answer":
@@ -378,6 +379,8 @@ def _who(hit: Hit) -> str:
         return "thinking"
     if hit.kind == "api_error":
         return "API error ✗"
+    if hit.kind == "summary":
+        return "compaction summary"
     tool = one_line(hit.tool or "tool", 40)
     what = "call" if hit.kind == "tool_input" else "output"
     return f"{tool} {what}" + (" ✗" if hit.is_error else "")
