@@ -259,6 +259,25 @@ async def test_following_switches_to_a_new_session_of_the_project(roots: list[Pa
         assert view.follow
 
 
+async def test_following_starts_on_the_newest_session_the_index_did_not_hold_yet(roots: list[Path]) -> None:
+    """The index is shown at once, then brought up to date: following, the session that started
+    since it was last brought up to date is the one opened, wherever it is."""
+    from claude_tui.core.library import Library
+
+    Library(roots).refresh()
+    thread = Thread(session_id="started-since", cwd="/home/ada/code/brand-new")
+    thread.prompt("started while claude-tui was closed")
+    thread.answer(text("hi"))
+    session_started_now(thread)
+    thread.write(roots[0] / "-home-ada-code-brand-new" / "started-since.jsonl")
+    app = browser(roots, follow=True)
+    async with app.run_test(size=(160, 40)) as pilot:
+        view = await browser_ready(pilot, app)
+        await settled(pilot, lambda: view.session is not None and view.session.id == "started-since")
+        assert app.main.query_one(ProjectTree).chosen.name == "brand-new"  # type: ignore[union-attr]
+        assert view.follow
+
+
 async def test_a_watcher_that_fails_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async def broken(*args: Any) -> Any:
         raise OSError("inotify watch limit reached")

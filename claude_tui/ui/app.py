@@ -160,6 +160,7 @@ class MainScreen(Screen[None]):
         self._hit: SearchHit | None = None  #: a search hit to show once its session is read
         self._from_search: Path | None = None  #: the session opened from the search screen
         self._typed_early: str | None = None  #: keys typed after / while the find bar was still being added
+        self._up_to_date = False  #: the projects of the index brought up to date have been shown
         self.live = Live(self)
         self.AUTO_FOCUS = "#conversation" if session is not None else "#sessions"
 
@@ -268,14 +269,19 @@ class MainScreen(Screen[None]):
         self.remove_class("-empty")
         tree = self.query_one(ProjectTree)
         current = tree.chosen
+        # following: the newest session is the one that started since the index was last brought up to date
+        catch_up = message.final and not self._up_to_date and self.follow and self.direct is None
+        self._up_to_date |= message.final
         # the same folder: a project's path comes from its sessions, and may change as more are read
         keep = next((p for p in message.projects if current is not None and p.folder == current.folder), None)
         project = (
-            keep or (self._project_of(self.direct) if self.direct else None) or self._newest_shown(message.projects)
+            (None if catch_up else keep)
+            or (self._project_of(self.direct) if self.direct else None)
+            or self._newest_shown(message.projects)
         )
         tree.set_projects(message.projects, project)
         if project is not None:
-            self._show_project(project, open_newest=self.direct is None and self.info is None)
+            self._show_project(project, open_newest=self.direct is None and (self.info is None or catch_up))
         if self.direct is not None:
             self.info = self._info_of(self.direct)
             self._update_header()
