@@ -29,16 +29,16 @@ _RAW_CONTROLS = re.compile(rb"\x7f|\xc2[\x80-\x9f]")
 class ProgressBar:
     """Files, MB and ETA on one line of a terminal's stderr; nothing when stderr is not a terminal."""
 
-    def __init__(self, stream: TextIO = sys.stderr) -> None:
-        self.stream = stream
-        self.shown = stream.isatty()
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stderr  # the one of the moment, not of the import
+        self.shown = self.stream.isatty()
         self.drawn = False
 
     def __call__(self, p: Progress) -> None:
         if not self.shown or not p.bytes_total:
             return
         done = min(1.0, p.bytes_done / p.bytes_total)
-        filled = int(done * BAR_WIDTH)
+        filled = round(done * BAR_WIDTH)
         eta = p.eta
         line = (
             f"indexing [{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {p.files_done}/{p.files_total} files"
@@ -111,15 +111,15 @@ def run_search(args: argparse.Namespace) -> int:
         _update(index, roots)
     except KeyboardInterrupt:
         print("claude-tui: indexing interrupted: searching what was indexed", file=sys.stderr)
-    _print_notices(index)
     try:
-        with index.reading() as db:
-            hits = search(
-                db, roots, " ".join(args.query), limit=args.limit, project=args.project, role=args.role,
-                since=args.since, until=args.until, tool=args.tool, errors_only=args.errors,
-            )  # fmt: skip
+        hits = index.read(roots, lambda db: search(
+            db, roots, " ".join(args.query), limit=args.limit, project=args.project, role=args.role,
+            since=args.since, until=args.until, tool=args.tool, errors_only=args.errors,
+        ))  # fmt: skip
     except ValueError as exc:
         raise CommandError(str(exc)) from exc
+    finally:
+        _print_notices(index)
     out = sys.stdout
     if args.json:
         lines = b"".join(orjson.dumps(hit_json(h)) + b"\n" for h in hits)

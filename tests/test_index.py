@@ -234,6 +234,37 @@ def test_a_damaged_text_database_is_rebuilt(tmp_path: Path, damage: str) -> None
     assert not any("memory" in n for n in lib.notices)
 
 
+@pytest.mark.parametrize("name", [DB_NAME, TEXT_NAME.format(0)])
+def test_a_damaged_page_met_when_reading_has_the_index_rebuilt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """Opening reads only the first page: damage further in shows when a search or the listing reads it."""
+    from claude_tui.cli import main
+
+    root = tmp_path / "projects"
+    simple_project(root)
+    monkeypatch.setenv("CLAUDE_TUI_CACHE_DIR", str(tmp_path / "cache"))
+    built = Library([root])
+    built.refresh()
+    built.index.close()
+    path = tmp_path / "cache" / name
+    data = path.read_bytes()
+    pages = len(data) // 4096
+    mended = 0
+    for page in range(1, pages):
+        path.write_bytes(data[: page * 4096] + b"\xab" * 4096 + data[(page + 1) * 4096 :])
+        assert main(["search", "green", "--projects-dir", str(root)]) == 0
+        assert main(["index", "--projects-dir", str(root)]) == 0
+        out, err = capsys.readouterr()
+        assert out.count("All green") == 2 and "1 projects, 2 sessions" in out
+        mended += "index damaged (database disk image is malformed): rebuilt" in err
+        path.write_bytes(data)
+    assert pages > 4 and mended
+    lib = Library([root])
+    lib.reload()
+    assert len(hits(lib, "green")) == 2
+
+
 def test_an_old_schema_is_rebuilt(tmp_path: Path) -> None:
     root = tmp_path / "projects"
     simple_project(root)

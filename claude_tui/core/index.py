@@ -41,7 +41,7 @@ import urllib.parse
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -64,6 +64,8 @@ COMMIT_BYTES = 32 * 1024 * 1024
 DEAD_ROWS_LIMIT = 200_000
 #: Seconds to wait for another process's write to finish.
 BUSY_TIMEOUT = 30.0
+
+T = TypeVar("T")
 
 _SCHEMA = f"""
 CREATE TABLE meta(key TEXT PRIMARY KEY, value);
@@ -606,22 +608,20 @@ class Index:
     def files(self, roots: list[Path]) -> list[tuple[str, str, bool, int, int, bytes | None, str | None]]:
         """(path, folder, agent, size, mtime_ns, facts JSON, error) of every indexed file under `roots`."""
         names = [str(r) for r in roots]
-        with self.reading() as db:
-            return db.execute(
-                "SELECT path, folder, agent, size, mtime_ns, facts, error FROM files"
-                f" WHERE root IN ({','.join('?' * len(names))})",
-                names,
-            ).fetchall()
+        sql = (
+            "SELECT path, folder, agent, size, mtime_ns, facts, error FROM files"
+            f" WHERE root IN ({','.join('?' * len(names))})"
+        )
+        return self.read(roots, lambda db: db.execute(sql, names).fetchall())
 
     def summaries(self, roots: list[Path]) -> dict[tuple[str, str], tuple[int, str]]:
         """(folder, leafUuid) -> (order written, summary) for the summaries under `roots`."""
         names = [str(r) for r in roots]
-        with self.reading() as db:
-            rows = db.execute(
-                "SELECT s.rowid, s.folder, s.leaf, s.summary FROM summaries s JOIN files f ON f.id = s.file"
-                f" WHERE f.root IN ({','.join('?' * len(names))})",
-                names,
-            ).fetchall()
+        sql = (
+            "SELECT s.rowid, s.folder, s.leaf, s.summary FROM summaries s JOIN files f ON f.id = s.file"
+            f" WHERE f.root IN ({','.join('?' * len(names))})"
+        )
+        rows = self.read(roots, lambda db: db.execute(sql, names).fetchall())
         return {(folder, leaf): (rowid, text) for rowid, folder, leaf, text in rows}
 
     # ---------------------------------------------------------------- updating
@@ -642,9 +642,28 @@ class Index:
             except sqlite3.DatabaseError as exc:
                 if _locked(exc):
                     raise IndexBusy(str(exc)) from exc
-                self.note(f"index damaged ({exc}): rebuilt")
-                self.rebuild()
+                self._mend(exc)
                 return self._update(roots, progress, cancel)
+
+    def _mend(self, exc: sqlite3.DatabaseError) -> None:
+        self.note(f"index damaged ({exc}): rebuilt")
+        self.rebuild()
+
+    def read(self, roots: list[Path], work: Callable[[sqlite3.Connection], T]) -> T:
+        """`work` done on a connection to read from. A damaged page met on the way (a cache is
+        never checked whole: that would cost as much as reading it) has the index rebuilt and
+        brought up to date for `roots`, and `work` done again."""
+        try:
+            with self.reading() as db:
+                return work(db)
+        except sqlite3.DatabaseError as exc:
+            if exc.sqlite_errorcode & 0xFF not in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+                raise
+            with self.lock:
+                self._mend(exc)
+            self.update(roots)
+            with self.reading() as db:
+                return work(db)
 
     def _update(
         self, roots: list[Path], progress: Callable[[Progress], None] | None, cancel: threading.Event | None

@@ -61,8 +61,7 @@ class Library:
     def search(self, query: str, **filters: Any) -> Hits:
         """Messages matching `query`, newest first; `filters` (limit, project, role, ...) as search.search takes
         them. ValueError for a bad query or filter."""
-        with self.index.reading() as db:
-            return search(db, self.roots, query, **filters)
+        return self.index.read(self.roots, lambda db: search(db, self.roots, query, **filters))
 
     def session(self, path: Path) -> SessionInfo | None:
         """The facts of the session at `path`, if it is in the library."""
