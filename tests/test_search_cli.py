@@ -116,6 +116,7 @@ def test_newest_first_across_sessions_whatever_order_they_were_read(tmp_path: Pa
     stamps = [h.timestamp for h in hits]
     assert stamps == sorted(stamps, reverse=True)
     assert len(lib.search("widget", limit=100)) == 31 + grown
+    assert len(lib.search("widget", limit=10**20)) == 31 + grown  # more than SQLite's integers hold
 
 
 def test_all_words_must_match_and_phrases_must_be_adjacent(lib: Library) -> None:
@@ -416,6 +417,10 @@ def test_api_errors_are_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     nested = {"status": 400, "error": {"type": "error", "error": {"type": "invalid", "message": "prompt is too long"}}}
     w._rec("system", subtype="api_error", level="error", error=nested)
     w._rec("system", subtype="compact_boundary", level="error", content="Conversation compacted")
+    limit = "You've hit your weekly limit · resets Jul 27"  # Claude Code's own assistant message
+    content = [{"type": "text", "text": limit}]
+    message = {"id": "msg_limit", "model": "<synthetic>", "role": "assistant", "content": content}
+    w._rec("assistant", isApiErrorMessage=True, message=message)
     w.write(folder)
     lib = Library([tmp_path / "projects"], tmp_path / "cache")
     lib.refresh()
@@ -425,8 +430,11 @@ def test_api_errors_are_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     [hit] = lib.search("too long", role="assistant")
     assert hit.message_uuid == w.records[2]["uuid"]
     assert lib.search("too long", role="tool") == lib.search("compacted") == []
+    [hit] = lib.search("weekly", errors_only=True)
+    assert (hit.kind, hit.snippet) == ("api_error", f"You've hit your {M}weekly{E} limit · resets Jul 27")
     session = read_session(folder / "api.jsonl")
-    assert [m.plain_text for m in session.messages if m.kind is Kind.API_ERROR] == ["Overloaded", "prompt is too long"]
+    errors = [m.plain_text for m in session.messages if m.kind is Kind.API_ERROR]
+    assert errors == ["Overloaded", "prompt is too long", limit]
     assert main(["search", "overloaded", "--projects-dir", str(tmp_path / "projects")]) == 0
     assert "api error" in capsys.readouterr().out
 

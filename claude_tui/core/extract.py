@@ -263,15 +263,16 @@ def record_texts(obj: dict[str, Any]) -> Iterator[tuple[int, int, str]]:
     content = payload.get("content") if isinstance(payload, dict) else None
     rtype = obj.get("type")
     if rtype == "assistant":
+        said = API_ERROR if obj.get("isApiErrorMessage") else ANSWER
         if isinstance(content, str):
-            yield ANSWER, -1, content
+            yield said, -1, content
         elif isinstance(content, list):
             for i, item in enumerate(content):
                 if not isinstance(item, dict):
                     continue
                 btype = item.get("type")
                 if btype == "text" and isinstance(item.get("text"), str):
-                    yield ANSWER, i, item["text"]
+                    yield said, i, item["text"]
                 elif btype == "thinking" and isinstance(item.get("thinking"), str):
                     yield THINKING, i, item["thinking"]
                 elif btype == "tool_use":
@@ -453,12 +454,13 @@ class Extractor:
         get = payload.get
         mid = get("id")
         entry = state.msgs.get(mid) if type(mid) is str else None
+        failed = bool(obj.get("isApiErrorMessage"))  # Claude Code's own message about a failed call
         if entry is None:
             state.answers += 1
             model = get("model")
             model = model if type(model) is str else None
             if top:
-                if not obj.get("isApiErrorMessage"):
+                if not failed:
                     state.has_answer = True
                 if model is not None and model != "<synthetic>" and model not in state.models:
                     state.models.append(model)
@@ -476,13 +478,13 @@ class Extractor:
                     continue
                 btype = item.get("type")
                 if btype == "text":
-                    self._row(off, ANSWER, i, _str(item.get("text")))
+                    self._row(off, API_ERROR if failed else ANSWER, i, _str(item.get("text")))
                 elif btype == "thinking":
                     self._row(off, THINKING, i, _str(item.get("thinking")))
                 elif btype == "tool_use":
                     self._call(item, off, i, obj.get("cwd"))
         elif type(content) is str:
-            self._row(off, ANSWER, -1, content)
+            self._row(off, API_ERROR if failed else ANSWER, -1, content)
 
     def _call(self, item: dict[str, Any], off: int, blk: int, cwd: Any) -> None:
         state = self.state

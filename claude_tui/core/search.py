@@ -284,7 +284,7 @@ def search(
         " FROM {s}.fts JOIN {s}.rows r ON r.id = fts.rowid JOIN files f ON f.id = r.file"
         f" WHERE {' AND '.join(where)} AND fts.rowid < ? ORDER BY fts.rowid DESC LIMIT ?"
     )
-    page = max(2 * limit, 100)
+    page = min(max(2 * limit, 100), 10_000)  # rows fetched at a time (any --limit fits SQLite's integers)
     schemas = text_schemas(db)
     shards = [_candidates(db, sql.format(s=schema), args, page) for schema in schemas]
     candidates = heapq.merge(*shards, key=itemgetter(0), reverse=True)
