@@ -11,7 +11,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -112,7 +112,7 @@ def _export_parser(sub: argparse._SubParsersAction) -> None:
         default="markdown",
         help="the document's format (default: markdown)",
     )
-    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output (-)")
     add_roots(p)
 
 
@@ -123,17 +123,36 @@ def _run_export(args: argparse.Namespace) -> int:
     path = _resolve(args.session, args.projects_dir)
     session = _read(path)
     text = export_session(session, args.format, sibling_summaries(path))
-    if args.output:
+    if args.output and args.output != "-":
         out = Path(args.output)
         if is_under(out, protected_folders(default_roots(args.projects_dir), path)):
             raise CommandError(f"refusing to write under a projects folder: {out}")
         try:
-            out.write_text(text, encoding="utf-8")
+            write_new(out.expanduser().resolve(), text)
         except OSError as exc:
             raise CommandError(f"cannot write {out}: {exc.strerror or exc}") from exc
     else:
         sys.stdout.write(text)
     return 0
+
+
+def write_new(path: Path, text: str) -> None:
+    """Write `path` as a new file that takes the old one's place: a hard link to the old one (a
+    session file, say) keeps what it held, and a reader never sees half a file."""
+    import tempfile
+
+    umask = os.umask(0)
+    os.umask(umask)
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.fchmod(fd, 0o666 & ~umask)  # as a file opened for writing would have (mkstemp's is 0600)
+        with open(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(temp)
+        raise
 
 
 # ---------------------------------------------------------------- index and search

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -193,6 +194,25 @@ def test_cli_export_never_writes_where_sessions_are(
     assert path.read_bytes() == before
     assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
     assert not (config / "projects" / "out.md").exists()
+    linked = tmp_path / "linked.md"  # another name of the session file: written as a new file
+    os.link(path, linked)
+    umask = os.umask(0o022)
+    try:
+        assert main(["export", str(path), "-o", str(linked), *elsewhere]) == 0
+    finally:
+        os.umask(umask)
+    assert path.read_bytes() == before and linked.read_text(encoding="utf-8").startswith("# ")
+    assert linked.stat().st_mode & 0o777 == 0o644 and list(tmp_path.glob(".*")) == []  # no temporary file left
+
+
+def test_cli_export_to_standard_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = hostile_session(tmp_path)
+    (tmp_path / "cwd").mkdir()
+    monkeypatch.chdir(tmp_path / "cwd")
+    assert main(["export", str(path), "-o", "-"]) == 0
+    assert capsys.readouterr().out.startswith("# ") and list(Path().iterdir()) == []
 
 
 # ---------------------------------------------------------------- hostile content
