@@ -50,6 +50,21 @@ def test_projects_show_their_real_path_newest_first(tmp_path: Path) -> None:
     assert newest.last_activity >= lib.projects[1].last_activity
 
 
+def test_a_project_in_two_homes_is_one_project(tmp_path: Path) -> None:
+    """--projects-dir given twice (a laptop's history copied beside this one's): one working folder, one project."""
+    home, other = tmp_path / "a" / "projects", tmp_path / "b" / "projects"
+    simple_project(home, cwd="/home/u/proj", sessions=1)
+    simple_project(home, cwd="/home/u/else", sessions=1, start=10_000)
+    w = Writer("from-the-laptop", cwd="/home/u/proj", start=50_000)
+    w.prompt("on the laptop")
+    w.write(other / encode("/home/u/proj"))
+    lib = Library([home, other], tmp_path / "cache")
+    lib.refresh()
+    assert [p.path for p in lib.projects] == ["/home/u/proj", "/home/u/else"]
+    assert [s.id for s in lib.projects[0].sessions] == ["from-the-laptop", "sess--home-u-proj-0"]
+    assert lib.projects[0].folder == other / encode("/home/u/proj")  # where its newest session is
+
+
 def test_encode_path_is_claude_codes_folder_name() -> None:
     assert encode_path("/Users/me/my_repo.v2") == "-Users-me-my-repo-v2"
 

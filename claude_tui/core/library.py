@@ -99,7 +99,7 @@ def build_projects(
         info = session_info(path, size, mtime_ns, facts, subagents, per_folder.get(folder, {}))
         info.error = error
         by_folder.setdefault(folder, []).append((info, facts))
-    projects = [_project(Path(folder), items) for folder, items in by_folder.items()]
+    projects = _merge_twins([_project(Path(folder), items) for folder, items in by_folder.items()])
     _group_worktrees(projects, [f for items in by_folder.values() for _, f in items])
     projects.sort(key=lambda p: p.last_activity, reverse=True)
     return projects
@@ -170,7 +170,7 @@ def encode_path(path: str) -> str:
 
 
 def _project(folder: Path, items: list[tuple[SessionInfo, dict[str, Any]]]) -> Project:
-    sessions = sorted((info for info, _ in items), key=lambda s: s.last_activity, reverse=True)
+    sessions = _newest_first([info for info, _ in items])
     cwds = [c for _, facts in items for c in facts.get("cwds") or ()]
     exact = next((c for c in cwds if encode_path(c) == folder.name), None)
     firsts = Counter(info.project for info in sessions if info.project)
@@ -179,6 +179,21 @@ def _project(folder: Path, items: list[tuple[SessionInfo, dict[str, Any]]]) -> P
     for info in sessions:
         info.project = info.project or path
     return Project(folder, path, name, None, sessions)
+
+
+def _merge_twins(projects: list[Project]) -> list[Project]:
+    """One project per working folder: the same folder under two roots (two Claude homes) is merged,
+    under the folder of its newest session."""
+    by_path: dict[str, Project] = {}
+    for project in sorted(projects, key=lambda p: p.last_activity, reverse=True):
+        first = by_path.setdefault(project.path, project)
+        if first is not project:
+            first.sessions = _newest_first(first.sessions + project.sessions)
+    return list(by_path.values())
+
+
+def _newest_first(sessions: list[SessionInfo]) -> list[SessionInfo]:
+    return sorted(sessions, key=lambda s: s.last_activity, reverse=True)
 
 
 def _group_worktrees(projects: list[Project], facts: list[dict[str, Any]]) -> None:

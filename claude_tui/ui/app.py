@@ -272,8 +272,11 @@ class MainScreen(Screen[None]):
         # following: the newest session is the one that started since the index was last brought up to date
         catch_up = message.final and not self._up_to_date and self.follow and self.direct is None
         self._up_to_date |= message.final
-        # the same folder: a project's path comes from its sessions, and may change as more are read
-        keep = next((p for p in message.projects if current is not None and p.folder == current.folder), None)
+        # the same folder (a project's path comes from its sessions, and may change as more are read), or the
+        # same path (a project under two roots takes the folder of its newest session)
+        keep = None
+        if current is not None:
+            keep = next((p for p in message.projects if p.folder == current.folder or p.path == current.path), None)
         project = (
             (None if catch_up else keep)
             or (self._project_of(self.direct) if self.direct else None)
