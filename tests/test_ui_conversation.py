@@ -12,7 +12,7 @@ from textual.widgets import Input, Static
 from ui_support import demo, index_of, loaded, session_app, settled
 
 from claude_tui.core.model import QUIET_KINDS, Kind
-from claude_tui.ui.config import Config
+from claude_tui.ui.config import Config, load_config
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.detail import DetailScreen
 from claude_tui.ui.widgets.export_prompt import ExportPrompt
@@ -258,6 +258,22 @@ async def test_keys_can_be_remapped_and_a_clash_is_told() -> None:
     assert [n.split(": ", 1)[1] for n in notes] == [
         "key 'n' is both conversation.next_prompt and conversation.next_match"
     ]
+
+
+async def test_the_documented_config_example_works_without_a_clash(tmp_path: Path) -> None:
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    example = readme.split("```toml\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "config.toml").write_text(example, encoding="utf-8")
+    config = load_config(tmp_path / "config.toml")
+    assert config.problems == [] and config.keys["conversation.next_prompt"] == "],J"
+    app = session_app(demo("dce61781"), config=config)
+    notes: list[str] = []
+    app.notify = lambda message, **kw: notes.append(str(message))  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        await pilot.press("J")
+        assert view.cursor is not None and view.cursor.message.kind is Kind.PROMPT
+    assert notes == []
 
 
 async def test_a_click_selects_and_expands() -> None:

@@ -5,7 +5,7 @@ theme = "tokyo-night"        # any Textual theme: textual-dark, textual-light, n
 hide_quiet = false           # start with hook/system/attachment rows hidden
 
 [keys]                       # binding id = "key[,key...]"  (see the help screen, `?`, for the ids)
-"conversation.next_prompt" = "n"
+"conversation.next_prompt" = "],J"
 "app.quit" = "q,ctrl+q"
 ```
 

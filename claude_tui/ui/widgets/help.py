@@ -78,7 +78,7 @@ class HelpScreen(ModalScreen[None]):
                 ("Remap any key by its id in ", "dim"),
                 (tilde(config_path()), "bold"),
                 ("  ([keys] table), e.g.\n", "dim"),
-                ('  "conversation.next_prompt" = "n"\n', ""),
+                ('  "conversation.next_prompt" = "],J"\n', ""),
                 ("ctrl+p opens the command palette: every action, every project and session by name.", "dim"),
             )
             yield Static(note, id="help-note")
