@@ -26,7 +26,7 @@ from claude_tui.ui.launch import DEMO_PROJECTS, parser
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.help import HelpScreen
 from claude_tui.ui.widgets.projects import ProjectTree
-from claude_tui.ui.widgets.sessions import SORTABLE, SessionList
+from claude_tui.ui.widgets.sessions import COLUMNS, SORTABLE, SessionList
 
 WIDE = (160, 40)
 
@@ -533,7 +533,9 @@ async def test_s_sorts_by_the_columns_shown_each_with_its_arrow(roots: list[Path
             headers[sessions.sort_key] = header = sessions.render_line(0).text
             assert header.count("▼") + header.count("▲") == 1, header
         assert sorted(headers) == sorted(shown)
-        assert "Msgs▼" in headers["messages"]  # the label cut, not the arrow
+        labels = {key: label for key, label, *_ in COLUMNS}
+        for key, header in headers.items():  # whole, with the arrow after it (in the gap when the column is narrow)
+            assert f"{labels[key]} ▼" in header or f"{labels[key]} ▲" in header, header
 
 
 async def test_a_session_deleted_since_the_index_listed_it_gives_way_to_the_newest(tmp_path: Path) -> None:

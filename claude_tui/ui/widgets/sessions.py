@@ -246,13 +246,18 @@ class SessionList(ScrollView, can_focus=True):
         labels = {key: label for key, label, *_ in COLUMNS}
         arrow = "▼" if self.sort_descending else "▲"
         cells: list[tuple[str, Style | None]] = []
-        for key, size, _ in self._columns:
+        after: dict[int, Segment] = {}
+        for i, (key, size, _) in enumerate(self._columns):
             if key != self.sort_key:
                 cells.append((labels[key], plain))
                 continue
-            label = f"{labels[key]} {arrow}"  # the label is cut, not the arrow: "Msgs▼"
-            cells.append((label if cell_len(label) <= size else set_cell_size(labels[key], size - 1) + arrow, sorted_))
-        return self._strip(cells, width)
+            label = f"{labels[key]} {arrow}"
+            if cell_len(label) <= size:
+                cells.append((label, sorted_))
+            else:  # the arrow in the gap after the label: "Tokens ▼"
+                cells.append((labels[key], sorted_))
+                after[i] = Segment(f" {arrow}".ljust(_GAP), sorted_)
+        return self._strip(cells, width, after)
 
     def _row(self, info: SessionInfo, width: int) -> Strip:
         dim = self._fg("session-list--dim")
@@ -273,12 +278,15 @@ class SessionList(ScrollView, can_focus=True):
         }
         return self._strip([values[key] for key, _, _ in self._columns], width)
 
-    def _strip(self, cells: list[tuple[str, Style | None]], width: int) -> Strip:
-        """One line of cells (text without control characters, and a style), as segments: no Text to render."""
+    def _strip(
+        self, cells: list[tuple[str, Style | None]], width: int, after: dict[int, Segment] | None = None
+    ) -> Strip:
+        """One line of cells (text without control characters, and a style), as segments: no Text to render.
+        `after`: what fills the gap after a cell, instead of spaces."""
         segments = [Segment(" ")]
         gap = Segment(" " * _GAP)
-        for (_, size, right), (text, style) in zip(self._columns, cells, strict=True):
-            segments += (Segment(_fit(text, size, right), style), gap)
+        for i, ((_, size, right), (text, style)) in enumerate(zip(self._columns, cells, strict=True)):
+            segments += (Segment(_fit(text, size, right), style), (after or {}).get(i, gap))
         return Strip(segments).adjust_cell_length(width)
 
     # ---------------------------------------------------------------- moving
