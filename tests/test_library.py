@@ -65,6 +65,19 @@ def test_a_project_in_two_homes_is_one_project(tmp_path: Path) -> None:
     assert lib.projects[0].folder == other / encode("/home/u/proj")  # where its newest session is
 
 
+def test_a_last_record_stamped_before_the_one_ahead_of_it_is_no_negative_time(tmp_path: Path) -> None:
+    root = tmp_path / "projects"
+    w = Writer("skew", cwd="/home/u/skew")
+    w.prompt("hello")["timestamp"] = "2026-01-05T09:00:50.541Z"
+    w.answer({"type": "text", "text": "hi"})
+    w.records[-1]["timestamp"] = "2026-01-05T09:00:50.529Z"  # 12 ms earlier: written out of order
+    path = w.write(root / encode("/home/u/skew"))
+    [project] = library(root, tmp_path).projects
+    assert (project.sessions[0].duration_s, project.sessions[0].active_s) == (0.0, 0.0)
+    facts = session_stats(read_session(path))
+    assert (facts["duration_s"], facts["active_s"]) == (0.0, 0.0)
+
+
 def test_encode_path_is_claude_codes_folder_name() -> None:
     assert encode_path("/Users/me/my_repo.v2") == "-Users-me-my-repo-v2"
 

@@ -21,7 +21,7 @@ import orjson
 from claude_tui.core.extract import owner_of, title_of
 from claude_tui.core.facts import LIVE_SECONDS, Project, SessionInfo
 from claude_tui.core.index import Index, IndexBusy, Progress, UpdateResult
-from claude_tui.core.model import active_seconds, parse_time
+from claude_tui.core.model import active_seconds, span_seconds
 from claude_tui.core.search import MARK_END, MARK_START, Hit, Hits, search
 from claude_tui.core.usage import Tokens, UsageTotal
 
@@ -129,7 +129,6 @@ def session_info(
     usage += [p.get("u", {}) for p in progress]
     total = UsageTotal.of([(model or None, Tokens(*counts)) for part in usage for model, counts in part.items()])
     started, ended = facts.get("first_ts"), facts.get("last_ts")
-    start, end = parse_time(started), parse_time(ended)
     cwds = facts.get("cwds") or []
     branches = facts.get("branches") or []
     prompts = facts.get("prompts", 0)
@@ -141,7 +140,7 @@ def session_info(
         first_prompt=facts.get("first_prompt", ""),
         started=started,
         ended=ended,
-        duration_s=round(end - start, 3) if start is not None and end is not None else None,
+        duration_s=span_seconds(started, ended),
         active_s=active_seconds(started, ended, facts.get("paused_ms", 0)),
         prompts=prompts,
         messages=prompts + facts.get("answers", 0),

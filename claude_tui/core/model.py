@@ -72,12 +72,19 @@ def pause_ms(before: str, after: str) -> int:
     return round((end - start) * 1000)
 
 
-def active_seconds(started: str | None, ended: str | None, paused_ms: int) -> float | None:
-    """The time between the first and last record, less its pauses; None without both times."""
+def span_seconds(started: str | None, ended: str | None) -> float | None:
+    """The time between the first and last record; None without both times. Never below zero: a
+    last record may be stamped a few ms before the one written ahead of it."""
     start, end = parse_time(started), parse_time(ended)
     if start is None or end is None:
         return None
-    return round(end - start - paused_ms / 1000, 3)
+    return max(0.0, round(end - start, 3))
+
+
+def active_seconds(started: str | None, ended: str | None, paused_ms: int) -> float | None:
+    """The time between the first and last record, less its pauses; None without both times."""
+    span = span_seconds(started, ended)
+    return None if span is None else max(0.0, round(span - paused_ms / 1000, 3))
 
 
 @dataclass(slots=True)

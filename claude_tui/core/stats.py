@@ -11,7 +11,7 @@ from typing import Any
 
 from claude_tui.core.files import agent_files, attach_agents, read_session, session_of
 from claude_tui.core.forked import Forked, can_fork
-from claude_tui.core.model import Kind, Message, active_seconds, parse_time, pause_ms
+from claude_tui.core.model import Kind, Message, active_seconds, parse_time, pause_ms, span_seconds
 from claude_tui.core.reader import Reader, ReadError, open_readonly
 from claude_tui.core.session import KNOWN_TYPES, Session, agent_id_of, nothing_exchanged, pick_title
 from claude_tui.core.usage import Tokens, UsageTotal, by_model
@@ -248,7 +248,6 @@ class Tally:
         hint = hint or {}
         own = UsageTotal.of_models(self.usage)
         total = UsageTotal.of_models(_summed(self.usage, self.agent_usage)) if self.agent_usage else own
-        start, end = parse_time(self.started), parse_time(self.ended)
         title = pick_title(
             self.custom_title,
             self.ai_title,
@@ -284,7 +283,7 @@ class Tally:
             "branches": self.branches,
             "started": self.started,
             "ended": self.ended,
-            "duration_s": round(end - start, 3) if start is not None and end is not None else None,
+            "duration_s": span_seconds(self.started, self.ended),
             "active_s": active_seconds(self.started, self.ended, self.paused_ms),
             "turns": len(self.turn_durations),
             "turn_time_s": round(sum(self.turn_durations), 3),
