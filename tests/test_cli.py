@@ -37,6 +37,23 @@ def test_stats_json_by_id_prefix(tmp_path: Path) -> None:
     assert (facts["user_prompts"], facts["assistant_messages"]) == (1, 1)
 
 
+def test_a_subagent_transcript_by_the_id_search_gives_it(tmp_path: Path) -> None:
+    """Search names a subagent's transcript whose session file is gone by its own name: stats and
+    export take that name too, flat (2.0.x) or under its session's folder (2.1.x)."""
+    projects = make_home(tmp_path)
+    for where in ("agent-1a2b3c4d.jsonl", "gone-session/subagents/agent-5e6f7a8b.jsonl"):
+        t = Thread(session_id="gone-session")
+        t.prompt("look at the lexer")
+        t.answer(text("It is fine."), msg_id="m1")
+        t.write(projects / "-home-u-proj" / where)
+    for name in ("agent-1a2b3c4d", "agent-5e6f"):
+        out = run("stats", name, "--json", "--projects-dir", str(projects))
+        assert out.returncode == 0, out.stderr
+        assert orjson.loads(out.stdout)["title"] == "look at the lexer"
+    out = run("stats", "agent-", "--projects-dir", str(projects))
+    assert out.returncode == 1 and "ambiguous: 2 sessions match (agent-1a2b3c4d, agent-5e6f7a8b)" in out.stderr
+
+
 def test_the_projects_folder_may_come_before_the_subcommand(tmp_path: Path) -> None:
     projects = make_home(tmp_path)
     for before in (["--projects-dir", str(projects)], [f"--projects-dir={projects}"]):

@@ -85,7 +85,8 @@ def project_dirs(root: Path) -> Iterator[Path]:
 
 
 def find_session(spec: str, roots: list[Path]) -> Path:
-    """A session file from a path, a session id, or a unique prefix of one."""
+    """A session file from a path, a session id, or a unique prefix of one; a subagent's transcript
+    from its name (`agent-…`, as search gives for one whose session file is gone)."""
     path = Path(spec).expanduser()
     if spec.endswith(".jsonl") or os.sep in spec:
         try:
@@ -95,9 +96,8 @@ def find_session(spec: str, roots: list[Path]) -> Path:
         except OSError:
             pass  # a link loop, a folder we may not enter: reading it says which
         return path
-    matches = [
-        f for root in roots for project in project_dirs(root) for f in session_files(project) if f.stem.startswith(spec)
-    ]
+    files = _transcripts if spec.startswith("agent-") else session_files
+    matches = [f for root in roots for project in project_dirs(root) for f in files(project) if f.stem.startswith(spec)]
     exact = [f for f in matches if f.stem == spec]
     if len(exact) == 1 or len(matches) == 1:
         return (exact or matches)[0]
@@ -108,6 +108,11 @@ def find_session(spec: str, roots: list[Path]) -> Path:
         raise SessionNotFound(f"no session matches {spec!r} under {where}")
     names = ", ".join(m.stem for m in matches[:5]) + (f" and {len(matches) - 5} more" if len(matches) > 5 else "")
     raise SessionNotFound(f"{spec!r} is ambiguous: {len(matches)} sessions match ({names})")
+
+
+def _transcripts(project_dir: Path) -> list[Path]:
+    """Every subagent transcript of a project folder: beside the sessions (2.0.x) or under them (2.1.x)."""
+    return sorted(project_dir.glob("agent-*.jsonl")) + sorted(project_dir.glob("*/subagents/agent-*.jsonl"))
 
 
 def agent_files(session_path: Path, foreign: set[Path] | None = None) -> list[Path]:
