@@ -313,6 +313,28 @@ async def test_huge_output_and_image_never_block(tmp_path: Path) -> None:
         assert "image/png · 2.1 MB" in view._strips(image_entry, view._width)[0].text
 
 
+async def test_j_on_a_tall_last_entry_reads_down_and_stays_at_its_end(tmp_path: Path) -> None:
+    thread = Thread()
+    thread.prompt("go")
+    thread.answer(tool_use("t1", "Bash", command="seq 60"))
+    thread.result("t1", "\n".join(str(i) for i in range(60)))
+    path = thread.write(tmp_path / "tall.jsonl")
+    app = session_app(path)
+    async with app.run_test(size=(100, 20)) as pilot:
+        view = await loaded(pilot, app)
+        last = len(view.entries) - 1
+        assert view.entries[last].call is not None
+        view.select(last)
+        await pilot.press("space")
+        view.select(len(view.entries) - 1)
+        seen = []
+        for _ in range(12):
+            await pilot.press("j")
+            seen.append(round(view.scroll_offset.y))
+        assert seen == sorted(seen) and seen[-1] == view.max_scroll_y > 0  # down, and no jump back to the top
+        assert view.cursor_index == len(view.entries) - 1
+
+
 PASTED = "fix this:\n# not a heading\n- removed line\n+ added line\n> not a quote\n    indented **stars** `ticks`\n1. x"
 
 

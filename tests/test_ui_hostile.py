@@ -171,3 +171,16 @@ async def test_an_unreadable_session_says_why_in_the_pane(tmp_path: Path, kind: 
         await settled(pilot, lambda: not view.reading, timeout=5)
         await pilot.pause()
         assert ("not a regular file" if kind == "fifo" else "a directory") in screen_text(app)
+
+
+async def test_a_session_of_damaged_lines_only_shows_them(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\x00\x01\x02binary\n\xff\xff\n" + b"{not json\n" * 10)
+    app = ClaudeTUI([tmp_path], session=path, library=NoLibrary(), clock=CLOCK)
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.screen.query_one(ConversationView)
+        await settled(pilot, lambda: not view.reading, timeout=5)
+        await pilot.pause()
+        text = screen_text(app)
+    assert "This session has no messages, only 12 damaged lines:" in text
+    assert "⚠ line 1: invalid JSON" in text and "⚠ line 3: invalid JSON" in text and "… and 4 more" in text

@@ -32,12 +32,14 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
-from claude_tui.core.model import QUIET_KINDS, Block, Fork, Kind, Message, ToolCall
+from claude_tui.core.model import QUIET_KINDS, Block, Fork, Kind, Message, Problem, ToolCall
 from claude_tui.core.session import Session, Update
+from claude_tui.core.stats import plural
 from claude_tui.core.tail import SessionTail
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.filters import PaneFilter
 from claude_tui.ui.palette import Palette
+from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.entries import Entry, Painter, build, continues_turn
 
 #: Bytes read before the first screen is drawn, then per batch.
@@ -319,7 +321,7 @@ class ConversationView(ScrollView, can_focus=True):
         if done:
             self.reading = False
             error = self._error
-            self.placeholder = f"Cannot read this session: {error}" if error else "This session has no messages"
+            self.placeholder = f"Cannot read this session: {error}" if error else _no_messages(session.problems)
             # A big session is millions of objects that live as long as it is shown: keep the
             # cycle collector from walking them all (a 150 ms pause) every so often while it is.
             gc.freeze()
@@ -591,10 +593,12 @@ class ConversationView(ScrollView, can_focus=True):
         return strip.apply_style(base)
 
     def _placeholder_line(self, y: int, width: int, base: Style) -> Strip:
-        if y != self._view.height // 2:
-            return Strip.blank(width, base)
         shown = self.pane_filter.nothing if self.pane_filter is not None and self._messages else self.placeholder
-        text = Text(shown, style=base + Style(dim=True), justify="center")
+        lines = shown.split("\n")
+        row = y - self._view.height // 2 + len(lines) // 2  # one line: the middle one
+        if not 0 <= row < len(lines):
+            return Strip.blank(width, base)
+        text = Text(lines[row], style=base + Style(dim=True), justify="center")
         text.align("center", width)
         return Strip(list(text.render(self.app.console)), width).apply_style(base)
 
@@ -693,6 +697,8 @@ class ConversationView(ScrollView, can_focus=True):
         if delta > 0 and end > view + height and entry.height > height // 2:
             self.scroll_to(y=view + max(1, height // 2), animate=False, immediate=True, force=True)  # read a tall entry
             return
+        if delta > 0 and index == len(self._entries) - 1:
+            return  # the end of the last entry is in view: stay (selecting it again would go back to its top)
         self.follow = False
         self.select(index + delta)
 
@@ -986,6 +992,16 @@ def _common_prefix(old: list[Message], new: list[Message]) -> int:
         else:
             high = middle - 1
     return low
+
+
+def _no_messages(problems: list[Problem], most: int = 8) -> str:
+    """Why the pane is empty: no messages, and the damaged lines that were there instead."""
+    if not problems:
+        return "This session has no messages"
+    lines = [f"⚠ line {p.line_no}: {one_line(p.message, 200)}" for p in problems[:most]]
+    if len(problems) > most:
+        lines.append(f"… and {len(problems) - most} more")
+    return "\n".join([f"This session has no messages, only {plural(len(problems), 'damaged line')}:", *lines])
 
 
 def _identity(entry: Entry) -> tuple[object, ...]:
