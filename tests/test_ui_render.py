@@ -135,7 +135,12 @@ def test_long_outputs_show_their_first_lines_and_size() -> None:
     call.result.size = 3_000_000  # as the model records a 3 MB output it keeps a preview of
     rows = lines.wrap_rows(tools.body(call, 80, PALETTE, None), 80)
     assert len(rows) < tools.OUTPUT_LINES + 10
-    assert "3.0 MB" in rows[-1].plain
+    assert "3.0 MB" in rows[-1].plain and "+ more lines" in rows[-1].plain
+    one = "x" * 16_000  # one line of 2 MB: what is cut is the rest of it, not lines
+    call = _call("Bash", {"command": "cat one.txt"}, one, {"stdout": one, "stderr": ""})
+    call.result.size = 2_000_000
+    rows = lines.wrap_rows(tools.body(call, 80, PALETTE, None), 80)
+    assert rows[-1].plain == "… the rest of this line · 2.0 MB · enter to see all"
 
 
 def detail(kind: Kind, *blocks: Block) -> str:

@@ -241,7 +241,10 @@ def _plain_rows(text: str, style: Style, palette: Palette, limit: int, size: int
     rows = [Row(line[:2_000], 0, palette.code_bg) for line in lines[:limit]]
     more = len(lines) - limit if len(lines) > limit else 0
     if more or size > PREVIEW:
-        total = f"{human_count(more)}+ more lines" if size > PREVIEW else plural(more, "more line")
+        if size <= PREVIEW:
+            total = plural(more, "more line")
+        else:  # counted in the preview only: the rest may hold any number
+            total = f"{human_count(more)}+ more lines" if more else "the rest of this line"
         rows.append(Row(Text(f"… {total} · {human_size(size)} · enter to see all", palette.dim)))
     return rows
 
