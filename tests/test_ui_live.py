@@ -278,6 +278,28 @@ async def test_following_starts_on_the_newest_session_the_index_did_not_hold_yet
         assert view.follow
 
 
+async def test_a_projects_folder_made_after_the_start_is_watched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before Claude Code's first run there is no projects folder: its first session shows when it comes."""
+    monkeypatch.setattr("claude_tui.ui.live.MARKERS_EVERY", 0.2)
+    root = tmp_path / "claude" / "projects"
+    app = browser([root])
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settled(pilot, lambda: app.main.has_class("-empty"))
+        thread = Thread(session_id="first-ever", cwd="/home/ada/code/first")
+        thread.prompt("my first session")
+        thread.answer(text("hello"))
+        session_started_now(thread)
+        thread.write(root / "-home-ada-code-first" / "first-ever.jsonl")
+        tree = app.main.query_one(ProjectTree)
+        await settled(pilot, lambda: [p.name for p in tree.projects] == ["first"], timeout=10)
+        assert not app.main.has_class("-empty")
+        thread.prompt("a second one")
+        thread.write(root / "-home-ada-code-first" / "first-ever.jsonl")
+        await settled(pilot, lambda: tree.projects[0].sessions[0].prompts == 2, timeout=10)  # watched now
+
+
 async def test_a_watcher_that_fails_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async def broken(*args: Any) -> Any:
         raise OSError("inotify watch limit reached")

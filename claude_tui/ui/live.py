@@ -157,6 +157,9 @@ class Live:
         self.header = Pacer(screen, HEADER_EVERY, self._header)
         self.rate = Rate()
         self._roots: list[str] = []
+        self._paths: list[Path] = []  #: what is watched: the roots, and the folder of a session given outside them
+        self._missing: list[Path] = []  #: of those, the ones not there (yet)
+        self._looking: Timer | None = None
         self._worker: Worker[None] | None = None
         self._failed = False
         self._known: tuple[int, set[str]] = (0, set())  #: id of the projects list -> its session files
@@ -174,12 +177,28 @@ class Live:
     def start(self, roots: list[Path], extra: Path | None = None) -> None:
         """Watch `roots` (and `extra`, a session's folder outside them) until the screen goes."""
         self._roots = [os.path.abspath(r) for r in roots]
-        paths = [Path(r) for r in self._roots]
+        self._paths = [Path(r) for r in self._roots]
         if extra is not None and not any(_under(os.path.abspath(extra), r) for r in self._roots):
-            paths.append(extra)
-        self.screen.run_worker(self._watch(paths), group="live-watch", exclusive=True, exit_on_error=False)
+            self._paths.append(extra)
+        self._missing = [p for p in self._paths if not p.is_dir()]
+        self._start_watching()
         self.screen.set_interval(MARKERS_EVERY, self._check_markers)
+        if self._missing:
+            self._looking = self.screen.set_interval(MARKERS_EVERY, self._look_for_missing)
         self._ticker = self.screen.set_interval(1.0, self.show_status, pause=True)
+
+    def _start_watching(self) -> None:
+        """Watch the roots that exist (again: one that was missing is watched once it is there)."""
+        self.screen.run_worker(self._watch(self._paths), group="live-watch", exclusive=True, exit_on_error=False)
+
+    def _look_for_missing(self) -> None:
+        """A projects folder made since the start (Claude Code's first run): watch it, list what it holds."""
+        if any(p.is_dir() for p in self._missing):
+            self._missing = [p for p in self._missing if not p.is_dir()]
+            self._start_watching()
+            self.refreshes.wake(urgent=True)
+        if not self._missing and self._looking is not None:
+            self._looking.stop()
 
     async def _watch(self, paths: list[Path]) -> None:
         try:
