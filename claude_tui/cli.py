@@ -57,20 +57,26 @@ def _run_stats(args: argparse.Namespace) -> int:
 
     from claude_tui.core.session import gc_paused
 
+    failed, printed = 0, False
     with gc_paused():  # no collector pass over a big model while it is read and counted
         session = None
         for spec in args.sessions:
-            path = _resolve(spec, args.projects_dir)
             if session is not None:
                 session = None  # the model just counted: cyclic garbage, gone in one collection
                 gc.collect()
-                if not args.json:
-                    print()  # a blank line between two sessions' facts
-            session, facts = _stats_of(path)
+            try:
+                session, facts = _stats_of(_resolve(spec, args.projects_dir))
+            except CommandError as exc:  # said, and on to the next one
+                _report(exc)
+                failed = 1
+                continue
+            if printed and not args.json:
+                print()  # a blank line between two sessions' facts
             _print_stats(facts, args.json)
+            printed = True
         if args.whole_process:
-            _exit_now(0)  # freeing the last model would take as long as some of its stats took
-    return 0
+            _exit_now(failed)  # freeing the last model would take as long as some of its stats took
+    return failed
 
 
 def _stats_of(path: Path) -> tuple[Session, dict[str, Any]]:
@@ -226,6 +232,12 @@ def _reading(path: Path) -> Iterator[None]:
         raise CommandError(f"cannot read {path}: {exc}") from exc
 
 
+def _report(exc: CommandError) -> None:
+    from claude_tui.core.sanitize import visible_controls
+
+    print(f"claude-tui: {visible_controls(str(exc))}", file=sys.stderr)
+
+
 def _exit_now(code: int) -> NoReturn:
     """End the process once its output is out, without freeing every object one by one."""
     sys.stdout.flush()
@@ -286,9 +298,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_app(argv)
     except CommandError as exc:
-        from claude_tui.core.sanitize import visible_controls
-
-        print(f"claude-tui: {visible_controls(str(exc))}", file=sys.stderr)
+        _report(exc)
         return 1
     except KeyboardInterrupt:
         print("claude-tui: interrupted", file=sys.stderr)

@@ -71,6 +71,14 @@ def test_stats_human_output_for_several(tmp_path: Path) -> None:
     assert "1 prompt, 1 answer" in out.stdout
 
 
+def test_stats_goes_on_after_a_session_it_cannot_find(tmp_path: Path) -> None:
+    projects = make_home(tmp_path)
+    first, second = (f"0f1e2d3c-0000-4000-8000-00000000000{i}" for i in (1, 2))
+    out = run("stats", first, "zzzz", second, "--json", "--projects-dir", str(projects))
+    assert out.returncode == 1 and out.stderr.count("no session matches 'zzzz'") == 1
+    assert [orjson.loads(line)["session_id"] for line in out.stdout.splitlines()] == [first, second]
+
+
 def test_errors_are_one_line_and_non_zero(tmp_path: Path) -> None:
     projects = make_home(tmp_path)
     (tmp_path / "dir.jsonl").mkdir()
