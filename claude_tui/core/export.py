@@ -91,7 +91,12 @@ class _Walker:
         out, kind = self.out, m.kind
         if m.fork is not None:
             branch = session.branch_of(m.fork) + 1
-            out.divider(f"⑂ Fork: branch {branch} of {len(m.fork.heads)} (a prompt was edited or rewound here)", "fork")
+            others = "the other is" if len(m.fork.heads) == 2 else "the others are"
+            out.divider(
+                f"⑂ Fork: branch {branch} of {len(m.fork.heads)} (a prompt was edited or rewound here;"
+                f" {others} not in this export: the app's < and > switch branches, x exports the one shown)",
+                "fork",
+            )
         if kind is Kind.PROMPT or kind is Kind.ASSISTANT:
             title = "Prompt" if kind is Kind.PROMPT else "Assistant"
             meta = " · ".join(x for x in (m.model or "", self.when(m.timestamp)) if x)
