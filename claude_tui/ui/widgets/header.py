@@ -98,7 +98,9 @@ class SessionFacts(Static):
         note = ""
         if parse_time(info.started) is None:  # no record has a time: the file's, and say so
             stamp, note = info.mtime, "no times recorded · file written "
-        when = f"{note}{self.clock.day(stamp)} {self.clock.clock_time(stamp, seconds=False)} ({self.clock.ago(stamp)})"
+        ago = self.clock.ago(stamp)
+        recent = f" ({ago})" if ago == "now" or ago.endswith(" ago") else ""  # else ago is the date again
+        when = f"{note}{self.clock.day(stamp)} {self.clock.clock_time(stamp, seconds=False)}{recent}"
         duration = f" · {human_span(info.duration_s, info.active_s)}" if info.duration_s else ""
         errors = f" ({plural(info.tool_errors, 'error')})" if info.tool_errors else ""
         money = f" · ${info.cost_usd:,.2f}" if info.cost_usd else ""
