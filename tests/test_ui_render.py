@@ -93,6 +93,16 @@ def test_tables_line_up() -> None:
     assert set(texts[1]) <= {"─", "┼"}
 
 
+def test_a_table_wider_than_the_pane_keeps_one_line_per_row() -> None:
+    """Wrapped, its columns would no longer line up: each row is cut with "…" (the detail view has it whole)."""
+    wide = "| Plan | What | Status |\n|---|---|---|\n| 01 setup | Next 16 + TS6 + Tailwind v4 + shadcn | ✅ committed |"
+    md = lines.parse(wide)
+    drawn = [t.plain for t in lines.render(md, 40, PALETTE)]
+    assert len(drawn) == lines.measure(md, 40) == 3
+    assert all(len(t) == 40 and t.endswith("…") for t in drawn)
+    assert drawn[0].index("│") == drawn[2].index("│")
+
+
 def test_huge_text_is_capped() -> None:
     md = lines.parse("line\n" * 100_000)
     assert len(md.lines) <= lines.MAX_BLOCK_LINES and md.omitted > 0

@@ -107,6 +107,9 @@ def parse(text: str, markdown: bool = True) -> Markdown:
 
 
 _TABLE_RULE = re.compile(r"^[\s|:-]+$")
+#: Kinds of line drawn on one screen line whatever the width: a rule, and a table's row (cut with "…":
+#: wrapped, its columns would no longer line up; the detail view shows it whole).
+ONE_ROW = ("rule", "table")
 
 
 def _table(rows: list[str]) -> list[MdLine]:
@@ -280,7 +283,7 @@ def measure(markdown: Markdown, width: int) -> int:
     """How many screen lines `markdown` takes at `width` (with its "more" line)."""
     total = len(wrap_offsets(more_lines(markdown.omitted), width)) + 1 if markdown.omitted else 0
     for line in markdown.lines:
-        total += 1 if line.kind == "rule" else len(wrap_offsets(line.text, width, line.hang)) + 1
+        total += 1 if line.kind in ONE_ROW else len(wrap_offsets(line.text, width, line.hang)) + 1
     return total
 
 
@@ -308,6 +311,8 @@ def render(markdown: Markdown, width: int, palette: Palette, base: Style | None 
             text = Text(line.text, _line_style(kind, palette, base) or "")
             for start, end, name in line.spans:
                 text.stylize(styles[name], start, end)
+            if kind == "table":
+                text.truncate(width, overflow="ellipsis")
             rows.append(Row(text, line.hang))
     if markdown.omitted:
         rows.append(Row(Text(more_lines(markdown.omitted), palette.dim)))
