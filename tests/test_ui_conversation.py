@@ -247,14 +247,20 @@ async def test_reveal_opens_what_hides_a_message() -> None:
         assert target in view.highlighted
 
 
-async def test_keys_can_be_remapped_and_a_clash_is_told() -> None:
-    app = session_app(demo("dce61781"), config=Config(keys={"conversation.next_prompt": "n"}))
+async def notes_after_next_prompt(config: Config, key: str) -> list[str]:
+    """The notices of an app started with `config`, whose `key` must move to the next prompt."""
+    app = session_app(demo("dce61781"), config=config)
     notes: list[str] = []
     app.notify = lambda message, **kw: notes.append(str(message))  # type: ignore[method-assign]
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
-        await pilot.press("n")
+        await pilot.press(key)
         assert view.cursor is not None and view.cursor.message.kind is Kind.PROMPT
+    return notes
+
+
+async def test_keys_can_be_remapped_and_a_clash_is_told() -> None:
+    notes = await notes_after_next_prompt(Config(keys={"conversation.next_prompt": "n"}), "n")
     assert [n.split(": ", 1)[1] for n in notes] == [
         "key 'n' is both conversation.next_prompt and conversation.next_match"
     ]
@@ -266,14 +272,7 @@ async def test_the_documented_config_example_works_without_a_clash(tmp_path: Pat
     (tmp_path / "config.toml").write_text(example, encoding="utf-8")
     config = load_config(tmp_path / "config.toml")
     assert config.problems == [] and config.keys["conversation.next_prompt"] == "],J"
-    app = session_app(demo("dce61781"), config=config)
-    notes: list[str] = []
-    app.notify = lambda message, **kw: notes.append(str(message))  # type: ignore[method-assign]
-    async with app.run_test(size=SIZE) as pilot:
-        view = await loaded(pilot, app)
-        await pilot.press("J")
-        assert view.cursor is not None and view.cursor.message.kind is Kind.PROMPT
-    assert notes == []
+    assert await notes_after_next_prompt(config, "J") == []
 
 
 async def test_a_click_selects_and_expands() -> None:
