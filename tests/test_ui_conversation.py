@@ -138,6 +138,15 @@ async def test_quiet_rows_hide_and_compactions_jump() -> None:
         assert summary.height > 5
 
 
+async def test_with_quiet_rows_hidden_the_pane_starts_on_its_first_line() -> None:
+    """A session that opens with a slash command under hidden meta rows: no blank line above it."""
+    app = session_app(demo("36630c25"), config=Config(hide_quiet=True))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        await pilot.press("g")
+        assert view.entries[0].pad == 0 and "$ /model" in view.render_line(0).text
+
+
 async def test_enter_opens_the_detail_view_raw_json_and_plan() -> None:
     app = session_app(demo("67df"))
     async with app.run_test(size=SIZE) as pilot:

@@ -93,17 +93,18 @@ def build(
 ) -> list[Entry]:
     """The entries of one message (and of the subagent transcripts expanded under its calls)."""
     kind = message.kind
+    gap = 0 if top == 0 and depth == 0 else 1  #: a blank line above, but at the top of the pane
     if kind in QUIET_KINDS:
         return [] if hide_quiet else [Entry("row", message, top, depth)]
     if kind is Kind.COMPACT_BOUNDARY:
-        return [Entry("compact", message, top, depth, pad=1)]
+        return [Entry("compact", message, top, depth, pad=gap)]
     if kind is Kind.COMPACT_SUMMARY:
         return [Entry("summary", message, top, depth)]
     if kind in (Kind.INTERRUPT, Kind.COMMAND):
-        return [Entry("row", message, top, depth, pad=1 if kind is Kind.COMMAND else 0)]
+        return [Entry("row", message, top, depth, pad=gap if kind is Kind.COMMAND else 0)]
     out: list[Entry] = []
     if message.fork is not None and depth == 0:
-        out.append(Entry("fork", message, top, depth, pad=1))
+        out.append(Entry("fork", message, top, depth, pad=gap))
     if not continues_turn(message, previous):
         day = previous is None or _day(previous) != _day(message)
         out.append(
