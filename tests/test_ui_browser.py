@@ -196,10 +196,16 @@ async def test_help_lists_every_binding_with_its_id(roots: list[Path]) -> None:
         for owner in (ConversationView, MainScreen, SessionList):
             for binding in owner.BINDINGS:
                 assert binding.id in shown  # type: ignore[union-attr]
+        assert "tab Next pane app.next_pane" in " ".join(shown.split())  # as the README's table has it
         for owner in (owner for _, owner in _help_sections()):
             assert all(b.description for b in owner.BINDINGS if isinstance(b, Binding) and b.id), owner
         await pilot.press("escape")
         assert isinstance(app.screen, MainScreen)
+        before = app.focused
+        await pilot.press("tab")
+        assert app.focused is not before
+        await pilot.press("shift+tab")
+        assert app.focused is before
         await pilot.press("ctrl+p", *"keys")  # the palette's Keys: the same screen, not Textual's panel
         await pilot.pause(0.5)
         await pilot.press("enter")

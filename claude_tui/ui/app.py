@@ -135,6 +135,8 @@ class MainScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("z", "zoom", "Zoom", id="app.zoom"),
         Binding("escape", "back", "Back", show=False, id="app.back"),
+        Binding("tab", "app.focus_next", "Next pane", show=False, id="app.next_pane"),
+        Binding("shift+tab", "app.focus_previous", "Previous pane", show=False, id="app.previous_pane"),
         Binding("1", "focus_pane('projects')", "Projects", show=False, id="app.focus_projects"),
         Binding("2", "focus_pane('sessions')", "Sessions", show=False, id="app.focus_sessions"),
         Binding("3", "focus_pane('conversation')", "Conversation", show=False, id="app.focus_conversation"),
@@ -883,6 +885,8 @@ _NOT_COMMANDS = frozenset(
         "conversation.expand",
         "conversation.collapse",
         "app.back",
+        "app.next_pane",
+        "app.previous_pane",
         "app.filter",
         "app.quit",
         "app.help",
