@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -42,14 +41,6 @@ def _stats_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("sessions", nargs="+", metavar="SESSION", help="a session file, id or unique id prefix")
     p.add_argument("--json", action="store_true", help="one JSON object per session per line")
     add_roots(p)
-
-
-#: DEL and C1 controls in UTF-8: legal raw in JSON, but a terminal would act on them (8-bit CSI).
-_RAW_CONTROLS = re.compile(rb"\x7f|\xc2[\x80-\x9f]")
-
-
-def _escape(match: re.Match[bytes]) -> bytes:
-    return b"\\u%04x" % ord(match.group().decode())
 
 
 def _run_stats(args: argparse.Namespace) -> int:
@@ -97,11 +88,11 @@ def _stats_of(path: Path) -> tuple[Session, dict[str, Any]]:
 def _print_stats(facts: dict[str, Any], as_json: bool) -> None:
     import orjson
 
-    from claude_tui.core.sanitize import visible_controls
+    from claude_tui.core.sanitize import inert_json, visible_controls
     from claude_tui.core.stats import format_stats
 
     if as_json:
-        sys.stdout.buffer.write(_RAW_CONTROLS.sub(_escape, orjson.dumps(facts)) + b"\n")
+        sys.stdout.buffer.write(inert_json(orjson.dumps(facts).decode()).encode() + b"\n")
     else:
         print(visible_controls(format_stats(facts)))  # a title may hold escapes: never let them act
 

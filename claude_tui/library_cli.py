@@ -18,12 +18,10 @@ import orjson
 from claude_tui.cli import CommandError
 from claude_tui.core.files import default_roots
 from claude_tui.core.index import Index, IndexBusy, Progress, UpdateResult
-from claude_tui.core.sanitize import folded, visible_controls
+from claude_tui.core.sanitize import folded, inert_json, visible_controls
 from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, search
 
 BAR_WIDTH = 24
-#: DEL and C1 controls in UTF-8: legal raw in JSON, but a terminal would act on them (8-bit CSI).
-_RAW_CONTROLS = re.compile(rb"\x7f|\xc2[\x80-\x9f]")
 
 
 class ProgressBar:
@@ -122,8 +120,8 @@ def run_search(args: argparse.Namespace) -> int:
         _print_notices(index)
     out = sys.stdout
     if args.json:
-        lines = b"".join(orjson.dumps(hit_json(h)) + b"\n" for h in hits)
-        out.buffer.write(_RAW_CONTROLS.sub(lambda m: b"\\u%04x" % ord(m.group().decode()), lines))
+        lines = "".join(orjson.dumps(hit_json(h)).decode() + "\n" for h in hits)
+        out.buffer.write(inert_json(lines).encode())
     else:
         color = out.isatty() and not os.environ.get("NO_COLOR")
         out.write("".join(format_hit(h, color) for h in hits))

@@ -21,7 +21,7 @@ import orjson
 from claude_tui import __version__
 from claude_tui.core.diff import EDIT_TOOLS, unified
 from claude_tui.core.model import Block, Kind, Message, ToolCall, parse_time
-from claude_tui.core.sanitize import folded, visible_controls, without_markup
+from claude_tui.core.sanitize import folded, inert_json, visible_controls, without_markup
 from claude_tui.core.session import AGENT_TOOLS, Session, prompt_text
 from claude_tui.core.source import full_output
 from claude_tui.core.stats import (
@@ -310,17 +310,12 @@ def _row(text: str) -> str:
     return folded(without_markup(text), LINE_CHARS)
 
 
-#: DEL and the C1 controls: legal raw in JSON, so escaped by hand.
-_RAW_CONTROLS = re.compile("[\x7f-\x9f]")
-
-
 def _json_text(value: Any) -> str:
     try:
         text = orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
     except orjson.JSONEncodeError:  # integers beyond 64 bits, from records the stdlib parser recovered
         text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
-    # DEL and C1 controls may stand raw in JSON strings, but a terminal would act on them (8-bit CSI).
-    return _RAW_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return inert_json(text)
 
 
 # ---------------------------------------------------------------- JSON

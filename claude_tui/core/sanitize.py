@@ -15,6 +15,15 @@ import re
 _CONTROLS = re.compile("\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
+#: DEL and the C1 controls: legal raw in a JSON string, but a terminal would act on them (8-bit CSI).
+_RAW_IN_JSON = re.compile("[\x7f-\x9f]")
+
+
+def inert_json(text: str) -> str:
+    """JSON text with DEL and the C1 controls written as \\u escapes (JSON allows them raw)."""
+    return _RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def _placeholder(char: str) -> str:
     code = ord(char)
     if code < 0x20:
