@@ -8,7 +8,7 @@ from rich.console import Group
 from rich.text import Text
 from textual.widgets import Static
 
-from claude_tui.core.model import Kind, active_seconds, parse_time
+from claude_tui.core.model import Kind, active_seconds, parse_time, span_seconds
 from claude_tui.core.session import Session
 from claude_tui.core.stats import human_count, human_size, human_span, plural, tool_call_counts, usage_with_subagents
 from claude_tui.ui.clock import Clock
@@ -42,15 +42,15 @@ class SessionHeader(Static):
 
     def _facts(self, session: Session) -> Text:
         usage = usage_with_subagents(session)
-        start, end = parse_time(session.first_timestamp), parse_time(session.last_timestamp)
+        started, ended = session.first_timestamp, session.last_timestamp
         prompts = sum(1 for m in session.messages if m.kind is Kind.PROMPT)
         commands = sum(1 for m in session.messages if m.kind is Kind.COMMAND)
         parts = []
-        if start is not None:
-            parts.append(self.clock.ago(start))
-        if start is not None and end is not None:
-            active = active_seconds(session.first_timestamp, session.last_timestamp, session.paused_ms)
-            parts.append(human_span(end - start, active))
+        if parse_time(started) is not None:
+            parts.append(self.clock.ago(started))
+        span = span_seconds(started, ended)
+        if span is not None:  # as stats and the list measure it
+            parts.append(human_span(span, active_seconds(started, ended, session.paused_ms)))
         calls, errors = tool_call_counts(session)  # as stats and the library count them
         parts.append(
             plural(prompts, "prompt")
