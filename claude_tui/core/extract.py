@@ -455,6 +455,7 @@ class Extractor:
         mid = get("id")
         entry = state.msgs.get(mid) if type(mid) is str else None
         failed = bool(obj.get("isApiErrorMessage"))  # Claude Code's own message about a failed call
+        said = API_ERROR if failed else ANSWER
         if entry is None:
             state.answers += 1
             model = get("model")
@@ -478,13 +479,13 @@ class Extractor:
                     continue
                 btype = item.get("type")
                 if btype == "text":
-                    self._row(off, API_ERROR if failed else ANSWER, i, _str(item.get("text")))
+                    self._row(off, said, i, _str(item.get("text")))
                 elif btype == "thinking":
                     self._row(off, THINKING, i, _str(item.get("thinking")))
                 elif btype == "tool_use":
                     self._call(item, off, i, obj.get("cwd"))
         elif type(content) is str:
-            self._row(off, API_ERROR if failed else ANSWER, -1, content)
+            self._row(off, said, -1, content)
 
     def _call(self, item: dict[str, Any], off: int, blk: int, cwd: Any) -> None:
         state = self.state

@@ -368,19 +368,21 @@ class SearchScreen(Screen[None]):
         self.app.pop_screen()
 
 
+#: Who wrote a hit's text, by its kind; a tool call's and its output's are named by the tool.
+_WHO = {
+    "prompt": "you",
+    "answer": "Claude",
+    "thinking": "thinking",
+    "api_error": "API error ✗",
+    "summary": "compaction summary",
+}
+
+
 def _who(hit: Hit) -> str:
     """Who wrote the matching text: you, Claude (its thinking, an API error, a compaction's summary), or a tool
     call or its output."""
-    if hit.kind == "prompt":
-        return "you"
-    if hit.kind == "answer":
-        return "Claude"
-    if hit.kind == "thinking":
-        return "thinking"
-    if hit.kind == "api_error":
-        return "API error ✗"
-    if hit.kind == "summary":
-        return "compaction summary"
+    if hit.kind in _WHO:
+        return _WHO[hit.kind]
     tool = one_line(hit.tool or "tool", 40)
     what = "call" if hit.kind == "tool_input" else "output"
     return f"{tool} {what}" + (" ✗" if hit.is_error else "")
