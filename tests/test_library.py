@@ -277,6 +277,24 @@ def test_facts_match_the_core_model_over_the_real_corpus(real_projects: Path, tm
     assert any(agent_files(info.path) for p in lib.projects for info in p.sessions)
 
 
+def test_tokens_of_streamed_chunks_count_once_and_of_id_less_messages_each(tmp_path: Path) -> None:
+    w = Writer("chunks", cwd="/home/u/chunks")
+    w.prompt("stream")
+    text, thinking = {"type": "text", "text": "a"}, {"type": "thinking", "thinking": "hm"}
+    w.answer(thinking, text, usage={"output_tokens": 7})  # one message in two records: 7
+    w.answer(thinking, text, usage={"output_tokens": 5})
+    w.records[-1]["message"]["usage"] = {"output_tokens": 12}  # its last chunk says more: 12
+    for _ in range(2):  # two messages without an id: 4 each
+        w.answer(usage={"output_tokens": 4})
+        del w.records[-1]["message"]["id"]
+    first = w.answer(usage={"output_tokens": 3})
+    w.answer(usage={"output_tokens": 2})
+    w._rec("assistant", message={"id": first, "role": "assistant", "content": [text], "usage": {"output_tokens": 3}})
+    path = w.write(tmp_path / "projects" / encode("/home/u/chunks"))
+    [project] = library(tmp_path / "projects", tmp_path).projects
+    assert project.sessions[0].tokens == _core_facts(path)["tokens"] == 7 + 12 + 4 + 4 + 3 + 2
+
+
 @pytest.mark.parametrize(
     ("command", "cwd", "target"),
     [

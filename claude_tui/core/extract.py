@@ -42,7 +42,6 @@ WINDOW = 64
 CHUNK = 4 * 1024 * 1024
 #: Lines of a flat agent file searched for the sessionId naming its owner (as files.first_session_id).
 OWNER_LINES = 20
-_minutes: dict[str, int] = {}  #: 'YYYY-MM-DDTHH:MM' -> epoch seconds (UTC stamps)
 #: Han ideographs and kana (with their marks, halfwidth forms and compatibility ideographs): scripts
 #: written without spaces, which the index's tokenizer would keep as one word per run of them.
 CJK_CHARS = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
@@ -175,24 +174,14 @@ def _trim(window: dict[str, Any]) -> None:
 
 
 def epoch(stamp: str) -> int | None:
-    """Whole epoch seconds of an ISO timestamp; quick for Claude Code's `...Z` form."""
-    if stamp[-1:] == "Z":
-        base = _minutes.get(stamp[:16])
-        if base is not None:
-            try:
-                return base + int(stamp[17:19])
-            except ValueError:
-                pass
+    """Whole epoch seconds of an ISO timestamp (naive: UTC)."""
     try:
         moment = datetime.fromisoformat(stamp)
     except ValueError:
         return None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    sec = int(moment.timestamp())
-    if stamp[-1:] == "Z" and len(stamp) >= 19 and stamp[16] == ":":
-        _minutes[stamp[:16]] = sec - moment.second
-    return sec
+    return int(moment.timestamp())
 
 
 def input_text(value: Any, cap: int) -> str:
@@ -341,6 +330,8 @@ class Extractor:
         self._leaves: set[str] = set(known_leaves)  #: leaves of summaries known, or read in this pass
         self._off = -1
         self._rank = 0
+        self._minute = ("", 0)  #: the last `YYYY-MM-DDTHH:MM` of a `...Z` stamp, and its epoch seconds
+        self._chunk: tuple[Any, Any] = (None, None)  #: the last assistant record's message id and usage
 
     def _row(self, off: int, kind: int, blk: int, text: str, tool: str | None = None, err: int = 0) -> None:
         if not text:
@@ -378,9 +369,7 @@ class Extractor:
                 state.owner = sid
         stamp = get("timestamp")
         if type(stamp) is str:
-            sec = epoch(stamp)
-            if sec is not None:
-                state.sec = sec
+            self._clock(stamp)
         rtype = get("type")
         if get("isSidechain") is True and not state.agent:
             self._sidechain(obj, rtype, off)
@@ -426,6 +415,23 @@ class Extractor:
             if uuid in self._leaves:
                 self._leaf(uuid)
 
+    def _clock(self, stamp: str) -> None:
+        """The state's time from a record's stamp; Claude Code's `...Z` stamps of the minute before
+        are read without parsing (records come many a minute)."""
+        key, base = self._minute
+        if stamp[:16] == key and stamp[-1:] == "Z":
+            try:
+                self.state.sec = base + int(stamp[17:19])
+                return
+            except ValueError:
+                pass
+        sec = epoch(stamp)
+        if sec is None:
+            return
+        self.state.sec = sec
+        if stamp[-1:] == "Z" and stamp[16:17] == ":":
+            self._minute = (stamp[:16], sec - sec % 60)
+
     def _leaf(self, uuid: str) -> None:
         """Note a uuid of this file that a summary points at (the session's title, lacking a better one)."""
         if uuid not in self.state.leaves and len(self.state.leaves) < 64:
@@ -470,8 +476,9 @@ class Extractor:
                 state.msgs[mid] = entry
                 _trim(state.msgs)
         usage = get("usage")
-        if type(usage) is dict:
+        if type(usage) is dict and (entry[1] is None or (mid, usage) != self._chunk):
             _count_usage(state.usage, entry, usage)
+            self._chunk = (mid, usage)  # streamed chunks of one message repeat its usage: counted once
         content = get("content")
         if type(content) is list:
             for i, item in enumerate(content):

@@ -12,7 +12,9 @@ so that workers fill the full-text index side by side rather than in turns:
 - `rows` and `fts`: one row per searchable part of a message (prompt, answer, thinking,
   tool input, tool output), keyed by the order text arrived (see extract.Extractor). `fts` is
   a contentless FTS5 table (no copy of the text, no positions): snippets and phrase checks
-  read the session file itself, at the row's byte offset, when a hit is shown;
+  read the session file itself, at the row's byte offset, when a hit is shown. Its segments are
+  merged only once 64 pile up at a level (not a few at every commit, as by default): that made
+  a quarter of the cost of filling it, and a query over many segments still takes a millisecond;
 - `reads`: per read of a file, its lowest row id and its newest timestamp, so that search can
   tell when no row below an id can be newer than the hits it holds (search.newest_first).
 
@@ -100,6 +102,8 @@ CREATE TABLE {s}.rows(
 CREATE TABLE {s}.reads(lo INTEGER, ts INTEGER);
 CREATE VIRTUAL TABLE {s}.fts USING fts5(text, content='', detail=none, columnsize=0);
 INSERT INTO {s}.fts(fts, rank) VALUES ('hashsize', 8388608);
+INSERT INTO {s}.fts(fts, rank) VALUES ('automerge', 0);
+INSERT INTO {s}.fts(fts, rank) VALUES ('crisismerge', 64);
 """
 
 
