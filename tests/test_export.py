@@ -457,6 +457,11 @@ def test_markdown_prose_keeps_code_fenced_inside_a_list_item() -> None:
     assert "\\`" not in rendered and "&amp;lt;" not in rendered
 
 
+def test_markdown_keeps_a_fences_info_string() -> None:
+    assert _md_prose('```python title="a.py" {1,3}\nx = 1\n```').startswith('```python title="a.py" {1,3}\n')
+    assert _md_prose("~~~sh `date`\necho\n~~~") == "```sh\necho\n```"  # a backtick would end the new fence
+
+
 def test_markdown_headings_in_messages_rank_below_the_message_headings(tmp_path: Path) -> None:
     log = Log()
     log.prompt("plan it", None)

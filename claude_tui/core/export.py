@@ -428,6 +428,13 @@ def _fence(text: str, info: str = "") -> str:
     return f"{fence}{info}\n{text}\n{fence}" if text else f"{fence}{info}\n{fence}"
 
 
+def _info(info: str) -> str:
+    """A fence's info string as written (`python title="a.py"`); a tilde fence's may hold a backtick,
+    which would end the backtick fence it is written back with: then only its language is kept."""
+    info = info.strip()
+    return _INFO.match(info).group() if "`" in info else info  # type: ignore[union-attr]
+
+
 def _md_prose(text: str, literal: bool = False) -> str:
     """Markdown prose from the session, made inert: raw HTML and entities escaped outside code,
     code blocks re-fenced so that no content can close them, an unclosed block closed, headings
@@ -444,7 +451,7 @@ def _md_prose(text: str, literal: bool = False) -> str:
         if not fence:
             opener = _FENCE_OPEN.fullmatch(line)
             if opener and not (opener[2][0] == "`" and "`" in opener[3]):
-                fence, info, code = opener[2], _INFO.match(opener[3].strip()).group(), []  # type: ignore[union-attr]
+                fence, info, code = opener[2], _info(opener[3]), []
                 indent = len(opener[1])
             elif not literal:
                 out.append(_md_inline(_HEADING.sub(lambda m: m[1] + "#" * min(6, len(m[2]) + 2), line, count=1)))
