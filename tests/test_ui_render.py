@@ -108,6 +108,9 @@ def test_huge_text_is_capped() -> None:
     assert len(md.lines) <= lines.MAX_BLOCK_LINES and md.omitted > 0
     md = lines.parse("x" * 10_000_000)
     assert len(md.lines[0].text) <= lines.MAX_LINE_CHARS + 1
+    assert lines.render(md, 80, PALETTE)[-1].plain == "… the rest of this line · enter to read all"
+    md = lines.parse("x" * 10_000_000 + "\nlast")
+    assert lines.render(md, 80, PALETTE)[-1].plain == "… 2 more lines · enter to read all"
 
 
 def test_control_characters_are_shown_inert() -> None:

@@ -57,6 +57,7 @@ class Markdown:
     lines: list[MdLine]
     code: list[tuple[str, list[int]]]  #: per code block: language and the indexes of its lines
     omitted: int  #: lines not laid out (beyond the caps)
+    rest_only: bool = False  #: what is not laid out is only the rest of the last line shown
 
 
 def parse(text: str, markdown: bool = True) -> Markdown:
@@ -64,12 +65,14 @@ def parse(text: str, markdown: bool = True) -> Markdown:
     recognised and every other line is kept as written (a prompt is what a person typed)."""
     omitted = 0
     if len(text) > MAX_BLOCK_CHARS:
-        omitted = text.count("\n", MAX_BLOCK_CHARS) + 1
+        omitted = text.count("\n", MAX_BLOCK_CHARS) + 1  # the rest of the line cut, and the lines after it
         text = text[:MAX_BLOCK_CHARS]
+    rest_only = omitted == 1
     raw = visible_controls(text).expandtabs(4).split("\n")
     if len(raw) > MAX_BLOCK_LINES:
         omitted += len(raw) - MAX_BLOCK_LINES
         raw = raw[:MAX_BLOCK_LINES]
+        rest_only = False
     lines: list[MdLine] = []
     code: list[tuple[str, list[int]]] = []
     fence = ""
@@ -103,7 +106,7 @@ def parse(text: str, markdown: bool = True) -> Markdown:
         lines += _table(table)
     while lines and lines[-1].kind == "p" and not lines[-1].text.strip():
         lines.pop()
-    return Markdown(lines, code, omitted)
+    return Markdown(lines, code, omitted, rest_only)
 
 
 _TABLE_RULE = re.compile(r"^[\s|:-]+$")
@@ -281,14 +284,16 @@ def wrap_rows(rows: list[Row], width: int) -> list[Text]:
 
 def measure(markdown: Markdown, width: int) -> int:
     """How many screen lines `markdown` takes at `width` (with its "more" line)."""
-    total = len(wrap_offsets(more_lines(markdown.omitted), width)) + 1 if markdown.omitted else 0
+    total = len(wrap_offsets(more_lines(markdown), width)) + 1 if markdown.omitted else 0
     for line in markdown.lines:
         total += 1 if line.kind in ONE_ROW else len(wrap_offsets(line.text, width, line.hang)) + 1
     return total
 
 
-def more_lines(count: int) -> str:
-    return f"… {plural(count, 'more line')} · enter to read all"
+def more_lines(markdown: Markdown) -> str:
+    """What closes a block cut at the caps."""
+    more = "the rest of this line" if markdown.rest_only else plural(markdown.omitted, "more line")
+    return f"… {more} · enter to read all"
 
 
 # ---------------------------------------------------------------- drawing
@@ -315,7 +320,7 @@ def render(markdown: Markdown, width: int, palette: Palette, base: Style | None 
                 text.truncate(width, overflow="ellipsis")
             rows.append(Row(text, line.hang))
     if markdown.omitted:
-        rows.append(Row(Text(more_lines(markdown.omitted), palette.dim)))
+        rows.append(Row(Text(more_lines(markdown), palette.dim)))
     return wrap_rows(rows, width)
 
 
