@@ -25,6 +25,7 @@ from claude_tui.ui.config import load_config
 from claude_tui.ui.launch import DEMO_PROJECTS, parser
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.help import HelpScreen
+from claude_tui.ui.widgets.keybar import KeyBar
 from claude_tui.ui.widgets.projects import ProjectTree
 from claude_tui.ui.widgets.sessions import COLUMNS, SORTABLE, SessionList
 
@@ -557,3 +558,15 @@ async def test_a_session_deleted_since_the_index_listed_it_gives_way_to_the_newe
         view = app.main.conversation
         await settled(pilot, lambda: view.session is not None and Path(view.session.path) == older)
         await settled(pilot, lambda: bool(view.session and view.session.messages))
+
+
+@pytest.mark.parametrize("width", [80, 50])
+async def test_the_key_bar_keeps_whole_keys_and_help_when_narrow(roots: list[Path], width: int) -> None:
+    app = browser(roots)
+    async with app.run_test(size=(width, 24)) as pilot:
+        view = await browser_ready(pilot, app)
+        view.focus()
+        await pilot.pause()
+        bar = str(app.main.query_one(KeyBar).render()).rstrip()
+        assert bar.endswith("? Keys") and "…" not in bar and len(bar) <= width, bar
+        assert " / Find " in bar if width == 80 else " ⏎ Open " in bar

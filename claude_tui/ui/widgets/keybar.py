@@ -6,6 +6,7 @@ which a footer of many widgets makes slow.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.dom import DOMNode
@@ -41,25 +42,34 @@ class KeyBar(Static):
             self._draw()
 
     def _draw(self) -> None:
-        key_style = self.app.get_css_variables().get("footer-key-foreground", "")
-        text = Text(no_wrap=True, overflow="ellipsis")
-        spans: list[tuple[int, int, DOMNode, str]] = []
+        """The keys that fit, whole: the last ones give way first, but never `?` (which lists them all);
+        the palette's key at the right when there is room."""
+        key_style = f"bold {self.app.get_css_variables().get('footer-key-foreground', '')}"
+        entries: list[tuple[str, str, DOMNode, str]] = []
         seen: set[str] = set()
         for node, binding, enabled, _ in self.screen.active_bindings.values():
             if not binding.show or binding.action in seen or not enabled:
                 continue
             seen.add(binding.action)
+            entries.append((f" {self.app.get_key_display(binding)} ", binding.description + " ", node, binding.action))
+        width = self.size.width
+        while _cells(entries) > width:
+            droppable = [i for i, entry in enumerate(entries) if entry[3] != "help"]
+            if not droppable:
+                break
+            del entries[droppable[-1]]
+        palette = (" ^p", " palette ", self.app, "command_palette")
+        if _cells([*entries, palette]) + 1 <= width:
+            entries.append(palette)
+        text = Text(no_wrap=True, overflow="ellipsis")
+        spans: list[tuple[int, int, DOMNode, str]] = []
+        for key, description, node, action in entries:
+            if action == "command_palette":
+                text.append(" " * (width - text.cell_len - cell_len(key + description)))
             start = len(text)
-            text.append(f" {self.app.get_key_display(binding)} ", f"bold {key_style}")
-            text.append(binding.description + " ")
-            spans.append((start, len(text), node, binding.action))
-        room = self.size.width - len(text) - len(" ^p palette ")
-        if room >= 1:  # the palette's key, at the right, when it fits
-            text.append(" " * room)
-            start = len(text)
-            text.append(" ^p", f"bold {key_style}")
-            text.append(" palette ")
-            spans.append((start, len(text), self.app, "command_palette"))
+            text.append(key, key_style)
+            text.append(description)
+            spans.append((start, len(text), node, action))
         self._spans = spans
         self.update(text)
 
@@ -71,3 +81,7 @@ class KeyBar(Static):
 
     def on_resize(self) -> None:
         self._draw()
+
+
+def _cells(entries: list[tuple[str, str, DOMNode, str]]) -> int:
+    return sum(cell_len(key + description) for key, description, _, _ in entries)
