@@ -11,6 +11,7 @@ import pytest
 from jsonl import Thread, text, tool_use
 from textual import events
 from textual.widgets import Input, Select
+from textual.widgets._toast import Toast
 from ui_support import CLOCK, browser_ready, demo, demo_copy, index_of, loaded, session_app, settled
 
 from claude_tui.core.model import Kind
@@ -178,6 +179,21 @@ async def test_regex_toggle_and_a_bad_pattern() -> None:
         assert bar.input.has_focus
         await pilot.press("escape")
         assert not bar.active
+
+
+async def test_a_notice_while_finding_leaves_the_find_bar_in_view() -> None:
+    app = session_app(demo("67df"))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await loaded(pilot, app)
+        bar = await find(pilot, app, "zqxqz")
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        toasts = list(app.screen.query(Toast))
+        assert toasts and all(t.region.bottom <= bar.region.y for t in toasts)
+        await pilot.press("escape", "escape")
+        app.notify("after")
+        await pilot.pause(0.3)
+        assert max(t.region.bottom for t in app.screen.query(Toast)) == SIZE[1] - 1  # the bar closed: down again
 
 
 @pytest.fixture

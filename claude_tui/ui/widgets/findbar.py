@@ -187,7 +187,7 @@ class FindBar(Horizontal):
     def open(self) -> None:
         """Show the bar and put the cursor in it (the last query kept, ready to be typed over)."""
         self._styles = match_styles(self.app)
-        self.add_class("-active")
+        self._show(True)
         box = self.input
         self.screen.set_focus(box)  # at once, not after the keys already queued: those are sent to the box
         box.select_all()
@@ -196,7 +196,7 @@ class FindBar(Horizontal):
 
     def close(self) -> None:
         """Hide the bar and its highlights; the conversation takes the focus (n and N bring them back)."""
-        self.remove_class("-active")
+        self._show(False)
         if not self._done:
             self._token += 1
             self.workers.cancel_group(self, "find")
@@ -205,6 +205,11 @@ class FindBar(Horizontal):
         self._mark = None
         self.view.refresh()
         self.screen.set_focus(self.view)  # at once: keys typed next are the conversation's, not the box's
+
+    def _show(self, shown: bool) -> None:
+        """Show or hide the bar; while it shows, notices rise above it (`-finding` in app.tcss)."""
+        self.set_class(shown, "-active")
+        self.screen.set_class(shown, "-finding")
 
     def toggle_regex(self) -> None:
         self.regex = not self.regex
@@ -327,7 +332,7 @@ class FindBar(Horizontal):
         if focus:
             self.view.focus()
         if not self.active:  # n after the bar was closed: the bar and the highlights come back
-            self.add_class("-active")
+            self._show(True)
             self.view.marker = self._marker
         session = self.view.session
         if self._scanned != (session, session.version if session is not None else -1):
