@@ -112,6 +112,25 @@ async def test_n_and_N_go_through_the_matches_and_wrap() -> None:
         assert bar.active and view.marker is not None
 
 
+async def test_n_goes_on_through_matches_past_what_the_pane_shows(tmp_path: Path) -> None:
+    thread = Thread()
+    thread.prompt("run the tests")
+    thread.answer(tool_use("t1", "Bash", command="pytest"), msg_id="m1")
+    thread.result("t1", "\n".join(f"test_{i} passed" for i in range(200)))
+    thread.answer(text("done"))
+    app = session_app(thread.write(tmp_path / "s.jsonl"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await loaded(pilot, app)
+        bar = await find(pilot, app, "passed")
+        await pilot.press("enter")
+        seen = [bar._status_text()]
+        for _ in range(40):
+            await pilot.press("n")
+            seen.append(bar._status_text())
+        assert [s.split(" · ")[0] for s in seen] == [f"match {i} of 200" for i in range(1, 42)]
+        assert seen[-1].endswith(" · past the pane: ⏎ opens it")  # the pane shows the output's head
+
+
 @pytest.mark.parametrize("keys", ["/jest", "/pen"])
 async def test_keys_typed_fast_after_slash_land_in_the_find_bar(keys: str) -> None:
     app = session_app(demo("67df"))
@@ -187,6 +206,8 @@ async def test_a_notice_while_finding_leaves_the_find_bar_in_view() -> None:
         await loaded(pilot, app)
         bar = await find(pilot, app, "zqxqz")
         await pilot.press("enter")
+        assert bar._status_text() == "no matches"  # said in the bar, not over it
+        app.notify("a notice")
         await pilot.pause(0.3)
         toasts = list(app.screen.query(Toast))
         assert toasts and all(t.region.bottom <= bar.region.y for t in toasts)
@@ -337,6 +358,23 @@ async def test_search_screen_opens_a_hit_inside_a_subagent_and_comes_back(roots:
         await pilot.press("escape")
         assert app.screen is screen and screen.query_one("#search-query", Input).value == "deps"
         assert screen.query_one(HitList).has_focus  # back on the results, at the hit opened
+
+
+async def test_the_find_bar_counts_its_query_in_the_next_session_shown(roots: list[Path]) -> None:
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=(140, 40)) as pilot:
+        view = await browser_ready(pilot, app)
+        view.focus()
+        bar = await find(pilot, app, "the")
+        first = view.session
+        counted = bar._status_text()
+        other = next(s for p in app.projects for s in p.sessions if first is not None and str(s.path) != first.path)
+        app.main.open_session(other)
+        await settled(pilot, lambda: view.session is not first and not view.reading and bar._done)
+        assert bar.active and bar._scanned[0] is view.session
+        assert bar._status_text() != counted
+        found = len(bar._before) + len(bar._after)
+        assert bar._status_text() == (f"{found} matches" if found else "no matches")
 
 
 async def test_search_screen_opens_a_compaction_summary(roots: list[Path]) -> None:

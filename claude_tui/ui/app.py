@@ -414,6 +414,8 @@ class MainScreen(Screen[None]):
         else:
             self._update_header(SessionHeader.progress(message.offset, message.size))
         self.live.loaded(message.session, message.done)
+        if (bar := self.find_bar) is not None:
+            bar.session_loaded(message.session, message.done)
 
     @on(ConversationView.FollowChanged)
     def _follow_changed(self) -> None:

@@ -165,7 +165,9 @@ class FindBar(Horizontal):
         self._current: Match | None = None
         self._pending: int | None = None  #: a jump asked for before its match was found
         self._scanned: tuple[Session | None, int] = (None, -1)  #: the session searched, and its version then
+        self._partial = False  #: the session searched was still being read
         self._mark: tuple[Entry, int, int] | None = None  #: where the current match is drawn: entry, row, cell
+        self._landed: Entry | None = None  #: the entry the last jump put the cursor on (drawn there or not)
         self._styles = (Style(), Style())
 
     def compose(self) -> ComposeResult:
@@ -238,7 +240,7 @@ class FindBar(Horizontal):
         self._token += 1
         self._before, self._after, self._pending = [], [], None
         if not again:
-            self._current, self._mark = None, None
+            self._current, self._mark, self._landed = None, None, None
         self._done = True
         text = self.input.value
         self._searched = (text, self.regex)
@@ -258,9 +260,20 @@ class FindBar(Horizontal):
             with view.lock:
                 messages = list(view.messages)
                 self._scanned = (session, session.version)
+                self._partial = view.reading
             self._done = False
             self._scan(self._token, self.query_, session, messages, self._start_index(messages))
         self._show_status()
+
+    def session_loaded(self, session: Session, done: bool) -> None:
+        """The pane read (more of) a session: while the bar shows, count the query in it when it is
+        another session than the one counted, or the rest of one that was counted half read."""
+        if not self.active or self.query_ is None:
+            return
+        if self._scanned[0] is not session:
+            self._search()
+        elif done and self._partial:
+            self._search(again=True)
 
     def _start_index(self, messages: list[Message]) -> int:
         """Where the search starts: the message under the cursor, else the first."""
@@ -323,7 +336,7 @@ class FindBar(Horizontal):
         self._catch_up()
         if self.query_ is None:
             if self.error:
-                self.notify(self.error, severity="error", timeout=3)
+                self._show(True)  # the bar says what is wrong
             elif self.active:
                 self.close()
             else:
@@ -343,14 +356,13 @@ class FindBar(Horizontal):
             self._show_status()
             return
         if not ordered:
-            self.notify(f"No match for {self.input.value!r}", timeout=2, markup=False)
-            return
+            return  # the bar says "no matches"
         self._go(ordered, self._target(ordered, step))
 
     def _target(self, ordered: list[Match], step: int) -> int:
         """Index in `ordered` of the match to go to."""
         current = self._position(ordered)
-        if current is not None and step and self._mark is not None and self.view.cursor is self._mark[0]:
+        if current is not None and step and self._landed is not None and self.view.cursor is self._landed:
             return (current + step) % len(ordered)
         top = self._cursor_top()
         if top is None:
@@ -398,9 +410,8 @@ class FindBar(Horizontal):
             nth += 1
         row, cell = self._locate(entry, nth)
         self._mark = (entry, row, cell) if cell >= 0 else None
+        self._landed = entry
         view.show_line(at, row)
-        if cell < 0:
-            self.notify("This match is past what the pane shows: Enter opens the whole of it", timeout=3)
         self._show_status()
 
     def _locate(self, entry: Entry, nth: int) -> tuple[int, int]:
@@ -464,7 +475,8 @@ class FindBar(Horizontal):
         position = self._position(self._before + self._after)
         if position is None:
             return f"{total:,}{more} match" + ("" if total == 1 else "es")
-        return f"match {position + 1:,} of {total:,}{more}"
+        hidden = " · past the pane: ⏎ opens it" if self._mark is None and self._landed is not None else ""
+        return f"match {position + 1:,} of {total:,}{more}{hidden}"
 
 
 class PaneNote(Static):
