@@ -82,6 +82,10 @@ async def test_appended_records_appear_in_their_thread(tmp_path: Path) -> None:
         with path.open("ab") as f:
             f.write(line[40:])
         await settled(pilot, lambda: "half written" in pane(view))
+        # A damaged line shows as soon as its newline is there, with nothing written after it.
+        with path.open("ab") as f:
+            f.write(b'{"type": "assistant", "message": {"content": [{"type": "tool_use", "na\n')
+        await settled(pilot, lambda: "invalid JSON" in pane(view), timeout=5)
         # An edited prompt (same parent as an earlier one) is a fork; a compaction shows as one.
         append(path, thread.prompt("first, edited", parent=None))
         await settled(pilot, lambda: session.forks and any(e.kind == "fork" for e in view.entries))

@@ -74,9 +74,10 @@ class Update:
     changed: dict[int, Message] = field(default_factory=dict)  #: older messages that grew, by index
     threads_changed: bool = False  #: a fork appeared or segments moved: recompute what is visible
     started_over: bool = False
+    damaged: bool = False  #: damaged lines were found (shown where they are, even with no message after them)
 
     def __bool__(self) -> bool:
-        return bool(self.added or self.changed or self.threads_changed or self.started_over)
+        return bool(self.added or self.changed or self.threads_changed or self.started_over or self.damaged)
 
     def touch(self, message: Message) -> None:
         """Note that `message` changed (nothing to note when it is new in this update)."""
@@ -144,6 +145,7 @@ class Session:
 
     def _feed(self, lines: Iterable[Line]) -> Update:
         self._update = update = Update(first_new=len(self.messages))
+        problems = len(self.problems)
         add = self.add_record
         for line in lines:
             data = line.data
@@ -165,6 +167,7 @@ class Session:
                 self.problems.append(Problem(line.line_no, line.offset, result.note))
             for obj in result.objects:
                 add(obj, span)
+        update.damaged = len(self.problems) > problems
         if update:
             self.version += 1
         return update

@@ -346,7 +346,7 @@ class ConversationView(ScrollView, can_focus=True):
         if grown:
             self._refresh_from(self._range_of(grown[0])[0])
         self._behind = len(shown) > keep + APPLY_MOST
-        self._replace_from(keep, shown[: keep + APPLY_MOST])  # the rest in the next frames
+        self._replace_from(keep, shown[: keep + APPLY_MOST], update.damaged)  # the rest in the next frames
         self._restore(anchor)
 
     def _shown(self, visible: list[Message]) -> list[Message]:
@@ -405,9 +405,10 @@ class ConversationView(ScrollView, can_focus=True):
                 return self._messages[index]
         return None
 
-    def _replace_from(self, keep: int, shown: list[Message]) -> None:
-        """Keep the entries of the first `keep` messages, build those of the rest of `shown`."""
-        if keep == len(self._messages) == len(shown):
+    def _replace_from(self, keep: int, shown: list[Message], damaged: bool = False) -> None:
+        """Keep the entries of the first `keep` messages, build those of the rest of `shown` (and the
+        damaged lines after the last one: again when `damaged` lines were found)."""
+        if keep == len(self._messages) == len(shown) and not damaged:
             return
         start = bisect_left(self._entries, keep, key=lambda e: e.top)
         pool = {_identity(e): e for e in self._entries[start:]}
@@ -1028,6 +1029,7 @@ def _merge(pending: Update | None, update: Update) -> Update:
     pending.added += update.added
     pending.changed.update(update.changed)
     pending.threads_changed |= update.threads_changed
+    pending.damaged |= update.damaged
     return pending
 
 
