@@ -131,6 +131,21 @@ async def test_truncated_replaced_and_deleted_files(tmp_path: Path) -> None:
         assert "delta" in pane(view)  # what was read stays
 
 
+async def test_the_only_session_deleted_while_shown_stays_on_screen(tmp_path: Path) -> None:
+    thread = Thread(session_id="only", cwd="/home/u/only")
+    thread.prompt("the one session")
+    thread.answer(text("that will be deleted"))
+    path = thread.write(tmp_path / "projects" / "-home-u-only" / "only.jsonl")
+    app = ClaudeTUI([tmp_path / "projects"], clock=CLOCK)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await browser_ready(pilot, app)
+        path.unlink()
+        await settled(pilot, lambda: "deleted" in status(app) and not app.projects, timeout=10)
+        await pilot.pause(0.3)
+        assert not app.main.has_class("-empty") and "that will be deleted" in pane(view)
+        assert not app.main.query_one(SessionList).shown
+
+
 async def test_scrolling_up_pauses_and_end_resumes(tmp_path: Path) -> None:
     thread = Thread()
     for i in range(30):

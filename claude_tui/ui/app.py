@@ -264,10 +264,10 @@ class MainScreen(Screen[None]):
             self.notify(notice, severity="warning", timeout=6, markup=False)
         if message.error:
             self.notify(f"Could not read the history: {message.error}", severity="error", timeout=10, markup=False)
-        if not message.projects and self.direct is None:
+        if not message.projects and self.direct is None and self.conversation.session is None:
             if message.final:
                 self._show_empty(app.roots)
-            return
+            return  # (the last session deleted while shown: it stays, with an empty tree and list)
         self.remove_class("-empty")
         tree = self.query_one(ProjectTree)
         current = tree.chosen
@@ -287,6 +287,8 @@ class MainScreen(Screen[None]):
         tree.set_projects(message.projects, project)
         if project is not None:
             self._show_project(project, open_newest=self.direct is None and (self.info is None or catch_up))
+        else:
+            self.query_one(SessionList).set_sessions([])
         if self.direct is not None:
             self.info = self._info_of(self.direct)
             self._update_header()
