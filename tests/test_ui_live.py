@@ -13,6 +13,8 @@ import orjson
 import pytest
 from ui_support import CLOCK, browser_ready, demo_copy, loaded, session_app, settled
 
+from claude_tui.core.index import cache_dir
+from claude_tui.core.library import Library
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.live import Pacer, Rate
 from claude_tui.ui.widgets.conversation import ConversationView
@@ -250,6 +252,18 @@ async def test_new_sessions_and_projects_appear(roots: list[Path]) -> None:
         # An ai-title record renames the session in the list.
         append(folder / "fresh.jsonl", {"type": "ai-title", "aiTitle": "Renamed by the model", "sessionId": "fresh"})
         await settled(pilot, lambda: any(s.title == "Renamed by the model" for s in sessions.shown), timeout=10)
+
+
+async def test_the_list_shows_what_another_claude_tui_indexed(roots: list[Path]) -> None:
+    app = browser(roots)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await browser_ready(pilot, app)
+        sessions = app.main.query_one(SessionList)
+        info = sessions.shown[0]
+        thread = Thread(session_id=info.id, cwd=str(info.project))
+        append(info.path, thread.prompt("a prompt from the other window"), thread.answer(text("noted")))
+        Library(roots, cache_dir()).refresh()  # another claude-tui on the same cache gets there first
+        await settled(pilot, lambda: [s.messages for s in sessions.shown if s.file == info.file] == [info.messages + 2])
 
 
 @pytest.mark.parametrize(

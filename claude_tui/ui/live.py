@@ -255,15 +255,16 @@ class Live:
         """(thread) Bring the index up to date; post the library when anything changed."""
         library = self.screen.app.library  # type: ignore[attr-defined]
         started = time.perf_counter()
+        shown = library.projects
         try:
-            result = library.refresh()
+            library.refresh()
         except Exception as exc:  # a broken cache or root must not take the app down
             if not self._failed:
                 self._failed = True
                 self.screen.app.notify(f"Could not update the history: {exc}", severity="warning")
             return
         self.refreshes.every = max(LIBRARY_EVERY, SHARE * (time.perf_counter() - started))
-        if result is not None and (result.files_read or result.removed):
+        if library.projects is not shown:  # read again: this update, or another claude-tui's, changed the index
             self.screen.post_message(LibraryChanged(list(library.projects), list(library.notices)))
 
     # ---------------------------------------------------------------- the open session
