@@ -122,8 +122,11 @@ async def test_truncated_replaced_and_deleted_files(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         assert "gamma" in pane(view)
-        path.write_bytes(orjson.dumps(thread.records[0]) + b"\n")  # shrank: read again
+        path.write_bytes(orjson.dumps(thread.records[0]) + b"\n")  # shrank: read again, and said so
         await settled(pilot, lambda: "gamma" not in pane(view) and "alpha" in pane(view))
+        assert [n.message for n in app._notifications] == [
+            "The session file was rewritten or cut short: read again from its start"
+        ]
         other = tmp_path / "other.jsonl"
         other.write_bytes(orjson.dumps(thread.prompt("delta")) + b"\n")
         os.replace(other, path)  # replaced: read again

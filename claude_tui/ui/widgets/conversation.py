@@ -336,6 +336,7 @@ class ConversationView(ScrollView, can_focus=True):
             self._painter.cwd = self.session.project_path
         shown = self._shown(self.session.visible())
         if update.started_over:
+            self.notify("The session file was rewritten or cut short: read again from its start", timeout=6)
             self._rebuild()
             return
         anchor = self._anchor()
