@@ -268,12 +268,14 @@ async def test_palette_runs_every_action(roots: list[Path]) -> None:
         await settled(pilot, lambda: view.hide_quiet)
 
 
-async def test_follow_opens_the_newest_session_at_its_end(roots: list[Path]) -> None:
+@pytest.mark.parametrize("size", [WIDE, (80, 24)])
+async def test_follow_opens_the_newest_session_at_its_end(roots: list[Path], size: tuple[int, int]) -> None:
     app = browser(roots, follow=True)
-    async with app.run_test(size=WIDE) as pilot:
+    async with app.run_test(size=size) as pilot:
         view = await browser_ready(pilot, app)
         assert view.follow and view.cursor_index == len(view.entries) - 1
         assert view.scroll_offset.y == view.max_scroll_y > 0
+        assert view.has_focus and view.region.width > size[0] // 2  # in front, on a narrow screen too
 
 
 def test_demo_is_copied_with_old_file_times() -> None:

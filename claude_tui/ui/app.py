@@ -286,7 +286,10 @@ class MainScreen(Screen[None]):
         )
         tree.set_projects(message.projects, project)
         if project is not None:
-            self._show_project(project, open_newest=self.direct is None and (self.info is None or catch_up))
+            open_newest = self.direct is None and (self.info is None or catch_up)
+            self._show_project(project, open_newest=open_newest)
+            if open_newest and self.follow:
+                self.call_after_refresh(self._read)  # what is followed in front, on a narrow screen too
         else:
             self.query_one(SessionList).set_sessions([])
         if self.direct is not None:
