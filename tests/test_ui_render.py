@@ -153,7 +153,12 @@ def test_long_outputs_show_their_first_lines_and_size() -> None:
     call = _call("Bash", {"command": "cat one.txt"}, one, {"stdout": one, "stderr": ""})
     call.result.size = 2_000_000
     rows = lines.wrap_rows(tools.body(call, 80, PALETTE, None), 80)
-    assert rows[-1].plain == "… the rest of this line · 2.0 MB · enter to see all"
+    assert rows[-1].plain == "… the rest of this line · 2.0 MB in all · enter to see all"
+    head = "\n".join(f"line {i}" for i in range(12))  # all the preview's lines shown: more lines follow
+    call = _call("Bash", {"command": "cat big.log"}, head, {"stdout": head, "stderr": ""})
+    call.result.size = 3_400_000
+    rows = lines.wrap_rows(tools.body(call, 80, PALETTE, None), 80)
+    assert rows[-1].plain == "… more lines · 3.4 MB in all · enter to see all"
 
 
 def detail(kind: Kind, *blocks: Block) -> str:

@@ -243,9 +243,11 @@ def _plain_rows(text: str, style: Style, palette: Palette, limit: int, size: int
     if more or size > PREVIEW:
         if size <= PREVIEW:
             total = plural(more, "more line")
+        elif len(lines) == 1:
+            total = "the rest of this line"
         else:  # counted in the preview only: the rest may hold any number
-            total = f"{human_count(more)}+ more lines" if more else "the rest of this line"
-        rows.append(Row(Text(f"… {total} · {human_size(size)} · enter to see all", palette.dim)))
+            total = f"{human_count(more)}+ more lines" if more else "more lines"
+        rows.append(Row(Text(f"… {total} · {human_size(size)} in all · enter to see all", palette.dim)))
     return rows
 
 
