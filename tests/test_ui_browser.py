@@ -132,6 +132,22 @@ async def test_type_to_filter_and_sort(roots: list[Path]) -> None:
         assert "olour" in sessions.shown[0].title.lower() or "color" in sessions.shown[0].title.lower()
 
 
+async def test_the_tree_filter_takes_any_word_says_when_nothing_matches_and_backspace_edits_it(
+    roots: list[Path],
+) -> None:
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        tree = app.main.query_one(ProjectTree)
+        await pilot.press("1", *"project")  # p, r and o act on a message in the conversation, not here
+        await settled(pilot, lambda: tree.filter_text == "project")
+        assert [str(n.label) for n in tree.root.children] == ["No project matches “project”"]
+        assert not app._notifications  # no "Select a message first"
+        await pilot.press("enter", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace")
+        await settled(pilot, lambda: tree.filter_text == "p")
+        assert [str(n.label).split()[0] for n in tree.root.children] == ["notes-api"]
+
+
 async def test_a_list_with_every_session_hidden_says_why(tmp_path: Path) -> None:
     t = Thread(session_id="e1", cwd="/home/u/quiet")
     t.prompt("hello?")  # and no answer: an empty session

@@ -103,6 +103,10 @@ def _filter_provider() -> type[Provider]:
     return PaneFilterProvider
 
 
+#: Actions on the message under the conversation's cursor (see MainScreen.check_action).
+MESSAGE_ACTIONS = frozenset({"copy_message", "raw", "plan", "pager"})
+
+
 class FilterInput(Input):
     """Type-to-filter box above a list: Escape clears it, Enter or Down goes back to the list."""
 
@@ -627,10 +631,21 @@ class MainScreen(Screen[None]):
         box.add_class("-active")
         return box
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The actions on the message under the conversation's cursor are off while the tree or the list has
+        the focus: there their letters start a filter (`project` filters, rather than showing a plan)."""
+        return not (action in MESSAGE_ACTIONS and isinstance(self.focused, ProjectTree | SessionList))
+
     def on_key(self, event: events.Key) -> None:
         """Type-to-filter: a printable key that nothing bound, typed in the tree or the list; and / in the
         conversation, which opens the find bar."""
         focused = self.focused
+        if event.key == "backspace" and isinstance(focused, ProjectTree | SessionList) and focused.filter_text:
+            box = self._filter_box(isinstance(focused, ProjectTree))  # back to editing the filter
+            self.set_focus(box)
+            box.action_delete_left()
+            event.stop()
+            return
         if not event.is_printable or not event.character:
             return
         if isinstance(focused, Input):  # typed fast, it was sent to a pane before the box took the focus
@@ -656,7 +671,7 @@ class MainScreen(Screen[None]):
             self.action_filter()  # here, not as a binding: that would run after the keys typed next reach us
             event.stop()
             return
-        if event.character.isspace() or bound is not None:
+        if event.character.isspace() or (bound is not None and bound.enabled):
             return
         box = self._filter_box(isinstance(focused, ProjectTree))
         self.set_focus(box)  # at once, not after the keys already queued: those are sent to the box

@@ -109,6 +109,8 @@ class ProjectTree(Tree["Project | None"]):
             target = node if owner is not None and owner.path == wanted else target
         if target is None:  # the chosen project is filtered out: the first one shown
             target = next((n for n in self._rows() if n.data is not None), None)
+        if not self.root.children and self.filter_text:
+            self.root.add_leaf(Text(f"No project matches “{one_line(self.filter_text, 40)}”", "dim"), None)
         self._target = target  # the latest rebuild's node: an earlier one's is gone by then
         if target is not None:
             self.call_after_refresh(self._to_target)
