@@ -202,15 +202,37 @@ async def test_a_calls_raw_json_is_its_own_record_and_its_result(tmp_path: Path)
         assert "lines 3 and 4" in facts and "id t1" in facts
 
 
+async def test_r_on_a_tool_call_in_the_pane_shows_its_records(tmp_path: Path) -> None:
+    thread = Thread()
+    thread.prompt("run it")
+    thread.answer({"type": "thinking", "thinking": "let me run it"}, msg_id="m1")
+    thread.answer(tool_use("t1", "Bash", command="./run"), msg_id="m1")
+    thread.result("t1", "all good")
+    app = session_app(thread.write(tmp_path / "s.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        view.select(index_of(view, lambda e: e.call is not None))
+        await pilot.press("r")
+        await settled(pilot, lambda: isinstance(app.screen, DetailScreen) and '"uuid"' in app.screen._text)
+        assert '"all good"' in app.screen._text and "let me run it" not in app.screen._text
+
+
 async def test_copy_actions(monkeypatch: pytest.MonkeyPatch) -> None:
     app = session_app(demo("67df"))
     copied: list[str] = []
     monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
     async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot, app)
+        view = await loaded(pilot, app)
         await pilot.press("j", "y", "Y")
         assert "full-text search" in copied[0]
         assert copied[1] == "cd /home/ada/code/notes-api && claude --resume 67df1d90-4225-4d2b-a6d6-45556e8a9ebb"
+        call = index_of(view, lambda e: e.call is not None and e.call.result is not None and e.depth == 0)
+        view.select(call)
+        await pilot.press("y")  # on a tool call: its whole output, as the detail view copies it
+        assert copied[2] == view.entries[call].call.result.text and copied[2] not in copied[0]
+        assert app._notifications and list(app._notifications)[-1].message.startswith(
+            f"Copied the {view.entries[call].call.name} output ("
+        )
 
 
 async def test_appended_records_stream_in_and_follow(tmp_path: Path) -> None:

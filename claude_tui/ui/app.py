@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # and what the first screen does not show is imported when it
     from claude_tui.core.model import Message
     from claude_tui.core.search import Hit as SearchHit
     from claude_tui.ui.prefetch import Prefetch
+    from claude_tui.ui.widgets.entries import Entry
     from claude_tui.ui.widgets.findbar import FindBar
 
 #: Seconds the session cursor must rest before the session under it opens.
@@ -566,11 +567,30 @@ class MainScreen(Screen[None]):
         self.app.push_screen(DetailScreen(subject, self.clock))
 
     def _cursor_message(self) -> Message | None:
+        entry = self._cursor_entry()
+        return entry.message if entry is not None else None
+
+    def _cursor_entry(self) -> Entry | None:
         entry = self.conversation.cursor
         if entry is None:
             self.notify("Select a message first", timeout=2)
+        return entry
+
+    def _cursor_text(self) -> tuple[str, str] | None:
+        """What is under the cursor, for the clipboard and the pager, and what it is: a tool call's whole
+        output (as the detail view copies it), else the message."""
+        from claude_tui.core.source import full_output
+        from claude_tui.ui.render import message_text
+        from claude_tui.ui.tools import one_line
+
+        entry = self._cursor_entry()
+        session = self.conversation.session
+        if entry is None:
             return None
-        return entry.message
+        call = entry.call
+        if call is not None and call.result is not None and session is not None:
+            return full_output(session.path, call), f"the {one_line(call.name, 40)} output"
+        return message_text(entry.message), "the message"
 
     # ---------------------------------------------------------------- actions
 
@@ -691,13 +711,11 @@ class MainScreen(Screen[None]):
             event.widget.remove_class("-active")
 
     def action_copy_message(self) -> None:
-        from claude_tui.ui.render import message_text
-
-        message = self._cursor_message()
-        if message is not None:
-            text = message_text(message)
+        found = self._cursor_text()
+        if found is not None:
+            text, what = found
             self.app.copy_to_clipboard(text)
-            self.notify(f"Copied the message ({len(text):,} characters)", timeout=2)
+            self.notify(f"Copied {what} ({len(text):,} characters)", timeout=2, markup=False)
 
     def action_copy_resume(self) -> None:
         from claude_tui.ui import actions
@@ -710,9 +728,9 @@ class MainScreen(Screen[None]):
         self.notify(f"Copied: {command}", timeout=3, markup=False)
 
     def action_raw(self) -> None:
-        message = self._cursor_message()
-        if message is not None:
-            self._push_detail(message, None, "raw")
+        entry = self._cursor_entry()
+        if entry is not None:
+            self._push_detail(entry.message, entry.call, "raw")
 
     def action_plan(self) -> None:
         from claude_tui.ui import actions
@@ -735,11 +753,10 @@ class MainScreen(Screen[None]):
 
     def action_pager(self) -> None:
         from claude_tui.ui import actions
-        from claude_tui.ui.render import message_text
 
-        message = self._cursor_message()
-        if message is not None:
-            actions.open_in_pager(self.app, message_text(message))
+        found = self._cursor_text()
+        if found is not None:
+            actions.open_in_pager(self.app, found[0])
 
     def action_export(self, fmt: str) -> None:
         from claude_tui.core.files import protected_folders
