@@ -18,6 +18,7 @@ from claude_tui.core.model import Kind
 from claude_tui.ui.app import ClaudeTUI, MainScreen
 from claude_tui.ui.widgets import findbar
 from claude_tui.ui.widgets.conversation import ConversationView
+from claude_tui.ui.widgets.detail import DetailBody, DetailScreen
 from claude_tui.ui.widgets.findbar import FindBar, PaneNote
 from claude_tui.ui.widgets.projects import ProjectTree
 from claude_tui.ui.widgets.search_screen import HitList, SearchScreen, as_typed
@@ -129,6 +130,16 @@ async def test_n_goes_on_through_matches_past_what_the_pane_shows(tmp_path: Path
             seen.append(bar._status_text())
         assert [s.split(" · ")[0] for s in seen] == [f"match {i} of 200" for i in range(1, 42)]
         assert seen[-1].endswith(" · past the pane: ⏎ opens it")  # the pane shows the output's head
+        await pilot.press("enter")  # the detail view lands on that match, highlighted
+        await settled(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen._text)
+        body = app.screen.query_one(DetailBody)
+        await settled(pilot, lambda: body.current[0] >= 0)
+        line, cell = body.current
+        assert body.plain_line(line).text[cell:].startswith("passed") and "test_40 passed" in body.plain_line(line).text
+        scroll = app.screen.query_one("#detail-scroll")
+        assert scroll.scroll_offset.y <= line < scroll.scroll_offset.y + scroll.size.height
+        _, current = body.marks
+        assert any(s.style and s.style.bgcolor == current.bgcolor for s in body.render_line(line))
 
 
 @pytest.mark.parametrize("keys", ["/jest", "/pen"])

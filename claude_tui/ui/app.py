@@ -35,6 +35,7 @@ from claude_tui.ui.widgets.status import LiveStatus
 if TYPE_CHECKING:  # and what the first screen does not show is imported when it is wanted
     from textual.command import Provider
 
+    from claude_tui.core.find import Query
     from claude_tui.core.library import Library, Progress, Project, SessionInfo
     from claude_tui.core.model import Message
     from claude_tui.core.search import Hit as SearchHit
@@ -555,15 +556,23 @@ class MainScreen(Screen[None]):
 
     @on(ConversationView.OpenRequested)
     def _open_requested(self, message: ConversationView.OpenRequested) -> None:
-        self._push_detail(message.message, message.call)
+        bar = self.find_bar
+        self._push_detail(message.message, message.call, find=bar.target() if bar is not None else None)
 
-    def _push_detail(self, message: Message, call: Any = None, mode: str = "content", plan: Path | None = None) -> None:
+    def _push_detail(
+        self,
+        message: Message,
+        call: Any = None,
+        mode: str = "content",
+        plan: Path | None = None,
+        find: tuple[Query, int] | None = None,
+    ) -> None:
         from claude_tui.ui.widgets.detail import DetailScreen, Subject
 
         session = self.conversation.session
         if session is None:
             return
-        subject = Subject(session, message, call, mode, str(plan) if plan else None)
+        subject = Subject(session, message, call, mode, str(plan) if plan else None, find)
         self.app.push_screen(DetailScreen(subject, self.clock))
 
     def _cursor_message(self) -> Message | None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from rich.console import RenderableType
+from rich.style import Style
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -17,8 +18,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.message import Message as TextualMessage
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widgets import Static
 
+from claude_tui.core.find import Query
 from claude_tui.core.model import Message, ToolCall
 from claude_tui.core.session import Session
 from claude_tui.core.source import full_output, raw_json
@@ -37,6 +40,46 @@ class Subject:
     call: ToolCall | None = None
     mode: str = "content"  #: content, raw, plan
     plan_path: str | None = None
+    find: tuple[Query, int] | None = None  #: a query of the find bar, and which of its matches to show
+
+
+class DetailBody(Static):
+    """The body, with the matches of a query highlighted (the one at `current`, a (line, cell), brighter)."""
+
+    def __init__(self, *, id: str) -> None:
+        super().__init__(Text("Reading…", style="dim"), id=id)
+        self.query_: Query | None = None
+        self.marks = (Style(), Style())
+        self.current = (-1, -1)
+
+    def plain_line(self, y: int) -> Strip:
+        return super().render_line(y)
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        if self.query_ is None:
+            return strip
+        from claude_tui.ui.widgets.findbar import highlight, match_cells
+
+        line, cell = self.current
+        return highlight(strip, match_cells(strip, self.query_), self.marks, cell if y == line else -1)
+
+    def find(self, query: Query, nth: int) -> int | None:
+        """Highlight `query`; the line of its `nth` match (or of the last one, when there are fewer), if any."""
+        from claude_tui.ui.widgets.findbar import match_cells, match_styles
+
+        self.query_, self.marks = query, match_styles(self.app)
+        found: tuple[int, int] | None = None
+        for y in range(self.size.height):
+            for cell, _ in match_cells(self.plain_line(y), query):
+                found, nth = (y, cell), nth - 1
+                if nth < 0:
+                    break
+            if nth < 0:
+                break
+        self.current = found or (-1, -1)
+        self.refresh()
+        return found[0] if found else None
 
 
 class DetailScreen(Screen[None]):
@@ -64,7 +107,7 @@ class DetailScreen(Screen[None]):
         yield Static(id="detail-title")
         yield Static(id="detail-facts")
         with VerticalScroll(id="detail-scroll"):
-            yield Static(Text("Reading…", style="dim"), id="detail-body")
+            yield DetailBody(id="detail-body")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -118,7 +161,18 @@ class DetailScreen(Screen[None]):
         if message.subject is not self.subject:
             return
         self._text = message.text
-        self.query_one("#detail-body", Static).update(message.body)
+        body = self.query_one(DetailBody)
+        body.query_ = None
+        body.update(message.body)
+        if self.subject.find is not None and self.subject.mode == "content":
+            self.call_after_refresh(self._to_match, *self.subject.find)
+
+    def _to_match(self, query: Query, nth: int) -> None:
+        """Land on the match the find bar was on, highlighted."""
+        line = self.query_one(DetailBody).find(query, nth)
+        if line is not None:
+            scroll = self.query_one("#detail-scroll")
+            scroll.scroll_to(y=max(0, line - scroll.size.height // 3), animate=False)
 
     def action_mode(self, mode: str) -> None:
         if self.subject.mode != mode:

@@ -69,6 +69,30 @@ class Match:
         return self.hit.message.index, *self.place, self.hit.part.where, self.hit.start
 
 
+def match_cells(strip: Strip, query: Query) -> list[tuple[int, int]]:
+    """Where `query` matches on a drawn line, in cells."""
+    text = strip.text
+    spans = query.spans(text, LINE_MATCHES)
+    if not spans or len(text) == strip.cell_length:
+        return spans
+    return [(cell_len(text[:start]), cell_len(text[:end])) for start, end in spans]
+
+
+def highlight(strip: Strip, cells: list[tuple[int, int]], styles: tuple[Style, Style], here: int = -1) -> Strip:
+    """`strip` with the matches at `cells` highlighted, the one starting at cell `here` brighter."""
+    if not cells:
+        return strip
+    other, current = styles
+    cuts = sorted({c for span in cells for c in span} | {strip.cell_length})
+    spans = dict(cells)
+    out = []
+    for start, piece in zip([0, *cuts], strip.divide(cuts), strict=False):
+        if start in spans:
+            piece = Strip(Segment.apply_style(piece, post_style=current if start == here else other), piece.cell_length)
+        out.append(piece)
+    return Strip.join(out)
+
+
 def match_styles(app: App[object]) -> tuple[Style, Style]:
     """Backgrounds for matches and for the current one, from the theme's warning colour."""
     variables = app.get_css_variables()
@@ -168,6 +192,7 @@ class FindBar(Horizontal):
         self._partial = False  #: the session searched was still being read
         self._mark: tuple[Entry, int, int] | None = None  #: where the current match is drawn: entry, row, cell
         self._landed: Entry | None = None  #: the entry the last jump put the cursor on (drawn there or not)
+        self._nth = 0  #: which of the matches in that entry is the current one
         self._styles = (Style(), Style())
 
     def compose(self) -> ComposeResult:
@@ -264,6 +289,13 @@ class FindBar(Horizontal):
             self._done = False
             self._scan(self._token, self.query_, session, messages, self._start_index(messages))
         self._show_status()
+
+    def target(self) -> tuple[Query, int] | None:
+        """The query, and which of its matches in the entry under the cursor is the current one, when the
+        last jump put the cursor there: for the detail view to land on it."""
+        if self.query_ is None or self._landed is None or self.view.cursor is not self._landed:
+            return None
+        return self.query_, self._nth
 
     def session_loaded(self, session: Session, done: bool) -> None:
         """The pane read (more of) a session: while the bar shows, count the query in it when it is
@@ -409,6 +441,7 @@ class FindBar(Horizontal):
         while index - nth > 0 and ordered[index - nth - 1].place == match.place:
             nth += 1
         row, cell = self._locate(entry, nth)
+        self._nth = nth
         self._mark = (entry, row, cell) if cell >= 0 else None
         self._landed = entry
         view.show_line(at, row)
@@ -427,34 +460,16 @@ class FindBar(Horizontal):
     # ---------------------------------------------------------------- drawing
 
     def _cells(self, strip: Strip) -> list[tuple[int, int]]:
-        """Where the query matches on a drawn line, in cells."""
         assert self.query_ is not None
-        text = strip.text
-        spans = self.query_.spans(text, LINE_MATCHES)
-        if not spans or len(text) == strip.cell_length:
-            return spans
-        return [(cell_len(text[:start]), cell_len(text[:end])) for start, end in spans]
+        return match_cells(strip, self.query_)
 
     def _marker(self, strip: Strip, entry: Entry, row: int) -> Strip:
         """`strip` with the matches on it highlighted, the current one brighter."""
         if self.query_ is None:
             return strip
-        cells = self._cells(strip)
-        if not cells:
-            return strip
-        other, current = self._styles
         mark = self._mark
         here = mark[2] if mark is not None and mark[0] is entry and mark[1] == row else -1
-        cuts = sorted({c for span in cells for c in span} | {strip.cell_length})
-        starts = [0, *cuts]
-        spans = dict(cells)
-        out = []
-        for start, piece in zip(starts, strip.divide(cuts), strict=False):
-            if start in spans:
-                style = current if start == here else other
-                piece = Strip(Segment.apply_style(piece, post_style=style), piece.cell_length)
-            out.append(piece)
-        return Strip.join(out)
+        return highlight(strip, self._cells(strip), self._styles, here)
 
     def _show_status(self) -> None:
         status = self.query_one("#find-status", Static)
