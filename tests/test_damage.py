@@ -457,3 +457,18 @@ def test_summaries_are_found_across_read_boundaries(tmp_path: Path) -> None:
     (project / "b.jsonl").write_bytes(summary(5) + b"\n")  # b's own: in its model, not searched for
     found = sibling_summaries(project / "b.jsonl")
     assert found == {f"leaf-{n}": f"title {n}" for n in range(1, 5)}
+
+
+def test_stats_export_and_the_header_count_the_damage_alike(
+    hostile: tuple[Path, list[Case]], hostile_session: Session
+) -> None:
+    from claude_tui.core.export import export_session
+    from claude_tui.ui.clock import Clock
+    from claude_tui.ui.widgets.header import SessionHeader
+
+    session = hostile_session
+    said = f"{len(session.problems)} problems ({session.malformed_lines} unreadable lines)"
+    assert session.malformed_lines and len(session.problems) > session.malformed_lines  # some lines were read
+    assert f"records   {session.records} · {said}\n" in cli("stats", str(hostile[0])).stdout
+    assert f"**Damage:** {said}\n" in export_session(session, "markdown")
+    assert f" · {said} · " in SessionHeader(Clock())._facts(session).plain

@@ -25,6 +25,7 @@ from claude_tui.core.sanitize import folded, inert_json, visible_controls, witho
 from claude_tui.core.session import AGENT_TOOLS, Session, prompt_text
 from claude_tui.core.source import full_output
 from claude_tui.core.stats import (
+    damage,
     human_count,
     human_duration,
     human_size,
@@ -260,8 +261,8 @@ def _fact_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
         ),
         ("Cost", cost_text),
     ]
-    if facts["malformed_lines"] or facts["problems"]:
-        rows.append(("Damage", f"{facts['malformed_lines']} unreadable lines, {len(facts['problems'])} problems"))
+    if facts["problems"]:
+        rows.append(("Damage", damage(len(facts["problems"]), facts["malformed_lines"])))
     return rows
 
 

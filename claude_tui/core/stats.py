@@ -387,6 +387,11 @@ def plural(count: int, noun: str) -> str:
     return f"{count:,} {noun}" + ("" if count == 1 else "s")
 
 
+def damage(problems: int, unreadable: int) -> str:
+    """What was wrong in a file, the same words everywhere: "3 problems (2 unreadable lines)"."""
+    return plural(problems, "problem") + (f" ({plural(unreadable, 'unreadable line')})" if unreadable else "")
+
+
 def human_count(n: int) -> str:
     """1234 -> 1.2k, 3400000 -> 3.4M."""
     if n < 1000:
@@ -453,7 +458,8 @@ def format_stats(facts: dict[str, Any]) -> str:
         + priced
         + unpriced,
         f"  models    {', '.join(facts['models']) or '-'}   versions {', '.join(facts['versions']) or '-'}",
-        f"  records   {facts['records']} ({facts['malformed_lines']} malformed lines)",
+        f"  records   {facts['records']}"
+        + (f" · {damage(len(facts['problems']), facts['malformed_lines'])}" if facts["problems"] else ""),
     ]
     lines += [f"  problem   {p}" for p in facts["problems"][:10]]
     if len(facts["problems"]) > 10:

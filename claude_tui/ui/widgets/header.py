@@ -10,7 +10,15 @@ from textual.widgets import Static
 
 from claude_tui.core.model import Kind, active_seconds, parse_time, span_seconds
 from claude_tui.core.session import Session
-from claude_tui.core.stats import human_count, human_size, human_span, plural, tool_call_counts, usage_with_subagents
+from claude_tui.core.stats import (
+    damage,
+    human_count,
+    human_size,
+    human_span,
+    plural,
+    tool_call_counts,
+    usage_with_subagents,
+)
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.entries import short_model
@@ -71,7 +79,7 @@ class SessionHeader(Static):
         if session.forks:
             parts.append(plural(len(session.forks), "fork"))
         if session.problems:
-            parts.append(plural(len(session.problems), "damaged line"))
+            parts.append(damage(len(session.problems), session.malformed_lines))
         parts.append(one_line(session.project_path or session.path, 300))
         text = Text(" · ".join(parts), style="dim")
         return text
