@@ -388,6 +388,24 @@ async def test_the_find_bar_counts_its_query_in_the_next_session_shown(roots: li
         assert bar._status_text() == (f"{found} matches" if found else "no matches")
 
 
+async def test_a_hit_in_a_tool_output_whose_call_line_is_damaged_says_so(tmp_path: Path) -> None:
+    thread = Thread(session_id="orphan", cwd="/home/u/orphan")
+    thread.prompt("run it")
+    thread.answer(tool_use("t1", "Bash", command="./run"), msg_id="m1")
+    thread.result("t1", "ORPHANRESULT permission denied", is_error=True)
+    path = thread.write(tmp_path / "projects" / "-home-u-orphan" / "orphan.jsonl")
+    lines = path.read_bytes().split(b"\n")
+    lines[1] = lines[1][: len(lines[1]) // 2]  # the call's line cut off
+    path.write_bytes(b"\n".join(lines))
+    app = ClaudeTUI([tmp_path / "projects"], clock=CLOCK)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await browser_ready(pilot, app)
+        await search(pilot, app, "ORPHANRESULT")
+        await pilot.press("down", "enter")
+        await settled(pilot, lambda: app.main._hit is None)
+        assert [n.message for n in app._notifications][-1].startswith("That tool output's call is not in the file")
+
+
 async def test_search_screen_opens_a_compaction_summary(roots: list[Path]) -> None:
     app = ClaudeTUI(roots, clock=CLOCK)
     async with app.run_test(size=(140, 40)) as pilot:
