@@ -251,9 +251,9 @@ class SessionList(ScrollView, can_focus=True):
             if key != self.sort_key:
                 cells.append((labels[key], plain))
                 continue
-            label = f"{labels[key]} {arrow}"
-            if cell_len(label) <= size:
-                cells.append((label, sorted_))
+            fits = [f for f in (f"{labels[key]} {arrow}", f"{arrow}{labels[key]}") if cell_len(f) <= size]
+            if fits:  # "When ▼", else "▼Msgs": beside the next column's label, "Msgs ▼" would read as its arrow
+                cells.append((fits[0], sorted_))
             else:  # the arrow in the gap after the label: "Tokens ▼"
                 cells.append((labels[key], sorted_))
                 after[i] = Segment(f" {arrow}".ljust(_GAP), sorted_)
