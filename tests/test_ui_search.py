@@ -452,11 +452,14 @@ async def test_search_screen_filters_and_errors(roots: list[Path]) -> None:
         screen.query_one("#search-role", Select).clear()
         screen.query_one("#search-tool").value = "Bash"  # type: ignore[attr-defined]
         await settled(pilot, lambda: screen.hits and all(h.tool == "Bash" for h in screen.hits))
-        await pilot.press("ctrl+o")
-        await settled(pilot, lambda: not screen._timer and all(h.is_error for h in screen.hits))
         screen.query_one("#search-since").value = "yesterday"  # type: ignore[attr-defined]
         await settled(pilot, lambda: screen.query_one("#search-status").has_class("-error"))
         assert "not a date" in str(screen.query_one("#search-status").render())
+        assert not screen.hits and not screen.query_one(HitList).lines  # no results of an earlier search below it
+        screen.query_one("#search-since").value = ""  # type: ignore[attr-defined]
+        await settled(pilot, lambda: screen.hits and not screen.query_one("#search-status").has_class("-error"))
+        await pilot.press("ctrl+o")
+        await settled(pilot, lambda: not screen._timer and all(h.is_error for h in screen.hits))
         await pilot.press("ctrl+l")
         await settled(pilot, lambda: not screen.hits)
         await pilot.press("escape")

@@ -298,6 +298,7 @@ class SearchScreen(Screen[None]):
             return  # an older search than the one on screen
         self._shown = message.token
         if message.error:
+            self._fill([])  # what is below the error is not what was asked for
             self._status(message.error, error=True)
             return
         self._fill(message.hits)
