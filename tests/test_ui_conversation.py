@@ -184,7 +184,8 @@ async def test_tool_detail_reads_the_whole_output_back(tmp_path: Path) -> None:
         assert app.screen._text.endswith("59999")  # the whole output, for copy and $PAGER
 
 
-async def test_a_calls_raw_json_is_its_own_record_and_its_result(tmp_path: Path) -> None:
+@pytest.mark.parametrize("keys", [("enter", "r"), ("r",)])  # r in the detail view, or on the call in the pane
+async def test_a_calls_raw_json_is_its_own_record_and_its_result(tmp_path: Path, keys: tuple[str, ...]) -> None:
     thread = Thread()
     thread.prompt("run it")
     thread.answer({"type": "thinking", "thinking": "let me run it"}, msg_id="m1")
@@ -194,27 +195,12 @@ async def test_a_calls_raw_json_is_its_own_record_and_its_result(tmp_path: Path)
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         view.select(index_of(view, lambda e: e.call is not None))
-        await pilot.press("enter", "r")
-        await settled(pilot, lambda: '"uuid"' in app.screen._text)
+        await pilot.press(*keys)
+        await settled(pilot, lambda: isinstance(app.screen, DetailScreen) and '"uuid"' in app.screen._text)
         raw = app.screen._text
         assert '"tool_use"' in raw and '"all good"' in raw and "let me run it" not in raw
         facts = str(app.screen.query_one("#detail-facts", Static).render())
         assert "lines 3 and 4" in facts and "id t1" in facts
-
-
-async def test_r_on_a_tool_call_in_the_pane_shows_its_records(tmp_path: Path) -> None:
-    thread = Thread()
-    thread.prompt("run it")
-    thread.answer({"type": "thinking", "thinking": "let me run it"}, msg_id="m1")
-    thread.answer(tool_use("t1", "Bash", command="./run"), msg_id="m1")
-    thread.result("t1", "all good")
-    app = session_app(thread.write(tmp_path / "s.jsonl"))
-    async with app.run_test(size=SIZE) as pilot:
-        view = await loaded(pilot, app)
-        view.select(index_of(view, lambda e: e.call is not None))
-        await pilot.press("r")
-        await settled(pilot, lambda: isinstance(app.screen, DetailScreen) and '"uuid"' in app.screen._text)
-        assert '"all good"' in app.screen._text and "let me run it" not in app.screen._text
 
 
 async def test_copy_actions(monkeypatch: pytest.MonkeyPatch) -> None:
