@@ -28,6 +28,7 @@ from claude_tui.core.source import full_output, raw_json
 from claude_tui.ui import render
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.palette import Palette
+from claude_tui.ui.widgets.findbar import highlight, match_cells, match_styles
 from claude_tui.ui.widgets.keybar import KeyBar
 
 
@@ -59,15 +60,11 @@ class DetailBody(Static):
         strip = super().render_line(y)
         if self.query_ is None:
             return strip
-        from claude_tui.ui.widgets.findbar import highlight, match_cells
-
         line, cell = self.current
         return highlight(strip, match_cells(strip, self.query_), self.marks, cell if y == line else -1)
 
     def find(self, query: Query, nth: int) -> int | None:
         """Highlight `query`; the line of its `nth` match (or of the last one, when there are fewer), if any."""
-        from claude_tui.ui.widgets.findbar import match_cells, match_styles
-
         self.query_, self.marks = query, match_styles(self.app)
         found: tuple[int, int] | None = None
         for y in range(self.size.height):
