@@ -579,10 +579,6 @@ class MainScreen(Screen[None]):
         subject = Subject(session, message, call, mode, str(plan) if plan else None, find)
         self.app.push_screen(DetailScreen(subject, self.clock))
 
-    def _cursor_message(self) -> Message | None:
-        entry = self._cursor_entry()
-        return entry.message if entry is not None else None
-
     def _cursor_entry(self) -> Entry | None:
         entry = self.conversation.cursor
         if entry is None:
@@ -748,10 +744,11 @@ class MainScreen(Screen[None]):
     def action_plan(self) -> None:
         from claude_tui.ui import actions
 
-        message = self._cursor_message()
+        entry = self._cursor_entry()
         session = self.conversation.session
-        if message is None or session is None:
+        if entry is None or session is None:
             return
+        message = entry.message
         slug = message.slug or next(reversed(session.slugs), None)
         app: ClaudeTUI = self.app  # type: ignore[assignment]
         path = actions.plan_path(app.roots, slug) if slug else None
