@@ -182,5 +182,5 @@ async def test_a_session_of_damaged_lines_only_shows_them(tmp_path: Path) -> Non
         await settled(pilot, lambda: not view.reading, timeout=5)
         await pilot.pause()
         text = screen_text(app)
-    assert "This session has no messages, only 12 damaged lines:" in text
+    assert "This session has no messages, only 12 problems (12 unreadable lines):" in text
     assert "⚠ line 1: invalid JSON" in text and "⚠ line 3: invalid JSON" in text and "… and 4 more" in text

@@ -32,9 +32,9 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
-from claude_tui.core.model import QUIET_KINDS, Block, Fork, Kind, Message, Problem, ToolCall
+from claude_tui.core.model import QUIET_KINDS, Block, Fork, Kind, Message, ToolCall
 from claude_tui.core.session import Session, Update
-from claude_tui.core.stats import plural
+from claude_tui.core.stats import damage
 from claude_tui.core.tail import SessionTail
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.filters import PaneFilter
@@ -321,7 +321,7 @@ class ConversationView(ScrollView, can_focus=True):
         if done:
             self.reading = False
             error = self._error
-            self.placeholder = f"Cannot read this session: {error}" if error else _no_messages(session.problems)
+            self.placeholder = f"Cannot read this session: {error}" if error else _no_messages(session)
             # A big session is millions of objects that live as long as it is shown: keep the
             # cycle collector from walking them all (a 150 ms pause) every so often while it is.
             gc.freeze()
@@ -996,14 +996,15 @@ def _common_prefix(old: list[Message], new: list[Message]) -> int:
     return low
 
 
-def _no_messages(problems: list[Problem], most: int = 8) -> str:
-    """Why the pane is empty: no messages, and the damaged lines that were there instead."""
+def _no_messages(session: Session, most: int = 8) -> str:
+    """Why the pane is empty: no messages, and the problems found instead (in the header's words)."""
+    problems = session.problems
     if not problems:
         return "This session has no messages"
     lines = [f"⚠ line {p.line_no}: {one_line(p.message, 200)}" for p in problems[:most]]
     if len(problems) > most:
         lines.append(f"… and {len(problems) - most} more")
-    return "\n".join([f"This session has no messages, only {plural(len(problems), 'damaged line')}:", *lines])
+    return "\n".join([f"This session has no messages, only {damage(len(problems), session.malformed_lines)}:", *lines])
 
 
 def _identity(entry: Entry) -> tuple[object, ...]:
