@@ -538,3 +538,25 @@ def test_a_shell_commands_output_is_kept_whole_as_a_block(tmp_path: Path) -> Non
         assert all(f in out for f in failures), fmt
         assert "8 failed" in out and "\x1b" not in out and "␛" not in out and "bash-stdout" not in out, fmt
     assert "```text\nFFFFFFFF\n" + "\n".join(failures) + "\n8 failed\n```" in export(path, "markdown")
+
+
+def test_an_output_whose_call_is_lost_is_exported_where_it_is(tmp_path: Path) -> None:
+    log = Log()
+    log.prompt("run", None)
+    log.answer(text("Running."))
+    log.call("b1", "Bash", {"command": "./run"})
+    log.result("b1", "LOSTOUTPUT permission denied", is_error=True)
+    log.answer(text("It failed."))
+    path = log.write(tmp_path / "p" / "lost.jsonl")
+    lines = path.read_bytes().split(b"\n")
+    lines[2] = lines[2][:40]  # the call's line is damaged
+    path.write_bytes(b"\n".join(lines))
+    session = read_session(path)
+    for fmt in ("markdown", "html"):
+        out = export_session(session, fmt)
+        assert "its call is not in the file (a damaged line?)" in out
+        assert out.index("Running.") < out.index("LOSTOUTPUT permission denied") < out.index("It failed.")
+    calls = [c for m in json.loads(export_session(session, "json"))["messages"] for c in m["tool_calls"]]
+    assert [(c["name"], c["lost"], c["is_error"], c["result"]["text"]) for c in calls] == [
+        ("?", True, True, "LOSTOUTPUT permission denied")
+    ]

@@ -507,3 +507,26 @@ def test_a_shell_command_shows_what_was_run_and_a_tool_error_its_message(tmp_pat
     [command] = [m for m in session.messages if m.kind is Kind.COMMAND]
     assert prompt_text(command) == "uv run pytest -m browser"
     assert summary(session.calls["t1"], None)[1] == "InputValidationError: bad"
+
+
+def test_a_result_whose_call_is_lost_is_shown_where_it_is_until_the_call_comes() -> None:
+    t = Thread()
+    t.prompt("run it")
+    t.answer(text("Running."), msg_id="m0")
+    call = t.answer(tool_use("t1", "Bash", command="./run"), msg_id="m1")
+    t.result("t1", "permission denied", is_error=True)
+    t.answer(text("It failed."), msg_id="m2")
+    t.records.remove(call)  # the call's line was damaged, or comes later
+    session = Session()
+    for record in t.records:
+        session.add_record(record, None)
+    holder = session.visible()[2]
+    lost = session.calls["t1"]
+    assert holder.kind is Kind.TOOL_RESULT and [b.call for b in holder.blocks] == [lost]
+    assert lost.lost and lost.status == "error" and lost.result is not None and lost.duration is None
+    assert session_stats(session)["tool_calls"] == 0  # counted as the index counts: calls written
+
+    session.add_record(call, None)
+    found = session.calls["t1"]
+    assert not found.lost and found.name == "Bash" and found.result is lost.result
+    assert holder.blocks == [] and holder not in session.visible()

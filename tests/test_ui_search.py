@@ -388,7 +388,7 @@ async def test_the_find_bar_counts_its_query_in_the_next_session_shown(roots: li
         assert bar._status_text() == (f"{found} matches" if found else "no matches")
 
 
-async def test_a_hit_in_a_tool_output_whose_call_line_is_damaged_says_so(tmp_path: Path) -> None:
+async def test_a_hit_in_a_tool_output_whose_call_line_is_damaged_opens_it(tmp_path: Path) -> None:
     thread = Thread(session_id="orphan", cwd="/home/u/orphan")
     thread.prompt("run it")
     thread.answer(tool_use("t1", "Bash", command="./run"), msg_id="m1")
@@ -399,11 +399,15 @@ async def test_a_hit_in_a_tool_output_whose_call_line_is_damaged_says_so(tmp_pat
     path.write_bytes(b"\n".join(lines))
     app = ClaudeTUI([tmp_path / "projects"], clock=CLOCK)
     async with app.run_test(size=(140, 40)) as pilot:
-        await browser_ready(pilot, app)
+        view = await browser_ready(pilot, app)
         await search(pilot, app, "ORPHANRESULT")
         await pilot.press("down", "enter")
-        await settled(pilot, lambda: app.main._hit is None)
-        assert [n.message for n in app._notifications][-1].startswith("That tool output's call is not in the file")
+        await settled(pilot, lambda: app.main._hit is None and not view.reading)
+        entry = view.cursor
+        assert entry is not None and entry.call is not None and entry.call.lost and entry.key in view.expanded
+        shown = "\n".join(view.render_line(y).text for y in range(view.size.height))
+        assert "✗ ?" in shown and "its call is not in the file (a damaged line?)" in shown
+        assert "ORPHANRESULT permission denied" in shown and "⚠ line 2: invalid JSON" in shown
 
 
 async def test_search_screen_opens_a_compaction_summary(roots: list[Path]) -> None:

@@ -20,7 +20,7 @@ import orjson
 
 from claude_tui import __version__
 from claude_tui.core.diff import EDIT_TOOLS, unified
-from claude_tui.core.model import Block, Kind, Message, ToolCall, parse_time
+from claude_tui.core.model import LOST_CALL, Block, Kind, Message, ToolCall, parse_time
 from claude_tui.core.sanitize import folded, inert_json, visible_controls, without_markup
 from claude_tui.core.session import AGENT_TOOLS, Session, prompt_text
 from claude_tui.core.source import full_output
@@ -108,6 +108,9 @@ class _Walker:
             if m.stop_reason == "max_tokens":
                 out.note("⚠ answer cut off: the model reached its output limit", "error")
             out.close_box()
+        elif kind is Kind.TOOL_RESULT:  # outputs whose call is lost
+            for block in m.blocks:
+                self.block(session, block, False)
         elif kind is Kind.COMPACT_BOUNDARY:
             before = f" ({human_count(m.pre_tokens)} tokens before)" if m.pre_tokens else ""
             out.divider(f"✂ {'Microcompaction' if m.micro else 'Conversation compacted'}{before}", "compact")
@@ -268,6 +271,8 @@ def _fact_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
 
 def _summary(call: ToolCall) -> str:
     """What a call is about, in a few words: its description, file, pattern, ..."""
+    if call.lost:
+        return LOST_CALL
     inp = call.input
     key = next((k for k in SUMMARY_KEYS if isinstance(inp.get(k), str)), None)
     if key == "command" and call.name == "Bash":
@@ -374,6 +379,7 @@ def _json_call(session: Session, call: ToolCall) -> dict[str, Any]:
         "status": call.status,
         "is_error": call.status == "error",
         "duration_s": call.duration,
+        "lost": call.lost,  #: its record is not in the file: only the result is known
         "result": _json_result(session, call),
         "diff": "\n".join(unified(call)) if call.name in EDIT_TOOLS else None,
         "subagent": None if call.subagent is None else _json_agent(call.subagent),

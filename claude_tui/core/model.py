@@ -43,6 +43,9 @@ class Kind(StrEnum):
     UNKNOWN = "unknown"  #: a record type we do not know: kept, shown inert
 
 
+#: What stands for a lost call's input.
+LOST_CALL = "its call is not in the file (a damaged line?)"
+
 #: Kinds shown as dim one-line rows that a user can hide.
 QUIET_KINDS = frozenset(
     {Kind.META, Kind.SYSTEM, Kind.HOOK, Kind.ATTACHMENT, Kind.PROGRESS, Kind.UNKNOWN, Kind.COMMAND_OUTPUT}
@@ -125,6 +128,7 @@ class ToolCall:
     result: ToolResult | None = None
     subagent: Session | None = None
     span: Span | None = None  #: the line of the record that holds the call
+    lost: bool = False  #: a stand-in for a call not in the file (see LOST_CALL): its result is all there is
 
     @property
     def spans(self) -> list[Span]:
@@ -141,7 +145,7 @@ class ToolCall:
     @property
     def duration(self) -> float | None:
         """Seconds from the call to its result, where both carry timestamps."""
-        if self.result is None:
+        if self.result is None or self.lost:
             return None
         start, end = parse_time(self.started or self.message.timestamp), parse_time(self.result.timestamp)
         if start is None or end is None or end < start:

@@ -123,7 +123,6 @@ class Session:
         self._by_message_id: dict[str, Message] = {}
         self._prompt_children: dict[str | None, list[Message]] = {}
         self._fork_at: dict[str | None, Fork] = {}
-        self._early_results: dict[str, tuple[ToolResult, Message]] = {}
         self._inline_agents: dict[str, Session] = {}  #: sidechain uuid -> its subagent
         self._progress_agents: dict[str, Session] = {}  #: Task tool_use id -> subagent from progress copies
         self._agents_by_id: dict[str, ToolCall] = {}  #: agentId named in a Task result -> the call
@@ -296,7 +295,8 @@ class Session:
         btype = item.get("type")
         if btype == "tool_use":
             tid = item.get("id")
-            if not isinstance(tid, str) or tid in self.calls:
+            known = self.calls.get(tid) if isinstance(tid, str) else None
+            if not isinstance(tid, str) or (known is not None and not known.lost):
                 return
             inp = item.get("input")
             call = ToolCall(
@@ -304,9 +304,12 @@ class Session:
             )
             self.calls[tid] = call
             message.blocks.append(Block("tool_use", call=call))
-            early = self._early_results.pop(tid, None)
-            if early is not None:
-                self._attach_result(call, *early)
+            if known is not None and known.result is not None:  # its result came first and stood in for it
+                holder = known.message
+                holder.blocks = [b for b in holder.blocks if b.call is not known]
+                self._layout = None  # the holder may have nothing left to show
+                self._update.threads_changed = True
+                self._attach_result(call, known.result)
             return
         if btype in ("text", "thinking"):
             block = Block(btype, _str(item.get(btype)))
@@ -340,12 +343,12 @@ class Session:
         if result.is_error:
             self.error_ids.add(tid)
         call = self.calls.get(tid)
-        if call is None:
-            self._early_results[tid] = (result, owner)
-        else:
-            self._attach_result(call, result, owner)
+        if call is None:  # shown where the result is, until (unless) the call comes
+            call = self.calls[tid] = ToolCall(tid, "?", {}, owner, lost=True)
+            owner.blocks.append(Block("tool_use", call=call))
+        self._attach_result(call, result)
 
-    def _attach_result(self, call: ToolCall, result: ToolResult, owner: Message) -> None:
+    def _attach_result(self, call: ToolCall, result: ToolResult) -> None:
         call.result = result
         self._update.touch(call.message)
         agent_id = result.structured.get("agentId") if isinstance(result.structured, dict) else None

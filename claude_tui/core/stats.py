@@ -54,7 +54,7 @@ def _assistant_messages(session: Session) -> int:
 
 def _call_ids(session: Session) -> set[str]:
     """The tool_use ids of this file's assistant records, inline sidechains' included."""
-    calls = set(session.calls)
+    calls = {tid for tid, call in session.calls.items() if not call.lost}
     for sub in _inline(session):
         calls |= _call_ids(sub)
     return calls

@@ -50,7 +50,7 @@ class Layout:
             newest[up] = max(newest[up], newest[seg])
         layout = cls(parents, newest, branches, [], set(), len(session.messages))
         active = layout.active = layout.active_segments(session.forks)
-        layout.visible = [m for m in session.messages if m.segment in active and m.kind is not Kind.TOOL_RESULT]
+        layout.visible = [m for m in session.messages if m.segment in active and shown(m)]
         return layout
 
     def extend(self, session: Session) -> bool:
@@ -68,7 +68,7 @@ class Layout:
             while segment >= 0:  # the newest message under each segment up to the root
                 newest[segment] = message.index
                 segment = parents[segment]
-            if message.kind is not Kind.TOOL_RESULT:
+            if shown(message):
                 added.append(message)
         self.count = len(session.messages)
         if added:
@@ -90,3 +90,8 @@ class Layout:
                 chosen = fork.chosen if fork.chosen is not None else self.newest_branch(fork)
                 active.add(segments[chosen])
         return active
+
+
+def shown(message: Message) -> bool:
+    """Tool results are shown in their calls; those whose call is not in the file, on their own."""
+    return message.kind is not Kind.TOOL_RESULT or any(block.call is not None for block in message.blocks)

@@ -532,7 +532,6 @@ class MainScreen(Screen[None]):
         if hit is None or view.session is None or Path(view.session.path) != hit.path:
             return
         from claude_tui.core.find import locate
-        from claude_tui.core.model import Kind
         from claude_tui.ui.widgets.search_screen import words_of
 
         with view.lock:
@@ -549,9 +548,6 @@ class MainScreen(Screen[None]):
             view.set_pane_filter(None)
             shown = view.reveal(message, call, block=block)
         entry = view.cursor
-        if not shown and message.kind is Kind.TOOL_RESULT and call is None:
-            self.notify("That tool output's call is not in the file (a damaged line?): it cannot be shown", timeout=5)
-            return
         if not shown or entry is None:
             self.notify("That message is on another branch of the conversation (< and > switch)", timeout=4)
             return

@@ -10,7 +10,7 @@ from rich.style import Style
 from rich.text import Text
 
 from claude_tui.core import diff as core_diff
-from claude_tui.core.model import ToolCall
+from claude_tui.core.model import LOST_CALL, ToolCall
 from claude_tui.core.sanitize import folded, visible_controls, visible_controls_but_sgr, without_sgr
 from claude_tui.core.stats import human_count, human_size, plural
 from claude_tui.ui import diff
@@ -49,6 +49,8 @@ def short_path(path: str, cwd: str | None) -> str:
 def summary(call: ToolCall, cwd: str | None) -> tuple[str, str]:
     """What the call did, as (subject, detail): ("src/app.py", "+3 -1")."""
     inp, name = call.input, call.name
+    if call.lost:
+        return LOST_CALL, _output_hint(call)
     path = short_path(str(inp.get("file_path") or inp.get("notebook_path") or inp.get("path") or ""), cwd)
     if name == "Bash":
         return one_line(inp.get("command")), _output_hint(call)

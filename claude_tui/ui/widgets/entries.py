@@ -74,13 +74,13 @@ def thinking_note(block: Block) -> str | None:
     return f"∴ Thinking ({'redacted' if block.type == 'redacted_thinking' else 'no text saved'})"
 
 
+#: What an assistant turn is made of (tool results are shown on their own only when their call is lost).
+_TURN = (Kind.ASSISTANT, Kind.API_ERROR, Kind.TOOL_RESULT)
+
+
 def continues_turn(message: Message, previous: Message | None) -> bool:
     """An assistant message right after another one belongs to the same turn (one header)."""
-    return (
-        previous is not None
-        and message.kind in (Kind.ASSISTANT, Kind.API_ERROR)
-        and previous.kind in (Kind.ASSISTANT, Kind.API_ERROR)
-    )
+    return previous is not None and message.kind in _TURN and previous.kind in _TURN
 
 
 def build(
