@@ -451,3 +451,20 @@ async def test_next_error_opens_the_subagent_that_holds_it(tmp_path: Path) -> No
         await pilot.press("h", "h", "G", "E")  # closed again; from the end, back to it
         cursor = view.cursor
         assert cursor is not None and cursor.call is not None and cursor.call.id == "g1"
+
+
+async def test_the_header_counts_the_subagents_errors_that_e_visits(real_projects: Path) -> None:
+    path = real_projects / "-src-deep-manifest" / "a7da6a22-facc-4fcd-8bab-f83c87862004.jsonl"
+    app = session_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        header = str(app.screen.query_one(SessionHeader).render())
+        assert "108 tool calls (4 errors)" in header and "1 subagent (1 error)" in header
+        visited: list[str] = []
+        view.select(0)
+        for _ in range(5):
+            await pilot.press("e")
+            cursor = view.cursor
+            assert cursor is not None and cursor.call is not None and cursor.call.status == "error"
+            visited.append(cursor.call.id)
+        assert len(set(visited)) == 5

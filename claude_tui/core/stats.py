@@ -75,6 +75,12 @@ def tool_call_counts(session: Session) -> tuple[int, int]:
     return len(calls), len(_outcomes(session)[1] & calls)
 
 
+def agent_errors(session: Session) -> int:
+    """Failed tool calls in the subagents with transcripts of their own (nested ones included): those
+    `tool_call_counts` leaves out, and the error keys visit."""
+    return sum(tool_call_counts(sub)[1] + agent_errors(sub) for sub in session.subagents if sub.source != "inline")
+
+
 def _pre2_summary(message: Message, messages: list[Message]) -> bool:
     """Before 2.0 a compaction left no boundary: its summary record is itself a root."""
     return message.parent is None and not any(

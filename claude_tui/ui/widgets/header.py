@@ -11,6 +11,7 @@ from textual.widgets import Static
 from claude_tui.core.model import Kind, active_seconds, parse_time, span_seconds
 from claude_tui.core.session import Session
 from claude_tui.core.stats import (
+    agent_errors,
     damage,
     human_count,
     human_size,
@@ -67,7 +68,8 @@ class SessionHeader(Static):
             + (f" ({plural(errors, 'error')})" if errors else "")
         )
         if session.subagents:
-            parts.append(plural(len(session.subagents), "subagent"))
+            failed = agent_errors(session)
+            parts.append(plural(len(session.subagents), "subagent") + (f" ({plural(failed, 'error')})" if failed else ""))
         parts.append(f"{human_count(usage.tokens.total)} tokens")
         if usage.cost is not None:
             parts.append(f"${usage.cost:,.2f}")
