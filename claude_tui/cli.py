@@ -275,6 +275,19 @@ def _command_first(argv: list[str]) -> list[str]:
     return argv
 
 
+def _parse(argv: list[str]) -> argparse.Namespace:
+    """The subcommand's arguments; a query word taken for an unknown option gets a hint, as ripgrep gives."""
+    try:
+        return build_parser().parse_args(argv)
+    except SystemExit as exc:
+        words = argv[1 : argv.index("--")] if "--" in argv else argv[1:]
+        dashed = next((w for w in words if w.startswith("-") and not w.startswith("--") and w != "-"), None)
+        if argv[0] == "search" and exc.code == 2 and dashed:
+            hint = f"to search for {dashed}, end the options with --: claude-tui search [OPTIONS] -- {dashed}"
+            print(f"claude-tui: {hint}", file=sys.stderr)
+        raise
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run a subcommand, else the app. With no `argv` this is the whole process (the script's
     entry point), which a subcommand may end itself once its output is flushed."""
@@ -282,7 +295,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = _command_first(list(sys.argv[1:] if argv is None else argv))
     try:
         if argv and argv[0] in COMMANDS:
-            args = build_parser().parse_args(argv)
+            args = _parse(argv)
             args.whole_process = whole_process
             return COMMANDS[args.command][1](args)
         from claude_tui.ui.launch import run_app

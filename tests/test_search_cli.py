@@ -485,3 +485,18 @@ def test_a_search_that_rejects_too_many_candidates_stops_and_says_so(
     monkeypatch.setenv("CLAUDE_TUI_CACHE_DIR", str(tmp_path / "cli-cache"))
     assert main(["search", '"lines json"', "--projects-dir", str(tmp_path / "projects")]) == 1
     assert CUT_SHORT in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["-foo"], ["bar", "-foo"], ["-foo", "--limit", "3"]])
+def test_a_query_word_taken_for_an_option_gets_a_hint(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["search", *argv])
+    assert exc.value.code == 2
+    hint = "claude-tui: to search for -foo, end the options with --: claude-tui search [OPTIONS] -- -foo"
+    assert capsys.readouterr().err.splitlines()[-1] == hint
+
+
+def test_an_unknown_long_option_gets_no_hint(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["search", "foo", "--limti", "3"])
+    assert "end the options with --" not in capsys.readouterr().err
