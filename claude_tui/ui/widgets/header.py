@@ -69,7 +69,8 @@ class SessionHeader(Static):
         )
         if session.subagents:
             failed = agent_errors(session)
-            parts.append(plural(len(session.subagents), "subagent") + (f" ({plural(failed, 'error')})" if failed else ""))
+            errors = f" ({plural(failed, 'error')})" if failed else ""
+            parts.append(plural(len(session.subagents), "subagent") + errors)
         parts.append(f"{human_count(usage.tokens.total)} tokens")
         if usage.cost is not None:
             parts.append(f"${usage.cost:,.2f}")
