@@ -366,7 +366,12 @@ async def test_search_screen_opens_a_hit_inside_a_subagent_and_comes_back(roots:
         assert entry is not None and entry.depth == 1 and entry.call is not None and entry.call.name == "Glob"
         assert entry.key in view.expanded and entry.message in view.highlighted and view.has_focus
         assert view.session.path == str(hit.path)
-        await pilot.press("escape")
+        bar = app.main.find_bar
+        assert bar is not None and bar.active and bar.input.value == "deps"  # the words found in the session
+        await settled(pilot, lambda: bar._done)
+        assert bar._landed is entry and bar._status_text().startswith("match ")  # on the match opened
+        await pilot.press("escape")  # the bar was the hit's: closed, and back to the results
+        assert not bar.active
         assert app.screen is screen and screen.query_one("#search-query", Input).value == "deps"
         assert screen.query_one(HitList).has_focus  # back on the results, at the hit opened
 

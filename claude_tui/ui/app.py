@@ -534,8 +534,10 @@ class MainScreen(Screen[None]):
         from claude_tui.core.find import locate
         from claude_tui.ui.widgets.search_screen import words_of
 
+        words = words_of(hit)
         with view.lock:
-            found = locate(view.session, str(hit.file), hit.offset, hit.kind, hit.call_id, words_of(hit))
+            pattern = words.pattern if words is not None else None
+            found = locate(view.session, str(hit.file), hit.offset, hit.kind, hit.call_id, pattern)
         if found is None:
             if not view.reading:
                 self._hit = None
@@ -553,6 +555,8 @@ class MainScreen(Screen[None]):
             return
         if entry.expandable and entry.key not in view.expanded:
             view.set_expanded(entry, True)
+        if words is not None and (bar := self.find_bar) is not None:
+            bar.seek(words)  # the words highlighted, the cursor on the first (n and N go on)
 
     @on(ConversationView.OpenRequested)
     def _open_requested(self, message: ConversationView.OpenRequested) -> None:
@@ -608,23 +612,28 @@ class MainScreen(Screen[None]):
 
     def action_back(self) -> None:
         if (bar := self.find_bar) is not None and bar.active:
-            bar.close()
+            bar.close()  # and, on a search hit's session, back to the results: the bar showed its words
+            self._back_to_search()
             return
-        if self._clear_filter_of_focused():
-            return
-        session = self.conversation.session
-        if self._from_search is not None and session is not None and Path(session.path) == self._from_search:
-            from claude_tui.ui.widgets.search_screen import SearchScreen
-
-            self._from_search = None
-            search = self.app.get_screen("search")
-            assert isinstance(search, SearchScreen)
-            search.back_to_results = True
-            self.app.push_screen(search)  # back to the results, the query kept
+        if self._clear_filter_of_focused() or self._back_to_search():
             return
         if self.has_class("-zoomed") and (self.has_class("-narrow") or self.direct is None):
             self.remove_class("-zoomed")
             self.query_one(SessionList).focus()
+
+    def _back_to_search(self) -> bool:
+        """Back to the search results, the query kept, from the session a hit opened."""
+        session = self.conversation.session
+        if self._from_search is None or session is None or Path(session.path) != self._from_search:
+            return False
+        from claude_tui.ui.widgets.search_screen import SearchScreen
+
+        self._from_search = None
+        search = self.app.get_screen("search")
+        assert isinstance(search, SearchScreen)
+        search.back_to_results = True
+        self.app.push_screen(search)
+        return True
 
     def _clear_filter_of_focused(self) -> bool:
         """Clear the filter of the focused tree or list, if it has one."""

@@ -899,10 +899,13 @@ class ConversationView(ScrollView, can_focus=True):
                 ),
                 mine[0],
             )
+            first = mine[0]  # its header too, when both fit
+            fits = self._starts[target + 1] - self._starts[first] - self._entries[first].pad <= self._view.height
         if highlight:
             self.highlighted = {message}
         self.follow = False
-        self.select(target, top=True)
+        self.select(target, scroll=False)
+        self._scroll_to_entry(first if fits else target, top=True)
         self.refresh()
         return True
 

@@ -188,6 +188,7 @@ class FindBar(Horizontal):
         self._done = True
         self._current: Match | None = None
         self._pending: int | None = None  #: a jump asked for before its match was found
+        self._aim: tuple[int, int, int | None] | None = None  #: the place the next first jump prefers
         self._scanned: tuple[Session | None, int] = (None, -1)  #: the session searched, and its version then
         self._partial = False  #: the session searched was still being read
         self._mark: tuple[Entry, int, int] | None = None  #: where the current match is drawn: entry, row, cell
@@ -221,6 +222,18 @@ class FindBar(Horizontal):
         if box.value and self.view.marker is None:
             self._search()
 
+    def seek(self, query: Query) -> None:
+        """Show the bar with `query` in it and go to its first match from the cursor on; the
+        conversation keeps the focus (a search hit opened: its words found in the session)."""
+        self._styles = match_styles(self.app)
+        self._show(True)
+        self._set_regex(query.regex)
+        self.input.value = query.text
+        self._catch_up()
+        entry = self.view.cursor
+        self._aim = None if entry is None else _place_of(entry)
+        self.step(0)
+
     def close(self) -> None:
         """Hide the bar and its highlights; the conversation takes the focus (n and N bring them back)."""
         self._show(False)
@@ -239,9 +252,12 @@ class FindBar(Horizontal):
         self.screen.set_class(shown, "-finding")
 
     def toggle_regex(self) -> None:
-        self.regex = not self.regex
-        self.query_one("#find-regex").set_class(self.regex, "-on")
+        self._set_regex(not self.regex)
         self._search()
+
+    def _set_regex(self, on: bool) -> None:
+        self.regex = on
+        self.query_one("#find-regex").set_class(on, "-on")
 
     def on_click(self, event: events.Click) -> None:
         if event.widget is not None and event.widget.id == "find-regex":
@@ -265,7 +281,7 @@ class FindBar(Horizontal):
         self._token += 1
         self._before, self._after, self._pending = [], [], None
         if not again:
-            self._current, self._mark, self._landed = None, None, None
+            self._current, self._mark, self._landed, self._aim = None, None, None, None
         self._done = True
         text = self.input.value
         self._searched = (text, self.regex)
@@ -356,7 +372,7 @@ class FindBar(Horizontal):
         for match in message.matches:
             (self._before if match.before else self._after).append(match)
         self._done = message.done
-        if self._pending is not None and ((self._pending == 0 and self._after) or self._done):
+        if self._pending is not None and self._known(self._pending):
             step, self._pending = self._pending, None
             self.step(step, focus=False)
         self._show_status()
@@ -383,7 +399,7 @@ class FindBar(Horizontal):
         if self._scanned != (session, session.version if session is not None else -1):
             self._search(again=True)  # another session, or the session grew: search again, then go
         ordered = self._before + self._after
-        if not self._done and (step != 0 or not self._after):
+        if not self._known(step):
             self._pending = step  # the search goes on: go when it has found the match
             self._show_status()
             return
@@ -391,8 +407,19 @@ class FindBar(Horizontal):
             return  # the bar says "no matches"
         self._go(ordered, self._target(ordered, step))
 
+    def _known(self, step: int) -> bool:
+        """Whether the match to go to has been found (the first from the cursor on, for `step` 0: in the
+        place aimed at, when there is one)."""
+        if self._done:
+            return True
+        return step == 0 and any(self._aim is None or m.place == self._aim for m in self._after)
+
     def _target(self, ordered: list[Match], step: int) -> int:
         """Index in `ordered` of the match to go to."""
+        aim, self._aim = self._aim, None
+        aimed = next((i for i, m in enumerate(ordered) if m.place == aim), None) if step == 0 and aim else None
+        if aimed is not None:
+            return aimed
         current = self._position(ordered)
         if current is not None and step and self._landed is not None and self.view.cursor is self._landed:
             return (current + step) % len(ordered)
@@ -512,3 +539,10 @@ class PaneNote(Static):
         self.set_class(pane_filter is not None, "-active")
         if pane_filter is not None:
             self.update(Text(pane_filter.note, no_wrap=True))
+
+
+def _place_of(entry: Entry) -> tuple[int, int, int | None]:
+    """The place (as `Match.place` says it) that `entry` shows."""
+    blocks = entry.message.blocks
+    block = next((i for i, b in enumerate(blocks) if b is entry.block), None) if entry.call is None else None
+    return id(entry.message), id(entry.call), block

@@ -25,6 +25,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Checkbox, Input, Select, Static
 
+from claude_tui.core.find import Query
 from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, Hits
 from claude_tui.ui.bindings import cursor_bindings
 from claude_tui.ui.tools import one_line
@@ -56,10 +57,12 @@ def as_typed(text: str) -> str:
     return text + "*"
 
 
-def words_of(hit: Hit) -> re.Pattern[str] | None:
-    """The words a hit's snippet marks, as one case-insensitive pattern."""
+def words_of(hit: Hit) -> Query | None:
+    """The words a hit's snippet marks, as a find query (any case): the word, or the words as alternatives."""
     marked = sorted({m.lower() for m in _MARKED.findall(hit.snippet) if m}, key=len, reverse=True)
-    return re.compile("|".join(re.escape(m) for m in marked), re.I) if marked else None
+    if len(marked) < 2:
+        return Query(marked[0]) if marked else None
+    return Query("|".join(re.escape(m) for m in marked), regex=True)
 
 
 class HitList(ScrollView, can_focus=True):
