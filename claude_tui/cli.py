@@ -106,50 +106,36 @@ def _export_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--format",
         choices=("markdown", "html", "json"),
-        default="markdown",
-        help="the document's format (default: markdown)",
+        help="the document's format (default: from FILE's name, .html or .json, else markdown)",
     )
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output (-)")
     add_roots(p)
 
 
+#: The export format a file name asks for.
+_FORMAT_OF = {".html": "html", ".htm": "html", ".json": "json"}
+
+
 def _run_export(args: argparse.Namespace) -> int:
     from claude_tui.core.export import export_session
     from claude_tui.core.files import default_roots, is_under, protected_folders, sibling_summaries
+    from claude_tui.writing import write_export
 
     path = _resolve(args.session, args.projects_dir)
     session = _read(path)
-    text = export_session(session, args.format, sibling_summaries(path))
+    fmt = args.format or _FORMAT_OF.get(Path(args.output or "").suffix.lower(), "markdown")
+    text = export_session(session, fmt, sibling_summaries(path))
     if args.output and args.output != "-":
         out = Path(args.output)
         if is_under(out, protected_folders(default_roots(args.projects_dir), path)):
             raise CommandError(f"refusing to write under a projects folder: {out}")
         try:
-            write_new(out.expanduser().resolve(), text)
+            write_export(out, text)
         except OSError as exc:
             raise CommandError(f"cannot write {out}: {exc.strerror or exc}") from exc
     else:
         sys.stdout.write(text)
     return 0
-
-
-def write_new(path: Path, text: str) -> None:
-    """Write `path` as a new file that takes the old one's place: a hard link to the old one (a
-    session file, say) keeps what it held, and a reader never sees half a file."""
-    import tempfile
-
-    umask = os.umask(0)
-    os.umask(umask)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.fchmod(fd, 0o666 & ~umask)  # as a file opened for writing would have (mkstemp's is 0600)
-        with open(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        with suppress(OSError):
-            os.unlink(temp)
-        raise
 
 
 # ---------------------------------------------------------------- index and search
@@ -309,3 +295,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # the output could not be written (a full disk, /dev/full), or another failure
+        _drop_output()
+        where = f": {exc.filename}" if exc.filename else ""
+        _report(CommandError(f"{exc.strerror or exc}{where}"))
+        return 1
+
+
+def _drop_output() -> None:
+    """Send what is left of standard output nowhere: flushing it at exit would fail again, with a traceback."""
+    with suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

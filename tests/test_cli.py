@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import orjson
+import pytest
 
 from tests.jsonl import Thread, text
 
@@ -95,6 +97,23 @@ def test_errors_are_one_line_and_non_zero(tmp_path: Path) -> None:
         assert out.returncode != 0, args
         assert message in out.stderr, (args, out.stderr)
         assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+@pytest.mark.parametrize("command", ["stats", "export", "search"])
+def test_output_that_cannot_be_written_is_one_line_and_non_zero(command: str, tmp_path: Path) -> None:
+    projects = make_home(tmp_path)
+    args = [command, "parser" if command == "search" else "0f1e2d3c-0000-4000-8000-000000000001"]
+    env = {**os.environ, "CLAUDE_TUI_CACHE_DIR": str(tmp_path / "cache")}
+    with open("/dev/full", "w") as full:
+        out = subprocess.run(
+            [sys.executable, "-m", "claude_tui", *args, "--projects-dir", str(projects)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+    assert (out.returncode, out.stderr) == (1, "claude-tui: No space left on device\n")
 
 
 def test_stats_on_real_sessions(real_projects: Path) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import stat
+import threading
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -213,6 +215,39 @@ def test_cli_export_to_standard_output(
     monkeypatch.chdir(tmp_path / "cwd")
     assert main(["export", str(path), "-o", "-"]) == 0
     assert capsys.readouterr().out.startswith("# ") and list(Path().iterdir()) == []
+
+
+def test_cli_export_writes_into_a_pipe_or_a_terminal_as_it_is(tmp_path: Path) -> None:
+    """`-o` names a FIFO, `/dev/stdout`, `>(cmd)`: written into, not replaced by a file."""
+    path = hostile_session(tmp_path)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    assert main(["export", str(path), "-o", str(fifo)]) == 0
+    reader.join(10)
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and got[0].startswith(b"# title ")
+    master, slave = os.openpty()
+    drained: list[bytes] = []
+    drain = threading.Thread(target=lambda: drained.append(os.read(master, 1 << 20)), daemon=True)
+    drain.start()
+    try:
+        assert main(["export", str(path), "-o", os.ttyname(slave)]) == 0
+        drain.join(10)
+        assert stat.S_ISCHR(os.stat(os.ttyname(slave)).st_mode) and drained[0].startswith(b"# title ")
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_cli_export_takes_the_format_from_the_file_name(tmp_path: Path) -> None:
+    path = hostile_session(tmp_path)
+    for name, start in (("a.html", "<!doctype html>"), ("a.htm", "<!doctype html>"), ("a.json", "{"), ("a.md", "# ")):
+        assert main(["export", str(path), "-o", str(tmp_path / name)]) == 0
+        assert (tmp_path / name).read_text(encoding="utf-8").lower().startswith(start), name
+    assert main(["export", str(path), "--format", "markdown", "-o", str(tmp_path / "b.html")]) == 0
+    assert (tmp_path / "b.html").read_text(encoding="utf-8").startswith("# ")  # as told
 
 
 # ---------------------------------------------------------------- hostile content

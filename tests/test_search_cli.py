@@ -341,7 +341,7 @@ def test_help_texts_name_every_option_and_default(capsys: pytest.CaptureFixture[
             main([command, "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert '"quoted words" as a phrase, word* as a prefix' in out
-    assert "the document's format (default: markdown)" in out
+    assert "the document's format (default: from FILE's name, .html or .json, else markdown)" in out
 
 
 def test_search_command_filters_as_the_app_does(lib: Library, capsys: pytest.CaptureFixture[str]) -> None:

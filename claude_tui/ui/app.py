@@ -796,9 +796,10 @@ class MainScreen(Screen[None]):
     @work(thread=True, group="export", exit_on_error=False)
     def _export(self, session: Any, fmt: str, target: Path) -> None:
         from claude_tui.core.export import export_session
+        from claude_tui.writing import write_export
 
         try:
-            target.write_text(export_session(session, fmt), encoding="utf-8")
+            write_export(target, export_session(session, fmt))
         except OSError as exc:
             self.app.notify(f"Cannot write {target}: {exc.strerror or exc}", severity="error", markup=False)
             return
