@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
-from textual.app import App
+from textual.app import App, SuspendNotSupported
 
 from claude_tui.core.session import Session
 
@@ -36,15 +37,30 @@ def export_path(session: Session, fmt: str, folder: Path | None = None) -> Path:
 
 
 def open_in_pager(app: App[object], text: str) -> None:
-    """Show `text` in $PAGER (less by default), the app suspended meanwhile."""
-    pager = os.environ.get("PAGER") or "less -R"
+    """Show `text` in $PAGER (less by default), the app suspended meanwhile; a pager that cannot be
+    run is said in a notice, the app resumed (an error inside `suspend` would leave the screen blank)."""
+    setting = os.environ.get("PAGER") or "less -R"
+    try:
+        command = shlex.split(setting)
+        problem = "" if command and shutil.which(command[0]) else f"no program {command[0]!r}" if command else "empty"
+    except ValueError as exc:  # unbalanced quotes
+        command, problem = [], str(exc)
+    if problem:
+        app.notify(f"Cannot open the pager $PAGER={setting!r}: {problem}", severity="warning", markup=False)
+        return
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as f:
         f.write(text)
         name = f.name
+    failed: Exception | None = None
     try:
         with app.suspend():
-            subprocess.run([*shlex.split(pager), name], check=False)
-    except Exception as exc:  # SuspendNotSupported (tests, web), or no such pager
-        app.notify(f"Cannot open the pager: {exc}", severity="warning", markup=False)
+            try:
+                subprocess.run([*command, name], check=False)
+            except OSError as exc:  # found, but cannot be run
+                failed = exc
+    except SuspendNotSupported as exc:  # tests, the web
+        failed = exc
     finally:
         os.unlink(name)
+    if failed is not None:
+        app.notify(f"Cannot open the pager: {failed}", severity="warning", markup=False)

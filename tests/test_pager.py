@@ -1,0 +1,70 @@
+"""o opens the text in $PAGER: a pager that cannot be run is a notice, and the app is never left suspended."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.app import SuspendNotSupported
+
+from claude_tui.ui.actions import open_in_pager
+
+
+class FakeApp:
+    """What open_in_pager uses of the app: notices, and suspending (counted, in and out)."""
+
+    def __init__(self, can_suspend: bool = True) -> None:
+        self.notices: list[str] = []
+        self.suspended = self.resumed = 0
+        self.can_suspend = can_suspend
+
+    def notify(self, message: str, **_: Any) -> None:
+        self.notices.append(message)
+
+    @contextmanager
+    def suspend(self) -> Iterator[None]:
+        if not self.can_suspend:
+            raise SuspendNotSupported("not here")
+        self.suspended += 1
+        yield
+        self.resumed += 1  # as Textual does: only when the block ends without an error
+
+
+@pytest.mark.parametrize(
+    ("pager", "notice"),
+    [
+        ("nosuchpager", "Cannot open the pager $PAGER='nosuchpager': no program 'nosuchpager'"),
+        ('less "-R', "Cannot open the pager $PAGER='less \"-R': No closing quotation"),
+        ("   ", "Cannot open the pager $PAGER='   ': empty"),
+    ],
+)
+def test_a_pager_that_cannot_run_is_said_before_suspending(
+    pager: str, notice: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PAGER", pager)
+    app = FakeApp()
+    open_in_pager(app, "text")  # type: ignore[arg-type]
+    assert app.notices == [notice] and app.suspended == 0
+
+
+def test_the_pager_gets_the_text_in_a_file_removed_after(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = tmp_path / "seen"
+    script = tmp_path / "pager"
+    script.write_text(f'#!/bin/sh\ncat "$1" > {seen}\necho "$1" >> {seen}.name\n')
+    script.chmod(0o755)
+    monkeypatch.setenv("PAGER", str(script))
+    app = FakeApp()
+    open_in_pager(app, "the whole output")  # type: ignore[arg-type]
+    assert seen.read_text() == "the whole output" and app.notices == []
+    assert (app.suspended, app.resumed) == (1, 1)
+    assert not Path((tmp_path / "seen.name").read_text().strip()).exists()
+
+
+def test_no_suspending_here_is_a_notice(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PAGER", "true")
+    app = FakeApp(can_suspend=False)
+    open_in_pager(app, "text")  # type: ignore[arg-type]
+    assert app.notices == ["Cannot open the pager: not here"]
