@@ -283,6 +283,18 @@ async def test_keys_can_be_remapped_and_a_clash_is_told() -> None:
     ]
 
 
+async def test_a_mistyped_binding_id_or_theme_is_told() -> None:
+    config = Config(
+        theme="no-such-theme",
+        keys={"conversation.nextprompt": "x", "conversation.next_prompt": "J", "search.hits.down": "ctrl+n"},
+    )
+    notes = await notes_after_next_prompt(config, "J")
+    assert notes[0] == "Unknown theme 'no-such-theme'; see ctrl+p → Theme"
+    assert [n.split(": ", 1)[1] for n in notes[1:]] == [
+        "keys.conversation.nextprompt is no binding's id (the help screen, ?, lists them)"
+    ]
+
+
 async def test_the_documented_config_example_works_without_a_clash(tmp_path: Path) -> None:
     readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
     example = readme.split("```toml\n", 1)[1].split("```", 1)[0]

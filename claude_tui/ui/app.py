@@ -854,18 +854,18 @@ class ClaudeTUI(App[None]):
     def on_mount(self) -> None:
         problems = list(self.config.problems)
         if self.config.keys:
-            from claude_tui.ui.widgets.help import key_clashes
+            from claude_tui.ui.widgets.help import key_clashes, unknown_ids
 
             self.set_keymap(self.config.keys)
             owners = [owner for _, owner in _help_sections()]
             where = self.config.path or config_path()
-            problems += [f"{where}: {clash}" for clash in key_clashes(owners, self.config.keys)]
+            keymap = self.config.keys
+            mistakes = unknown_ids([*owners, *_unlisted_binding_owners()], keymap) + key_clashes(owners, keymap)
+            problems += [f"{where}: {mistake}" for mistake in mistakes]
         try:
             self.theme = self.config.theme
         except Exception:
-            self.notify(
-                f"Unknown theme {self.config.theme!r}; see ctrl+p → Change theme", severity="warning", markup=False
-            )
+            self.notify(f"Unknown theme {self.config.theme!r}; see ctrl+p → Theme", severity="warning", markup=False)
         for problem in problems:
             self.notify(problem, severity="warning", timeout=8, markup=False)
 
@@ -965,6 +965,15 @@ def _help_sections() -> list[tuple[str, Any]]:
         ("Detail view", DetailScreen),
         ("Search all sessions", SearchScreen),
     ]
+
+
+def _unlisted_binding_owners() -> list[Any]:
+    """What has bindings the help screen does not list (they may be remapped all the same)."""
+    from claude_tui.ui.widgets.export_prompt import ExportPrompt
+    from claude_tui.ui.widgets.help import HelpScreen
+    from claude_tui.ui.widgets.search_screen import HitList
+
+    return [FilterInput, ExportPrompt, HelpScreen, HitList]
 
 
 def _runner(target: Any, action: str) -> Any:

@@ -45,6 +45,12 @@ def key_clashes(owners: list[type[DOMNode]], keymap: dict[str, str]) -> list[str
     return clashes
 
 
+def unknown_ids(owners: list[type[DOMNode]], keymap: dict[str, str]) -> list[str]:
+    """Ids in the keymap that no binding has (a typo: the remap would do nothing)."""
+    known = {b.id for owner in owners for b in owner.BINDINGS if isinstance(b, Binding) and b.id}
+    return [f"keys.{name} is no binding's id (the help screen, ?, lists them)" for name in keymap if name not in known]
+
+
 def binding_table(title: str, owner: type[DOMNode], keymap: dict[str, str], display: Callable[[Binding], str]) -> Table:
     table = Table(
         title=title, title_justify="left", title_style="bold", box=None, expand=True, padding=(0, 1), show_header=False
