@@ -215,6 +215,18 @@ def test_index_command_on_a_missing_folder(tmp_path: Path, capsys: pytest.Captur
     assert f"claude-tui: no projects folder at {tmp_path / 'none'}" in captured.err
 
 
+def test_index_command_on_a_folder_one_level_off(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    project = tmp_path / "home" / "projects" / encode("/home/u/alpha")
+    Writer("s1", cwd="/home/u/alpha").write(project)
+    for given, meant in ((tmp_path / "home", project.parent), (project, project.parent)):
+        assert main(["index", "--projects-dir", str(given)]) == 0
+        captured = capsys.readouterr()
+        assert captured.out.startswith("0 projects, 0 sessions")
+        assert f"try --projects-dir {meant}\n" in captured.err
+    assert main(["index", "--projects-dir", str(project.parent)]) == 0
+    assert "try --projects-dir" not in capsys.readouterr().err
+
+
 def test_index_command_fails_when_nothing_can_be_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -202,6 +202,19 @@ async def test_first_run_explains_where_it_looked(tmp_path: Path) -> None:
         await settled(pilot, lambda: main.has_class("-empty"))
         text = str(main.query_one("#empty").render())
         assert str(empty) in text and "--projects-dir" in text and "--demo" in text
+        assert "try --projects-dir" not in text
+
+
+async def test_first_run_says_which_folder_was_meant(tmp_path: Path) -> None:
+    home, project = tmp_path / "home", tmp_path / "home" / "projects" / "-home-u-proj"
+    Thread().write(project / "s1.jsonl")
+    app = browser([home, project])
+    async with app.run_test(size=(160, 30)) as pilot:
+        main = app.main
+        await settled(pilot, lambda: main.has_class("-empty"))
+        text = " ".join(str(main.query_one("#empty").render()).split())
+    assert f"{home} is a Claude home, not its projects folder: try --projects-dir {home / 'projects'}" in text
+    assert f"{project} holds session files itself, as one project's folder does: try --projects-dir" in text
 
 
 async def test_help_lists_every_binding_with_its_id(roots: list[Path]) -> None:

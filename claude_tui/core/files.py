@@ -71,6 +71,19 @@ def session_files(project_dir: Path) -> Iterator[Path]:
                 continue
 
 
+def root_hint(root: Path) -> str | None:
+    """What was meant, when `root` is a folder one level off a projects folder: a Claude home, or one
+    project's folder (session files right in it)."""
+    try:
+        if (root / "projects").is_dir():
+            return f"{root} is a Claude home, not its projects folder: try --projects-dir {root / 'projects'}"
+        if next(root.glob("*.jsonl"), None) is not None:
+            return f"{root} holds session files itself, as one project's folder does: try --projects-dir {root.parent}"
+    except OSError:
+        pass
+    return None
+
+
 def project_dirs(root: Path) -> Iterator[Path]:
     try:
         entries = list(os.scandir(root))
@@ -105,7 +118,8 @@ def find_session(spec: str, roots: list[Path]) -> Path:
         if not any(root.is_dir() for root in roots):
             raise SessionNotFound(f"no projects folder at {', '.join(str(r) for r in roots)}")
         where = ", ".join(str(r) for r in roots)
-        raise SessionNotFound(f"no session matches {spec!r} under {where}")
+        hints = "".join(f"; {hint}" for root in roots if (hint := root_hint(root)))
+        raise SessionNotFound(f"no session matches {spec!r} under {where}{hints}")
     names = ", ".join(m.stem for m in matches[:5]) + (f" and {len(matches) - 5} more" if len(matches) > 5 else "")
     raise SessionNotFound(f"{spec!r} is ambiguous: {len(matches)} sessions match ({names})")
 

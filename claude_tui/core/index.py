@@ -48,7 +48,7 @@ from typing import Any, TypeVar
 import orjson
 
 from claude_tui.core.extract import Extractor, State, read_chunks
-from claude_tui.core.files import is_under
+from claude_tui.core.files import is_under, root_hint
 from claude_tui.core.reader import ReadError, open_readonly
 
 SCHEMA_VERSION = 11
@@ -178,8 +178,12 @@ def scan(roots: list[Path], notices: list[str]) -> list[DiskFile]:
         except OSError as exc:
             notices.append(f"cannot read {root}: {exc.strerror or exc}")
             continue
+        before = len(found)
         for project in projects:
             _scan_folder(project.path, str(root), project.path, found)
+        hint = root_hint(root) if len(found) == before or not projects else None
+        if hint is not None:
+            notices.append(hint)
     return found
 
 

@@ -319,11 +319,15 @@ class MainScreen(Screen[None]):
         return next((s for p in app.projects for s in p.sessions if s.file == file), None)
 
     def _show_empty(self, roots: list[Path]) -> None:
+        from claude_tui.core.files import root_hint
+
         where = "\n".join(f"    {root}" for root in roots)
+        hints = "".join(f"{hint}\n\n" for root in roots if (hint := root_hint(root)))
         text = Text.assemble(
             ("No Claude Code history here yet\n\n", "bold"),
             ("claude-tui looked for session files (*.jsonl) in:\n", ""),
             (where + "\n\n", "bold"),
+            (hints, "bold yellow"),
             ("Claude Code writes one folder per project there as you use it.\n", "dim"),
             ("Point claude-tui elsewhere with ", "dim"),
             ("--projects-dir DIR", "bold"),
