@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -274,6 +275,16 @@ def _parse(argv: list[str]) -> argparse.Namespace:
         raise
 
 
+def _command_meant(word: str) -> str | None:
+    """The subcommand a mistyped first word stands for (`serch`), unless it may name a session: a
+    file, or an id prefix (hex)."""
+    import difflib
+
+    if word.startswith("-") or re.fullmatch(r"[0-9a-fA-F-]+", word) or os.path.exists(word):
+        return None
+    return next(iter(difflib.get_close_matches(word, COMMANDS, n=1, cutoff=0.7)), None)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run a subcommand, else the app. With no `argv` this is the whole process (the script's
     entry point), which a subcommand may end itself once its output is flushed."""
@@ -284,6 +295,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = _parse(argv)
             args.whole_process = whole_process
             return COMMANDS[args.command][1](args)
+        if argv and (meant := _command_meant(argv[0])):
+            print(f"claude-tui: no command {argv[0]!r}: did you mean {meant!r}? (claude-tui --help)", file=sys.stderr)
+            return 2
         from claude_tui.ui.launch import run_app
 
         return run_app(argv)

@@ -91,6 +91,8 @@ def test_errors_are_one_line_and_non_zero(tmp_path: Path) -> None:
         (("stats", str(tmp_path / "dir.jsonl")), "a directory"),
         (("export", "0f1e2d3c", "--projects-dir", str(projects)), "ambiguous"),
         (("stats", "0f1e2d3c", "--projects-dir", str(tmp_path / "nowhere")), "no projects folder at"),
+        (("serch", "parser", "--projects-dir", str(projects)), "no command 'serch': did you mean 'search'?"),
+        (("statss", "--projects-dir", str(projects)), "no command 'statss': did you mean 'stats'?"),
     ]
     for args, message in cases:
         out = run(*args)
