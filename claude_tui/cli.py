@@ -157,9 +157,10 @@ def _search_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("search", help="full-text search over every session, newest first")
     p.add_argument(
         "query",
-        nargs="+",
+        nargs="*",
         metavar="QUERY",
-        help='words that must all match; "quoted words" as a phrase, word* as a prefix',
+        help='words that must all match; "quoted words" as a phrase, word* as a prefix;'
+        " none: every message the filters let through (search --errors --since 7d)",
     )
     add_roots(p)
     p.add_argument("--json", action="store_true", help="one JSON object per hit per line")

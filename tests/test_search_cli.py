@@ -367,6 +367,21 @@ def test_search_command_filters_as_the_app_does(lib: Library, capsys: pytest.Cap
     assert found("pytest", "--tool", "Edit") == []
     assert found("failed", "--errors") == [("new", "tool_output")]
     assert found("json", "--until", "2026-01-05") == [("other", "prompt"), ("old", "answer"), ("old", "prompt")]
+    # no word: every message the filters let through, newest first
+    assert found("--errors") == [("new", "tool_output")]
+    assert found("--tool", "bash") == [("new", "tool_output"), ("new", "tool_input")]
+    assert found("--role", "user", "--project", "alpha") == [("new", "prompt"), ("old", "prompt")]
+
+
+def test_a_search_by_filters_alone_shows_each_message_from_its_start(
+    lib: Library, capsys: pytest.CaptureFixture[str]
+) -> None:
+    [hit] = lib.search("", errors_only=True)
+    assert hit.snippet == "FAILED test_two_objects - JSONDecodeError" and hit.is_error
+    assert main(["search", "--errors", "--projects-dir", str(lib.roots[0])]) == 0
+    assert "FAILED test_two_objects - JSONDecodeError" in capsys.readouterr().out
+    assert main(["search", "--projects-dir", str(lib.roots[0])]) == 1  # neither words nor a filter
+    assert "nothing to search for" in capsys.readouterr().err
 
 
 def test_words_of_scripts_written_without_spaces_are_found(tmp_path: Path) -> None:

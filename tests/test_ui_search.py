@@ -475,6 +475,24 @@ async def test_search_screen_filters_and_errors(roots: list[Path]) -> None:
         assert isinstance(app.screen, MainScreen)
 
 
+async def test_errors_only_with_no_words_lists_every_error(roots: list[Path]) -> None:
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("ctrl+k")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SearchScreen) and not screen.hits
+        await pilot.press("ctrl+o")
+        await settled(pilot, lambda: not screen._timer and screen._shown == screen._token and screen.hits)
+        assert all(h.is_error or h.kind == "api_error" for h in screen.hits) and len({h.path for h in screen.hits}) > 1
+        stamps = [h.timestamp for h in screen.hits]
+        assert stamps == sorted(stamps, reverse=True)
+        await pilot.press("ctrl+o")  # no words and no filter: back to the invitation
+        await settled(pilot, lambda: not screen.hits)
+        assert "or set a filter below" in str(screen.query_one("#search-status").render())
+
+
 async def test_the_palette_opens_the_search(roots: list[Path]) -> None:
     app = ClaudeTUI(roots, clock=CLOCK)
     async with app.run_test(size=(140, 40)) as pilot:

@@ -227,6 +227,12 @@ def snippet(text: str, query: Query, width: int = SNIPPET_CHARS) -> str:
     return ("…" if start > 0 else "") + "".join(marked) + ("…" if end < len(text) else "")
 
 
+def opening(text: str, width: int = SNIPPET_CHARS) -> str:
+    """The start of `text` as a snippet with nothing marked (a hit found by its filters alone)."""
+    piece = visible_controls(" ".join(text[: 4 * width].split()))
+    return piece[:width] + ("…" if len(piece) > width or len(text) > 4 * width else "")
+
+
 def kinds_for(role: str | None, kind: str | None) -> list[int] | None:
     """Row kind codes allowed by a role and a kind filter (None: all)."""
     codes = set(range(len(ROW_KINDS)))
@@ -256,11 +262,16 @@ def search(
     tool: str | None = None,
     errors_only: bool = False,
 ) -> Hits:
-    """Hits for `query` among the files under `roots`, newest first (`since` <= time < `until`).
-    ValueError for a bad filter."""
-    q = parse_query(query)
-    where = ["fts MATCH ?", f"f.root IN ({','.join('?' * len(roots))})"]
-    args: list[Any] = [q.fts, *(str(r) for r in roots)]
+    """Hits for `query` among the files under `roots`, newest first (`since` <= time < `until`); with
+    no words but a filter, every message the filters let through. ValueError for a bad filter."""
+    if not query.strip() and not any((project, role, kind, since, until, tool, errors_only)):
+        raise ValueError("nothing to search for: give a word, or a filter")
+    q = parse_query(query) if query.strip() else None
+    where = [f"f.root IN ({','.join('?' * len(roots))})"]
+    args: list[Any] = [str(r) for r in roots]
+    if q is not None:
+        where.append("fts MATCH ?")
+        args.append(q.fts)
     codes = kinds_for(role, kind)
     if codes is not None:
         where.append(f"r.kind IN ({','.join(str(c) for c in codes)})")
@@ -279,10 +290,12 @@ def search(
         args.append(tool)
     if errors_only:  # failed tool calls, and API errors
         where.append(f"(r.err = 1 OR r.kind = {API_ERROR})")
+    # by the FTS table's own row ids when there are words: it gives them in that order, unsorted
+    texts, rowid = ("{s}.fts JOIN {s}.rows r ON r.id = fts.rowid", "fts.rowid") if q else ("{s}.rows r", "r.id")
     sql = (
-        "SELECT fts.rowid, r.off, r.kind, r.blk, r.tool, r.err, r.ts, f.path, f.folder, f.agent, f.facts"
-        " FROM {s}.fts JOIN {s}.rows r ON r.id = fts.rowid JOIN files f ON f.id = r.file"
-        f" WHERE {' AND '.join(where)} AND fts.rowid < ? ORDER BY fts.rowid DESC LIMIT ?"
+        f"SELECT {rowid}, r.off, r.kind, r.blk, r.tool, r.err, r.ts, f.path, f.folder, f.agent, f.facts"
+        f" FROM {texts} JOIN files f ON f.id = r.file"
+        f" WHERE {' AND '.join(where)} AND {rowid} < ? ORDER BY {rowid} DESC LIMIT ?"
     )
     page = min(max(2 * limit, 100), 10_000)  # rows fetched at a time (any --limit fits SQLite's integers)
     schemas = text_schemas(db)
@@ -350,11 +363,11 @@ def _candidates(db: Any, sql: str, args: list[Any], page: int) -> Iterator[tuple
 
 
 def _hit(
-    db: Any, row: tuple[Any, ...], q: Query, lines: _Lines, sessions: dict[str, tuple[str, str, str]]
+    db: Any, row: tuple[Any, ...], q: Query | None, lines: _Lines, sessions: dict[str, tuple[str, str, str]]
 ) -> Hit | None:
     _, off, kind, blk, tool, err, _, path, folder, agent, facts_blob = row
     text, obj = _part(lines, path, off, kind, blk)
-    if (q.phrases or q.literals) and (text is None or not q.accepts(text)):
+    if q is not None and (q.phrases or q.literals) and (text is None or not q.accepts(text)):
         return None
     facts = orjson.loads(facts_blob) if facts_blob else {}
     session_path = Path(folder) / f"{owner_of(path, facts) or Path(path).stem}.jsonl" if agent else Path(path)
@@ -376,7 +389,7 @@ def _hit(
         kind=ROW_KINDS[kind],
         tool=tool,
         timestamp=stamp if isinstance(stamp, str) else None,
-        snippet=snippet(text, q) if text else "",
+        snippet=(snippet(text, q) if q is not None else opening(text)) if text else "",
         file=Path(path),
         offset=off,
         is_error=bool(err),

@@ -46,6 +46,8 @@ _ROLES = [
     ("thinking", ("kind", "thinking")),  # Claude's: the only one who thinks
     ("tools", ("role", "tool")),
 ]
+#: What the status says before anything is asked.
+_INVITATION = "Type to search every session, or set a filter below"
 _WORD_END = re.compile(r"[^\W_]{2,}$")
 _MARKED = re.compile(f"{MARK_START}(.*?){MARK_END}")
 
@@ -188,6 +190,8 @@ class SearchScreen(Screen[None]):
         & #search-filters > Input { width: 1fr; margin: 0 1 0 0; }
         & #search-filters > Select { width: 16; margin: 0 1 0 0; }
         & #search-filters > Checkbox { width: auto; }
+        & #search-filters > Checkbox > .toggle--button { color: $panel; }  /* off: no X at all */
+        & #search-filters > Checkbox.-on > .toggle--button { color: $text-success; }
         & #search-status { height: 1; margin: 1 2 0 2; color: $text-muted; }
         & #search-status.-error { color: $error; }
         & #search-results { height: 1fr; margin: 0 1; background: $background; }
@@ -216,7 +220,7 @@ class SearchScreen(Screen[None]):
             yield Input(placeholder="project", id="search-project", compact=True)
             yield Select(_ROLES, prompt="any role", id="search-role", compact=True)
             yield Input(placeholder="tool (Bash, Edit…)", id="search-tool", compact=True)
-            yield Input(placeholder="since (2026-01-31, 7d)", id="search-since", compact=True)
+            yield Input(placeholder="since (7d, 2026-01-31)", id="search-since", compact=True)
             yield Input(placeholder="until", id="search-until", compact=True)
             yield Checkbox("errors only", id="search-errors", compact=True)
         yield Static(id="search-status")
@@ -229,7 +233,7 @@ class SearchScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._styles = match_styles(self.app)
-        self._status("Type to search every session (the index of the whole history)")
+        self._status(_INVITATION)
 
     def on_screen_resume(self) -> None:
         if self.back_to_results and self.hits:
@@ -265,11 +269,6 @@ class SearchScreen(Screen[None]):
         self._token += 1
         self._last = time.monotonic()
         text = self.query_one("#search-query", Input).value
-        if not text.strip():
-            self._shown = self._token
-            self._fill([])
-            self._status("Type to search every session (the index of the whole history)")
-            return
         role = self.query_one("#search-role", Select).value
         filters = {
             "project": self._field("project"),
@@ -279,6 +278,11 @@ class SearchScreen(Screen[None]):
             "until": self._field("until"),
             "errors_only": self.query_one("#search-errors", Checkbox).value,
         }
+        if not text.strip() and not any(filters.values()):
+            self._shown = self._token
+            self._fill([])
+            self._status(_INVITATION)
+            return
         self._run(self._token, as_typed(text), filters)
 
     def _field(self, name: str) -> str | None:
