@@ -223,7 +223,7 @@ def test_cli_export_writes_into_a_pipe_or_a_terminal_as_it_is(tmp_path: Path) ->
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     got: list[bytes] = []
-    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
     reader.start()
     assert main(["export", str(path), "-o", str(fifo)]) == 0
     reader.join(10)
