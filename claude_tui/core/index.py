@@ -181,8 +181,7 @@ def scan(roots: list[Path], notices: list[str]) -> list[DiskFile]:
         before = len(found)
         for project in projects:
             _scan_folder(project.path, str(root), project.path, found)
-        hint = root_hint(root) if len(found) == before or not projects else None
-        if hint is not None:
+        if len(found) == before and (hint := root_hint(root)):
             notices.append(hint)
     return found
 

@@ -42,9 +42,10 @@ def open_in_pager(app: App[object], text: str) -> None:
     setting = os.environ.get("PAGER") or "less -R"
     try:
         command = shlex.split(setting)
-        problem = "" if command and shutil.which(command[0]) else f"no program {command[0]!r}" if command else "empty"
     except ValueError as exc:  # unbalanced quotes
         command, problem = [], str(exc)
+    else:
+        problem = "empty" if not command else "" if shutil.which(command[0]) else f"no program {command[0]!r}"
     if problem:
         app.notify(f"Cannot open the pager $PAGER={setting!r}: {problem}", severity="warning", markup=False)
         return

@@ -539,8 +539,8 @@ class MainScreen(Screen[None]):
         from claude_tui.ui.widgets.search_screen import words_of
 
         words = words_of(hit)
+        pattern = words.pattern if words is not None else None
         with view.lock:
-            pattern = words.pattern if words is not None else None
             found = locate(view.session, str(hit.file), hit.offset, hit.kind, hit.call_id, pattern)
         if found is None:
             if not view.reading:

@@ -64,13 +64,10 @@ class SessionHeader(Static):
         parts.append(
             plural(prompts, "prompt")
             + (f", {plural(commands, 'command')}" if commands else "")
-            + f" · {plural(calls, 'tool call')}"
-            + (f" ({plural(errors, 'error')})" if errors else "")
+            + f" · {plural(calls, 'tool call')}{_failed(errors)}"
         )
         if session.subagents:
-            failed = agent_errors(session)
-            errors = f" ({plural(failed, 'error')})" if failed else ""
-            parts.append(plural(len(session.subagents), "subagent") + errors)
+            parts.append(plural(len(session.subagents), "subagent") + _failed(agent_errors(session)))
         parts.append(f"{human_count(usage.tokens.total)} tokens")
         if usage.cost is not None:
             parts.append(f"${usage.cost:,.2f}")
@@ -142,3 +139,8 @@ class SessionFacts(Static):
         if info.error:
             lines.append(Text(info.error, style="red"))
         self.update(Group(*lines))  # the title one line cut with "…", the facts wrapped
+
+
+def _failed(errors: int) -> str:
+    """ " (3 errors)" after a count of calls, when some failed."""
+    return f" ({plural(errors, 'error')})" if errors else ""
