@@ -121,6 +121,30 @@ def test_rewritten_in_place_at_same_size_is_noticed(tmp_path: Path) -> None:
     assert [line.data for line in lines] == [b'{"a":1234}']
 
 
+@pytest.mark.parametrize("partial", [b"", b'{"c":'])
+def test_rewritten_in_place_on_the_old_line_boundary_is_noticed(tmp_path: Path, partial: bytes) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"a":1}\n' + partial)
+    reader = Reader(str(path))
+    reader.read()
+    with path.open("r+b") as f:  # same inode, longer, and a newline still where the lines read ended
+        f.write(b'{"b":2}\n{"c":3}\n{"d":4}\n')
+    started_over, lines = reader.read()
+    assert started_over
+    assert [line.data for line in lines] == [b'{"b":2}', b'{"c":3}', b'{"d":4}']
+
+
+def test_appending_is_not_taken_for_a_rewrite(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    reader = Reader(str(path))
+    with path.open("ab") as f:
+        for piece in (b'{"a":1}\n{"b":', b"2}\n", b"x" * 100, b"\n", b'{"c":3}'):
+            f.write(piece)
+            f.flush()
+            assert not reader.read()[0]
+    assert reader.line_no == 4 and reader.offset == path.stat().st_size  # the last one is a whole record
+
+
 def test_batches_respect_the_limit(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     path.write_bytes(b"".join(b'{"n":%d}\n' % i for i in range(1000)))

@@ -4,8 +4,8 @@ Opening a session is reading it from offset 0; a live update is reading it from
 the offset reached before. The reader hands out complete lines, keeps a partial
 last line until its newline arrives (unless it is already a whole JSON object: a
 finished file whose last newline was lost, see `finished_last_line`), and notices
-a file that shrank, was replaced (new inode) or was rewritten under it, in which
-case it starts over.
+a file that shrank, was replaced (new inode) or was rewritten under it (the last bytes
+read are no longer there), in which case it starts over.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 import orjson
 
 CHUNK = 8 * 1024 * 1024
+#: How many of the last bytes read are checked before reading on (a rewrite rarely keeps them).
+TAIL_BYTES = 64
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 _NOATIME = getattr(os, "O_NOATIME", 0)
 
@@ -91,6 +93,8 @@ class Reader:
     _partial: bytes = field(default=b"", repr=False)
     #: the last byte of a last line handed out before its newline (empty when none)
     _open: bytes = field(default=b"", repr=False)
+    #: the last bytes read (up to TAIL_BYTES, the partial line's included), to tell a rewrite from an append
+    _tail: bytes = field(default=b"", repr=False)
 
     @property
     def pending(self) -> int:
@@ -99,7 +103,7 @@ class Reader:
 
     def reset(self) -> None:
         self.offset = self.line_no = self.size = 0
-        self._partial = self._open = b""
+        self._partial = self._open = self._tail = b""
 
     def read(self, limit: int | None = None) -> tuple[bool, list[Line]]:
         """Return (started_over, new lines), reading at most about `limit` bytes.
@@ -149,7 +153,7 @@ class Reader:
         except ReadError as exc:
             self.missing = str(exc) == "file not found"
             raise
-        state = self.offset, self.line_no, self.inode, self.size, self._partial, self._open
+        state = self.offset, self.line_no, self.inode, self.size, self._partial, self._open, self._tail
         try:
             st = os.fstat(fd)
             started_over = self._check_same_file(fd, st)
@@ -159,19 +163,21 @@ class Reader:
             end = st.st_size if limit is None else min(st.st_size, start + limit)
             lines = self._take(fd, start, end, final, end == st.st_size)
         except OSError as exc:  # EIO from a failing disk, a network file system gone away
-            self.offset, self.line_no, self.inode, self.size, self._partial, self._open = state  # nothing handed out
+            self.offset, self.line_no, self.inode, self.size, self._partial, self._open, self._tail = state  # no line
             raise ReadError(exc.strerror or str(exc)) from exc
         finally:
             os.close(fd)
         return started_over, lines
 
     def _check_same_file(self, fd: int, st: os.stat_result) -> bool:
-        """Start over when the file shrank, has a new inode, or no longer has the byte where we stopped."""
+        """Start over when the file shrank, has a new inode, or no longer ends its read part with the bytes
+        read last."""
         if self.inode is None:
             return False
         seen = self.offset + len(self._partial)
+        tail = self._tail
         replaced = st.st_ino != self.inode or st.st_size < seen
-        if not replaced and self.offset and os.pread(fd, 1, self.offset - 1) != (self._open or b"\n"):
+        if not replaced and tail and os.pread(fd, len(tail), seen - len(tail)) != tail:
             replaced = True
         if replaced:
             self.reset()
@@ -186,6 +192,7 @@ class Reader:
             if not chunk:
                 break
             pos += len(chunk)
+            self._tail = (self._tail + chunk[-TAIL_BYTES:])[-TAIL_BYTES:]
             if self._open:
                 chunk = self._after_open_line(chunk)
             first = chunk.find(b"\n")
