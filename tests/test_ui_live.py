@@ -216,8 +216,10 @@ async def test_a_subagent_shows_under_its_call_as_it_runs(tmp_path: Path) -> Non
         agent = sub.write(project / "main" / "subagents" / "agent-a1.jsonl")
         await settled(pilot, lambda: session.calls["task"].subagent is not None and "1 message" in pane(view))
         sub.records = []
+        counted = app.main.live.rate.last
         append(agent, sub.answer(tool_use("s1", "Grep", pattern="x")))
         await settled(pilot, lambda: "1 tool call" in pane(view))
+        assert app.main.live.rate.last == counted + 1  # the live line's rate counts the subagent's records
 
 
 def browser(roots: list[Path], **kw: Any) -> ClaudeTUI:

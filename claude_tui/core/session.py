@@ -633,6 +633,11 @@ class Session:
     def is_empty(self) -> bool:
         return nothing_exchanged({m.kind for m in self.messages})
 
+    @property
+    def records_with_subagents(self) -> int:
+        """Records read from the session file and from its subagents' own transcripts."""
+        return self.records + sum(sub.records for sub in self.subagents if sub.source == "file")
+
     # ---------------------------------------------------------------- what `stats` merges across two stretches
 
     @property

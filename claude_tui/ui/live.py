@@ -32,6 +32,7 @@ from claude_tui.ui.widgets.status import LiveState, LiveStatus
 
 if TYPE_CHECKING:
     from claude_tui.core.library import Project, SessionInfo
+    from claude_tui.core.session import Session
     from claude_tui.ui.app import MainScreen
     from claude_tui.ui.widgets.conversation import ConversationView
 
@@ -269,9 +270,9 @@ class Live:
 
     # ---------------------------------------------------------------- the open session
 
-    def loaded(self, session: object, done: bool) -> None:
+    def loaded(self, session: Session, done: bool) -> None:
         """The conversation read more of `session` (`done`: all there is for now)."""
-        records = getattr(session, "records", 0)
+        records = session.records_with_subagents  # a subagent at work writes to its own file
         if session is not self._session:
             self._session, self._caught_up = session, False
             self._since = time.time()
