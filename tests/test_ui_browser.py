@@ -208,13 +208,15 @@ async def test_first_run_explains_where_it_looked(tmp_path: Path) -> None:
 async def test_first_run_says_which_folder_was_meant(tmp_path: Path) -> None:
     home, project = tmp_path / "home", tmp_path / "home" / "projects" / "-home-u-proj"
     Thread().write(project / "s1.jsonl")
-    app = browser([home, project])
-    async with app.run_test(size=(160, 30)) as pilot:
+    app = browser([home, project, tmp_path / "gone"])
+    async with app.run_test(size=(160, 40), notifications=True) as pilot:
         main = app.main
         await settled(pilot, lambda: main.has_class("-empty"))
         text = " ".join(str(main.query_one("#empty").render()).split())
+        assert not app._notifications  # the page says it: no toast says it again
     assert f"{home} is a Claude home, not its projects folder: try --projects-dir {home / 'projects'}" in text
     assert f"{project} holds session files itself, as one project's folder does: try --projects-dir" in text
+    assert f"no projects folder at {tmp_path / 'gone'}" in text
 
 
 async def test_help_lists_every_binding_with_its_id(roots: list[Path]) -> None:

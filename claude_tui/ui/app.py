@@ -266,13 +266,15 @@ class MainScreen(Screen[None]):
         app.projects = message.projects
         if message.final:
             self.query_one(ProjectTree).border_title = "Projects"
-        for notice in message.notices[:3]:
-            self.notify(notice, severity="warning", timeout=6, markup=False)
+        empty = not message.projects and self.direct is None and self.conversation.session is None
+        if not (empty and message.final):  # else the first-run page says them
+            for notice in message.notices[:3]:
+                self.notify(notice, severity="warning", timeout=6, markup=False)
         if message.error:
             self.notify(f"Could not read the history: {message.error}", severity="error", timeout=10, markup=False)
-        if not message.projects and self.direct is None and self.conversation.session is None:
+        if empty:
             if message.final:
-                self._show_empty(app.roots)
+                self._show_empty(app.roots, message.notices)
             return  # (the last session deleted while shown: it stays, with an empty tree and list)
         self.remove_class("-empty")
         tree = self.query_one(ProjectTree)
@@ -318,11 +320,10 @@ class MainScreen(Screen[None]):
         file = str(path)
         return next((s for p in app.projects for s in p.sessions if s.file == file), None)
 
-    def _show_empty(self, roots: list[Path]) -> None:
-        from claude_tui.core.files import root_hint
-
+    def _show_empty(self, roots: list[Path], notices: list[str]) -> None:
+        """The first-run page: where claude-tui looked, and what the look found wrong (a folder one level off)."""
         where = "\n".join(f"    {root}" for root in roots)
-        hints = "".join(f"{hint}\n\n" for root in roots if (hint := root_hint(root)))
+        hints = "".join(f"{notice}\n\n" for notice in notices)
         text = Text.assemble(
             ("No Claude Code history here yet\n\n", "bold"),
             ("claude-tui looked for session files (*.jsonl) in:\n", ""),
