@@ -14,6 +14,7 @@ from library_data import simple_project
 from rich.console import Console
 from textual import events
 from textual.binding import Binding
+from textual.widget import Widget
 from textual.widgets import Input
 from ui_support import CLOCK, browser_ready, demo_copy, settled
 
@@ -191,6 +192,31 @@ async def test_zoom_and_narrow_layout(roots: list[Path]) -> None:
         await browser_ready(pilot, app)
         await pilot.press("z", "z")
         assert not app.main.has_class("-zoomed") and app.main.query_one(SessionList).has_focus
+
+
+async def test_resizing_keeps_the_focus_and_each_width_its_zoom(roots: list[Path]) -> None:
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        view = await browser_ready(pilot, app)
+        main, sessions = app.main, app.main.query_one(SessionList)
+
+        async def resize(size: tuple[int, int], zoomed: bool, focused: Widget) -> None:
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            assert main.has_class("-zoomed") is zoomed and app.focused is focused
+
+        await pilot.press("3")
+        await resize((80, 24), True, view)  # narrow: the focused conversation in front, not hidden
+        await resize(WIDE, False, view)  # wide again: the three panes the user had
+        await pilot.press("z")
+        await resize((80, 24), True, view)
+        await pilot.press("escape")  # narrow: back to the list
+        await resize(WIDE, True, view)  # the zoom the user chose when wide
+        await pilot.press("2")
+        await resize((80, 24), False, sessions)
+        await pilot.press("enter")  # narrow: a session opened is in front
+        await settled(pilot, lambda: main.has_class("-zoomed"))
+        await resize(WIDE, False, view)
 
 
 async def test_first_run_explains_where_it_looked(tmp_path: Path) -> None:

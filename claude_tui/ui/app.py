@@ -51,6 +51,8 @@ UPDATE_DELAY = 0.3
 PROGRESS_EVERY = 0.25
 #: Seconds at least between two listings of what the index holds while it is being brought up to date.
 LISTING_EVERY = 2.0
+#: Columns from which the tree, the list and the conversation are side by side.
+WIDE_FROM = 110
 
 
 class LibraryLoaded(TextualMessage):
@@ -136,7 +138,7 @@ class FilterInput(Input):
 class MainScreen(Screen[None]):
     """Project tree and session list on the left, the conversation on the right."""
 
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (110, "-wide")]
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (WIDE_FROM, "-wide")]
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("z", "zoom", "Zoom", id="app.zoom"),
@@ -169,6 +171,7 @@ class MainScreen(Screen[None]):
         self._from_search: Path | None = None  #: the session opened from the search screen
         self._typed_early: str | None = None  #: keys typed after / while the find bar was still being added
         self._up_to_date = False  #: the projects of the index brought up to date have been shown
+        self._wide_zoom = session is not None  #: zoomed when last wide (narrow, the zoom shows the conversation)
         self.live = Live(self)
         self.AUTO_FOCUS = "#conversation" if session is not None else "#sessions"
 
@@ -391,6 +394,22 @@ class MainScreen(Screen[None]):
         self.info = info
         self.conversation.open(info.path, at_end=self.follow)
         self._update_header()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """From wide to narrow and back: narrow, the pane with the focus is in front; wide, the zoom is the one
+        the user had there. (The zoom changes with the breakpoint's class, in one go: between the two, a pane
+        hidden for a moment would lose the focus.)"""
+        narrow = event.size.width < WIDE_FROM
+        if not self.has_class("-narrow" if not narrow else "-wide"):
+            return  # no change, or the first size
+        reader, conversation = self.query_one("#reader"), self.conversation  # the reader: with the find bar
+        in_conversation = self.focused is not None and reader in self.focused.ancestors_with_self
+        if narrow:
+            self._wide_zoom = self.has_class("-zoomed")
+        zoomed = in_conversation if narrow else self._wide_zoom
+        self.update_classes({"-narrow": narrow, "-wide": not narrow, "-zoomed": zoomed}, animate=False)
+        if zoomed and not in_conversation:
+            conversation.focus()
 
     def _read(self) -> None:
         """The conversation in front (alone on a narrow screen), focused."""
