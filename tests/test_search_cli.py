@@ -419,6 +419,21 @@ def test_a_slash_command_is_found_as_it_was_run(tmp_path: Path) -> None:
     assert lib.search("command") == lib.search("running") == []
 
 
+def test_a_prompt_queued_while_claude_worked_is_found_as_a_prompt(tmp_path: Path) -> None:
+    folder = tmp_path / "projects" / encode("/home/u/q")
+    w = Writer("q", cwd="/home/u/q")
+    w.prompt("first")
+    attachment = {"type": "queued_command", "prompt": "is it a wrapper aroundf the ftp data?", "commandMode": "prompt"}
+    queued = w._rec("attachment", attachment=attachment)
+    w.answer({"type": "text", "text": "Good instinct"})
+    w.write(folder)
+    lib = Library([tmp_path / "projects"], tmp_path / "cache")
+    lib.refresh()
+    [hit] = lib.search("aroundf")
+    assert (hit.kind, hit.role, hit.message_uuid) == ("prompt", "user", queued["uuid"])
+    assert f"wrapper {M}aroundf{E} the ftp" in hit.snippet
+
+
 def test_a_compaction_summary_is_found_as_claudes(tmp_path: Path) -> None:
     """The summary that carries a conversation on after a compaction holds what was done before it."""
     folder = tmp_path / "projects" / encode("/home/u/cmp")

@@ -530,3 +530,22 @@ def test_a_result_whose_call_is_lost_is_shown_where_it_is_until_the_call_comes()
     found = session.calls["t1"]
     assert not found.lost and found.name == "Bash" and found.result is lost.result
     assert holder.blocks == [] and holder not in session.visible()
+
+
+def test_a_prompt_queued_while_claude_worked_is_a_prompt(tmp_path: Path) -> None:
+    """Claude Code 2.1 writes a prompt typed during a turn as a `queued_command` attachment."""
+    thread = Thread()
+    thread.prompt("first")
+    thread.answer(text("working on it"))
+    image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0K" * 10}}
+    queued = [{"type": "text", "text": "[Image #2] and this one"}, image]
+    for prompt, mode in (("also check the wrapper", "prompt"), (queued, "prompt"), ("ls -la", "bash")):
+        attachment = {"type": "queued_command", "prompt": prompt, "commandMode": mode, "origin": {"kind": "human"}}
+        thread._base("attachment", True, attachment=attachment)
+    thread.answer(text("Good instinct"))
+    session = load(thread, tmp_path)
+    prompts = [m for m in session.messages if m.kind is Kind.PROMPT]
+    assert [m.plain_text for m in prompts] == ["first", "also check the wrapper", "[Image #2] and this one"]
+    assert [b.type for b in prompts[2].blocks] == ["text", "image"]
+    assert [m.kind for m in session.messages].count(Kind.ATTACHMENT) == 1  # the `!` command stays one
+    assert session_stats(session)["user_prompts"] == 3

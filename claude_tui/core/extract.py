@@ -25,7 +25,7 @@ import orjson
 from claude_tui.core.model import Block, Kind, Message, pause_ms
 from claude_tui.core.reader import finished_last_line
 from claude_tui.core.records import parse_line
-from claude_tui.core.session import api_error_text, is_api_error, prompt_text, user_kind
+from claude_tui.core.session import api_error_text, is_api_error, prompt_text, queued_prompt, user_kind
 from claude_tui.core.usage import usage_counts
 
 #: Row kinds of the full-text index, by code; and the role each belongs to (an API error and a
@@ -280,6 +280,8 @@ def record_texts(obj: dict[str, Any]) -> Iterator[tuple[int, int, str]]:
             yield SUMMARY, -1, "\n\n".join(texts)
     elif rtype == "system" and is_api_error(obj):
         yield API_ERROR, -1, api_error_text(obj)
+    elif rtype == "attachment" and (queued := queued_prompt(obj)) is not None:
+        yield PROMPT, -1, "\n\n".join(_user_parts(queued)[0])
 
 
 def command_text(texts: list[str]) -> str:
@@ -395,6 +397,8 @@ class Extractor:
             self._progress(obj)
         elif rtype == "system" and is_api_error(obj):
             self._row(off, API_ERROR, -1, api_error_text(obj))
+        elif rtype == "attachment" and (queued := queued_prompt(obj)) is not None:
+            self._prompt(_user_parts(queued)[0], off, True)
         elif rtype == "custom-title":
             if get("customTitle"):
                 state.custom_title = _str(obj["customTitle"])
@@ -530,16 +534,7 @@ class Extractor:
             return
         kind = user_kind(obj, texts[0] if first_type == "text" and texts else None, False)
         if kind is Kind.PROMPT:
-            text = "\n\n".join(texts)
-            if top:
-                state.prompts += 1
-                if not state.prompt_seen:
-                    state.prompt_seen = True
-                    state.warmup = text.strip() == "Warmup"
-                if not state.first_prompt:
-                    message = Message(Kind.PROMPT, None, None, None, None, 0, [Block("text", t) for t in texts])
-                    state.first_prompt = prompt_text(message)
-            self._row(off, PROMPT, -1, text)
+            self._prompt(texts, off, top)
         elif kind is Kind.COMMAND:
             text = command_text(texts)
             if top and not state.first_command:
@@ -547,6 +542,19 @@ class Extractor:
             self._row(off, PROMPT, -1, text)
         elif kind is Kind.COMPACT_SUMMARY:
             self._row(off, SUMMARY, -1, "\n\n".join(texts))
+
+    def _prompt(self, texts: list[str], off: int, top: bool) -> None:
+        state = self.state
+        text = "\n\n".join(texts)
+        if top:
+            state.prompts += 1
+            if not state.prompt_seen:
+                state.prompt_seen = True
+                state.warmup = text.strip() == "Warmup"
+            if not state.first_prompt:
+                message = Message(Kind.PROMPT, None, None, None, None, 0, [Block("text", t) for t in texts])
+                state.first_prompt = prompt_text(message)
+        self._row(off, PROMPT, -1, text)
 
     def _result(self, item: dict[str, Any], off: int, blk: int) -> None:
         state = self.state

@@ -221,22 +221,7 @@ class Session:
 
     def _on_user(self, obj: dict[str, Any], span: Span | None) -> None:
         payload = obj.get("message")
-        content = payload.get("content") if isinstance(payload, dict) else None
-        blocks: list[Block] = []
-        results: list[dict[str, Any]] = []
-        if isinstance(content, str):
-            blocks.append(Block("text", content))
-        elif isinstance(content, list):
-            for item in content:
-                if not isinstance(item, dict):
-                    continue
-                btype = item.get("type")
-                if btype == "tool_result":
-                    results.append(item)
-                elif btype == "text":
-                    blocks.append(Block("text", _str(item.get("text"))))
-                else:
-                    blocks.append(_other_block(item))
+        blocks, results = _content_blocks(payload.get("content") if isinstance(payload, dict) else None)
         first = blocks[0].text if blocks and blocks[0].type == "text" else None
         kind = user_kind(obj, first, bool(results))
         message = self._new_message(kind, obj, span, blocks=blocks)
@@ -401,6 +386,9 @@ class Session:
     def _on_attachment(self, obj: dict[str, Any], span: Span | None) -> None:
         attachment = obj.get("attachment")
         atype = _str(attachment.get("type")) if isinstance(attachment, dict) else ""
+        if (prompt := queued_prompt(obj)) is not None:  # typed while Claude worked: a prompt like any other
+            self._new_message(Kind.PROMPT, obj, span, blocks=_content_blocks(prompt)[0])
+            return
         kind = Kind.HOOK if "hook" in atype else Kind.ATTACHMENT
         detail = ""
         if isinstance(attachment, dict):
@@ -768,6 +756,37 @@ def result_content(content: Any) -> tuple[str, list[tuple[str, int]]]:
         elif item.get("type") == "tool_reference":
             texts.append(f"[tool: {_str(item.get('tool_name'))}]")
     return "\n".join(texts), images
+
+
+def _content_blocks(content: Any) -> tuple[list[Block], list[dict[str, Any]]]:
+    """The blocks of a user record's content (a string or a list of blocks), and its tool results."""
+    if isinstance(content, str):
+        return [Block("text", content)], []
+    blocks: list[Block] = []
+    results: list[dict[str, Any]] = []
+    for item in content if isinstance(content, list) else ():
+        if not isinstance(item, dict):
+            continue
+        btype = item.get("type")
+        if btype == "tool_result":
+            results.append(item)
+        elif btype == "text":
+            blocks.append(Block("text", _str(item.get("text"))))
+        else:
+            blocks.append(_other_block(item))
+    return blocks, results
+
+
+def queued_prompt(obj: dict[str, Any]) -> str | list[Any] | None:
+    """The prompt of a `queued_command` attachment (typed while Claude was at work; 2.1.x): a string or a
+    list of blocks, like a user record's content. None for any other record, and for a queued `!` command."""
+    attachment = obj.get("attachment")
+    if not isinstance(attachment, dict) or attachment.get("type") != "queued_command":
+        return None
+    prompt = attachment.get("prompt")
+    if attachment.get("commandMode", "prompt") != "prompt" or not isinstance(prompt, str | list):
+        return None
+    return prompt
 
 
 def _other_block(item: dict[str, Any]) -> Block:
