@@ -15,8 +15,8 @@ from rich.console import Console
 from textual import events
 from textual.binding import Binding
 from textual.widget import Widget
-from textual.widgets import Input
-from ui_support import CLOCK, browser_ready, demo_copy, settled
+from textual.widgets import Input, Tree
+from ui_support import CLOCK, browser_ready, demo_copy, loaded, settled
 
 from claude_tui.core import index
 from claude_tui.core.index import cache_dir
@@ -192,6 +192,25 @@ async def test_zoom_and_narrow_layout(roots: list[Path]) -> None:
         await browser_ready(pilot, app)
         await pilot.press("z", "z")
         assert not app.main.has_class("-zoomed") and app.main.query_one(SessionList).has_focus
+
+
+async def test_a_late_highlight_of_a_rebuilt_tree_chooses_nothing(roots: list[Path]) -> None:
+    """Busy, the index lists projects as it reads them: the tree is rebuilt on one project, then on another,
+    before the highlight of the first is handled. That highlight must not open a project's newest session
+    over the one asked for (`claude-tui SESSION` showed another session, now and then)."""
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        asked = app.projects[-1].sessions[-1]
+        app.main.choose_session(asked)
+        view = await loaded(pilot, app)
+        tree = app.main.query_one(ProjectTree)
+        other = next(n for n in tree._rows() if n.data is not None and n.data.path != asked.project)
+        tree.set_projects(tree.projects)  # rebuilt: `other` is a node of the tree before
+        tree.post_message(Tree.NodeHighlighted(other))
+        await pilot.pause(0.3)
+        assert view.session is not None and str(view.session.path) == asked.file
+        assert tree.chosen is not None and tree.chosen.path == asked.project
 
 
 async def test_resizing_keeps_the_focus_and_each_width_its_zoom(roots: list[Path]) -> None:

@@ -159,8 +159,11 @@ class ProjectTree(Tree["Project | None"]):
         return label
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Project | None]) -> None:
+        """The user moved the cursor: its project is chosen. A highlight that comes late, of a node the cursor
+        has left or a rebuild has dropped (busy, the index lists projects as it reads them), chooses nothing."""
         event.stop()
-        self._choose(event.node.data)
+        if event.node is self.cursor_node:
+            self._choose(event.node.data)
 
     def action_open(self) -> None:
         node = self.cursor_node
