@@ -403,6 +403,21 @@ async def test_escape_clears_the_session_filter_from_the_list(roots: list[Path])
         assert sessions.filter_text == "" and len(sessions.shown) == 3
 
 
+@pytest.mark.parametrize("size", [WIDE, (80, 24)])
+async def test_a_project_jumped_to_while_zoomed_shows_its_list(roots: list[Path], size: tuple[int, int]) -> None:
+    app = browser(roots)
+    async with app.run_test(size=size) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("3", "z") if size == WIDE else await pilot.press("enter")
+        await settled(pilot, lambda: app.main.has_class("-zoomed"))
+        await pilot.press("ctrl+p", *"project weather")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        sessions = app.main.query_one(SessionList)
+        await settled(pilot, lambda: len(sessions.shown) == 3)
+        assert sessions.has_focus and sessions.region and not app.main.has_class("-zoomed")
+
+
 async def test_palette_jump_shows_the_session_at_80x24(roots: list[Path]) -> None:
     app = browser(roots)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -428,7 +428,7 @@ class MainScreen(Screen[None]):
         self._clear_filters()
         self.query_one(ProjectTree).set_projects(self.query_one(ProjectTree).projects, project)
         self._show_project(project, open_newest=True)
-        self.query_one(SessionList).focus()
+        self.action_focus_pane("sessions")  # unzoomed: the list is not hidden
 
     def choose_session(self, info: SessionInfo) -> None:
         self._clear_filters()
