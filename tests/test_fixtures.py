@@ -10,7 +10,7 @@ from claude_tui.core.files import read_session, session_files, sibling_summaries
 from claude_tui.core.model import Kind
 from claude_tui.core.stats import session_stats
 from claude_tui.core.tail import SessionTail
-from claude_tui.core.usage import Tokens
+from claude_tui.core.usage import Tokens, price_for
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -97,6 +97,28 @@ def test_a_write_to_the_one_hour_cache_costs_twice_the_input(usage: dict, cost: 
     tokens = Tokens.from_usage(usage)
     assert tokens is not None and tokens.cost("claude-sonnet-4-5") == pytest.approx(cost)
     assert tokens.total == usage["cache_creation_input_tokens"]  # the 1-hour writes are a part of them
+
+
+@pytest.mark.parametrize(
+    ("model", "price"),
+    [
+        ("claude-opus-4-20250514", 15.0),
+        ("claude-opus-4-1-20250805", 15.0),
+        ("claude-opus-4-5-20251101", 5.0),
+        ("claude-opus-4-7", 5.0),
+        ("claude-sonnet-4-5-20250929", 3.0),
+        ("claude-haiku-4-5-20251001", 1.0),
+        ("claude-3-5-sonnet-20241022", 3.0),
+        ("claude-sonnet-4-5[1m]", 3.0),
+        ("claude-opus-4-8", None),  # a version the table does not know is not priced as an older one
+        ("claude-opus-5", None),
+        ("claude-haiku-4-6", None),
+        ("<synthetic>", None),
+    ],
+)
+def test_models_are_priced_by_their_own_version(model: str, price: float | None) -> None:
+    row = price_for(model)
+    assert (row[0] if row else None) == price
 
 
 def test_the_model_and_the_index_price_one_hour_writes_alike(tmp_path: Path) -> None:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 #: Anthropic list prices in USD per million tokens, as published on 2026-11-01:
-#: (input, output, 5-minute cache write, cache read). Matched by model-name prefix, longest first.
+#: (input, output, 5-minute cache write, cache read). Matched by model-name prefix, longest first, never
+#: across a version number: `claude-opus-4` prices `claude-opus-4-20250514`, not `claude-opus-4-8`.
 #: A write to the 1-hour cache costs ONE_HOUR_WRITE times the input price.
 PRICING_DATE = "2026-11-01"
 PRICES: dict[str, tuple[float, float, float, float]] = {
@@ -22,10 +23,11 @@ PRICES: dict[str, tuple[float, float, float, float]] = {
     "claude-opus-4-5": (5.0, 25.0, 6.25, 0.50),
     "claude-opus-4-1": (15.0, 75.0, 18.75, 1.50),
     "claude-opus-4": (15.0, 75.0, 18.75, 1.50),
+    "claude-sonnet-4-5": (3.0, 15.0, 3.75, 0.30),
     "claude-sonnet-4": (3.0, 15.0, 3.75, 0.30),
     "claude-3-7-sonnet": (3.0, 15.0, 3.75, 0.30),
     "claude-3-5-sonnet": (3.0, 15.0, 3.75, 0.30),
-    "claude-haiku-4": (1.0, 5.0, 1.25, 0.10),
+    "claude-haiku-4-5": (1.0, 5.0, 1.25, 0.10),
     "claude-3-5-haiku": (0.80, 4.0, 1.0, 0.08),
     "claude-3-opus": (15.0, 75.0, 18.75, 1.50),
     "claude-3-haiku": (0.25, 1.25, 0.30, 0.03),
@@ -33,6 +35,7 @@ PRICES: dict[str, tuple[float, float, float, float]] = {
 ONE_HOUR_WRITE = 2.0
 _PREFIXES = sorted(PRICES, key=len, reverse=True)
 _DATE_SUFFIX = re.compile(r"-\d{8}$")
+_NEXT_VERSION = re.compile(r"[-.]?\d")
 
 
 def price_for(model: str | None) -> tuple[float, float, float, float] | None:
@@ -41,7 +44,7 @@ def price_for(model: str | None) -> tuple[float, float, float, float] | None:
         return None
     name = _DATE_SUFFIX.sub("", model.lower()).removeprefix("anthropic/").removeprefix("us.anthropic.")
     for prefix in _PREFIXES:
-        if name.startswith(prefix):
+        if name.startswith(prefix) and not _NEXT_VERSION.match(name, len(prefix)):
             return PRICES[prefix]
     return None
 
