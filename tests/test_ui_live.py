@@ -100,6 +100,27 @@ async def test_appended_records_appear_in_their_thread(tmp_path: Path) -> None:
         assert view.cursor_index == len(view.entries) - 1  # still pinned to the newest
 
 
+async def test_a_damaged_line_in_a_growing_message_is_told_once(tmp_path: Path) -> None:
+    """Half a chunk written, then whole ones: the first of those is joined to the half (one damaged line),
+    and the message it belongs to grows on."""
+    thread = Thread()
+    thread.prompt("go")
+    thread.answer(text("working"), msg_id="m1")
+    path = thread.write(tmp_path / "live.jsonl")
+    app = session_app(path, follow=True)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        half = orjson.dumps(thread.answer(text("cut short"), msg_id="m1"))
+        with path.open("ab") as f:
+            f.write(half[: len(half) // 2])
+        for word in ("alpha", "beta", "gamma"):
+            thread.records = []
+            append(path, thread.answer(text(word), msg_id="m1"))
+            await settled(pilot, lambda w=word: w in pane(view))
+        assert len(view.session.problems) == 1
+        assert pane(view).count("damaged characters skipped") == 1
+
+
 async def test_a_read_never_covers_the_pane_or_takes_its_keys(tmp_path: Path) -> None:
     thread = Thread()
     thread.prompt("first")

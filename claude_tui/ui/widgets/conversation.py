@@ -446,7 +446,8 @@ class ConversationView(ScrollView, can_focus=True):
         """Build the entries of one top-level message again (it grew, or something under it opened)."""
         start, end = self._range_of(top)
         pool = {_identity(e): e for e in self._entries[start:end]}
-        new = self._build_range(top, top + 1, pool)
+        # its own entries only: the damaged lines after the last message are _replace_from's (shown once)
+        new = [e for e in self._build_range(top, top + 1, pool) if e.top == top]
         for entry in self._entries[start:end]:
             self._cache.pop(entry, None)
         self._measure(new, force=True)
