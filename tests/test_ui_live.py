@@ -194,10 +194,22 @@ async def test_scrolling_up_pauses_and_end_resumes(tmp_path: Path) -> None:
         assert view.follow and view.unseen == 0
         await settled(pilot, lambda: "following" in status(app))
         assert view.scroll_offset.y == view.max_scroll_y
-        append(path, thread.answer(text("the newest")))
+        append(path, thread.answer(text("the newest"), msg_id="last"))
         await settled(pilot, lambda: "the newest" in pane(view))
         await pilot.pause(0.05)
         assert view.scroll_offset.y == view.max_scroll_y
+        # a streamed chunk that adds to the last message (its answer goes on, a tool call starts) is kept in view
+        long = "\n".join(f"step {i}" for i in range(60))
+        thread.records = []
+        thread.answer(text(long), tool_use("t9", "Bash", command="make"), msg_id="last")  # two records
+        append(path, *thread.records)
+        await settled(pilot, lambda: "step 59" in pane(view))
+        await pilot.pause(0.05)
+        assert view.scroll_offset.y == view.max_scroll_y > where
+        await pilot.press("k")  # paused: what grows is counted as new
+        await settled(pilot, lambda: "paused" in status(app))
+        append(path, thread.answer(tool_use("t10", "Bash", command="make check"), msg_id="last"))
+        await settled(pilot, lambda: "1 new" in status(app))
 
 
 async def test_follow_key_starts_and_stops_following(tmp_path: Path) -> None:

@@ -165,6 +165,7 @@ class ConversationView(ScrollView, can_focus=True):
         self._follow = False
         self.follow_mode = False  #: follow the session as it is written (paused while the user reads above)
         self._seen = 0  #: messages shown when following last paused
+        self._grew: set[int] = set()  #: messages among those that grew since (a tool call added, say)
         self.reading = False  #: a read is under way (not Widget.loading, which would cover the pane and eat keys)
         self.pane_filter: PaneFilter | None = None
         #: Restyles a drawn line (entry, row) on its way to the screen: the find bar's matches.
@@ -225,6 +226,7 @@ class ConversationView(ScrollView, can_focus=True):
         self._cache.clear()
         self._all_thinking = False
         self._seen = 0
+        self._grew.clear()
         self._behind = False
         self.follow_mode = at_end
         self.follow = at_end
@@ -242,14 +244,15 @@ class ConversationView(ScrollView, can_focus=True):
         if value != self._follow:
             self._follow = value
             self._seen = len(self._messages)
+            self._grew.clear()
             self.post_message(self.FollowChanged(value))
 
     @property
     def unseen(self) -> int:
-        """Messages that arrived below while following was paused (dim rows not counted)."""
+        """Messages that arrived, or grew, while following was paused (dim rows not counted)."""
         if self._follow or not self.follow_mode:
             return 0
-        return sum(1 for m in self._messages[self._seen :] if m.kind not in QUIET_KINDS)
+        return len(self._grew) + sum(1 for m in self._messages[self._seen :] if m.kind not in QUIET_KINDS)
 
     def set_follow_mode(self, on: bool) -> None:
         """Start following (at the newest message) or stop."""
@@ -346,9 +349,13 @@ class ConversationView(ScrollView, can_focus=True):
             self._resplice(top)
         if grown:
             self._refresh_from(self._range_of(grown[0])[0])
+            if self.follow_mode and not self.follow:
+                self._grew.update(t for t in grown if t < self._seen and self._messages[t].kind not in QUIET_KINDS)
         self._behind = len(shown) > keep + APPLY_MOST
-        self._replace_from(keep, shown[: keep + APPLY_MOST], update.damaged)  # the rest in the next frames
+        added = self._replace_from(keep, shown[: keep + APPLY_MOST], update.damaged)  # the rest in the next frames
         self._restore(anchor)
+        if self.follow and (grown or added):
+            self.action_last()  # the newest row in view, whether a message came or the last one grew
 
     def _shown(self, visible: list[Message]) -> list[Message]:
         if not self.hide_quiet:
@@ -406,11 +413,11 @@ class ConversationView(ScrollView, can_focus=True):
                 return self._messages[index]
         return None
 
-    def _replace_from(self, keep: int, shown: list[Message], damaged: bool = False) -> None:
+    def _replace_from(self, keep: int, shown: list[Message], damaged: bool = False) -> bool:
         """Keep the entries of the first `keep` messages, build those of the rest of `shown` (and the
-        damaged lines after the last one: again when `damaged` lines were found)."""
+        damaged lines after the last one: again when `damaged` lines were found); whether anything changed."""
         if keep == len(self._messages) == len(shown) and not damaged:
-            return
+            return False
         start = bisect_left(self._entries, keep, key=lambda e: e.top)
         pool = {_identity(e): e for e in self._entries[start:]}
         for entry in self._entries[start:]:
@@ -430,9 +437,8 @@ class ConversationView(ScrollView, can_focus=True):
         if self._cursor is not None and self._index_of(self._cursor) is None:
             self._cursor = None
         self._sync_size()
-        if self.follow:
-            self.action_last()
         self._refresh_from(changed)
+        return True
 
     def _refresh_from(self, index: int) -> None:
         """Repaint what is on screen of entry `index` and below (what is above did not change): a burst
