@@ -194,6 +194,42 @@ def test_subagent_file_created_empty_links_when_its_prompt_arrives(tmp_path: Pat
     assert call.subagent is not None and call.message.index in update.changed
 
 
+@pytest.mark.parametrize("running", [1, 2])
+def test_a_flat_subagent_file_without_its_prompt_grows_under_the_only_running_call(
+    tmp_path: Path, running: int
+) -> None:
+    """2.0.x: `agent-<id>.jsonl` beside the session starts with the subagent's answer; only the Task's result
+    names the id. While one Task runs, the file is that Task's; with two, it waits for that result."""
+    project = tmp_path / "proj"
+    t = Thread(session_id="main", version="2.0.55")
+    t.prompt("go")
+    t.answer(tool_use("old", "Task", prompt="before"), msg_id="m0")
+    t.result("old", "earlier")  # a call with its result: not a candidate
+    t.answer(*(tool_use(f"task{i}", "Task", prompt=f"dig {i}") for i in range(running)), msg_id="m1")
+    path = t.write(project / "main.jsonl")
+    tail = SessionTail(path)
+    tail.poll()
+    sub = Thread(session_id="main", version="2.0.55")
+    sub.answer(text("I'll look around"), parent=None)["agentId"] = "c8d9b115"
+    agent_path = sub.write(project / "agent-c8d9b115.jsonl")
+    tail.poll()
+    call = tail.session.calls["task0"]
+    assert (call.subagent is not None) is (running == 1)
+    sub.records = []
+    sub.answer(tool_use("s1", "Grep", pattern="zip"))
+    with agent_path.open("ab") as f:
+        f.write(sub.bytes())
+    tail.poll()
+    assert call.subagent is None or len(call.subagent.messages) == 2
+    t.records = []
+    t.result("task0", "found", toolUseResult={"agentId": "c8d9b115", "status": "completed"})
+    with path.open("ab") as f:
+        f.write(t.bytes())
+    tail.poll()
+    assert call.subagent is not None and len(call.subagent.messages) == 2
+    assert all(c.subagent is None for c in tail.session.calls.values() if c is not call)
+
+
 ROOT = Path(__file__).resolve().parents[1]
 GROWN = ["claude_tui/demo/projects/-home-ada-code-notes-api/67df1d90-4225-4d2b-a6d6-45556e8a9ebb.jsonl"]
 GROWN += [f"tests/fixtures/{name}.jsonl" for name in ("fork", "compaction", "compaction_pre2", "agent_progress")]

@@ -340,7 +340,12 @@ class Session:
         if call.name in AGENT_TOOLS and isinstance(agent_id, str):
             self._agents_by_id[agent_id] = call
             for sub in self.subagents:
-                if sub.agent_id == agent_id and sub.parent_call is None:
+                if sub.agent_id == agent_id and sub.parent_call is not call:
+                    if sub.parent_call is not None:  # a guess made while it ran (see _link_by_prompt)
+                        sub.parent_call.subagent = None
+                        self._update.touch(sub.parent_call.message)
+                    if call.subagent is not None:
+                        call.subagent.parent_call = None
                     self._link(sub, call)
 
     def _on_system(self, obj: dict[str, Any], span: Span | None) -> None:
@@ -560,7 +565,8 @@ class Session:
 
     def link_agent(self, sub: Session) -> None:
         """Link a subagent to its Task/Agent call: the one whose result named its id, else the one
-        whose prompt it starts with (a file seen before its first line links when that arrives)."""
+        whose prompt it starts with (a file seen before its first line links when that arrives), else,
+        while it runs, the only such call still running."""
         call = self._agents_by_id.get(sub.agent_id or "")
         if call is not None and call.subagent is None:
             self._link(sub, call)
@@ -572,15 +578,24 @@ class Session:
         call.subagent = sub
 
     def _link_by_prompt(self, sub: Session) -> None:
-        """Link a subagent to the unlinked Task/Agent call whose prompt it starts with."""
-        first = next((m for m in sub.messages if m.kind is Kind.PROMPT), None)
-        if first is None:
+        """Link a subagent to the unlinked Task/Agent call whose prompt it starts with; one whose file has
+        no prompt (2.0.x flat transcripts start with the answer) to the only unlinked call with no result
+        yet: its result, naming the subagent's id, settles the link."""
+        if not sub.messages:
             return
-        text = first.plain_text.strip()
+        first = next((m for m in sub.messages if m.kind is Kind.PROMPT), None)
+        text = first.plain_text.strip() if first is not None else None
+        running = []
         for call in reversed(self.calls.values()):
-            if call.name in AGENT_TOOLS and call.subagent is None and _str(call.input.get("prompt")).strip() == text:
+            if call.name not in AGENT_TOOLS or call.subagent is not None:
+                continue
+            if text is not None and _str(call.input.get("prompt")).strip() == text:
                 self._link(sub, call)
                 return
+            if call.result is None:
+                running.append(call)
+        if first is None and len(running) == 1:
+            self._link(sub, running[0])
 
     def _touch_agent(self, sub: Session) -> None:
         if sub.parent_call is not None:
