@@ -11,13 +11,16 @@ from typing import Any
 
 import orjson
 import pytest
-from ui_support import CLOCK, browser_ready, demo_copy, loaded, session_app, settled
+from ui_support import CLOCK, NoLibrary, browser_ready, demo_copy, loaded, session_app, settled
 
 from claude_tui.core.index import cache_dir
 from claude_tui.core.library import Library
+from claude_tui.core.model import parse_time
 from claude_tui.ui.app import ClaudeTUI
+from claude_tui.ui.clock import Clock
 from claude_tui.ui.live import Pacer, Rate
 from claude_tui.ui.widgets.conversation import ConversationView
+from claude_tui.ui.widgets.header import SessionHeader
 from claude_tui.ui.widgets.projects import ProjectTree
 from claude_tui.ui.widgets.sessions import SessionList
 from claude_tui.ui.widgets.status import LiveStatus
@@ -369,6 +372,23 @@ async def test_a_projects_folder_made_after_the_start_is_watched(
         thread.prompt("a second one")
         thread.write(root / "-home-ada-code-first" / "first-ever.jsonl")
         await settled(pilot, lambda: tree.projects[0].sessions[0].prompts == 2, timeout=10)  # watched now
+
+
+async def test_the_header_says_how_long_ago_as_time_goes_by(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("claude_tui.ui.live.MARKERS_EVERY", 0.2)
+    thread = Thread()
+    thread.prompt("hello")
+    thread.answer(text("hi"))
+    path = thread.write(tmp_path / "s.jsonl")
+    started = thread.records[0]["timestamp"]
+    now = [parse_time(started) or 0.0]
+    app = ClaudeTUI([tmp_path], session=path, library=NoLibrary(), clock=Clock(lambda: now[0], UTC))  # type: ignore[arg-type]
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
+        header = app.main.query_one(SessionHeader)
+        assert str(header.render()).split("\n")[1].startswith("now ·")
+        now[0] += 180  # nothing written since: only the clock moves
+        await settled(pilot, lambda: str(header.render()).split("\n")[1].startswith("3m ago ·"))
 
 
 async def test_a_watcher_that_fails_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

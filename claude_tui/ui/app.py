@@ -305,7 +305,7 @@ class MainScreen(Screen[None]):
             self.query_one(SessionList).set_sessions([])
         if self.direct is not None:
             self.info = self._info_of(self.direct)
-            self._update_header()
+            self.update_header()
 
     def _newest_shown(self, projects: list[Project]) -> Project | None:
         """The project of the most recently active session the list shows (the first one, if it shows none)."""
@@ -376,7 +376,7 @@ class MainScreen(Screen[None]):
         elif open_newest:
             self.info = None
             self.conversation.clear("No sessions here (a shows empty and warmup ones)")
-            self._update_header()
+            self.update_header()
 
     @on(SessionList.SessionChosen)
     def _session_chosen(self, message: SessionList.SessionChosen) -> None:
@@ -393,7 +393,7 @@ class MainScreen(Screen[None]):
             return
         self.info = info
         self.conversation.open(info.path, at_end=self.follow)
-        self._update_header()
+        self.update_header()
 
     def on_resize(self, event: events.Resize) -> None:
         """From wide to narrow and back: narrow, the pane with the focus is in front; wide, the zoom is the one
@@ -447,7 +447,7 @@ class MainScreen(Screen[None]):
         if message.done:
             self.live.header.wake()  # a session written fast would have its facts counted many times a second
         else:
-            self._update_header(SessionHeader.progress(message.offset, message.size))
+            self.update_header(SessionHeader.progress(message.offset, message.size))
         self.live.loaded(message.session, message.done)
         if (bar := self.find_bar) is not None:
             bar.session_loaded(message.session, message.done)
@@ -464,7 +464,7 @@ class MainScreen(Screen[None]):
             self.info = self._info_of(self.info.path) or self.info
         new = self.live.successor(message.projects, self.info)
         if new is None:
-            self._update_header()
+            self.update_header()
             return
         self.query_one(SessionList).set_sessions(self.query_one(SessionList).sessions, new.file)
         self.open_session(new)
@@ -484,7 +484,7 @@ class MainScreen(Screen[None]):
         self.conversation.set_follow_mode(self.follow)
         self.notify("Following the session" if self.follow else "Stopped following", timeout=1.5)
 
-    def _update_header(self, status: str = "") -> None:
+    def update_header(self, status: str = "") -> None:
         view = self.conversation
         self.query_one(SessionFacts).show(self.info)
         title = self.info.title if self.info is not None else ""

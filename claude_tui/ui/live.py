@@ -28,6 +28,7 @@ from textual.worker import Worker, WorkerState
 from claude_tui.core.model import parse_time
 from claude_tui.core.watch import Changes, watch_roots
 from claude_tui.ui.bindings import key_display
+from claude_tui.ui.widgets.header import SessionHeader
 from claude_tui.ui.widgets.status import LiveState, LiveStatus
 
 if TYPE_CHECKING:
@@ -241,7 +242,7 @@ class Live:
 
     def _header(self) -> None:
         started = time.perf_counter()
-        self.screen._update_header()
+        self.screen.update_header()
         self.header.every = max(HEADER_EVERY, SHARE * (time.perf_counter() - started))
 
     def _refreshing(self) -> bool:
@@ -327,13 +328,15 @@ class Live:
         return max(newer, key=lambda s: parse_time(s.started) or 0, default=None)
 
     def _check_markers(self) -> None:
-        """Redraw the tree and the list when a session stopped (or started) being live; the live
-        line goes when the open session has been quiet for a while."""
+        """Redraw the tree and the list when a session stopped (or started) being live, the header when its
+        "N ago" moved on; the live line goes when the open session has been quiet for a while."""
         projects = self.screen.app.projects  # type: ignore[attr-defined]
         markers = frozenset(s.file for p in projects for s in p.sessions if s.live)
         if markers != self._markers:
             self._markers = markers
             self.screen.redraw_library()
+        if self.screen.query_one(SessionHeader).stale:  # "now" became "1m ago"
+            self.screen.update_header()
         self.show_status()
 
 

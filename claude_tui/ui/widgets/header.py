@@ -34,11 +34,19 @@ class SessionHeader(Static):
     def __init__(self, clock: Clock, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.clock = clock
+        self._started: str | None = None  #: the shown session's start, and how long ago it was when shown
+        self._ago = ""
+
+    @property
+    def stale(self) -> bool:
+        """Whether the time since the session started reads differently now than when shown."""
+        return self._started is not None and self.clock.ago(self._started) != self._ago
 
     def show(
         self, session: Session | None, title: str = "", status: str = "", summaries: dict[str, str] | None = None
     ) -> None:
         """Describe `session` (None: nothing open); `status` goes at the right of the title."""
+        self._started = None
         if session is None:
             self.update(Text(title or "claude-tui", style="bold", no_wrap=True, overflow="ellipsis"))
             return
@@ -56,7 +64,8 @@ class SessionHeader(Static):
         commands = sum(1 for m in session.messages if m.kind is Kind.COMMAND)
         parts = []
         if parse_time(started) is not None:
-            parts.append(self.clock.ago(started))
+            self._started, self._ago = started, self.clock.ago(started)
+            parts.append(self._ago)
         span = span_seconds(started, ended)
         if span is not None:  # as stats and the list measure it
             parts.append(human_span(span, active_seconds(started, ended, session.paused_ms)))
