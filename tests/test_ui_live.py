@@ -333,6 +333,29 @@ async def test_following_switches_to_a_new_session_of_the_project(roots: list[Pa
         assert view.follow
 
 
+async def test_following_paused_a_new_session_waits_for_end(roots: list[Path]) -> None:
+    """The user reading above keeps the place: a new session is only told of, and End follows it."""
+    app = browser(roots, follow=True)
+    notes: list[str] = []
+    async with app.run_test(size=(160, 40)) as pilot:
+        view = await browser_ready(pilot, app)
+        app.notify = lambda message, **kw: notes.append(str(message))  # type: ignore[method-assign]
+        current = view.session
+        assert current is not None
+        await pilot.press("k", "k")
+        assert view.follow_mode and not view.follow
+        thread = Thread(session_id="next", cwd=current.project_path or "")
+        thread.prompt("after /clear")
+        session_started_now(thread)
+        thread.write(Path(current.path).parent / "next.jsonl")
+        await settled(pilot, lambda: any("A new session started" in n and "end follows it" in n for n in notes))
+        await pilot.pause(0.5)
+        assert view.session is current
+        await pilot.press("end")
+        await settled(pilot, lambda: view.session is not None and view.session.id == "next")
+        assert view.follow
+
+
 async def test_following_starts_on_the_newest_session_the_index_did_not_hold_yet(roots: list[Path]) -> None:
     """The index is shown at once, then brought up to date: following, the session that started
     since it was last brought up to date is the one opened, wherever it is."""

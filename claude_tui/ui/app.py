@@ -171,6 +171,7 @@ class MainScreen(Screen[None]):
         self._from_search: Path | None = None  #: the session opened from the search screen
         self._typed_early: str | None = None  #: keys typed after / while the find bar was still being added
         self._up_to_date = False  #: the projects of the index brought up to date have been shown
+        self._told_of: str | None = None  #: a new session said to have started while following was paused
         self._wide_zoom = session is not None  #: zoomed when last wide (narrow, the zoom shows the conversation)
         self.live = Live(self)
         self.AUTO_FOCUS = "#conversation" if session is not None else "#sessions"
@@ -455,6 +456,9 @@ class MainScreen(Screen[None]):
     @on(ConversationView.FollowChanged)
     def _follow_changed(self) -> None:
         self.live.show_status()
+        app: ClaudeTUI = self.app  # type: ignore[assignment]
+        if self.conversation.follow:  # End, after a new session started while following was paused
+            self._follow_successor(app.projects)
 
     @on(LibraryChanged)
     def _library_changed(self, message: LibraryChanged) -> None:
@@ -462,15 +466,26 @@ class MainScreen(Screen[None]):
         self.on_library_loaded(LibraryLoaded(message.projects, message.notices))
         if self.info is not None:
             self.info = self._info_of(self.info.path) or self.info
-        new = self.live.successor(message.projects, self.info)
-        if new is None:
+        if not self._follow_successor(message.projects):
             self.update_header()
-            return
-        self.query_one(SessionList).set_sessions(self.query_one(SessionList).sessions, new.file)
-        self.open_session(new)
+
+    def _follow_successor(self, projects: list[Project]) -> bool:
+        """Switch to a session that started in the followed one's project (after /clear, say); paused (the
+        user reading above), only say so. Whether it switched."""
+        new = self.live.successor(projects, self.info)
+        if new is None:
+            return False
         project = self._project_of(new.path)
         where = project.name if project is not None else "this project"
+        if not self.conversation.follow:
+            if new.file != self._told_of:
+                self._told_of = new.file
+                self.notify(f"A new session started in {where}: end follows it", title="Following", markup=False)
+            return False
+        self.query_one(SessionList).set_sessions(self.query_one(SessionList).sessions, new.file)
+        self.open_session(new)
         self.notify(f"A new session started in {where}: following it", title="Following", timeout=8, markup=False)
+        return True
 
     def redraw_library(self) -> None:
         """Draw the tree and the list again (their live markers)."""
