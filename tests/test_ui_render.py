@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from datetime import UTC
+from datetime import UTC, timedelta, timezone
 from itertools import pairwise
 
 from hypothesis import given, settings
@@ -20,7 +20,7 @@ from claude_tui.core.session import Kind
 from claude_tui.ui import diff, lines, render, tools
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.palette import Palette
-from claude_tui.ui.widgets.entries import Entry, Painter, short_model
+from claude_tui.ui.widgets.entries import Entry, Painter, build, short_model
 
 PALETTE = Palette.from_variables({}, dark=True)
 WORDS = st.text(alphabet=st.sampled_from("ab cd日本 \t`*#-|>"), max_size=300)
@@ -245,6 +245,25 @@ def test_clock_is_injectable() -> None:
     assert clock.clock_time("2026-04-22T07:05:09Z") == "07:05:09"
     assert clock.day("2026-04-21T07:05:09Z") == "Tue 21 Apr"
     assert Clock().ago(time.time() - 7200) == "2h ago"
+
+
+def test_a_new_day_is_dated_in_the_local_zone_on_headers_and_commands() -> None:
+    tokyo = timezone(timedelta(hours=9))
+    clock = Clock.frozen("2026-08-20T10:00:00Z", tokyo)
+    painter = Painter(PALETTE, clock, None, set())
+
+    def message(kind: Kind, stamp: str, index: int) -> Message:
+        return Message(kind, f"u{index}", None, stamp, None, index, [Block("text", "/plugin")])
+
+    evening = message(Kind.PROMPT, "2026-08-17T14:27:00Z", 0)  # 23:27 in Tokyo
+    after_midnight = message(Kind.PROMPT, "2026-08-17T15:02:31Z", 1)  # 00:02 the next day there, not in UTC
+    [header, _] = build(after_midnight, 1, 0, evening, set(), False, clock)
+    assert header.day and "Tue 18 Aug · 00:02:31" in " ".join(line.plain for line in painter.draw(header, 80))
+    a_week_on = message(Kind.COMMAND, "2026-08-25T04:27:02Z", 2)
+    [row] = build(a_week_on, 2, 0, after_midnight, set(), False, clock)
+    assert row.day and "Tue 25 Aug · 13:27:02" in " ".join(line.plain for line in painter.draw(row, 80))
+    answer = Message(Kind.ASSISTANT, "u3", None, "2026-08-25T04:27:34Z", None, 3, [Block("text", "ok")])
+    assert not build(answer, 3, 0, a_week_on, set(), False, clock)[0].day  # the command said which day
 
 
 def test_palette_follows_light_and_dark() -> None:

@@ -43,6 +43,11 @@ class Clock:
         text = f"{when:%a} {when.day} {when:%b}"
         return text if when.year == self.local(self.now()).year else f"{text} {when.year}"
 
+    def date(self, stamp: str | float | None) -> str:
+        """The local date of a timestamp, `2026-07-15` ("" for none): what tells one day from the next."""
+        epoch = epoch_of(stamp)
+        return "" if epoch is None else self.local(epoch).date().isoformat()
+
     def ago(self, stamp: str | float | None) -> str:
         """ "now", "5m ago", "3h ago", "2d ago", then the date ("3 Nov", or "Nov '25" in another year);
         a time later than now by more than a minute (another machine's clock) by its date too."""

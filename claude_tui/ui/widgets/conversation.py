@@ -397,7 +397,7 @@ class ConversationView(ScrollView, can_focus=True):
                 if self.pane_filter is None:
                     out.append(_reuse(Entry("problem", message, top, problem=problem), pool))
             after = max(after, line)
-            for entry in build(message, top, 0, previous, self.expanded, self.hide_quiet):
+            for entry in build(message, top, 0, previous, self.expanded, self.hide_quiet, self.clock):
                 if self.pane_filter is None or self.pane_filter.keeps(entry):
                     out.append(_reuse(entry, pool))
             if message.kind not in QUIET_KINDS:

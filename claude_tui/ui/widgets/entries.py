@@ -50,7 +50,7 @@ class Entry:
     height: int = 0  #: lines, the blank ones above included
     body: int = 0  #: lines without the blank ones
     measured: int = -1  #: the width `body` was measured at
-    day: bool = False  #: headers: show the date too
+    day: bool = False  #: headers and command rows: show the date too
     md: lines.Markdown | None = None  #: text and thinking: parsed once
     problem: Problem | None = None  #: a damaged line of the file, shown where it was
 
@@ -90,9 +90,12 @@ def build(
     previous: Message | None,
     expanded: set[object],
     hide_quiet: bool,
+    clock: Clock,
 ) -> list[Entry]:
-    """The entries of one message (and of the subagent transcripts expanded under its calls)."""
+    """The entries of one message (and of the subagent transcripts expanded under its calls); a header or a
+    command on another day (in the clock's zone) than the message before shows the date."""
     kind = message.kind
+    day = previous is None or clock.date(previous.timestamp) != clock.date(message.timestamp)
     gap = 0 if top == 0 and depth == 0 else 1  #: a blank line above, but at the top of the pane
     if kind in QUIET_KINDS:
         return [] if hide_quiet else [Entry("row", message, top, depth)]
@@ -101,12 +104,11 @@ def build(
     if kind is Kind.COMPACT_SUMMARY:
         return [Entry("summary", message, top, depth)]
     if kind in (Kind.INTERRUPT, Kind.COMMAND):
-        return [Entry("row", message, top, depth, pad=gap if kind is Kind.COMMAND else 0)]
+        return [Entry("row", message, top, depth, pad=gap if kind is Kind.COMMAND else 0, day=day)]
     out: list[Entry] = []
     if message.fork is not None and depth == 0:
         out.append(Entry("fork", message, top, depth, pad=gap))
     if not continues_turn(message, previous):
-        day = previous is None or _day(previous) != _day(message)
         out.append(
             Entry("header", message, top, depth, pad=0 if out or (previous is None and depth == 0) else 1, day=day)
         )
@@ -133,7 +135,7 @@ def build(
         if call is not None and call.subagent is not None and call in expanded:
             sub_previous: Message | None = None
             for sub_message in call.subagent.visible():
-                out += build(sub_message, top, depth + 1, sub_previous, expanded, hide_quiet)
+                out += build(sub_message, top, depth + 1, sub_previous, expanded, hide_quiet, clock)
                 sub_previous = sub_message
     return out
 
@@ -141,10 +143,6 @@ def build(
 def typed(message: Message) -> bool:
     """A prompt a person typed (shown as written), not one a model wrote for a subagent (Markdown)."""
     return message.kind is Kind.PROMPT and not message.sidechain
-
-
-def _day(message: Message) -> str:
-    return (message.timestamp or "")[:10]
 
 
 class Painter:
@@ -257,10 +255,7 @@ class Painter:
     def _header(self, entry: Entry, width: int, turn: list[Message]) -> Text:
         p = self.palette
         message = entry.message
-        stamp = self.clock.clock_time(message.timestamp)
-        if entry.day and message.timestamp:
-            stamp = f"{self.clock.day(message.timestamp)} · {stamp}"
-        right = Text(stamp, p.faint)
+        right = Text(self._stamp(entry), p.faint)
         if message.kind is Kind.PROMPT:
             left = Text.assemble(("❯ ", p.prompt), ("You" if entry.depth == 0 else "Task prompt", p.prompt))
             if message.slug:
@@ -345,7 +340,13 @@ class Painter:
             left = Text.assemble((f"{glyph} ", p.faint), (label, p.faint))
             if text and text != label:
                 left.append(f"  {text}", p.faint)
-        return self._right(left, Text(self.clock.clock_time(message.timestamp), p.faint), width)
+        return self._right(left, Text(self._stamp(entry), p.faint), width)
+
+    def _stamp(self, entry: Entry) -> str:
+        """The time of an entry's message, after its date when it starts another day."""
+        stamp = entry.message.timestamp
+        time = self.clock.clock_time(stamp)
+        return f"{self.clock.day(stamp)} · {time}" if entry.day and stamp else time
 
 
 def _lines(count: int) -> str:
