@@ -300,6 +300,10 @@ async def test_palette_jumps_to_a_session_by_name(roots: list[Path]) -> None:
         await pilot.press("enter")
         await settled(pilot, lambda: view.session is not None and view.session.id.startswith("d2880ff3"))
         assert app.main.query_one(ProjectTree).chosen.name == "scratch"  # type: ignore[union-attr]
+        await pilot.press("ctrl+p", *"fahrenheit")  # past the part of the title the palette shows
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settled(pilot, lambda: view.session is not None and view.session.id.startswith("dce61781"))
 
 
 def test_config_file(tmp_path: Path) -> None:

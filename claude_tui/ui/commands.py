@@ -65,12 +65,13 @@ class HistoryProvider(Provider):
             for info in project.sessions:
                 if quiet(info):
                     continue
-                text = f"session  {one_line(title_of(info), TITLE_CHARS)}"
+                title = title_of(info)
+                text = f"session  {one_line(title, TITLE_CHARS)}"
                 branch = one_line(info.branch, TITLE_CHARS)
                 help_text = f"{name} · {app.clock.ago(info.ended or info.started)}"
                 if branch:
                     help_text += f" · {branch}"
-                out.append((text, help_text, f"{text} {name} {branch}", app.choose_session, info))
+                out.append((text, help_text, f"session  {title} {name} {branch}", app.choose_session, info))
         return out
 
     async def discover(self) -> Hits:
