@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ui_support import CLOCK, NoLibrary, settled
+from ui_support import CLOCK, NoLibrary, browser_ready, settled
 
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.widgets.conversation import ConversationView
+from claude_tui.ui.widgets.projects import ProjectTree
 
 
 def main_sessions(projects: Path) -> list[Path]:
@@ -36,3 +37,24 @@ async def test_every_real_session_opens_with_every_row_expanded(real_projects: P
             await pilot.pause()
             assert view.cursor_index == (len(view.entries) - 1 if view.entries else None), path
     assert expanded > 1000
+
+
+async def test_the_project_cursor_stays_in_view_through_a_resize(real_projects: Path) -> None:
+    """The real history has more projects than a 24-line screen shows: wide and back, the cursor is on screen."""
+    app = ClaudeTUI([real_projects], clock=CLOCK)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await browser_ready(pilot, app)
+        tree = app.main.query_one(ProjectTree)
+        await pilot.press("1", *"j" * 12, "enter")
+        await pilot.pause(0.3)
+
+        def cursor_shown() -> bool:
+            top = round(tree.scroll_offset.y)
+            return top <= tree.cursor_line < top + tree.scrollable_content_region.height
+
+        assert cursor_shown()
+        for size in ((200, 50), (80, 24)):
+            await pilot.resize_terminal(*size)
+            await settled(pilot, cursor_shown)
+        await pilot.press("1")
+        assert tree.has_focus and cursor_shown()

@@ -158,6 +158,10 @@ class ProjectTree(Tree["Project | None"]):
             label.truncate(width, overflow="ellipsis")
         return label
 
+    def on_resize(self) -> None:
+        """Another height (the terminal resized): the cursor's row stays in view."""
+        self.call_after_refresh(self.scroll_to_line, self.cursor_line, animate=False)
+
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Project | None]) -> None:
         """The user moved the cursor: its project is chosen. A highlight that comes late, of a node the cursor
         has left or a rebuild has dropped (busy, the index lists projects as it reads them), chooses nothing."""
