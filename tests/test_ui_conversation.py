@@ -118,13 +118,14 @@ async def test_branches_switch_with_keys() -> None:
 
 async def test_quiet_rows_hide_and_compactions_jump() -> None:
     app = session_app(demo("da41"))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         view = await loaded(pilot, app)
         assert any(e.message.kind in QUIET_KINDS for e in view.entries)
         await pilot.press("full_stop")
         assert not any(e.message.kind in QUIET_KINDS for e in view.entries)
         await pilot.press("full_stop")
         assert any(e.message.kind in QUIET_KINDS for e in view.entries)
+        assert [n.message for n in app._notifications] == ["Dim rows hidden", "Dim rows shown"]
         await pilot.press("g", "c")
         assert view.cursor is not None and view.cursor.kind == "compact"
         assert (

@@ -807,6 +807,7 @@ class ConversationView(ScrollView, can_focus=True):
 
     def action_toggle_quiet(self) -> None:
         self.hide_quiet = not self.hide_quiet
+        self.notify("Dim rows hidden" if self.hide_quiet else "Dim rows shown", timeout=1.5)
 
     def watch_hide_quiet(self) -> None:
         self._rebuild()
