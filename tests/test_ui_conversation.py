@@ -9,7 +9,7 @@ import orjson
 import pytest
 from jsonl import Thread, text, tool_use
 from textual.widgets import Input, Static
-from ui_support import demo, index_of, loaded, session_app, settled
+from ui_support import demo, demo_copy, index_of, loaded, session_app, settled
 
 from claude_tui.core.model import QUIET_KINDS, Kind
 from claude_tui.ui.config import Config, load_config
@@ -166,6 +166,21 @@ async def test_enter_opens_the_detail_view_raw_json_and_plan() -> None:
         assert isinstance(app.screen, DetailScreen) and app.screen.subject.mode == "plan"
         assert "gentle-rolling-otter" in str(app.screen.subject.plan_path)
         await settled(pilot, lambda: app.screen._text.strip())
+
+
+@pytest.mark.parametrize("planned", [True, False])
+async def test_a_prompt_header_names_its_plan_only_when_there_is_one(tmp_path: Path, planned: bool) -> None:
+    root = demo_copy(tmp_path)
+    if not planned:
+        (root.parent / "plans" / "gentle-rolling-otter.md").unlink()
+    app = session_app(next(root.glob("*/67df*.jsonl")))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        index = index_of(view, lambda e: e.kind == "header" and e.message.kind is Kind.PROMPT and bool(e.message.slug))
+        view.select(index)
+        await pilot.pause()
+        shown = view.render_line(view._starts[index] - round(view.scroll_offset.y) + view.entries[index].pad).text
+        assert "❯ You" in shown and ("plan gentle-rolling-otter" in shown) is planned
 
 
 async def test_tool_detail_reads_the_whole_output_back(tmp_path: Path) -> None:

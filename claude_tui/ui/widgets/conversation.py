@@ -337,6 +337,8 @@ class ConversationView(ScrollView, can_focus=True):
         assert self.session is not None
         if self._painter is not None and self._painter.cwd is None:
             self._painter.cwd = self.session.project_path
+        if self._painter is not None:
+            self._painter.session_path = Path(self.session.path)
         shown = self._shown(self.session.visible())
         if update.started_over:
             self.notify("The session file was rewritten or cut short: read again from its start", timeout=6)
@@ -547,6 +549,7 @@ class ConversationView(ScrollView, can_focus=True):
                 self._palette = Palette.from_variables(self.app.get_css_variables(), self.app.current_theme.dark)
             cwd = self.session.project_path if self.session is not None else None
             self._painter = Painter(self._palette, self.clock, cwd, self.expanded)
+            self._painter.session_path = Path(self.session.path) if self.session is not None else None
         return self._painter
 
     def on_mount(self) -> None:

@@ -11,10 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from rich.style import Style
 from rich.text import Text
 
+from claude_tui.core.files import plan_file
 from claude_tui.core.model import QUIET_KINDS, Block, Kind, Message, Problem, ToolCall
 from claude_tui.core.sanitize import without_markup
 from claude_tui.core.session import prompt_text
@@ -153,6 +155,7 @@ class Painter:
         self.clock = clock
         self.cwd = cwd
         self.expanded = expanded
+        self.session_path: Path | None = None  #: where plan files are looked for (see files.plan_file)
 
     def content_width(self, entry: Entry, width: int) -> int:
         """Cells left for an entry's content after the gutter and its nesting."""
@@ -258,8 +261,8 @@ class Painter:
         right = Text(self._stamp(entry), p.faint)
         if message.kind is Kind.PROMPT:
             left = Text.assemble(("❯ ", p.prompt), ("You" if entry.depth == 0 else "Task prompt", p.prompt))
-            if message.slug:
-                left.append(f"  plan {message.slug}", p.faint)
+            if message.slug and self.session_path and plan_file(message.slug, self.session_path):
+                left.append(f"  plan {message.slug}", p.faint)  # what `p` shows
             return self._right(left, right, width)
         name = "Claude" if entry.depth == 0 else "Agent"
         left = Text.assemble(("◆ ", p.assistant), (name, p.assistant))
