@@ -549,3 +549,15 @@ def test_a_prompt_queued_while_claude_worked_is_a_prompt(tmp_path: Path) -> None
     assert [b.type for b in prompts[2].blocks] == ["text", "image"]
     assert [m.kind for m in session.messages].count(Kind.ATTACHMENT) == 1  # the `!` command stays one
     assert session_stats(session)["user_prompts"] == 3
+
+
+@pytest.mark.parametrize("rtype", ["user", "assistant"])
+def test_a_record_with_no_message_is_shown_and_told(tmp_path: Path, rtype: str) -> None:
+    thread = Thread()
+    thread.prompt("hello")
+    thread._base(rtype, True, message=None)
+    thread.answer(text("hi"))
+    session = load(thread, tmp_path)
+    [odd] = [m for m in session.messages if m.kind is Kind.UNKNOWN]
+    assert odd.text == f"{rtype} record with no message"
+    assert [p.message for p in session.problems] == [f"a {rtype} record with no message, shown as is"]

@@ -206,7 +206,11 @@ class Session:
         if type(version) is str and version not in self.versions:
             self.versions[version] = None
         handler = _HANDLERS.get(rtype)
-        if handler is not None:
+        if rtype in ("user", "assistant") and not isinstance(obj.get("message"), dict):
+            where = (span.line_no, span.offset) if span else (0, 0)
+            self.problems.append(Problem(*where, f"a {rtype} record with no message, shown as is"))
+            self._new_message(Kind.UNKNOWN, obj, span, text=f"{rtype} record with no message")
+        elif handler is not None:
             handler(self, obj, span)
         elif rtype in METADATA_TYPES:
             self._on_metadata(rtype, obj)
