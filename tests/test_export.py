@@ -434,6 +434,7 @@ def test_fork_compaction_subagent_and_errors_are_marked(tmp_path: Path) -> None:
 
     md = export(main_path, "markdown")
     assert "**⑂ Fork: branch 2 of 2 (a prompt was edited or rewound here; the other is not in this export" in md
+    assert "3 prompts, 5 answers, 1 tool call (0 errors) in all branches" in md  # the facts count both
     assert "edited follow-up" in md and "original follow-up" not in md
     assert "*[image: image/png, 3 B]*" in md
     assert "<details>\n<summary>Thinking</summary>\n\nlet me think\n\n</details>" in md
@@ -534,12 +535,15 @@ def test_markdown_typed_prose_fuzz(prose: str) -> None:
 
 def test_quiet_rows_drop_colour_codes_and_injected_tags(tmp_path: Path) -> None:
     log = Log()
-    log.prompt("<command-name>/exit</command-name>\n<command-args></command-args>", None)
+    long = "the parser " * 30
+    log.prompt(f"<command-name>/review</command-name>\n<command-args>{long}</command-args>", None)
+    log.prompt("<command-name>/exit</command-name>\n<command-args></command-args>")
     log.prompt("<local-command-stdout>See ya!</local-command-stdout>")
     hook = "\x1b[1mStop\x1b[22m [ruff] completed \x1b]0;t\x07"
     log.add({"type": "system", "subtype": "informational", "content": hook})
     md = export(log.write(tmp_path / "p" / "quiet.jsonl"), "markdown")
     assert "*▸ command: /exit*" in md
+    assert f"*▸ command: /review {long.strip()}*" in md  # whole: what the user typed
     assert "*· command_output: See ya!*" in md
     assert "*· system: Stop [ruff] completed ␛]0;t␇*" in md  # colours dropped; any other escape stays visible
 

@@ -44,6 +44,8 @@ INPUT_LINES = 120
 MAX_CHARS = 8000
 #: Characters of a one-line row (quiet rows, summaries in headings).
 LINE_CHARS = 160
+#: A command is kept as it was run (its arguments are what the user typed), up to this many characters.
+COMMAND_CHARS = 4000
 #: Input keys that summarise a call in its heading, by preference.
 SUMMARY_KEYS = ("description", "file_path", "notebook_path", "path", "pattern", "url", "query", "skill", "command")
 
@@ -120,7 +122,7 @@ class _Walker:
             out.prose(m.plain_text)
             out.close_details()
         elif kind is Kind.COMMAND:
-            out.note(f"▸ command: {_row(prompt_text(m, LINE_CHARS))}", "command")
+            out.note(f"▸ command: {folded(without_markup(prompt_text(m, COMMAND_CHARS)), COMMAND_CHARS)}", "command")
         elif kind is Kind.COMMAND_OUTPUT and "\n" in (output := without_markup(m.plain_text).strip()):
             out.note("▸ command output:", "command")  # what the next prompt may be about: kept as lines
             self.trimmed(output, OUTPUT_LINES, "output")
@@ -251,7 +253,8 @@ def _fact_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
         (
             "Messages",
             f"{plural(facts['user_prompts'], 'prompt')}, {plural(facts['assistant_messages'], 'answer')}, "
-            f"{plural(facts['tool_calls'], 'tool call')} ({plural(facts['tool_errors'], 'error')})",
+            f"{plural(facts['tool_calls'], 'tool call')} ({plural(facts['tool_errors'], 'error')})"
+            + (" in all branches" if facts["forks"] else ""),
         ),
         (
             "Threads",
