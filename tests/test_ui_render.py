@@ -266,6 +266,19 @@ def test_a_new_day_is_dated_in_the_local_zone_on_headers_and_commands() -> None:
     assert not build(answer, 3, 0, a_week_on, set(), False, clock)[0].day  # the command said which day
 
 
+def test_a_call_with_no_result_runs_until_an_hour_without_news() -> None:
+    painter = Painter(PALETTE, Clock.frozen("2026-01-05T12:00:00Z"), None, set())
+    message = Message(Kind.ASSISTANT, "u1", None, "2026-01-05T09:00:00Z", None, 0)
+
+    def right(started: str) -> str:
+        call = ToolCall("t1", "Bash", {"command": "make"}, message, started)
+        line = painter.draw(Entry("tool", message, 0, block=Block("tool_use", call=call), call=call), 60)[0]
+        return line.plain.rstrip().rsplit("  ", 1)[-1].strip()
+
+    assert right("2026-01-05T11:55:00Z") == "running"
+    assert right("2026-01-05T10:30:00Z") == "no result"  # the session stopped with it: not running
+
+
 def test_palette_follows_light_and_dark() -> None:
     light = Palette.from_variables({"background": "#ffffff", "foreground": "#101010"}, dark=False)
     assert light.pygments_theme != PALETTE.pygments_theme

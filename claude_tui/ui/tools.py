@@ -124,12 +124,15 @@ def duration(seconds: float | None) -> str:
     return f"{int(seconds // 60)}m{int(seconds % 60):02d}s"
 
 
-def headline(call: ToolCall, width: int, palette: Palette, cwd: str | None, expanded: bool) -> Text:
-    """`✓ Edit    src/app.py  +3 -1 ················ 0.4s`, fitted to `width` cells."""
+def headline(
+    call: ToolCall, width: int, palette: Palette, cwd: str | None, expanded: bool, abandoned: bool = False
+) -> Text:
+    """`✓ Edit    src/app.py  +3 -1 ················ 0.4s`, fitted to `width` cells; a call with no result
+    says `running`, or `no result` when `abandoned` (the session stopped long ago)."""
     status = call.status
     mark_style = {"ok": palette.ok, "error": palette.error, "running": palette.running}[status]
     subject, detail = summary(call, cwd)
-    right = "running" if status == "running" else duration(call.duration)
+    right = ("no result" if abandoned else "running") if status == "running" else duration(call.duration)
     name = call.name if len(call.name) <= 24 else call.name[:23] + "…"
     line = Text.assemble((MARKS[status] + " ", mark_style), (f"{name:<7}", palette.tool), " ")
     line.append(subject or "", palette.text)
@@ -149,7 +152,7 @@ def headline(call: ToolCall, width: int, palette: Palette, cwd: str | None, expa
         line.truncate(max(1, room - 1))
         line.append("…", palette.faint)
     line.pad_right(width - line.cell_len - len(right))
-    line.append(right, palette.running if status == "running" else palette.faint)
+    line.append(right, palette.running if status == "running" and not abandoned else palette.faint)
     return line
 
 

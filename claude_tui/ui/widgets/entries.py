@@ -22,7 +22,7 @@ from claude_tui.core.sanitize import without_markup
 from claude_tui.core.session import prompt_text
 from claude_tui.core.stats import human_count, human_size
 from claude_tui.ui import lines, tools
-from claude_tui.ui.clock import Clock
+from claude_tui.ui.clock import Clock, epoch_of
 from claude_tui.ui.palette import Palette
 
 _QUIET_GLYPHS = {
@@ -36,6 +36,11 @@ _QUIET_GLYPHS = {
 }
 #: Tags Claude Code wraps around injected text; dropped from one-line rows.
 _MODEL = re.compile(r"^claude-(?:(\d+)-(\d+)-)?([a-z]+)(?:-(\d{1,2})(?:-(\d{1,2}))?)?(?:-\d{8})?$")
+
+
+#: Seconds with no result and nothing written after which a call is shown as not running (the tools time out
+#: well before; a subagent at work writes its records).
+ABANDONED_AFTER = 3600
 
 
 @dataclass(eq=False, slots=True)
@@ -212,7 +217,7 @@ class Painter:
         elif kind == "tool":
             assert entry.call is not None
             open_ = entry.key in self.expanded
-            out.append(tools.headline(entry.call, inner, p, self.cwd, open_))
+            out.append(tools.headline(entry.call, inner, p, self.cwd, open_, self._abandoned(entry.call)))
             if open_:
                 rows = tools.body(entry.call, inner - 2, p, self.cwd)
                 out += [Text("  ") + line for line in lines.wrap_rows(rows, inner - 2)]
@@ -344,6 +349,14 @@ class Painter:
             if text and text != label:
                 left.append(f"  {text}", p.faint)
         return self._right(left, Text(self._stamp(entry), p.faint), width)
+
+    def _abandoned(self, call: ToolCall) -> bool:
+        """A call with no result, and no sign of life (its subagent's records) for an hour: not running."""
+        if call.status != "running":
+            return False
+        sub = call.subagent
+        last = epoch_of(sub.last_timestamp if sub is not None and sub.last_timestamp else call.started)
+        return last is not None and self.clock.now() - last > ABANDONED_AFTER
 
     def _stamp(self, entry: Entry) -> str:
         """The time of an entry's message, after its date when it starts another day."""
