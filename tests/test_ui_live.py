@@ -16,6 +16,7 @@ from ui_support import CLOCK, NoLibrary, browser_ready, demo_copy, loaded, sessi
 from claude_tui.core.index import cache_dir
 from claude_tui.core.library import Library
 from claude_tui.core.model import parse_time
+from claude_tui.core.session import Session
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.live import Pacer, Rate
@@ -54,11 +55,16 @@ def session_started_now(thread: Thread) -> None:
         record["timestamp"] = now_stamp()
 
 
-async def test_appended_records_appear_in_their_thread(tmp_path: Path) -> None:
+def one_turn(folder: Path, prompt: str, answer: str) -> tuple[Thread, Path]:
+    """A session of one prompt and its answer (message id m1), written to `folder`; the thread goes on."""
     thread = Thread()
-    thread.prompt("first")
-    thread.answer(text("one"), msg_id="m1")
-    path = thread.write(tmp_path / "live.jsonl")
+    thread.prompt(prompt)
+    thread.answer(text(answer), msg_id="m1")
+    return thread, thread.write(folder / "live.jsonl")
+
+
+async def test_appended_records_appear_in_their_thread(tmp_path: Path) -> None:
+    thread, path = one_turn(tmp_path, "first", "one")
     app = session_app(path, follow=True)
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
@@ -106,10 +112,7 @@ async def test_appended_records_appear_in_their_thread(tmp_path: Path) -> None:
 async def test_a_damaged_line_in_a_growing_message_is_told_once(tmp_path: Path) -> None:
     """Half a chunk written, then whole ones: the first of those is joined to the half (one damaged line),
     and the message it belongs to grows on."""
-    thread = Thread()
-    thread.prompt("go")
-    thread.answer(text("working"), msg_id="m1")
-    path = thread.write(tmp_path / "live.jsonl")
+    thread, path = one_turn(tmp_path, "go", "working")
     app = session_app(path, follow=True)
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
@@ -307,6 +310,14 @@ async def test_the_list_shows_what_another_claude_tui_indexed(roots: list[Path])
         await settled(pilot, lambda: [s.messages for s in sessions.shown if s.file == info.file] == [info.messages + 2])
 
 
+def start_session_beside(current: Session, first: str) -> None:
+    """Claude Code starting session "next" in the project of `current` (after /clear, say)."""
+    thread = Thread(session_id="next", cwd=current.project_path or "")
+    thread.prompt(first)
+    session_started_now(thread)
+    thread.write(Path(current.path).parent / "next.jsonl")
+
+
 @pytest.mark.parametrize(
     "first",
     [
@@ -323,10 +334,7 @@ async def test_following_switches_to_a_new_session_of_the_project(roots: list[Pa
         app.notify = lambda message, **kw: notes.append(str(message))  # type: ignore[method-assign]
         current = view.session
         assert current is not None and view.follow
-        thread = Thread(session_id="next", cwd=current.project_path or "")
-        thread.prompt(first)
-        session_started_now(thread)
-        thread.write(Path(current.path).parent / "next.jsonl")
+        start_session_beside(current, first)
         await settled(pilot, lambda: view.session is not None and view.session.id == "next", timeout=10)
         assert any("A new session started" in n for n in notes)
         await settled(pilot, lambda: "the session after /clear" in pane(view))
@@ -336,19 +344,15 @@ async def test_following_switches_to_a_new_session_of_the_project(roots: list[Pa
 async def test_following_paused_a_new_session_waits_for_end(roots: list[Path]) -> None:
     """The user reading above keeps the place: a new session is only told of, and End follows it."""
     app = browser(roots, follow=True)
-    notes: list[str] = []
-    async with app.run_test(size=(160, 40)) as pilot:
+    async with app.run_test(size=(160, 40), notifications=True) as pilot:
         view = await browser_ready(pilot, app)
-        app.notify = lambda message, **kw: notes.append(str(message))  # type: ignore[method-assign]
         current = view.session
         assert current is not None
         await pilot.press("k", "k")
         assert view.follow_mode and not view.follow
-        thread = Thread(session_id="next", cwd=current.project_path or "")
-        thread.prompt("after /clear")
-        session_started_now(thread)
-        thread.write(Path(current.path).parent / "next.jsonl")
-        await settled(pilot, lambda: any("A new session started" in n and "end follows it" in n for n in notes))
+        start_session_beside(current, "after /clear")
+        told = f"A new session started in {app.main.query_one(ProjectTree).chosen.name}: end follows it"  # type: ignore[union-attr]
+        await settled(pilot, lambda: told in [n.message for n in app._notifications])
         await pilot.pause(0.5)
         assert view.session is current
         await pilot.press("end")
