@@ -335,10 +335,9 @@ class ConversationView(ScrollView, can_focus=True):
     def _apply(self, update: Update) -> None:
         """Bring the entries up to date with what `update` says changed."""
         assert self.session is not None
-        if self._painter is not None and self._painter.cwd is None:
-            self._painter.cwd = self.session.project_path
-        if self._painter is not None:
-            self._painter.session_path = Path(self.session.path)
+        if (painter := self._painter) is not None:  # made before the session was read
+            painter.cwd = painter.cwd or self.session.project_path
+            painter.session_path = Path(self.session.path)
         shown = self._shown(self.session.visible())
         if update.started_over:
             self.notify("The session file was rewritten or cut short: read again from its start", timeout=6)
