@@ -336,7 +336,7 @@ class Live:
             self._markers = markers
             self.screen.redraw_library()
         if self.screen.query_one(SessionHeader).stale:  # "now" became "1m ago"
-            self.screen.update_header()
+            self.header.wake()
         self.show_status()
 
 

@@ -102,7 +102,6 @@ def build(
     """The entries of one message (and of the subagent transcripts expanded under its calls); a header or a
     command on another day (in the clock's zone) than the message before shows the date."""
     kind = message.kind
-    day = previous is None or clock.date(previous.timestamp) != clock.date(message.timestamp)
     gap = 0 if top == 0 and depth == 0 else 1  #: a blank line above, but at the top of the pane
     if kind in QUIET_KINDS:
         return [] if hide_quiet else [Entry("row", message, top, depth)]
@@ -111,14 +110,14 @@ def build(
     if kind is Kind.COMPACT_SUMMARY:
         return [Entry("summary", message, top, depth)]
     if kind in (Kind.INTERRUPT, Kind.COMMAND):
+        day = _new_day(message, previous, clock)
         return [Entry("row", message, top, depth, pad=gap if kind is Kind.COMMAND else 0, day=day)]
     out: list[Entry] = []
     if message.fork is not None and depth == 0:
         out.append(Entry("fork", message, top, depth, pad=gap))
     if not continues_turn(message, previous):
-        out.append(
-            Entry("header", message, top, depth, pad=0 if out or (previous is None and depth == 0) else 1, day=day)
-        )
+        pad = 0 if out or (previous is None and depth == 0) else 1
+        out.append(Entry("header", message, top, depth, pad=pad, day=_new_day(message, previous, clock)))
     if kind is Kind.API_ERROR and not message.blocks:
         out.append(Entry("row", message, top, depth))
     last = out[-1].kind if out else "tool"
@@ -145,6 +144,11 @@ def build(
                 out += build(sub_message, top, depth + 1, sub_previous, expanded, hide_quiet, clock)
                 sub_previous = sub_message
     return out
+
+
+def _new_day(message: Message, previous: Message | None, clock: Clock) -> bool:
+    """Whether `message` is on another day than the one before (in the clock's zone): its time shows the date."""
+    return previous is None or clock.date(previous.timestamp) != clock.date(message.timestamp)
 
 
 def typed(message: Message) -> bool:
