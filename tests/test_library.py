@@ -147,11 +147,32 @@ def test_titles_custom_then_ai_then_summary_then_prompt(tmp_path: Path) -> None:
     e = Writer("e")
     e.prompt("<command-name>/model</command-name><command-args>opus</command-args>")
     e.write(folder)
+    f = Writer("f")  # a command with arguments says what the session is for; a later prompt does not
+    f.prompt(
+        "<command-message>orchestrator is running…</command-message>\n<command-name>/orchestrator</command-name>\n"
+        "<command-args>create a TODO app</command-args>"
+    )
+    f.answer()
+    f.prompt("Thanks! Now update CLAUDE.md")
+    f.write(folder)
+    g = Writer("g")  # a local command (with arguments or not) or a shell command only when nothing else was asked
+    g.prompt("<command-name>/clear</command-name><command-args></command-args>")
+    g.prompt(
+        "<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args>opus</command-args>"
+    )
+    g.prompt("<local-command-stdout>Set model to opus</local-command-stdout>")
+    g.prompt("<command-message>init is analyzing your codebase…</command-message>\n<command-name>/init</command-name>")
+    g.prompt("<bash-input>git status</bash-input>")
+    g.prompt("fix the build")
+    g.write(folder)
     lib = library(tmp_path / "projects", tmp_path)
     titles = {s.id: s.title for s in lib.projects[0].sessions}
     assert titles == {
-        "a": "My title", "b": "AI title b", "c": "Summary of c", "d": "typed prompt d", "e": "/model opus"
+        "a": "My title", "b": "AI title b", "c": "Summary of c", "d": "typed prompt d", "e": "/model opus",
+        "f": "/orchestrator create a TODO app", "g": "fix the build",
     }  # fmt: skip
+    core = {s.id: _core_facts(s.path)["title"] for s in lib.projects[0].sessions}
+    assert core == titles
 
 
 def test_titles_skip_the_ide_blocks_as_the_core_model_does(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ import orjson
 from claude_tui.core.model import Block, Kind, Message, pause_ms
 from claude_tui.core.reader import finished_last_line
 from claude_tui.core.records import parse_line
-from claude_tui.core.session import api_error_text, is_api_error, prompt_text, queued_prompt, user_kind
+from claude_tui.core.session import api_error_text, asks, is_api_error, prompt_text, queued_prompt, user_kind
 from claude_tui.core.usage import usage_counts
 
 #: Row kinds of the full-text index, by code; and the role each belongs to (an API error and a
@@ -87,8 +87,8 @@ class State:
         self.models: list[str] = []
         self.custom_title: str | None = None
         self.ai_title: str | None = None
-        self.first_prompt = ""
-        self.first_command = ""  #: a slash command with its arguments: the title when nothing was typed
+        self.first_prompt = ""  #: the first prompt or slash command with arguments (see session.asks)
+        self.first_command = ""  #: the first command: the title when nothing was asked
         self.prompt_seen = False
         self.warmup = False
         self.prompts = 0
@@ -537,8 +537,10 @@ class Extractor:
             self._prompt(texts, off, top)
         elif kind is Kind.COMMAND:
             text = command_text(texts)
+            if top and not state.first_prompt and text and asks(kind, "\n".join(texts)):
+                state.first_prompt = text[:200]  # as prompt_text
             if top and not state.first_command:
-                state.first_command = text[:200]  # as prompt_text
+                state.first_command = text[:200]
             self._row(off, PROMPT, -1, text)
         elif kind is Kind.COMPACT_SUMMARY:
             self._row(off, SUMMARY, -1, "\n\n".join(texts))

@@ -615,8 +615,17 @@ class Session:
 
     @property
     def first_prompt(self) -> str:
-        """The first thing the user typed; a slash command (with its arguments) when nothing else."""
-        return self.first_text(Kind.PROMPT) or self.first_text(Kind.COMMAND)
+        """What the user first asked (see `first_ask`); a bare slash command when nothing else."""
+        return self.first_ask() or self.first_text(Kind.COMMAND)
+
+    def first_ask(self) -> str:
+        """The first prompt or slash command with arguments, as one line (see `asks`)."""
+        for message in self.messages:
+            if message.kind is Kind.PROMPT or message.kind is Kind.COMMAND:
+                text = prompt_text(message)
+                if text and asks(message.kind, message.plain_text):
+                    return text
+        return ""
 
     def first_text(self, kind: Kind) -> str:
         """The first message of `kind` with some text, as one line (see `prompt_text`)."""
@@ -749,6 +758,17 @@ def prompt_text(message: Message, limit: int = 200) -> str:
     elif shell := _BASH_INPUT.match(text.lstrip()):  # a `!` command: what was run
         text = shell.group(1)
     return " ".join(text.split())[:limit]
+
+
+def asks(kind: Kind, raw: str) -> bool:
+    """Whether a prompt or command (its text as written) says what the user wants, and so can title its
+    session: a typed prompt, or a command run as a prompt for the model (a custom command, a skill) given
+    arguments (`/review the parser`). Not a local command (`/model opus`, `/clear`), nor a `!` shell
+    command: Claude Code writes a local command's <command-name> first, a prompt command's <command-message>."""
+    if kind is Kind.PROMPT:
+        return True
+    args = _COMMAND_ARGS.search(raw)
+    return raw.lstrip().startswith("<command-message>") and args is not None and not args.group(1).isspace()
 
 
 def agent_id_of(path: str | Path) -> str | None:

@@ -129,7 +129,7 @@ class Tally:
     custom_title: str | None
     ai_title: str | None
     summaries: dict[str, str]
-    first_prompt: str
+    first_prompt: str  #: Session.first_ask
     first_command: str
     warmup: bool | None  #: the first prompt is "Warmup" (None: no prompt)
     started: str | None
@@ -177,7 +177,7 @@ class Tally:
             custom_title=session.custom_title,
             ai_title=session.ai_title,
             summaries=dict(session.summaries),
-            first_prompt=session.first_text(Kind.PROMPT),
+            first_prompt=session.first_ask(),
             first_command=session.first_text(Kind.COMMAND),
             warmup=session.is_warmup if Kind.PROMPT in kinds else None,
             started=session.first_timestamp,
