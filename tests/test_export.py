@@ -365,7 +365,7 @@ def test_edit_and_write_show_a_diff(tmp_path: Path) -> None:
     assert '<span class="del">-x = 1</span>\n<span class="add">+x = 2</span>' in html
     calls = [c for m in json.loads(export(path, "json"))["messages"] for c in m["tool_calls"]]
     assert calls[0]["diff"].endswith("-x = 1\n+x = 2")
-    assert calls[1]["is_error"] is True and calls[3]["status"] == "running"
+    assert calls[1]["is_error"] is True and calls[3]["status"] == "no_result"
 
 
 def test_long_output_is_trimmed_with_a_note(tmp_path: Path) -> None:

@@ -379,7 +379,7 @@ def _json_call(session: Session, call: ToolCall) -> dict[str, Any]:
         "id": call.id,
         "name": call.name,
         "input": call.input,
-        "status": call.status,
+        "status": "no_result" if call.status == "running" else call.status,  # as of the export, as Markdown says
         "is_error": call.status == "error",
         "duration_s": call.duration,
         "lost": call.lost,  #: its record is not in the file: only the result is known
