@@ -253,13 +253,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _command_first(argv: list[str]) -> list[str]:
-    """`claude-tui --projects-dir DIR search X` as `claude-tui search X --projects-dir DIR`: the
-    roots may come before a subcommand, as they do for the app."""
+    """`claude-tui --projects-dir DIR search X` as `claude-tui search --projects-dir DIR X`: the
+    roots may come before a subcommand, as they do for the app (and stay before a `--`)."""
     i = 0
     while i < len(argv) and (argv[i] == "--projects-dir" or argv[i].startswith("--projects-dir=")):
         i += 1 if "=" in argv[i] else 2
     if 0 < i < len(argv) and argv[i] in COMMANDS:
-        return argv[i:] + argv[:i]
+        return [argv[i], *argv[:i], *argv[i + 1 :]]
     return argv
 
 

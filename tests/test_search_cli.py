@@ -284,6 +284,13 @@ def test_search_command_without_hits(lib: Library, capsys: pytest.CaptureFixture
     assert capsys.readouterr().err == "no matches\n"
 
 
+def test_the_projects_folder_before_the_command_is_kept_with_words_after_dashes(
+    lib: Library, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--projects-dir", str(lib.roots[0]), "search", "--json", "--", "two", "objects"]) == 0
+    assert [orjson.loads(line)["session_id"] for line in capsys.readouterr().out.splitlines()] == ["new", "new"]
+
+
 def test_search_over_the_real_corpus(real_projects: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["search", "worktree", "--projects-dir", str(real_projects), "--json", "--limit", "20"]) == 0
     hits = [orjson.loads(line) for line in capsys.readouterr().out.splitlines()]
