@@ -15,6 +15,7 @@ from textual.widgets._toast import Toast
 from ui_support import CLOCK, browser_ready, demo, demo_copy, index_of, loaded, session_app, settled
 
 from claude_tui.core.model import Kind
+from claude_tui.core.search import MARK_END, MARK_START, Hit, parse_query
 from claude_tui.ui.app import ClaudeTUI, MainScreen
 from claude_tui.ui.widgets import findbar
 from claude_tui.ui.widgets.conversation import ConversationView
@@ -347,6 +348,19 @@ def test_the_last_word_typed_is_a_prefix() -> None:
     assert as_typed("conf ") == "conf "
     assert as_typed('"json lines') == '"json lines'
     assert as_typed("pars*") == "pars*"
+
+
+def test_a_hit_opened_finds_all_its_query_words_not_only_those_its_snippet_shows() -> None:
+    terms = parse_query('Gerard favo* "git worktree" x.py').terms
+    assert terms == ("Gerard", "favo", "git worktree", "x.py")
+    snippet = f"ask {MARK_START}Gérard{MARK_END} about it"
+    path = Path("s.jsonl")
+    hit = Hit("s", path, "p", "t", None, "user", "prompt", None, None, snippet, path, 0, terms=terms)
+    words = words_of(hit)
+    assert words is not None and not words.case_sensitive
+    text = "Gérard and gerard like Favorites in git worktree, not xapy"
+    found = [text[a:b] for a, b in words.spans(text)]
+    assert found == ["Gérard", "gerard", "Favo", "git worktree"]
 
 
 async def test_search_screen_opens_a_hit_inside_a_subagent_and_comes_back(roots: list[Path]) -> None:

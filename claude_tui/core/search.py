@@ -65,7 +65,7 @@ class Hit:
     title: str
     message_uuid: str | None
     role: str  #: user, assistant or tool
-    kind: str  #: prompt, answer, thinking, tool_input or tool_output
+    kind: str  #: one of extract.ROW_KINDS: prompt, answer, thinking, tool_input, tool_output, ...
     tool: str | None
     timestamp: str | None
     snippet: str  #: matches marked with MARK_START ... MARK_END
@@ -73,6 +73,7 @@ class Hit:
     offset: int  #: byte offset of the message's line in `file`
     is_error: bool = False
     call_id: str | None = None  #: tool_input and tool_output: the tool_use id
+    terms: tuple[str, ...] = ()  #: the words and "phrases" of the query that found it, as typed
 
 
 class _BaseLetters(dict[int, str]):
@@ -114,6 +115,7 @@ class Query:
     words: list[tuple[str, bool]]  #: (token, is a prefix): the words not in a phrase, marked in a snippet
     phrases: list[tuple[list[str], bool]]  #: token sequences that must be adjacent, the last maybe a prefix
     literals: list[str]  #: words with CJK characters (looked up a character at a time): they must appear as written
+    terms: tuple[str, ...] = ()  #: the words and phrases as typed (a prefix's `*` left off)
 
     _compiled: dict[bool, tuple[list[re.Pattern[str]], re.Pattern[str]]] = field(default_factory=dict, repr=False)
 
@@ -147,10 +149,12 @@ def parse_query(text: str) -> Query:
     words: list[tuple[str, bool]] = []
     phrases: list[tuple[list[str], bool]] = []
     literals: list[str] = []
+    typed: list[str] = []
     for quoted, bare in _PARTS.findall(text):
         tokens = _TOKEN.findall(quoted if quoted else bare)
         if not tokens:
             continue
+        typed.append(quoted.strip() or bare.rstrip("*"))
         prefix = bool(bare) and bare.endswith("*")
         for i, token in enumerate(tokens):
             if has_cjk(token):  # each character is a word in the index; the whole must be in the text
@@ -166,7 +170,7 @@ def parse_query(text: str) -> Query:
         raise ValueError("nothing to search for: give a word of letters or digits")
     unique = list(dict.fromkeys(terms))
     fts = " ".join(f'"{t}"' + ("*" if p else "") for t, p in unique)
-    return Query(fts, list(dict.fromkeys(words)), phrases, literals)
+    return Query(fts, list(dict.fromkeys(words)), phrases, literals, tuple(dict.fromkeys(typed)))
 
 
 def _letter(cjk: bool) -> str:
@@ -394,6 +398,7 @@ def _hit(
         offset=off,
         is_error=bool(err),
         call_id=call_id,
+        terms=q.terms if q is not None else (),
     )
 
 

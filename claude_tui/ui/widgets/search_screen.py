@@ -60,11 +60,13 @@ def as_typed(text: str) -> str:
 
 
 def words_of(hit: Hit) -> Query | None:
-    """The words a hit's snippet marks, as a find query (any case): the word, or the words as alternatives."""
-    marked = sorted({m.lower() for m in _MARKED.findall(hit.snippet) if m}, key=len, reverse=True)
-    if len(marked) < 2:
-        return Query(marked[0]) if marked else None
-    return Query("|".join(re.escape(m) for m in marked), regex=True)
+    """What found a hit, as a find query in its session (any case): the query's words and phrases, and
+    the forms its snippet marks (`é` where the query has `e`); one of them, or all as alternatives."""
+    marked = [m for m in _MARKED.findall(hit.snippet) if m]
+    found = sorted({w.lower() for w in (*hit.terms, *marked)}, key=len, reverse=True)
+    if len(found) < 2:
+        return Query(found[0]) if found else None
+    return Query("|".join(re.escape(w) for w in found), regex=True)
 
 
 class HitList(ScrollView, can_focus=True):
