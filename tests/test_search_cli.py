@@ -426,6 +426,25 @@ def test_a_slash_command_is_found_as_it_was_run(tmp_path: Path) -> None:
     assert lib.search("command") == lib.search("running") == []
 
 
+def test_what_a_command_printed_is_found_as_its_output(tmp_path: Path) -> None:
+    folder = tmp_path / "projects" / encode("/home/u/sh")
+    w = Writer("sh", cwd="/home/u/sh")
+    w.prompt("<bash-input>uv run pytest</bash-input>")
+    printed = w.prompt(
+        "<bash-stdout>FAILED test_display_name - \x1b[31mAssertionError\x1b[0m</bash-stdout><bash-stderr></bash-stderr>"
+    )
+    w.prompt("<command-name>/plugin</command-name>\n<command-args>marketplace add x</command-args>")
+    said = w.prompt("<local-command-stdout>Successfully added marketplace: impeccable</local-command-stdout>")
+    w.write(folder)
+    lib = Library([tmp_path / "projects"], tmp_path / "cache")
+    lib.refresh()
+    [hit] = lib.search("test_display_name assertionerror", role="tool")
+    assert (hit.kind, hit.message_uuid) == ("command_output", printed["uuid"])
+    assert hit.snippet == f"FAILED {M}test_display_name{E} - {M}AssertionError{E}"
+    assert [h.message_uuid for h in lib.search("impeccable")] == [said["uuid"]]
+    assert lib.search("stdout") == []  # the tags are not words of it
+
+
 def test_a_prompt_queued_while_claude_worked_is_found_as_a_prompt(tmp_path: Path) -> None:
     folder = tmp_path / "projects" / encode("/home/u/q")
     w = Writer("q", cwd="/home/u/q")

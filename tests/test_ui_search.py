@@ -22,7 +22,7 @@ from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.detail import DetailBody, DetailScreen
 from claude_tui.ui.widgets.findbar import FindBar, PaneNote
 from claude_tui.ui.widgets.projects import ProjectTree
-from claude_tui.ui.widgets.search_screen import HitList, SearchScreen, as_typed
+from claude_tui.ui.widgets.search_screen import HitList, SearchScreen, as_typed, words_of
 from claude_tui.ui.widgets.sessions import SessionList
 
 SIZE = (120, 40)
@@ -441,6 +441,25 @@ async def test_search_screen_opens_a_compaction_summary(roots: list[Path]) -> No
         entry = view.cursor
         assert entry is not None and entry.message.kind is Kind.COMPACT_SUMMARY
         assert view.session.path == str(screen.hits[0].path)
+
+
+async def test_search_screen_opens_what_a_command_printed_dim_rows_hidden_or_not(roots: list[Path]) -> None:
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=(140, 40)) as pilot:
+        view = await browser_ready(pilot, app)
+        screen = await search(pilot, app, "claude-opus-4-5-20251101")
+        assert [h.kind for h in screen.hits] == ["command_output"]
+        assert "command output" in screen.query_one(HitList).render_line(0).text
+        await pilot.press("down", "enter")
+        await settled(pilot, lambda: app.main._hit is None and view.session is not None and not view.reading)
+        entry = view.cursor
+        assert entry is not None and entry.message.kind is Kind.COMMAND_OUTPUT
+        assert entry.message.uuid == screen.hits[0].message_uuid
+        view.hide_quiet = True  # the row hidden: opening the hit shows the dim rows again
+        await pilot.press("ctrl+k", "enter")
+        await settled(pilot, lambda: app.main._hit is None)
+        entry = view.cursor
+        assert not view.hide_quiet and entry is not None and entry.message.kind is Kind.COMMAND_OUTPUT
 
 
 async def test_ctrl_k_again_types_in_the_query_not_the_results(roots: list[Path]) -> None:

@@ -25,17 +25,18 @@ import orjson
 from claude_tui.core.model import Block, Kind, Message, pause_ms
 from claude_tui.core.reader import finished_last_line
 from claude_tui.core.records import parse_line
+from claude_tui.core.sanitize import without_markup
 from claude_tui.core.session import api_error_text, asks, is_api_error, prompt_text, queued_prompt, user_kind
 from claude_tui.core.usage import usage_counts
 
 #: Row kinds of the full-text index, by code; and the role each belongs to (an API error and a
-#: compaction's summary: Claude's side).
-ROW_KINDS = ("prompt", "answer", "thinking", "tool_input", "tool_output", "api_error", "summary")
-ROLES = ("user", "assistant", "assistant", "tool", "tool", "assistant", "assistant")
-PROMPT, ANSWER, THINKING, TOOL_INPUT, TOOL_OUTPUT, API_ERROR, SUMMARY = range(7)
-#: Characters of text indexed per row. Tool outputs and inputs are cut at 2 KB: their
+#: compaction's summary: Claude's side; what a `!` or slash command printed: a tool's).
+ROW_KINDS = ("prompt", "answer", "thinking", "tool_input", "tool_output", "api_error", "summary", "command_output")
+ROLES = ("user", "assistant", "assistant", "tool", "tool", "assistant", "assistant", "tool")
+PROMPT, ANSWER, THINKING, TOOL_INPUT, TOOL_OUTPUT, API_ERROR, SUMMARY, COMMAND_OUTPUT = range(8)
+#: Characters of text indexed per row. Tool and command outputs and inputs are cut at 2 KB: their
 #: heads hold what people search for (names, errors, commands); the rest is bulk.
-CAPS = (16_384, 16_384, 16_384, 2_048, 2_048, 2_048, 16_384)
+CAPS = (16_384, 16_384, 16_384, 2_048, 2_048, 2_048, 16_384, 2_048)
 #: Ids remembered across increments, per kind of id.
 WINDOW = 64
 #: Bytes read at a time; a line longer than this is read whole.
@@ -278,10 +279,17 @@ def record_texts(obj: dict[str, Any]) -> Iterator[tuple[int, int, str]]:
             yield PROMPT, -1, command_text(texts)
         elif kind is Kind.COMPACT_SUMMARY:
             yield SUMMARY, -1, "\n\n".join(texts)
+        elif kind is Kind.COMMAND_OUTPUT:
+            yield COMMAND_OUTPUT, -1, printed_text(texts)
     elif rtype == "system" and is_api_error(obj):
         yield API_ERROR, -1, api_error_text(obj)
     elif rtype == "attachment" and (queued := queued_prompt(obj)) is not None:
         yield PROMPT, -1, "\n\n".join(_user_parts(queued)[0])
+
+
+def printed_text(texts: list[str]) -> str:
+    """What a `!` or slash command printed, without Claude Code's tags and the terminal's escape sequences."""
+    return without_markup("\n\n".join(texts)).strip()
 
 
 def command_text(texts: list[str]) -> str:
@@ -544,6 +552,8 @@ class Extractor:
             self._row(off, PROMPT, -1, text)
         elif kind is Kind.COMPACT_SUMMARY:
             self._row(off, SUMMARY, -1, "\n\n".join(texts))
+        elif kind is Kind.COMMAND_OUTPUT:
+            self._row(off, COMMAND_OUTPUT, -1, printed_text(texts))
 
     def _prompt(self, texts: list[str], off: int, top: bool) -> None:
         state = self.state

@@ -571,6 +571,7 @@ class MainScreen(Screen[None]):
         if hit is None or view.session is None or Path(view.session.path) != hit.path:
             return
         from claude_tui.core.find import locate
+        from claude_tui.core.model import QUIET_KINDS
         from claude_tui.ui.widgets.search_screen import words_of
 
         words = words_of(hit)
@@ -587,6 +588,10 @@ class MainScreen(Screen[None]):
         shown = view.reveal(message, call, block=block)
         if not shown and view.pane_filter is not None:
             view.set_pane_filter(None)
+            shown = view.reveal(message, call, block=block)
+        if not shown and view.hide_quiet and message.kind in QUIET_KINDS:
+            view.hide_quiet = False
+            self.notify("Dim rows shown: the message opened is one", timeout=3)
             shown = view.reveal(message, call, block=block)
         entry = view.cursor
         if not shown or entry is None:

@@ -385,12 +385,13 @@ _WHO = {
     "thinking": "thinking",
     "api_error": "API error ✗",
     "summary": "compaction summary",
+    "command_output": "command output",
 }
 
 
 def _who(hit: Hit) -> str:
-    """Who wrote the matching text: you, Claude (its thinking, an API error, a compaction's summary), or a tool
-    call or its output."""
+    """Who wrote the matching text: you, Claude (its thinking, an API error, a compaction's summary), a
+    command's output, or a tool call or its output."""
     if hit.kind in _WHO:
         return _WHO[hit.kind]
     tool = one_line(hit.tool or "tool", 40)
