@@ -124,6 +124,8 @@ def _hostile(w: _Writer, big: bool) -> list[Case]:
     osc8 = f"{ESC}]8;;https://evil.example{ESC}\\innocent link{ESC}]8;;{ESC}\\"
     add("osc-8-hyperlink", osc8, w.answer(_text(osc8)))
     add("bel", f"ding{BEL}{BEL}{BEL}", w.prompt(f"ding{BEL}{BEL}{BEL}"))
+    bidi = "access level: \u202euser\u202c \u2067admin\u2069"  # shown raw, a terminal would reorder it
+    add("bidi-override", bidi, w.prompt(bidi))
     overwrite = "safe text\b\b\b\b\bevil!\rOVERWRITTEN\x7f\x00"
     add("backspace-cr", overwrite, *w.tool_output("toolu_bs", overwrite))
     unit = f"{ESC}[1m[bold]row[/bold]{ESC}[0m " + "x" * 100 + "\n"

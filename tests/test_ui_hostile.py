@@ -27,7 +27,7 @@ from tests.hostile import SESSION_ID, Case, write_hostile
 
 SIZE = (140, 45)
 #: What must never reach a terminal: C0 controls but newline, DEL, C1 controls.
-RAW_CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+RAW_CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 #: Markup of the hostile file, each to be drawn literally.
 LITERAL = [
     "[bold]not bold[/bold]",
@@ -94,7 +94,8 @@ async def test_markup_and_escapes_are_drawn_as_text(hostile_file: tuple[Path, li
         text = assert_inert(strips)
         for literal in LITERAL:
             assert literal in text, literal
-        for placeholder in ("␛]0;pwned title␇", "␛]52;c;", "␛]8;;https://evil.example", "ding␇␇␇", "safe text␈"):
+        shown = ("␛]0;pwned title␇", "␛]52;c;", "␛]8;;https://evil.example", "ding␇␇␇", "safe text␈", "\\u202euser")
+        for placeholder in shown:
             assert placeholder in text, placeholder
         assert "red ␛[2J␛[H \\x9b32mgreen\\x9b0m" in text  # SGR as a style; cursor moves and 8-bit CSI visible
         assert "␛[31m" not in text and "␛[1m" not in text

@@ -1,22 +1,25 @@
 """Session text made safe to show: control characters turned into visible placeholders.
 
 Session files hold whatever went through a terminal: ANSI colours, OSC titles and
-clipboard writes (OSC 52), bells, backspaces. Shown raw they would act on the
-reader's terminal; shown through `visible_controls` they are inert text. Tool output
-may keep its SGR sequences (colours, bold) through `visible_controls_but_sgr`, for the
-UI to turn them into styles; nothing else in it is left to act.
+clipboard writes (OSC 52), bells, backspaces, and bidirectional overrides that make a
+terminal show text in another order than it is written (a "trojan source" spoof). Shown
+raw they would act on the reader's terminal; shown through `visible_controls` they are
+inert text. Tool output may keep its SGR sequences (colours, bold) through
+`visible_controls_but_sgr`, for the UI to turn them into styles; nothing else in it is left to act.
 """
 
 from __future__ import annotations
 
 import re
 
-#: C0 controls (but tab and newline), DEL, C1 controls (8-bit CSI, OSC, ...), and CRLF.
-_CONTROLS = re.compile("\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: The bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069).
+_BIDI = [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+#: C0 controls (but tab and newline), DEL, C1 controls (8-bit CSI, OSC, ...), bidi controls, and CRLF.
+_CONTROLS = re.compile("\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
-#: DEL and the C1 controls: legal raw in a JSON string, but a terminal would act on them (8-bit CSI).
-_RAW_IN_JSON = re.compile("[\x7f-\x9f]")
+#: DEL, the C1 and the bidi controls: legal raw in a JSON string, but a terminal would act on them.
+_RAW_IN_JSON = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def inert_json(text: str) -> str:
@@ -30,20 +33,20 @@ def _placeholder(char: str) -> str:
         return chr(0x2400 + code)  # the Unicode Control Pictures block: ESC -> "␛", BEL -> "␇"
     if code == 0x7F:
         return "␡"
-    return f"\\x{code:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 #: SGR, "select graphic rendition": colours, bold, italic, underline ("\x1b[1;31m"); 7-bit form only.
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 
-_PLACEHOLDERS = {"\r\n": "\n"} | {chr(c): _placeholder(chr(c)) for c in (*range(0x20), *range(0x7F, 0xA0))}
+_PLACEHOLDERS = {"\r\n": "\n"} | {chr(c): _placeholder(chr(c)) for c in (*range(0x20), *range(0x7F, 0xA0), *_BIDI)}
 
 
 def visible_controls(text: str) -> str:
     """`text` with every control character but newline and tab replaced by a visible placeholder.
 
     "\\x1b[31m" becomes "␛[31m", an OSC 52 clipboard write "␛]52;c;...␇", C1 controls
-    such as the 8-bit CSI "\\x9b" are written as that escape; CRLF becomes a newline.
+    such as the 8-bit CSI "\\x9b" are written as that escape, a bidi override "\\u202e"; CRLF becomes a newline.
     """
     if _CONTROLS.search(text) is None:
         return text
