@@ -43,6 +43,14 @@ def test_a_valid_surrogate_pair_is_kept() -> None:
     assert parse_line(rb'{"t":"\ud83d\ude00"}').objects[0]["t"] == "\U0001f600"
 
 
+def test_a_control_character_written_raw_in_a_string_is_escaped() -> None:
+    result = parse_line(b'{"type":"assistant","text":"before\x00after\x1b[0m"}')
+    assert result.objects == [{"type": "assistant", "text": "before\x00after\x1b[0m"}]
+    assert result.note == "raw control characters escaped"
+    tail = parse_line(b'{"type":"user"}\x00\x00')  # garbage after a record: the record, the rest skipped
+    assert tail.objects == [{"type": "user"}] and "escaped" not in (tail.note or "")
+
+
 @pytest.mark.parametrize(
     ("line", "note"),
     [

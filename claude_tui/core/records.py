@@ -23,6 +23,8 @@ _LONE_SURROGATE = re.compile(
     r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
     r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
 )
+#: Controls never valid raw in JSON, in a string or between values (tab, newline and CR are whitespace there).
+_RAW_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 #: Where a record may start inside a damaged line: an object opening with a key Claude Code writes first.
 _RECORD_START = re.compile(
     r'\{"(?:parentUuid|type|uuid|isSidechain|sessionId|leafUuid|summary|messageId|operation|logicalParentUuid)"'
@@ -96,6 +98,11 @@ def _recover(raw: bytes) -> LineResult:
     fixed = _LONE_SURROGATE.sub(r"\\ufffd", text)
     if fixed != text:
         notes.append("lone surrogate replaced")
+    if _RAW_CONTROL.search(fixed):  # a control character written raw into a string: JSON wants it escaped
+        escaped = _RAW_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", fixed)
+        if _parses(escaped):  # else the damage is elsewhere too: recovered below as it is
+            fixed = escaped
+            notes.append("raw control characters escaped")
     try:
         obj = orjson.loads(fixed)
     except orjson.JSONDecodeError as exc:
@@ -109,6 +116,14 @@ def _recover(raw: bytes) -> LineResult:
     if isinstance(obj, dict):
         return LineResult([obj], "; ".join(notes) or None)
     return LineResult([], f"not a JSON object ({type(obj).__name__})")
+
+
+def _parses(text: str) -> bool:
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return False
+    return True
 
 
 def _split(text: str) -> tuple[list[dict[str, Any]], int]:
