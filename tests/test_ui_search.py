@@ -143,6 +143,24 @@ async def test_n_goes_on_through_matches_past_what_the_pane_shows(tmp_path: Path
         assert any(s.style and s.style.bgcolor == current.bgcolor for s in body.render_line(line))
 
 
+async def test_a_match_past_what_the_detail_view_shows_is_said_to_be_in_the_pager(tmp_path: Path) -> None:
+    thread = Thread()
+    thread.prompt("dump it")
+    thread.answer(tool_use("t1", "Bash", command="cat big.log"), msg_id="m1")
+    thread.result("t1", "x" * 80 + "\n" + "filler line\n" * 6_000 + "NEEDLEATEND")
+    app = session_app(thread.write(tmp_path / "s.jsonl"))
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await loaded(pilot, app)
+        bar = await find(pilot, app, "NEEDLEATEND")
+        await pilot.press("enter")
+        assert bar._status_text() == "match 1 of 1 · past the pane: ⏎ opens it"
+        await pilot.press("enter")
+        await settled(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen._text)
+        await settled(pilot, lambda: app._notifications)
+        said = [n.message for n in app._notifications]
+        assert said == ["The match is past the first 50,000 characters shown here: o opens it all in $PAGER"]
+
+
 @pytest.mark.parametrize("keys", ["/jest", "/pen"])
 async def test_keys_typed_fast_after_slash_land_in_the_find_bar(keys: str) -> None:
     app = session_app(demo("67df"))

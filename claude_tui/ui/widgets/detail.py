@@ -63,8 +63,9 @@ class DetailBody(Static):
         line, cell = self.current
         return highlight(strip, match_cells(strip, self.query_), self.marks, cell if y == line else -1)
 
-    def find(self, query: Query, nth: int) -> int | None:
-        """Highlight `query`; the line of its `nth` match (or of the last one, when there are fewer), if any."""
+    def find(self, query: Query, nth: int) -> tuple[int | None, bool]:
+        """Highlight `query`; the line of its `nth` match (or of the last one, when there are fewer), if
+        any, and whether the `nth` was there."""
         self.query_, self.marks = query, match_styles(self.app)
         found: tuple[int, int] | None = None
         for y in range(self.size.height):
@@ -76,7 +77,7 @@ class DetailBody(Static):
                 break
         self.current = found or (-1, -1)
         self.refresh()
-        return found[0] if found else None
+        return (found[0] if found else None), nth < 0
 
 
 class DetailScreen(Screen[None]):
@@ -165,8 +166,11 @@ class DetailScreen(Screen[None]):
             self.call_after_refresh(self._to_match, *self.subject.find)
 
     def _to_match(self, query: Query, nth: int) -> None:
-        """Land on the match the find bar was on, highlighted."""
-        line = self.query_one(DetailBody).find(query, nth)
+        """Land on the match the find bar was on, highlighted; say so when it is past what the view shows."""
+        line, reached = self.query_one(DetailBody).find(query, nth)
+        if not reached and len(self._text) > render.DETAIL_CHARS:
+            shown = f"{render.DETAIL_CHARS:,}"
+            self.notify(f"The match is past the first {shown} characters shown here: o opens it all in $PAGER")
         if line is not None:
             scroll = self.query_one("#detail-scroll")
             scroll.scroll_to(y=max(0, line - scroll.size.height // 3), animate=False)
