@@ -50,6 +50,8 @@ SNIPPET_CHARS = 160
 MAX_REJECTED = 20_000
 _TOKEN = re.compile(r"[^\W_]+")  # what FTS5's unicode61 tokenizer keeps: letters and digits
 _PARTS = re.compile(r'"([^"]*)"|(\S+)')
+#: What may close or open a word in a sentence (`fix it.`, `(see x)`): not part of the word searched for.
+_SENTENCE = ".,;:!?()[]{}<>'\"`"
 _RELATIVE = re.compile(r"^(\d+)\s*([hdwmy])$")
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _UNITS = {"h": 3600, "d": 86400, "w": 7 * 86400, "m": 30 * 86400, "y": 365 * 86400}
@@ -144,7 +146,8 @@ def parse_query(text: str) -> Query:
     """Words and "phrases" -> Query; ValueError when nothing searchable is left.
 
     A word the index splits (snake_case, a/path, a CJK run) is a phrase of its parts; `*` after it
-    makes its last part a prefix."""
+    makes its last part a prefix. A word that starts or ends with a symbol (C++, -Wall) must be in
+    the text as typed (any case)."""
     terms: list[tuple[str, bool]] = []
     words: list[tuple[str, bool]] = []
     phrases: list[tuple[list[str], bool]] = []
@@ -156,13 +159,17 @@ def parse_query(text: str) -> Query:
             continue
         typed.append(quoted.strip() or bare.rstrip("*"))
         prefix = bool(bare) and bare.endswith("*")
+        symbol = bare.rstrip("*").strip(_SENTENCE)
+        literal = bool(symbol) and not (_TOKEN.match(symbol[0]) and _TOKEN.match(symbol[-1]))
+        if literal:  # C++, -Wall, #123, __init__: the index keeps their letters; the text must show it as typed
+            literals.append(symbol)
         for i, token in enumerate(tokens):
             if has_cjk(token):  # each character is a word in the index; the whole must be in the text
                 literals.append(token)
                 terms += [(piece, False) for piece in spaced_cjk(token).split()]
             else:
                 terms.append((token, prefix and i == len(tokens) - 1))
-                if len(tokens) == 1:
+                if len(tokens) == 1 and not literal:
                     words.append(terms[-1])
         if len(tokens) > 1:
             phrases.append((tokens, prefix))
