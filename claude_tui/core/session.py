@@ -768,7 +768,7 @@ def asks(kind: Kind, raw: str) -> bool:
     if kind is Kind.PROMPT:
         return True
     args = _COMMAND_ARGS.search(raw)
-    return raw.lstrip().startswith("<command-message>") and args is not None and not args.group(1).isspace()
+    return raw.lstrip().startswith("<command-message>") and args is not None and bool(args.group(1).strip())
 
 
 def agent_id_of(path: str | Path) -> str | None:
