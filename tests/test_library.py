@@ -162,7 +162,9 @@ def test_titles_custom_then_ai_then_summary_then_prompt(tmp_path: Path) -> None:
     )
     g.prompt("<local-command-stdout>Set model to opus</local-command-stdout>")
     g.prompt("<command-message>init is analyzing your codebase…</command-message>\n<command-name>/init</command-name>")
-    g.prompt("<command-message>grill</command-message>\n<command-name>/grill</command-name>\n<command-args></command-args>")
+    g.prompt(
+        "<command-message>grill</command-message>\n<command-name>/grill</command-name>\n<command-args></command-args>"
+    )
     g.prompt("<bash-input>git status</bash-input>")
     g.prompt("fix the build")
     g.write(folder)
