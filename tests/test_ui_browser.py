@@ -22,7 +22,7 @@ from claude_tui.core import index
 from claude_tui.core.index import cache_dir
 from claude_tui.core.library import Library
 from claude_tui.ui import app as app_module
-from claude_tui.ui.app import ClaudeTUI, LibraryLoaded, MainScreen, _help_sections
+from claude_tui.ui.app import OPEN_DELAY, ClaudeTUI, LibraryLoaded, MainScreen, _help_sections
 from claude_tui.ui.config import load_config
 from claude_tui.ui.launch import DEMO_PROJECTS, parser
 from claude_tui.ui.widgets.conversation import ConversationView
@@ -211,6 +211,33 @@ async def test_a_late_highlight_of_a_rebuilt_tree_chooses_nothing(roots: list[Pa
         await pilot.pause(0.3)
         assert view.session is not None and str(view.session.path) == asked.file
         assert tree.chosen is not None and tree.chosen.path == asked.project
+
+
+async def test_a_session_named_outside_the_library_stays_through_the_trees_own_highlights(
+    roots: list[Path], tmp_path: Path
+) -> None:
+    """The tree puts its cursor back on a row once it is laid out: that highlight, the focus elsewhere,
+    opened the newest session over the file named on the command line (1 launch in 5 to 12)."""
+    outside = tmp_path / "elsewhere" / "copy.jsonl"
+    outside.parent.mkdir()
+    thread = Thread(session_id="copy", cwd="/home/u/elsewhere")
+    thread.prompt("a session kept outside the projects folder")
+    thread.write(outside)
+    app = ClaudeTUI(roots, session=outside, clock=CLOCK)
+    async with app.run_test(size=WIDE) as pilot:
+        view = await loaded(pilot, app)
+        await settled(pilot, lambda: app.projects)
+        tree = app.main.query_one(ProjectTree)
+        await pilot.pause(0.2)
+        assert not tree.has_focus
+        for node in [n for n in tree._rows() if n.data is not None]:
+            tree.move_cursor(node)  # as the tree does by itself: a NodeHighlighted of the cursor's node
+            await pilot.pause(0.1)
+        await pilot.pause(OPEN_DELAY + 0.2)
+        assert view.session is not None and Path(view.session.path) == outside
+        tree.focus()  # the user moving the cursor still chooses
+        await pilot.press("g")
+        await settled(pilot, lambda: view.session is not None and Path(view.session.path) != outside)
 
 
 async def test_resizing_keeps_the_focus_and_each_width_its_zoom(roots: list[Path]) -> None:

@@ -163,10 +163,12 @@ class ProjectTree(Tree["Project | None"]):
         self.call_after_refresh(self.scroll_to_line, self.cursor_line, animate=False)
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Project | None]) -> None:
-        """The user moved the cursor: its project is chosen. A highlight that comes late, of a node the cursor
-        has left or a rebuild has dropped (busy, the index lists projects as it reads them), chooses nothing."""
+        """The user moved the cursor: its project is chosen. A highlight the user did not make chooses nothing:
+        one that comes late, of a node the cursor has left or a rebuild has dropped (busy, the index lists
+        projects as it reads them), or the tree's own, while the focus is elsewhere (the cursor put back on a
+        row once the rebuilt tree is laid out: it replaced a session named on the command line)."""
         event.stop()
-        if event.node is self.cursor_node:
+        if event.node is self.cursor_node and self.has_focus:
             self._choose(event.node.data)
 
     def action_open(self) -> None:
