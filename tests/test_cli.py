@@ -89,6 +89,8 @@ def test_errors_are_one_line_and_non_zero(tmp_path: Path) -> None:
         (("stats", "0f1e2d3c", "--projects-dir", str(projects)), "ambiguous"),
         (("stats", str(tmp_path / "missing.jsonl")), "no such file"),
         (("stats", str(tmp_path / "dir.jsonl")), "a directory"),
+        ((str(tmp_path / "dir.jsonl"), "--projects-dir", str(projects)), "a directory"),  # the app's SESSION
+        (("", "--projects-dir", str(projects)), "no session named"),
         (("export", "0f1e2d3c", "--projects-dir", str(projects)), "ambiguous"),
         (("stats", "0f1e2d3c", "--projects-dir", str(tmp_path / "nowhere")), "no projects folder at"),
         (("serch", "parser", "--projects-dir", str(projects)), "no command 'serch': did you mean 'search'?"),

@@ -6,6 +6,7 @@ Everything here only reads. Nothing is ever written under a projects folder.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -100,14 +101,18 @@ def project_dirs(root: Path) -> Iterator[Path]:
 def find_session(spec: str, roots: list[Path]) -> Path:
     """A session file from a path, a session id, or a unique prefix of one; a subagent's transcript
     from its name (`agent-…`, as search gives for one whose session file is gone)."""
+    if not spec.strip():
+        raise SessionNotFound("no session named: give a session file, a session id or a prefix of one")
     path = Path(spec).expanduser()
     if spec.endswith(".jsonl") or os.sep in spec:
         try:
-            path.stat()
+            folder = stat.S_ISDIR(path.stat().st_mode)
         except (FileNotFoundError, NotADirectoryError) as exc:
             raise SessionNotFound(f"no such file: {spec}") from exc
         except OSError:
-            pass  # a link loop, a folder we may not enter: reading it says which
+            return path  # a link loop, a folder we may not enter: reading it says which
+        if folder:
+            raise SessionNotFound(f"cannot read {spec}: a directory")
         return path
     files = _transcripts if spec.startswith("agent-") else session_files
     matches = [f for root in roots for project in project_dirs(root) for f in files(project) if f.stem.startswith(spec)]

@@ -40,7 +40,7 @@ def run_app(argv: list[str]) -> int:
 
     roots = demo or _roots(args)
     session = None
-    if args.session:
+    if args.session is not None:
         try:
             session = find_session(args.session, roots)
         except SessionNotFound as exc:
