@@ -317,6 +317,20 @@ async def test_help_lists_every_binding_with_its_id(roots: list[Path]) -> None:
         await settled(pilot, lambda: isinstance(app.screen, HelpScreen))
 
 
+async def test_help_scrolls_with_the_keys_that_move_everywhere_else(roots: list[Path]) -> None:
+    app = browser(roots)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("question_mark")
+        box = app.screen.query_one("#help-box")
+        await pilot.press("j", "j", "j")
+        assert box.scroll_y == 3
+        await pilot.press("k", "ctrl+d")
+        assert box.scroll_y == 2 + round(box.size.height / 2)
+        await pilot.press("ctrl+u")
+        assert box.scroll_y == 2
+
+
 async def test_palette_jumps_to_a_session_by_name(roots: list[Path]) -> None:
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:

@@ -67,11 +67,23 @@ def binding_table(title: str, owner: type[DOMNode], keymap: dict[str, str], disp
 class HelpScreen(ModalScreen[None]):
     """Keys, grouped by where they work."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "dismiss", "Close", id="help.close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark", "dismiss", "Close", id="help.close"),
+        Binding("j", "scroll(1)", "Down", show=False, id="help.down"),
+        Binding("k", "scroll(-1)", "Up", show=False, id="help.up"),
+        Binding("ctrl+d", "scroll(0.5)", "Half a page down", show=False, id="help.half_down"),
+        Binding("ctrl+u", "scroll(-0.5)", "Half a page up", show=False, id="help.half_up"),
+    ]
 
     def __init__(self, sections: list[tuple[str, type[DOMNode]]]) -> None:
         super().__init__()
         self.sections = sections
+
+    def action_scroll(self, amount: float) -> None:
+        """Lines (a whole number), or a part of the box's height."""
+        box = self.query_one("#help-box")
+        lines = amount if amount == int(amount) else round(amount * box.size.height)
+        box.scroll_relative(y=lines, animate=False)
 
     def compose(self) -> ComposeResult:
         keymap = dict(getattr(self.app, "_keymap", {}))
