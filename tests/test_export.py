@@ -436,6 +436,7 @@ def test_fork_compaction_subagent_and_errors_are_marked(tmp_path: Path) -> None:
     md = export(main_path, "markdown")
     assert "**⑂ Fork: branch 2 of 2 (a prompt was edited or rewound here; the other is not in this export" in md
     assert "3 prompts, 5 answers, 1 tool call (0 errors) in all branches" in md  # the facts count both
+    assert "- **Threads:** 1 fork, " in md
     assert "edited follow-up" in md and "original follow-up" not in md
     assert "*[image: image/png, 3 B]*" in md
     assert "<details>\n<summary>Thinking</summary>\n\nlet me think\n\n</details>" in md

@@ -258,7 +258,7 @@ def _fact_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
         ),
         (
             "Threads",
-            f"{facts['forks']} forks, {facts['compactions']} compactions, {facts['subagents']} subagents",
+            ", ".join(plural(facts[key], key[:-1]) for key in ("forks", "compactions", "subagents")),
         ),
         (
             "Tokens",
