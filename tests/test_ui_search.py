@@ -565,6 +565,8 @@ async def test_session_list_filter_matches_the_first_prompt_not_a_path_all_share
         sessions.set_filter("nothing like this")
         assert sessions.shown == []
         tree = app.main.query_one(ProjectTree)
+        tree.focus()  # the user's choice: a highlight chooses only in the focused tree
+        await pilot.pause()
         tree.select_node(next(n for n in tree.root.children if str(n.label).startswith("weather")))
         await settled(pilot, lambda: {s.project for s in sessions.sessions} == {"/home/ada/code/weather-cli"})
         sessions.set_filter("weather")  # in every session's path: it would tell none apart
