@@ -71,19 +71,21 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,q,question_mark", "dismiss", "Close", id="help.close"),
         Binding("j", "scroll(1)", "Down", show=False, id="help.down"),
         Binding("k", "scroll(-1)", "Up", show=False, id="help.up"),
-        Binding("ctrl+d", "scroll(0.5)", "Half a page down", show=False, id="help.half_down"),
-        Binding("ctrl+u", "scroll(-0.5)", "Half a page up", show=False, id="help.half_up"),
+        Binding("ctrl+d", "page(0.5)", "Half a page down", show=False, id="help.half_down"),
+        Binding("ctrl+u", "page(-0.5)", "Half a page up", show=False, id="help.half_up"),
     ]
 
     def __init__(self, sections: list[tuple[str, type[DOMNode]]]) -> None:
         super().__init__()
         self.sections = sections
 
-    def action_scroll(self, amount: float) -> None:
-        """Lines (a whole number), or a part of the box's height."""
+    def action_scroll(self, lines: int) -> None:
+        self.query_one("#help-box").scroll_relative(y=lines, animate=False)
+
+    def action_page(self, pages: float) -> None:
+        """A part of a page (as the conversation's ctrl+d and ctrl+u)."""
         box = self.query_one("#help-box")
-        lines = amount if amount == int(amount) else round(amount * box.size.height)
-        box.scroll_relative(y=lines, animate=False)
+        box.scroll_relative(y=round(pages * box.size.height), animate=False)
 
     def compose(self) -> ComposeResult:
         keymap = dict(getattr(self.app, "_keymap", {}))
