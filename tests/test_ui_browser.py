@@ -240,6 +240,18 @@ async def test_a_session_named_outside_the_library_stays_through_the_trees_own_h
         await settled(pilot, lambda: view.session is not None and Path(view.session.path) != outside)
 
 
+async def test_escape_leaves_the_session_named_on_the_command_line_for_the_browser(roots: list[Path]) -> None:
+    """`claude-tui SESSION` opens zoomed on it: Escape ("back", as everywhere) shows the browser, as `z` does."""
+    asked = next(roots[0].rglob("*.jsonl"))
+    app = ClaudeTUI(roots, session=asked, clock=CLOCK)
+    async with app.run_test(size=WIDE) as pilot:
+        view = await loaded(pilot, app)
+        assert app.main.has_class("-zoomed") and view.has_focus
+        await pilot.press("escape")
+        assert not app.main.has_class("-zoomed") and app.main.query_one(SessionList).has_focus
+        assert view.region and view.session is not None and Path(view.session.path) == asked
+
+
 async def test_resizing_keeps_the_focus_and_each_width_its_zoom(roots: list[Path]) -> None:
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:
@@ -683,6 +695,19 @@ async def test_s_sorts_by_the_columns_shown_each_with_its_arrow(roots: list[Path
         for key, header in headers.items():  # whole, the arrow after it (in the gap when narrow), else before it
             marked = re.search(rf"(?:{labels[key]} [▼▲]|[▼▲]{labels[key]})(.?)", header)
             assert marked is not None and marked[1] in ("", " "), header  # not run into the next label
+
+
+async def test_sorted_by_a_column_the_width_drops_the_header_still_says_by_what(roots: list[Path]) -> None:
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        sessions = app.main.query_one(SessionList)
+        sessions._sort_by("tokens")
+        await pilot.resize_terminal(110, 30)
+        await pilot.pause()
+        assert "tokens" not in [key for key, _, _ in sessions._columns]
+        header = sessions.render_line(0).text
+        assert "Title (by tokens ▼)" in header and header.count("▼") == 1, header
 
 
 async def test_a_session_deleted_since_the_index_listed_it_gives_way_to_the_newest(tmp_path: Path) -> None:

@@ -661,7 +661,7 @@ class MainScreen(Screen[None]):
             return
         if self._clear_filter_of_focused() or self._back_to_search():
             return
-        if self.has_class("-zoomed") and (self.has_class("-narrow") or self.direct is None):
+        if self.has_class("-zoomed"):
             self.remove_class("-zoomed")
             self.query_one(SessionList).focus()
 

@@ -247,6 +247,8 @@ class SessionList(ScrollView, can_focus=True):
         arrow = "▼" if self.sort_descending else "▲"
         cells: list[tuple[str, Style | None]] = []
         after: dict[int, Segment] = {}
+        if all(key != self.sort_key for key, _, _ in self._columns):  # sorted by a column too narrow to show
+            labels["title"] = f"Title (by {labels[self.sort_key].lower()} {arrow})"
         for i, (key, size, _) in enumerate(self._columns):
             if key != self.sort_key:
                 cells.append((labels[key], plain))
