@@ -121,8 +121,12 @@ async def test_quiet_rows_hide_and_compactions_jump() -> None:
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         view = await loaded(pilot, app)
         assert any(e.message.kind in QUIET_KINDS for e in view.entries)
+        quiet = next(i for i, e in enumerate(view.entries) if e.message.kind in QUIET_KINDS)
+        after = next(e for e in view.entries[quiet:] if e.message.kind not in QUIET_KINDS)
+        view.select(quiet)
         await pilot.press("full_stop")
         assert not any(e.message.kind in QUIET_KINDS for e in view.entries)
+        assert view.cursor is after  # the row under the cursor hidden: the next one is marked
         await pilot.press("full_stop")
         assert any(e.message.kind in QUIET_KINDS for e in view.entries)
         assert [n.message for n in app._notifications] == ["Dim rows hidden", "Dim rows shown"]

@@ -376,11 +376,19 @@ class ConversationView(ScrollView, can_focus=True):
             self._measure(self._entries)
             self._sync_starts()
             if self._cursor is not None and self._index_of(self._cursor) is None:
-                self._cursor = None
+                self._cursor = self._in_place_of(self._cursor)  # hidden by `.`, say: the next row is marked
+                self.post_message(self.CursorMoved(self._cursor))
             self._restore(anchor)
         if self.follow:
             self.action_last()
         self.refresh()
+
+    def _in_place_of(self, gone: Entry) -> Entry | None:
+        """The row that takes the place of one no longer shown: the first from its line on, else the last."""
+        line = _line_of(gone.message)
+        return next(
+            (e for e in self._entries if _line_of(e.message) >= line), self._entries[-1] if self._entries else None
+        )
 
     def _build_range(self, start: int, end: int, pool: dict[tuple[object, ...], Entry] | None = None) -> list[Entry]:
         """Entries of messages `start` to `end` (and of the damaged lines among them; `end` at the
