@@ -84,6 +84,14 @@ def test_markdown_lines_hide_markers_and_style_spans() -> None:
     item = md.lines[1]
     assert item.text == "• use ruff and care"
     assert [(item.text[a:b], style) for a, b, style in item.spans] == [("ruff", "code"), ("care", "bold")]
+    nested = lines.parse("**run `make test` first** and *see `log`*").lines[0]
+    assert nested.text == "run make test first and see log"
+    assert [(nested.text[a:b], style) for a, b, style in nested.spans] == [
+        ("run make test first", "bold"),
+        ("make test", "code"),
+        ("see log", "italic"),
+        ("log", "code"),
+    ]
 
 
 def test_tables_line_up() -> None:

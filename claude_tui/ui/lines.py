@@ -185,13 +185,16 @@ def _inline(kind: str, text: str, offset: int = 0) -> MdLine:
     for match in _INLINE.finditer(text):
         out.append(text[pos : match.start()])
         size += match.start() - pos
-        for group, style in ((1, "code"), (2, "bold"), (3, "italic")):
-            inner = match.group(group)
-            if inner is not None:
-                out.append(inner)
-                spans.append((offset + size, offset + size + len(inner), style))
-                size += len(inner)
-                break
+        if (code := match.group(1)) is not None:
+            out.append(code)
+            spans.append((offset + size, offset + size + len(code), "code"))
+            size += len(code)
+        else:  # **bold** or *italic*, and the `code` inside them
+            inner = _inline(kind, match.group(2) or match.group(3), offset + size)
+            out.append(inner.text)
+            spans.append((offset + size, offset + size + len(inner.text), "bold" if match.group(2) else "italic"))
+            spans.extend(inner.spans)
+            size += len(inner.text)
         pos = match.end()
     out.append(text[pos:])
     return MdLine(kind, "".join(out), tuple(spans))
