@@ -526,6 +526,17 @@ async def test_search_screen_filters_and_errors(roots: list[Path]) -> None:
         assert isinstance(app.screen, MainScreen)
 
 
+@pytest.mark.parametrize("size", [(80, 24), (109, 30), (110, 30), (140, 40)])
+async def test_the_search_filters_show_their_hints_whole(roots: list[Path], size: tuple[int, int]) -> None:
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=size) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("ctrl+k")
+        await pilot.pause()
+        for box in app.screen.query("#search-filters > Input").results(Input):
+            assert box.region.width > len(box.placeholder), box.placeholder
+
+
 async def test_errors_only_with_no_words_lists_every_error(roots: list[Path]) -> None:
     app = ClaudeTUI(roots, clock=CLOCK)
     async with app.run_test(size=(140, 40)) as pilot:

@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 DEBOUNCE = 0.15
 #: Hits shown at most.
 LIMIT = 100
+#: Below this width the filters take two rows, so that their hints show whole.
+NARROW_FILTERS = 110
 #: Who wrote it: a label, and the search filter it stands for.
 _ROLES = [
     ("you", ("role", "user")),
@@ -191,9 +193,13 @@ class SearchScreen(Screen[None]):
         & #search-filters { height: 1; margin: 1 2 0 2; }
         & #search-filters > Input { width: 1fr; margin: 0 1 0 0; }
         & #search-filters > Select { width: 16; margin: 0 1 0 0; }
+        & #search-filters > #search-tool { width: 20; }
+        & #search-filters > #search-since { width: 24; }
         & #search-filters > Checkbox { width: auto; }
         & #search-filters > Checkbox > .toggle--button { color: $panel; }  /* off: no X at all */
         & #search-filters > Checkbox.-on > .toggle--button { color: $text-success; }
+        &.-narrow #search-filters { layout: grid; grid-size: 3; grid-gutter: 0 1; height: 2; }  /* hints whole */
+        &.-narrow #search-filters > *, &.-narrow #search-filters > #search-tool { width: 1fr; margin: 0; }
         & #search-status { height: 1; margin: 1 2 0 2; color: $text-muted; }
         & #search-status.-error { color: $error; }
         & #search-results { height: 1fr; margin: 0 1; background: $background; }
@@ -236,6 +242,9 @@ class SearchScreen(Screen[None]):
     def on_mount(self) -> None:
         self._styles = match_styles(self.app)
         self._status(_INVITATION)
+
+    def on_resize(self) -> None:
+        self.set_class(self.size.width < NARROW_FILTERS, "-narrow")
 
     def on_screen_resume(self) -> None:
         if self.back_to_results and self.hits:
