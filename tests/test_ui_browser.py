@@ -15,7 +15,7 @@ from rich.console import Console
 from textual import events
 from textual.binding import Binding
 from textual.widget import Widget
-from textual.widgets import Input, Tree
+from textual.widgets import Input, Static, Tree
 from ui_support import CLOCK, browser_ready, demo_copy, loaded, settled
 
 from claude_tui.core import index
@@ -327,6 +327,18 @@ async def test_help_lists_every_binding_with_its_id(roots: list[Path]) -> None:
         await pilot.pause(0.5)
         await pilot.press("enter")
         await settled(pilot, lambda: isinstance(app.screen, HelpScreen))
+
+
+@pytest.mark.parametrize("width", [60, 120])
+async def test_help_keeps_every_description_and_id_at_any_width(roots: list[Path], width: int) -> None:
+    app = browser(roots)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("question_mark")
+        section = app.screen.query(".help-section").first(Static)
+        shown = " ".join(" ".join(section.render_line(y).text.split()) for y in range(section.size.height))
+        for binding in _help_sections()[0][1].BINDINGS:
+            assert isinstance(binding, Binding) and binding.description in shown and binding.id in shown, shown
 
 
 async def test_help_scrolls_with_the_keys_that_move_everywhere_else(roots: list[Path]) -> None:

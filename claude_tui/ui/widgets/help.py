@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -51,17 +52,37 @@ def unknown_ids(owners: list[type[DOMNode]], keymap: dict[str, str]) -> list[str
     return [f"keys.{name} is no binding's id (the help screen, ?, lists them)" for name in keymap if name not in known]
 
 
-def binding_table(title: str, owner: type[DOMNode], keymap: dict[str, str], display: Callable[[Binding], str]) -> Table:
-    table = Table(
-        title=title, title_justify="left", title_style="bold", box=None, expand=True, padding=(0, 1), show_header=False
-    )
-    table.add_column("keys", style="bold", width=14, no_wrap=True)
-    table.add_column("action", ratio=1)
-    table.add_column("id", style="dim", no_wrap=True, width=34)
-    for binding in owner.BINDINGS:
-        if isinstance(binding, Binding) and binding.id:
-            table.add_row(keys_of(binding, keymap, display), binding.description, binding.id)
-    return table
+#: Narrower than this, a binding's id goes under its description (beside it, the description had no room).
+IDS_BESIDE = 90
+
+
+class BindingTable:
+    """The bindings of one place as a table of keys, description and id, laid out for the width it gets."""
+
+    def __init__(self, title: str, owner: type[DOMNode], keymap: dict[str, str], display: Callable[[Binding], str]):
+        self.title = title
+        self.rows = [
+            (keys_of(b, keymap, display), b.description, b.id)
+            for b in owner.BINDINGS
+            if isinstance(b, Binding) and b.id
+        ]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        beside = options.max_width >= IDS_BESIDE
+        table = Table(
+            title=self.title, title_justify="left", title_style="bold", box=None, expand=True, padding=(0, 1),
+            show_header=False,
+        )  # fmt: skip
+        table.add_column("keys", style="bold", width=14, no_wrap=True)
+        table.add_column("action", ratio=1)
+        if beside:
+            table.add_column("id", style="dim", no_wrap=True, width=34)
+        for keys, description, id_ in self.rows:
+            if beside:
+                table.add_row(keys, description, id_)
+            else:
+                table.add_row(keys, Text.assemble(description, "\n", (id_, "dim")))
+        yield table
 
 
 class HelpScreen(ModalScreen[None]):
@@ -93,7 +114,7 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(id="help-box"):
             yield Static(Text("claude-tui · keys", style="bold"), id="help-title")
             for title, owner in self.sections:
-                yield Static(binding_table(title, owner, keymap, display), classes="help-section")
+                yield Static(BindingTable(title, owner, keymap, display), classes="help-section")
             note = Text.assemble(
                 ("Remap any key by its id in ", "dim"),
                 (tilde(config_path()), "bold"),
