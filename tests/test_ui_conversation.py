@@ -500,3 +500,31 @@ async def test_the_header_counts_the_subagents_errors_that_e_visits(real_project
             assert cursor is not None and cursor.call is not None and cursor.call.status == "error"
             visited.append(cursor.call.id)
         assert len(set(visited)) == 5
+
+
+async def test_the_header_says_how_far_a_big_read_has_got(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its facts grow while a big session is read: the header says they are counted so far, and how far."""
+    thread = Thread()
+    for i in range(200):
+        thread.prompt(f"step {i}")
+        thread.answer(tool_use(f"t{i}", "Bash", command=f"make part{i}"), msg_id=f"m{i}")
+        thread.result(f"t{i}", f"build line {i} ok\n" * 1000)
+    path = thread.write(tmp_path / "big.jsonl")
+    for name, value in (("FIRST_BATCH", 65536), ("BATCH", 262144), ("APPLY_MOST", 1), ("APPLY_EVERY", 0.0)):
+        monkeypatch.setattr(f"claude_tui.ui.widgets.conversation.{name}", value)
+    statuses: list[str] = []
+    show = SessionHeader.show
+    monkeypatch.setattr(
+        SessionHeader, "show", lambda self, *a: (statuses.append(a[2] if len(a) > 2 else ""), show(self, *a))
+    )
+    app = session_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        widget = app.screen.query_one(SessionHeader)
+        header = str(widget.render())
+        read = [s for s in statuses if s.startswith("reading")]
+        widget.show(view.session, "a long title " * 20, "reading 1.0 MB of 2.0 MB")
+        assert str(widget.render()).split("\n")[1].startswith("reading 1.0 MB of 2.0 MB · so far: ")
+    size = path.stat().st_size
+    assert len(read) > 2 and read[-1] != read[0] and all(s.endswith(f"of {size / 1e6:.1f} MB") for s in read), read
+    assert "200 prompts" in header and "reading" not in header and "so far" not in header

@@ -183,6 +183,7 @@ class ConversationView(ScrollView, can_focus=True):
         self._pending: Update | None = None
         self._drawn = threading.Event()  #: set once the screen has shown what was read
         self._applied = 0.0
+        self._told = 0.0  #: when a Loaded was last posted
         self._behind = False  #: messages read are still waiting for their entries (APPLY_MOST)
         self._apply_timer: Timer | None = None
         self._progress = (0, 0)
@@ -318,6 +319,8 @@ class ConversationView(ScrollView, can_focus=True):
             return
         if self._behind:  # the rest of the backlog after the next frame; done once it is all in
             self.call_after_refresh(self._apply_pending, done)
+            if time.monotonic() - self._told >= APPLY_EVERY:  # and, now and then, how far the read has got
+                self._tell_loaded(session, False)
             return
         if self._cursor is None and self._entries and self.has_focus:
             self.select(self._first_visible_index(), scroll=False)
@@ -330,6 +333,10 @@ class ConversationView(ScrollView, can_focus=True):
             gc.freeze()
             if not self._entries:
                 self.refresh()  # the placeholder says why
+        self._tell_loaded(session, done)
+
+    def _tell_loaded(self, session: Session, done: bool) -> None:
+        self._told = time.monotonic()
         self.post_message(self.Loaded(session, done, *self._progress))
 
     def _apply(self, update: Update) -> None:

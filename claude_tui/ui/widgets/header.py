@@ -45,15 +45,17 @@ class SessionHeader(Static):
     def show(
         self, session: Session | None, title: str = "", status: str = "", summaries: dict[str, str] | None = None
     ) -> None:
-        """Describe `session` (None: nothing open); `status` goes at the right of the title."""
+        """Describe `session` (None: nothing open); `status` (how far a read has got) goes first on the
+        line of facts, which are counted so far: a long title would hide it."""
         self._started = None
         if session is None:
             self.update(Text(title or "claude-tui", style="bold", no_wrap=True, overflow="ellipsis"))
             return
         head = Text(one_line(title or session.title(summaries) or "(untitled)", 300), style="bold")
+        facts = self._facts(session)
         if status:
-            head.append(f"  {status}", "dim")
-        text = Text("\n").join([head, self._facts(session)])
+            facts = Text.assemble((status, "bold"), (" · so far: ", "dim"), facts)
+        text = Text("\n").join([head, facts])
         text.no_wrap, text.overflow = True, "ellipsis"
         self.update(text)
 
