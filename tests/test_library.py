@@ -232,7 +232,7 @@ def test_empty_and_warmup_sessions(tmp_path: Path) -> None:
     w.prompt("Warmup")
     w.answer()
     w.write(folder)
-    e = Writer("empty")
+    e = Writer("unanswered")  # what the user typed, the session quit before an answer: kept, not empty
     e.prompt("nobody answered")
     e.write(folder)
     c = Writer("command")  # a slash command the model works on is a real exchange
@@ -245,7 +245,12 @@ def test_empty_and_warmup_sessions(tmp_path: Path) -> None:
     local.write(folder)
     lib = library(tmp_path / "projects", tmp_path)
     flags = {s.id: (s.empty, s.warmup) for s in lib.projects[0].sessions}
-    assert flags == {"warm": (False, True), "empty": (True, False), "command": (False, False), "local": (True, False)}
+    assert flags == {
+        "warm": (False, True),
+        "unanswered": (False, False),
+        "command": (False, False),
+        "local": (True, False),
+    }
     for s in lib.projects[0].sessions:
         assert read_session(s.path).is_empty == s.empty, s.id
 

@@ -40,6 +40,12 @@ def plain(renderable: object) -> str:
     return console.export_text()
 
 
+#: A session of nothing but `/model`: empty.
+MODEL_ONLY = (
+    "<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args></command-args>"
+)
+
+
 @pytest.fixture
 def roots(tmp_path: Path) -> list[Path]:
     return [demo_copy(tmp_path)]
@@ -152,7 +158,7 @@ async def test_the_tree_filter_takes_any_word_says_when_nothing_matches_and_back
 
 async def test_a_list_with_every_session_hidden_says_why(tmp_path: Path) -> None:
     t = Thread(session_id="e1", cwd="/home/u/quiet")
-    t.prompt("hello?")  # and no answer: an empty session
+    t.prompt(MODEL_ONLY)  # a local command, nothing asked, no answer: an empty session
     os.utime(t.write(tmp_path / "projects" / "-home-u-quiet" / "e1.jsonl"), (1e9, 1e9))
     app = browser([tmp_path / "projects"])
     async with app.run_test(size=WIDE) as pilot:
@@ -652,7 +658,7 @@ async def test_opens_on_the_project_of_the_newest_session_shown(tmp_path: Path) 
     old.prompt("an older question")
     old.answer(text("ok"))
     empty = Thread(cwd="/home/u/new")
-    empty.prompt("never answered", timestamp="2026-01-05T10:00:00.000Z")  # later than the old one
+    empty.prompt(MODEL_ONLY, timestamp="2026-01-05T10:00:00.000Z")  # later than the old one
     for path, days in (
         (old.write(root / "-home-u-old" / "s1.jsonl"), 3),
         (empty.write(root / "-home-u-new" / "s2.jsonl"), 1),

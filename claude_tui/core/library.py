@@ -152,7 +152,7 @@ def session_info(
         branch=branches[-1] if branches else None,
         size=size,
         mtime=mtime_ns / 1e9,
-        empty=(prompts == 0 and not facts.get("first_prompt")) or not facts.get("has_answer", False),  # as Session
+        empty=prompts == 0 and not facts.get("has_answer", False),  # as Session.is_empty
         warmup=facts.get("warmup", False),
         subagents=facts.get("inline_subs", 0) + len(progress) + len(agents),
     )

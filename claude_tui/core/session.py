@@ -693,9 +693,9 @@ def pick_title(
 
 
 def nothing_exchanged(kinds: Container[Kind]) -> bool:
-    """An empty session: nothing asked (no prompt, and no command such as /init that the model works
-    on), or no answer."""
-    return (Kind.PROMPT not in kinds and Kind.COMMAND not in kinds) or Kind.ASSISTANT not in kinds
+    """An empty session: no answer, and nothing typed but commands (`/model`, `/clear`). A prompt left
+    without an answer (the session quit, or crashed) is kept: it is what the user wrote."""
+    return Kind.PROMPT not in kinds and Kind.ASSISTANT not in kinds
 
 
 def is_api_error(obj: dict[str, Any]) -> bool:
