@@ -53,7 +53,7 @@ def unknown_ids(owners: list[type[DOMNode]], keymap: dict[str, str]) -> list[str
 
 
 #: Narrower than this, a binding's id goes under its description (beside it, the description had no room).
-IDS_BESIDE = 90
+IDS_BESIDE = 72
 
 
 class BindingTable:
