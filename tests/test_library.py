@@ -65,17 +65,24 @@ def test_a_project_in_two_homes_is_one_project(tmp_path: Path) -> None:
     assert lib.projects[0].folder == other / encode("/home/u/proj")  # where its newest session is
 
 
-def test_a_last_record_stamped_before_the_one_ahead_of_it_is_no_negative_time(tmp_path: Path) -> None:
+def test_records_written_out_of_order_span_from_the_earliest_to_the_latest(tmp_path: Path) -> None:
+    """Claude Code writes some records after later ones (a /context command's, say): a session starts
+    at its earliest record time and ends at its latest, not at its first and last lines'."""
     root = tmp_path / "projects"
     w = Writer("skew", cwd="/home/u/skew")
     w.prompt("hello")["timestamp"] = "2026-01-05T09:00:50.541Z"
     w.answer({"type": "text", "text": "hi"})
-    w.records[-1]["timestamp"] = "2026-01-05T09:00:50.529Z"  # 12 ms earlier: written out of order
+    w.records[-1]["timestamp"] = "2026-01-05T09:00:48.529Z"  # 2 s earlier: written out of order
+    w.prompt("and?")["timestamp"] = "2026-01-05T09:00:59.000Z"
+    w.answer({"type": "text", "text": "done"})
+    w.records[-1]["timestamp"] = "2026-01-05T09:00:58.000Z"
     path = w.write(root / encode("/home/u/skew"))
     [project] = library(root, tmp_path).projects
-    assert (project.sessions[0].duration_s, project.sessions[0].active_s) == (0.0, 0.0)
+    info = project.sessions[0]
+    assert (info.started, info.ended) == ("2026-01-05T09:00:48.529Z", "2026-01-05T09:00:59.000Z")
+    assert (info.duration_s, info.active_s) == (10.471, 10.471)
     facts = session_stats(read_session(path))
-    assert (facts["duration_s"], facts["active_s"]) == (0.0, 0.0)
+    assert (facts["started"], facts["ended"], facts["duration_s"]) == (info.started, info.ended, 10.471)
 
 
 def test_encode_path_is_claude_codes_folder_name() -> None:

@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 
-from claude_tui.core.model import Block, Kind, Message, pause_ms
+from claude_tui.core.model import Block, Kind, Message, earlier, pause_ms
 from claude_tui.core.reader import finished_last_line
 from claude_tui.core.records import parse_line
 from claude_tui.core.sanitize import without_markup
@@ -71,8 +71,8 @@ class State:
     __slots__ = (
         "agent", "ai_title", "answers", "branches", "calls", "calls_seen", "custom_title", "cwds", "errors",
         "errors_seen", "first_command", "first_prompt", "first_ts", "has_answer", "inline_subs", "last_ts", "last_uuid",
-        "leaves", "lines", "models", "msgs", "owner", "paused_ms", "progress", "prompt_seen", "prompts", "sec",
-        "sidechain", "usage", "warmup", "worktrees",
+        "leaves", "lines", "models", "msgs", "owner", "paused_ms", "prev_ts", "progress", "prompt_seen", "prompts",
+        "sec", "sidechain", "usage", "warmup", "worktrees",
     )  # fmt: skip
 
     def __init__(self, agent: bool = False) -> None:
@@ -80,8 +80,9 @@ class State:
         self.owner: str | None = None  #: agent files: the first sessionId in the file
         self.lines = 0
         self.sec = 0  #: the last timestamp seen, in epoch seconds
-        self.first_ts: str | None = None
-        self.last_ts: str | None = None
+        self.first_ts: str | None = None  #: the earliest record time
+        self.last_ts: str | None = None  #: the latest
+        self.prev_ts: str | None = None  #: the time of the last record read (in file order)
         self.paused_ms = 0  #: the pauses between its records (see model.pause_ms)
         self.cwds: list[str] = []
         self.branches: list[str] = []
@@ -384,13 +385,15 @@ class Extractor:
         if get("isSidechain") is True and not state.agent:
             self._sidechain(obj, rtype, off)
             return
-        if type(stamp) is str:
-            last = state.last_ts
-            if last is None:
+        if type(stamp) is str:  # as Session.add_record
+            previous = state.prev_ts
+            if previous is not None and stamp[:13] != previous[:13]:  # another hour: maybe a pause
+                state.paused_ms += pause_ms(previous, stamp)
+            state.prev_ts = stamp
+            if state.first_ts is None or earlier(stamp, state.first_ts):
                 state.first_ts = stamp
-            elif stamp[:13] != last[:13]:  # another hour: maybe a pause
-                state.paused_ms += pause_ms(last, stamp)
-            state.last_ts = stamp
+            if state.last_ts is None or earlier(state.last_ts, stamp):
+                state.last_ts = stamp
         cwd, branch = get("cwd"), get("gitBranch")
         if type(cwd) is str and cwd not in state.cwds and len(state.cwds) < 64:
             state.cwds.append(cwd)

@@ -62,6 +62,15 @@ def parse_time(stamp: str | None) -> float | None:
         return None
 
 
+def earlier(a: str, b: str) -> bool:
+    """Whether timestamp `a` is before `b`: compared as text when both are in Claude Code's `...Z`
+    form of one length (the common case, and cheap), else as times (False when one is unreadable)."""
+    if len(a) == len(b) and a[-1:] == "Z" == b[-1:]:
+        return a < b
+    ta, tb = parse_time(a), parse_time(b)
+    return ta is not None and tb is not None and ta < tb
+
+
 def pause_ms(before: str, after: str) -> int:
     """Milliseconds of a pause between two record times: a gap longer than PAUSE_S (the session
     was left, then resumed), else 0. Whole milliseconds, so that sums are exact in any order.

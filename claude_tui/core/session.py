@@ -26,6 +26,7 @@ from claude_tui.core.model import (
     Span,
     ToolCall,
     ToolResult,
+    earlier,
     pause_ms,
 )
 from claude_tui.core.reader import Line
@@ -114,8 +115,10 @@ class Session:
         self.models: dict[str, None] = {}
         self.slugs: dict[str, None] = {}
         self.turn_durations: list[float] = []
-        self.first_timestamp: str | None = None
-        self.last_timestamp: str | None = None
+        self.first_timestamp: str | None = None  #: the earliest record time (records are not always in order)
+        self.last_timestamp: str | None = None  #: the latest
+        self.first_in_file: str | None = None  #: the times of the first and last records in file order
+        self.last_in_file: str | None = None
         self.pauses = 0  #: between its records (see model.pause_ms), and their length
         self.paused_ms = 0
         self.version = 0  #: bumped by every feed that changed something
@@ -191,13 +194,17 @@ class Session:
             return
         stamp = obj.get("timestamp")
         if isinstance(stamp, str):
-            last = self.last_timestamp
-            if last is None:
-                self.first_timestamp = stamp
-            elif stamp[:13] != last[:13] and (paused := pause_ms(last, stamp)):  # another hour: maybe a pause
+            previous = self.last_in_file
+            # in another hour than the record before it: maybe after a pause
+            if previous is not None and stamp[:13] != previous[:13] and (paused := pause_ms(previous, stamp)):
                 self.pauses += 1
                 self.paused_ms += paused
-            self.last_timestamp = stamp
+            self.first_in_file = self.first_in_file or stamp
+            self.last_in_file = stamp
+            if self.first_timestamp is None or earlier(stamp, self.first_timestamp):
+                self.first_timestamp = stamp
+            if self.last_timestamp is None or earlier(self.last_timestamp, stamp):
+                self.last_timestamp = stamp
         cwd, branch, version = obj.get("cwd"), obj.get("gitBranch"), obj.get("version")
         if type(cwd) is str and cwd not in self.cwds:
             self.cwds[cwd] = None

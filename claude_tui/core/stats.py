@@ -11,7 +11,7 @@ from typing import Any
 
 from claude_tui.core.files import agent_files, attach_agents, read_session, session_of
 from claude_tui.core.forked import Forked, can_fork
-from claude_tui.core.model import Kind, Message, active_seconds, parse_time, pause_ms, span_seconds
+from claude_tui.core.model import Kind, Message, active_seconds, earlier, parse_time, pause_ms, span_seconds
 from claude_tui.core.reader import Reader, ReadError, open_readonly
 from claude_tui.core.session import KNOWN_TYPES, Session, agent_id_of, nothing_exchanged, pick_title
 from claude_tui.core.usage import Tokens, UsageTotal, by_model
@@ -132,8 +132,10 @@ class Tally:
     first_prompt: str  #: Session.first_ask
     first_command: str
     warmup: bool | None  #: the first prompt is "Warmup" (None: no prompt)
-    started: str | None
-    ended: str | None
+    started: str | None  #: the earliest record time
+    ended: str | None  #: the latest
+    first_in_file: str | None  #: the times of the first and last records in file order: the pause
+    last_in_file: str | None  #: between two stretches is between those
     turn_durations: list[float]
     pauses: int  #: between its records (see model.pause_ms), and their length
     paused_ms: int
@@ -182,6 +184,8 @@ class Tally:
             warmup=session.is_warmup if Kind.PROMPT in kinds else None,
             started=session.first_timestamp,
             ended=session.last_timestamp,
+            first_in_file=session.first_in_file,
+            last_in_file=session.last_in_file,
             turn_durations=list(session.turn_durations),
             pauses=session.pauses,
             paused_ms=session.paused_ms,
@@ -205,7 +209,8 @@ class Tally:
     def merged(self, after: Tally, lines: int) -> Tally:
         """This tally followed by that of the stretch `after` it, which starts at line `lines` + 1."""
         problems = self.problems + [(n + lines if n else 0, what) for n, what in after.problems]
-        gap = pause_ms(self.ended, after.started) if self.ended is not None and after.started is not None else 0
+        before_gap, after_gap = self.last_in_file, after.first_in_file
+        gap = pause_ms(before_gap, after_gap) if before_gap is not None and after_gap is not None else 0
         return Tally(
             session_id=self.session_id,
             path=self.path,
@@ -241,8 +246,10 @@ class Tally:
             first_prompt=self.first_prompt or after.first_prompt,
             first_command=self.first_command or after.first_command,
             warmup=self.warmup if self.warmup is not None else after.warmup,
-            started=self.started if self.started is not None else after.started,
-            ended=after.ended if after.ended is not None else self.ended,
+            started=_earliest(self.started, after.started),
+            ended=_earliest(self.ended, after.ended, latest=True),
+            first_in_file=self.first_in_file or after.first_in_file,
+            last_in_file=after.last_in_file or self.last_in_file,
             turn_durations=self.turn_durations + after.turn_durations,
             pauses=self.pauses + after.pauses + bool(gap),
             paused_ms=self.paused_ms + after.paused_ms + gap,
@@ -364,6 +371,13 @@ def _split_point(path: Path) -> int | None:
             result_line = result_line or begin
         begin = end + 1
     return size // 2 + (result_line or first)
+
+
+def _earliest(a: str | None, b: str | None, latest: bool = False) -> str | None:
+    """The earlier of two record times (the later one with `latest`), either may be missing."""
+    if a is None or b is None:
+        return a if b is None else b
+    return b if earlier(a, b) is latest else a
 
 
 def _summed(a: dict[str | None, Tokens], b: dict[str | None, Tokens]) -> dict[str | None, Tokens]:
