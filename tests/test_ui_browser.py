@@ -21,6 +21,7 @@ from ui_support import CLOCK, browser_ready, demo_copy, loaded, settled
 from claude_tui.core import index
 from claude_tui.core.index import cache_dir
 from claude_tui.core.library import Library
+from claude_tui.core.reader import ReadError
 from claude_tui.ui import app as app_module
 from claude_tui.ui.app import OPEN_DELAY, ClaudeTUI, LibraryLoaded, MainScreen, _help_sections
 from claude_tui.ui.config import load_config
@@ -170,6 +171,31 @@ async def test_a_list_with_every_session_hidden_says_why(tmp_path: Path) -> None
         assert len(sessions.shown) == 1
         sessions.set_filter("zebra")
         assert sessions.render_line(1).text.strip() == "No session matches “zebra”"
+
+
+async def test_a_session_that_cannot_be_read_is_listed_and_says_why(
+    roots: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not hidden as empty (an unreadable file has no facts): the list shows it, with the reason."""
+    victim = next(p for p in roots[0].rglob("*.jsonl") if p.parent.parent == roots[0])
+    opened = index.open_readonly
+
+    def denied(path: str) -> int:
+        if path == str(victim):
+            raise ReadError("permission denied")
+        return opened(path)
+
+    monkeypatch.setattr(index, "open_readonly", denied)
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        project = next(p for p in app.projects if any(s.file == str(victim) for s in p.sessions))
+        app.main.choose_project(project)
+        await pilot.pause()
+        sessions = app.main.query_one(SessionList)
+        assert any(s.file == str(victim) for s in sessions.shown)
+        rows = [sessions.render_line(y).text for y in range(1, len(sessions.shown) + 1)]
+        assert any("⚠ cannot read: perm" in row for row in rows), rows
 
 
 async def test_zoom_and_narrow_layout(roots: list[Path]) -> None:

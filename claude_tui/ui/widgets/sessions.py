@@ -35,11 +35,13 @@ def _recorded(info: SessionInfo) -> float | None:
 
 def quiet(info: SessionInfo) -> bool:
     """An empty or warmup session: the list hides it unless `a` shows them (a live one with a prompt
-    or a command shows)."""
-    return info.warmup or (info.empty and not (info.live and info.first_prompt))
+    or a command shows, and one that cannot be read: it says why)."""
+    return not info.error and (info.warmup or (info.empty and not (info.live and info.first_prompt)))
 
 
 def title_of(info: SessionInfo) -> str:
+    if info.error and not info.title:
+        return one_line(f"⚠ cannot read: {info.error}", 200)
     return one_line(info.title or info.first_prompt or "(untitled)", 200) or "(untitled)"
 
 
