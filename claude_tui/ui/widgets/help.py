@@ -59,7 +59,9 @@ IDS_BESIDE = 72
 class BindingTable:
     """The bindings of one place as a table of keys, description and id, laid out for the width it gets."""
 
-    def __init__(self, title: str, owner: type[DOMNode], keymap: dict[str, str], display: Callable[[Binding], str]):
+    def __init__(
+        self, title: str, owner: type[DOMNode], keymap: dict[str, str], display: Callable[[Binding], str]
+    ) -> None:
         self.title = title
         self.rows = [
             (keys_of(b, keymap, display), b.description, b.id)
