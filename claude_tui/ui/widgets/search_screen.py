@@ -185,6 +185,8 @@ class SearchScreen(Screen[None]):
         Binding("ctrl+l", "clear", "Clear", id="search.clear"),
     ]
 
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (NARROW_FILTERS, "-wide")]
+
     DEFAULT_CSS = """
     SearchScreen {
         background: $background;
@@ -193,13 +195,13 @@ class SearchScreen(Screen[None]):
         & #search-filters { height: 1; margin: 1 2 0 2; }
         & #search-filters > Input { width: 1fr; margin: 0 1 0 0; }
         & #search-filters > Select { width: 16; margin: 0 1 0 0; }
-        & #search-filters > #search-tool { width: 20; }
-        & #search-filters > #search-since { width: 24; }
+        &.-wide #search-filters > #search-tool { width: 20; }
+        &.-wide #search-filters > #search-since { width: 24; }
         & #search-filters > Checkbox { width: auto; }
         & #search-filters > Checkbox > .toggle--button { color: $panel; }  /* off: no X at all */
         & #search-filters > Checkbox.-on > .toggle--button { color: $text-success; }
         &.-narrow #search-filters { layout: grid; grid-size: 3; grid-gutter: 0 1; height: 2; }  /* hints whole */
-        &.-narrow #search-filters > *, &.-narrow #search-filters > #search-tool { width: 1fr; margin: 0; }
+        &.-narrow #search-filters > * { width: 1fr; margin: 0; }
         & #search-status { height: 1; margin: 1 2 0 2; color: $text-muted; }
         & #search-status.-error { color: $error; }
         & #search-results { height: 1fr; margin: 0 1; background: $background; }
@@ -242,9 +244,6 @@ class SearchScreen(Screen[None]):
     def on_mount(self) -> None:
         self._styles = match_styles(self.app)
         self._status(_INVITATION)
-
-    def on_resize(self) -> None:
-        self.set_class(self.size.width < NARROW_FILTERS, "-narrow")
 
     def on_screen_resume(self) -> None:
         if self.back_to_results and self.hits:
