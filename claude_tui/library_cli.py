@@ -172,7 +172,8 @@ def format_hit(hit: Hit, color: bool) -> str:
     """Two lines: when, project, title and what matched; then the snippet, indented."""
     when = _local_time(hit.timestamp)
     name = visible_controls(Path(hit.project.replace("\\", "/")).name or hit.project or "?")
-    what = hit.kind.replace("_", " ") + (f" ({hit.tool})" if hit.tool else "") + (" error" if hit.is_error else "")
+    failed = " error" if hit.is_error and hit.kind != "api_error" else ""
+    what = hit.kind.replace("_", " ") + (f" ({hit.tool})" if hit.tool else "") + failed
     what = visible_controls(what)
     title = visible_controls(folded(hit.title or "(untitled)", 80))
     snippet = hit.snippet

@@ -513,7 +513,7 @@ def test_api_errors_are_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     lib = Library([tmp_path / "projects"], tmp_path / "cache")
     lib.refresh()
     [hit] = lib.search("overloaded")
-    assert (hit.kind, hit.role, hit.snippet) == ("api_error", "assistant", f"{M}Overloaded{E}")
+    assert (hit.kind, hit.role, hit.snippet, hit.is_error) == ("api_error", "assistant", f"{M}Overloaded{E}", True)
     assert lib.search("overloaded", errors_only=True) == [hit]
     [hit] = lib.search("too long", role="assistant")
     assert hit.message_uuid == w.records[2]["uuid"]
@@ -524,7 +524,8 @@ def test_api_errors_are_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     errors = [m.plain_text for m in session.messages if m.kind is Kind.API_ERROR]
     assert errors == ["Overloaded", "prompt is too long", limit]
     assert main(["search", "overloaded", "--projects-dir", str(tmp_path / "projects")]) == 0
-    assert "api error" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "api error" in out and "error error" not in out
 
 
 @pytest.mark.parametrize(

@@ -73,7 +73,7 @@ class Hit:
     snippet: str  #: matches marked with MARK_START ... MARK_END
     file: Path  #: the file holding the message: the session file, or a subagent transcript
     offset: int  #: byte offset of the message's line in `file`
-    is_error: bool = False
+    is_error: bool = False  #: a failed tool call's input or output, or an API error
     call_id: str | None = None  #: tool_input and tool_output: the tool_use id
     terms: tuple[str, ...] = ()  #: the words and "phrases" of the query that found it, as typed
 
@@ -403,7 +403,7 @@ def _hit(
         snippet=(snippet(text, q) if q is not None else opening(text)) if text else "",
         file=Path(path),
         offset=off,
-        is_error=bool(err),
+        is_error=bool(err) or kind == API_ERROR,
         call_id=call_id,
         terms=q.terms if q is not None else (),
     )
