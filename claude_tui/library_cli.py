@@ -17,7 +17,7 @@ import orjson
 
 from claude_tui.cli import CommandError
 from claude_tui.core.files import default_roots
-from claude_tui.core.index import Index, IndexBusy, Progress, UpdateResult
+from claude_tui.core.index import WRITE_WAIT, Index, IndexBusy, Progress, UpdateResult
 from claude_tui.core.sanitize import folded, inert_json, visible_controls
 from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, search
 
@@ -33,6 +33,8 @@ class ProgressBar:
         self.drawn = False
 
     def __call__(self, p: Progress) -> None:
+        if self.shown and p.waiting:
+            self._draw(f"waiting {p.elapsed:.0f}s for another process to finish writing the index (ctrl+c stops)")
         if not self.shown or not p.bytes_total:
             return
         done = min(1.0, p.bytes_done / p.bytes_total)
@@ -43,6 +45,9 @@ class ProgressBar:
             f"  {p.bytes_done / 1e6:,.0f}/{p.bytes_total / 1e6:,.0f} MB"
             + (f"  ETA {eta:.0f}s" if eta is not None else "")
         )
+        self._draw(line)
+
+    def _draw(self, line: str) -> None:
         self.stream.write("\r" + line + "\x1b[K")
         self.stream.flush()
         self.drawn = True
@@ -64,8 +69,10 @@ def _update(index: Index, roots: list[Path]) -> UpdateResult:
     try:
         return index.update(roots, bar)
     except IndexBusy:
-        index.note("the index is busy (another claude-tui is writing it): using it as it is")
-        return UpdateResult()
+        index.note(
+            f"another process kept writing the index for {WRITE_WAIT:.0f} s: using it without the latest changes"
+        )
+        return UpdateResult(busy=True)
     finally:
         bar.clear()
 

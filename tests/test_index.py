@@ -290,6 +290,60 @@ def test_a_locked_database_means_working_from_memory(tmp_path: Path, monkeypatch
     assert len(hits(lib, "green")) == 2
 
 
+def _hold_writing(path: Path) -> sqlite3.Connection:
+    """Another process's write transaction on the index (readers of a WAL file go on)."""
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    holder.execute("INSERT INTO meta VALUES ('holder', 1)")
+    return holder
+
+
+def test_another_writer_is_waited_for_a_while_then_the_index_is_used_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opening and an update with nothing new never wait for another writer; an update with something
+    to write waits WRITE_WAIT, saying so, then leaves the index as it is until the writer is done."""
+    root = tmp_path / "projects"
+    [path, _] = simple_project(root)
+    fresh(root, tmp_path, "cache").index.close()
+    holder = _hold_writing(tmp_path / "cache" / DB_NAME)
+    monkeypatch.setattr(index_module, "WRITE_WAIT", 0.5)
+    started = time.monotonic()
+    lib = fresh(root, tmp_path, "cache")
+    assert time.monotonic() - started < index_module.BUSY_TIMEOUT / 2  # no wait for the write lock
+    assert lib.index.path is not None and lib.notices == []  # the index on disk, not one in memory
+    late = Writer("late", start=50_000)
+    late.prompt("a walrus arrives")
+    with open(path, "ab") as f:
+        f.write(late.lines())
+    told: list[Progress] = []
+    with pytest.raises(index_module.IndexBusy):
+        lib.index.update(lib.roots, told.append)
+    assert told and all(p.waiting for p in told)
+    result = lib.refresh()
+    assert result.busy and hits(lib, "walrus") == [] and len(hits(lib, "green")) == 2
+    assert any("kept writing" in n for n in lib.notices)
+    holder.execute("ROLLBACK")
+    result = lib.refresh()
+    assert not result.busy and result.files_read == 1 and hits(lib, "walrus") == ["a \x02walrus\x03 arrives"]
+
+
+def test_waiting_for_another_writer_stops_when_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "projects"
+    [path, _] = simple_project(root)
+    lib = fresh(root, tmp_path, "cache")
+    holder = _hold_writing(tmp_path / "cache" / DB_NAME)
+    path.touch()
+    os.utime(path, ns=(1, 1))
+    monkeypatch.setattr(index_module, "WRITE_WAIT", 60.0)
+    cancel = threading.Event()
+    threading.Timer(0.3, cancel.set).start()
+    started = time.monotonic()
+    assert lib.refresh(cancel=cancel).busy
+    assert time.monotonic() - started < 30  # not the minute it would wait
+    holder.close()
+
+
 def test_an_unwritable_cache_folder_means_working_from_memory(tmp_path: Path) -> None:
     root = tmp_path / "projects"
     simple_project(root)

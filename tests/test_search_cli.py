@@ -341,6 +341,11 @@ def test_progress_bar_shows_files_megabytes_and_eta() -> None:
     quiet = io.StringIO()
     ProgressBar(quiet)(progress)
     assert quiet.getvalue() == ""  # not a terminal: no bar
+    waiting = Progress(waiting=True)
+    waiting.started -= 3.0
+    bar(waiting)
+    told = "\rwaiting 3s for another process to finish writing the index (ctrl+c stops)\x1b[K"
+    assert stream.getvalue().endswith(told)
 
 
 def test_search_text_marks_a_shortened_title(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

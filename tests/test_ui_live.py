@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
 from datetime import UTC, datetime
 from itertools import pairwise
@@ -13,7 +14,8 @@ import orjson
 import pytest
 from ui_support import CLOCK, NoLibrary, browser_ready, demo_copy, loaded, session_app, settled
 
-from claude_tui.core.index import cache_dir
+from claude_tui.core import index as index_module
+from claude_tui.core.index import DB_NAME, cache_dir
 from claude_tui.core.library import Library
 from claude_tui.core.model import parse_time
 from claude_tui.core.session import Session
@@ -308,6 +310,28 @@ async def test_the_list_shows_what_another_claude_tui_indexed(roots: list[Path])
         append(info.path, thread.prompt("a prompt from the other window"), thread.answer(text("noted")))
         Library(roots, cache_dir()).refresh()  # another claude-tui on the same cache gets there first
         await settled(pilot, lambda: [s.messages for s in sessions.shown if s.file == info.file] == [info.messages + 2])
+
+
+async def test_the_library_is_read_again_once_another_writer_lets_go(
+    roots: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refresh that found the index kept busy by another process is tried again: no change may come."""
+    monkeypatch.setattr(index_module, "WRITE_WAIT", 0.3)
+    app = browser(roots)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await browser_ready(pilot, app)
+        sessions = app.main.query_one(SessionList)
+        info = sessions.shown[0]
+        holder = sqlite3.connect(cache_dir() / DB_NAME, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        holder.execute("INSERT INTO meta VALUES ('holder', 1)")
+        thread = Thread(session_id=info.id, cwd=str(info.project))
+        append(info.path, thread.prompt("a prompt while the index is held"), thread.answer(text("noted")))
+        await pilot.pause(1.5)  # the change is seen, and the index found busy
+        assert [s.messages for s in sessions.shown if s.file == info.file] == [info.messages]
+        holder.execute("ROLLBACK")
+        await settled(pilot, lambda: [s.messages for s in sessions.shown if s.file == info.file] == [info.messages + 2])
+        assert app.library.search("while the index is held")
 
 
 def start_session_beside(current: Session, first: str) -> None:

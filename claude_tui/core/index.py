@@ -66,6 +66,11 @@ COMMIT_BYTES = 32 * 1024 * 1024
 DEAD_ROWS_LIMIT = 200_000
 #: Seconds to wait for another process's write to finish.
 BUSY_TIMEOUT = 30.0
+#: Seconds an update waits to start writing while another process writes (claude-tui's own writes take
+#: about a second); then the index is used as it is.
+WRITE_WAIT = 5.0
+#: Seconds of each try to start writing: Ctrl-C is answered between two.
+WRITE_TRY = 0.1
 
 T = TypeVar("T")
 
@@ -125,6 +130,7 @@ class Progress:
     bytes_done: int = 0
     bytes_total: int = 0
     started: float = field(default_factory=time.monotonic)
+    waiting: bool = False  #: for another process to finish writing the index
 
     @property
     def elapsed(self) -> float:
@@ -147,6 +153,8 @@ class UpdateResult:
     removed: int = 0
     seconds: float = 0.0
     interrupted: bool = False
+    waited: float = 0.0  #: seconds of `seconds` spent waiting for another process's write
+    busy: bool = False  #: another process kept writing: nothing was updated
 
 
 @dataclass(slots=True)
@@ -163,7 +171,7 @@ class DiskFile:
 
 
 class IndexBusy(Exception):
-    """Another process holds the database; the caller may work from memory."""
+    """Another process kept writing the database; the caller may use it as it is."""
 
 
 def scan(roots: list[Path], notices: list[str]) -> list[DiskFile]:
@@ -533,7 +541,7 @@ class Index:
             if not shards or not all(_has_text(db, schema) for schema in text_schemas(db)):
                 self._create(db, worker_count() if path is not None else 1)
             else:
-                db.execute("INSERT INTO meta VALUES ('probe', 0) ON CONFLICT(key) DO NOTHING")  # writable?
+                _probe_writable(db)
         except BaseException:
             db.close()
             raise
@@ -699,7 +707,7 @@ class Index:
         if not jobs and not gone and not new:
             result.seconds = time.monotonic() - started
             return result
-        db.execute("BEGIN IMMEDIATE")
+        result.waited = _begin_writing(db, progress, cancel)
         try:
             result.removed = self._forget([known[p][0] for p in gone])
             jobs = self._place(jobs + self._add_files(new), {f.path: f.mtime_ns for f in disk})
@@ -919,6 +927,44 @@ def _still_ends(path: str, offset: int, tail: bytes | None) -> bool:
         return os.pread(fd, len(expected), offset - len(expected)) == expected
     finally:
         os.close(fd)
+
+
+def _probe_writable(db: sqlite3.Connection) -> None:
+    """Raise if the database cannot be written (a read-only file or folder). One that another process
+    is writing is writable: no waiting for it here."""
+    db.execute("PRAGMA busy_timeout=0")
+    try:
+        db.execute("INSERT INTO meta VALUES ('probe', 0) ON CONFLICT(key) DO NOTHING")
+    except sqlite3.OperationalError as exc:
+        if not _locked(exc):
+            raise
+    finally:
+        db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT * 1000:.0f}")
+
+
+def _begin_writing(
+    db: sqlite3.Connection, progress: Callable[[Progress], None] | None, cancel: threading.Event | None
+) -> float:
+    """Start a write transaction; return the seconds waited for another process's write to end.
+
+    The wait is made of short tries, so that Ctrl-C and `cancel` stop it at once; `progress` is told
+    that it is waiting. After WRITE_WAIT seconds, IndexBusy.
+    """
+    started = time.monotonic()
+    db.execute(f"PRAGMA busy_timeout={WRITE_TRY * 1000:.0f}")
+    try:
+        while True:
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                return time.monotonic() - started
+            except sqlite3.OperationalError as exc:
+                waited = time.monotonic() - started
+                if not _locked(exc) or waited >= WRITE_WAIT or (cancel is not None and cancel.is_set()):
+                    raise
+            if progress is not None:
+                progress(Progress(started=started, waiting=True))
+    finally:
+        db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT * 1000:.0f}")
 
 
 def _locked(exc: Exception) -> bool:

@@ -47,8 +47,8 @@ class Library:
         try:
             result = self.index.update(self.roots, progress, cancel)
         except IndexBusy:
-            self.index.note("the index is busy (another claude-tui is writing it): showing what it holds")
-            result = UpdateResult()
+            self.index.note("another process kept writing the index: showing what it holds")
+            result = UpdateResult(busy=True)
         if result.files_read or result.removed or result.interrupted or self.index.version() != self._loaded:
             self.reload()
         return result

@@ -259,13 +259,16 @@ class Live:
         started = time.perf_counter()
         shown = library.projects
         try:
-            library.refresh()
+            result = library.refresh()
         except Exception as exc:  # a broken cache or root must not take the app down
             if not self._failed:
                 self._failed = True
                 self.screen.app.notify(f"Could not update the history: {exc}", severity="warning")
             return
-        self.refreshes.every = max(LIBRARY_EVERY, SHARE * (time.perf_counter() - started))
+        if result.busy:  # another process kept writing the index: try again (no change may come to wake us)
+            self.screen.app.call_from_thread(self.refreshes.wake)
+        else:  # the time it worked, not the time it waited for another writer
+            self.refreshes.every = max(LIBRARY_EVERY, SHARE * (time.perf_counter() - started - result.waited))
         if library.projects is not shown:  # read again: this update, or another claude-tui's, changed the index
             self.screen.post_message(LibraryChanged(list(library.projects), list(library.notices)))
 
