@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 import time
 from datetime import UTC, datetime
 from itertools import pairwise
@@ -12,7 +13,7 @@ from typing import Any
 
 import orjson
 import pytest
-from ui_support import CLOCK, NoLibrary, browser_ready, demo_copy, loaded, session_app, settled
+from ui_support import CLOCK, NoLibrary, browser_ready, demo_copy, find, loaded, session_app, settled
 
 from claude_tui.core import index as index_module
 from claude_tui.core.index import DB_NAME, cache_dir
@@ -109,6 +110,50 @@ async def test_appended_records_appear_in_their_thread(tmp_path: Path) -> None:
         )
         await settled(pilot, lambda: any(e.kind == "compact" for e in view.entries))
         assert view.cursor_index == len(view.entries) - 1  # still pinned to the newest
+
+
+async def test_the_find_count_follows_the_session_as_it_grows(tmp_path: Path) -> None:
+    thread, path = one_turn(tmp_path, "first", "one")
+    app = session_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
+        bar = await find(pilot, app, "zebra")
+        assert bar._status_text() == "no matches"
+        for i in range(3):
+            append(path, thread.prompt(f"zebra number {i}"))
+        await settled(pilot, lambda: bar._status_text() == "3 matches", timeout=10)
+        await pilot.press("enter")
+        assert bar._status_text() == "match 1 of 3"
+
+
+async def test_n_is_never_lost_while_the_session_is_written_fast(tmp_path: Path) -> None:
+    """Each growth used to start the count again and drop the jump waiting for it."""
+    thread = Thread()
+    for i in range(30):
+        thread.prompt(f"git commit number {i}")
+        thread.answer(text("done"), msg_id=f"m{i}")
+    path = thread.write(tmp_path / "fast.jsonl")
+    stop = threading.Event()
+
+    def write() -> None:
+        while not stop.wait(0.02):  # 50 records a second
+            append(path, thread.answer(text("working"), msg_id="w"))
+
+    app = session_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
+        bar = await find(pilot, app, "commit")
+        await pilot.press("enter")
+        assert bar._status_text() == "match 1 of 30"
+        writer = threading.Thread(target=write)
+        writer.start()
+        try:
+            for n in range(2, 12):
+                await pilot.press("n")
+                await settled(pilot, lambda n=n: bar._status_text() == f"match {n} of 30", timeout=5)
+        finally:
+            stop.set()
+            writer.join()
 
 
 async def test_a_damaged_line_in_a_growing_message_is_told_once(tmp_path: Path) -> None:
@@ -218,6 +263,12 @@ async def test_scrolling_up_pauses_and_end_resumes(tmp_path: Path) -> None:
         await settled(pilot, lambda: "paused" in status(app))
         append(path, thread.answer(tool_use("t10", "Bash", command="make check"), msg_id="last"))
         await settled(pilot, lambda: "1 new" in status(app))
+        size = path.stat().st_size  # cut short while paused: read again, nothing new below
+        with path.open("r+b") as f:
+            f.truncate(size * 3 // 4)
+        await settled(pilot, lambda: any("cut short" in n.message for n in app._notifications))
+        await pilot.pause(0.3)
+        assert view.unseen == 0 and "new" not in status(app)
 
 
 async def test_follow_key_starts_and_stops_following(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from jsonl import Thread, text, tool_use
 from textual import events
 from textual.widgets import Input, Select
 from textual.widgets._toast import Toast
-from ui_support import CLOCK, browser_ready, demo, demo_copy, index_of, loaded, session_app, settled
+from ui_support import CLOCK, browser_ready, demo, demo_copy, find, index_of, loaded, session_app, settled
 
 from claude_tui.core.model import Kind
 from claude_tui.core.search import MARK_END, MARK_START, Hit, parse_query
@@ -26,16 +26,6 @@ from claude_tui.ui.widgets.search_screen import HitList, SearchScreen, as_typed,
 from claude_tui.ui.widgets.sessions import SessionList
 
 SIZE = (120, 40)
-
-
-async def find(pilot: Any, app: ClaudeTUI, query: str) -> FindBar:
-    """Open the find bar, type `query` and wait for the count."""
-    await pilot.press("slash")
-    await pilot.pause()
-    bar = app.screen.query_one(FindBar)
-    await pilot.press(*query)
-    await settled(pilot, lambda: bar._done and bar.input.value == query)
-    return bar
 
 
 def line_of(view: ConversationView, bar: FindBar) -> Any:

@@ -14,6 +14,7 @@ from claude_tui.ui.clock import Clock
 from claude_tui.ui.launch import DEMO_PROJECTS
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.entries import Entry
+from claude_tui.ui.widgets.findbar import FindBar
 
 #: The demo's newest session ended on 2026-04-21; the tests look at it the next morning.
 CLOCK = Clock.frozen("2026-04-22T10:00:00Z")
@@ -80,3 +81,13 @@ async def browser_ready(pilot: Any, app: ClaudeTUI) -> ConversationView:
 
 def index_of(view: ConversationView, test: Callable[[Entry], bool]) -> int:
     return next(i for i, e in enumerate(view.entries) if test(e))
+
+
+async def find(pilot: Any, app: ClaudeTUI, query: str) -> FindBar:
+    """Open the find bar, type `query` and wait for the count."""
+    await pilot.press("slash")
+    await pilot.pause()
+    bar = app.screen.query_one(FindBar)
+    await pilot.press(*query)
+    await settled(pilot, lambda: bar._done and bar.input.value == query)
+    return bar

@@ -167,6 +167,7 @@ class ConversationView(ScrollView, can_focus=True):
         self._seen = 0  #: messages shown when following last paused
         self._grew: set[int] = set()  #: messages among those that grew since (a tool call added, say)
         self.reading = False  #: a read is under way (not Widget.loading, which would cover the pane and eat keys)
+        self.read_whole = False  #: the file was read to its end once (later reads bring what was written since)
         self.pane_filter: PaneFilter | None = None
         #: Restyles a drawn line (entry, row) on its way to the screen: the find bar's matches.
         self.marker: Callable[[Strip, Entry, int], Strip] | None = None
@@ -218,7 +219,7 @@ class ConversationView(ScrollView, can_focus=True):
         if self._apply_timer is not None:
             self._apply_timer.stop()
             self._apply_timer = None
-        self.reading = False
+        self.reading = self.read_whole = False
         self._painter = None
         self.expanded.clear()
         self.highlighted.clear()
@@ -325,7 +326,7 @@ class ConversationView(ScrollView, can_focus=True):
         if self._cursor is None and self._entries and self.has_focus:
             self.select(self._first_visible_index(), scroll=False)
         if done:
-            self.reading = False
+            self.reading, self.read_whole = False, True
             error = self._error
             self.placeholder = f"Cannot read this session: {error}" if error else _no_messages(session)
             # A big session is millions of objects that live as long as it is shown: keep the
@@ -348,6 +349,7 @@ class ConversationView(ScrollView, can_focus=True):
         shown = self._shown(self.session.visible())
         if update.started_over:
             self.notify("The session file was rewritten or cut short: read again from its start", timeout=6)
+            self._grew.clear()  # what it counted were rows of the file before; now past its end, or other rows
             self._rebuild()
             return
         anchor = self._anchor()

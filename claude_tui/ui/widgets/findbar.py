@@ -26,6 +26,7 @@ from textual.color import Color
 from textual.containers import Horizontal
 from textual.message import Message as TextualMessage
 from textual.strip import Strip
+from textual.timer import Timer
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
@@ -43,6 +44,9 @@ MAX_MATCHES = 50_000
 BATCH_SECONDS = 0.05
 #: Matches highlighted on one drawn line at most.
 LINE_MATCHES = 40
+#: Seconds between two counts of a session that grows while the bar shows (at least: and twice what the
+#: last count took).
+RECOUNT_EVERY = 1.0
 
 
 @dataclass(slots=True)
@@ -186,11 +190,16 @@ class FindBar(Horizontal):
         self._before: list[Match] = []  #: matches above where the search started, in order
         self._after: list[Match] = []  #: matches from where it started on, in order
         self._done = True
+        self._recounting = False  #: counting again in the grown session: the matches above stand until done
+        self._fresh: tuple[list[Match], list[Match]] = ([], [])  #: what the recount found so far
+        self._recount_timer: Timer | None = None
+        self._count_started = 0.0
+        self._took = 0.0  #: seconds the last count took
         self._current: Match | None = None
         self._pending: int | None = None  #: a jump asked for before its match was found
         self._aim: tuple[int, int, int | None] | None = None  #: the place the next first jump prefers
         self._scanned: tuple[Session | None, int] = (None, -1)  #: the session searched, and its version then
-        self._partial = False  #: the session searched was still being read
+        self._partial = False  #: the session counted had not been read whole yet
         self._mark: tuple[Entry, int, int] | None = None  #: where the current match is drawn: entry, row, cell
         self._landed: Entry | None = None  #: the entry the last jump put the cursor on (drawn there or not)
         self._nth = 0  #: which of the matches in that entry is the current one
@@ -237,8 +246,9 @@ class FindBar(Horizontal):
     def close(self) -> None:
         """Hide the bar and its highlights; the conversation takes the focus (n and N bring them back)."""
         self._show(False)
-        if not self._done:
+        if not self._done or self._recounting:
             self._token += 1
+            self._recounting = False
             self.workers.cancel_group(self, "find")
             self._scanned = (None, -1)
         self.view.marker = None
@@ -279,7 +289,7 @@ class FindBar(Horizontal):
         """Start again for the query in the box: highlight at once, count in the background
         (`again`: the same query in a session that changed; the current match stays current)."""
         self._token += 1
-        self._before, self._after, self._pending = [], [], None
+        self._before, self._after, self._pending, self._recounting = [], [], None, False
         if not again:
             self._current, self._mark, self._landed, self._aim = None, None, None, None
         self._done = True
@@ -298,13 +308,42 @@ class FindBar(Horizontal):
         view.refresh()
         session = view.session
         if self.query_ is not None and session is not None:
-            with view.lock:
-                messages = list(view.messages)
-                self._scanned = (session, session.version)
-                self._partial = view.reading
             self._done = False
-            self._scan(self._token, self.query_, session, messages, self._start_index(messages))
+            self._count(self.query_, session)
         self._show_status()
+
+    def _count(self, query: Query, session: Session) -> None:
+        """Count `query` in what the pane holds of `session` now, in the background."""
+        view = self.view
+        with view.lock:
+            messages = list(view.messages)
+            self._scanned = (session, session.version)
+            self._partial = not view.read_whole
+        self._count_started = time.monotonic()
+        self._scan(self._token, query, session, messages, self._start_index(messages))
+
+    def _recount(self) -> None:
+        """Count again in the session that grew; the matches found before stand until it is done. A count
+        under way is not cut short (at a thousand records a second, none would ever end): this one follows."""
+        session = self.view.session
+        if self.query_ is None or session is None:
+            return
+        if not self._done or self._recounting:
+            self._recount_later()
+            return
+        self._token += 1
+        self._recounting, self._fresh = True, ([], [])
+        self._count(self.query_, session)
+
+    def _recount_later(self) -> None:
+        if self._recount_timer is None:
+            self._recount_timer = self.set_timer(max(RECOUNT_EVERY, 2 * self._took), self._recount_due)
+
+    def _recount_due(self) -> None:
+        self._recount_timer = None
+        session = self.view.session
+        if self.active and self._scanned[0] is session and session is not None and self._scanned[1] != session.version:
+            self._recount()
 
     def target(self) -> tuple[Query, int] | None:
         """The query, and which of its matches in the entry under the cursor is the current one, when the
@@ -320,8 +359,8 @@ class FindBar(Horizontal):
             return
         if self._scanned[0] is not session:
             self._search()
-        elif done and self._partial:
-            self._search(again=True)
+        elif self._scanned[1] != session.version:
+            (self._recount if done and self._partial else self._recount_later)()
 
     def _start_index(self, messages: list[Message]) -> int:
         """Where the search starts: the message under the cursor, else the first."""
@@ -369,12 +408,18 @@ class FindBar(Horizontal):
         message.stop()
         if message.token != self._token:
             return
+        before, after = self._fresh if self._recounting else (self._before, self._after)
         for match in message.matches:
-            (self._before if match.before else self._after).append(match)
-        self._done = message.done
+            (before if match.before else after).append(match)
+        if message.done:
+            self._took = time.monotonic() - self._count_started
+            if self._recounting:
+                self._before, self._after = self._fresh
+                self._recounting, self._fresh = False, ([], [])
+        self._done = message.done or self._recounting
         if self._pending is not None and self._known(self._pending):
             step, self._pending = self._pending, None
-            self.step(step, focus=False)
+            self._jump(step)
         self._show_status()
 
     # ---------------------------------------------------------------- jumping
@@ -396,20 +441,27 @@ class FindBar(Horizontal):
             self._show(True)
             self.view.marker = self._marker
         session = self.view.session
-        if self._scanned != (session, session.version if session is not None else -1):
-            self._search(again=True)  # another session, or the session grew: search again, then go
-        ordered = self._before + self._after
+        if self._scanned[0] is not session:
+            self._search(again=True)  # another session: count there, then go
+        elif session is not None and self._scanned[1] != session.version:
+            self._recount()  # the session grew: go once it is counted again
+        self._jump(step)
+
+    def _jump(self, step: int) -> None:
+        """Go to the match `step` asks for, or once it is found."""
         if not self._known(step):
-            self._pending = step  # the search goes on: go when it has found the match
+            self._pending = step  # the count goes on: go when it has found the match
             self._show_status()
             return
-        if not ordered:
-            return  # the bar says "no matches"
-        self._go(ordered, self._target(ordered, step))
+        ordered = self._before + self._after
+        if ordered:  # else the bar says "no matches"
+            self._go(ordered, self._target(ordered, step))
 
     def _known(self, step: int) -> bool:
         """Whether the match to go to has been found (the first from the cursor on, for `step` 0: in the
         place aimed at, when there is one)."""
+        if self._recounting:
+            return False
         if self._done:
             return True
         return step == 0 and any(self._aim is None or m.place == self._aim for m in self._after)
