@@ -93,7 +93,7 @@ class Pacer:
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        if self._due is None:
+        if self._due is None or not self._node.display:  # not displayed: being removed (the app quits)
             return
         now = time.monotonic()
         wait = self._due - now
