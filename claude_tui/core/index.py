@@ -509,8 +509,8 @@ class Index:
                 self.folder.mkdir(parents=True, exist_ok=True)
                 return self._connect(self.path)
             except sqlite3.OperationalError as exc:
-                reason = "busy (another process holds the index)" if _locked(exc) else "not writable"
-                self.notices.append(f"cache folder {self.folder} {reason}: working from memory")
+                reason = "busy (another process holds it)" if _locked(exc) else f"read-only ({exc})"
+                self.notices.append(f"the index in {self.folder} is {reason}: working from memory")
             except OSError as exc:
                 self.notices.append(f"cache folder {self.folder} not writable ({exc.strerror}): working from memory")
             except sqlite3.DatabaseError:  # not a database, or damaged: it is only a cache
