@@ -63,6 +63,18 @@ def test_the_pager_gets_the_text_in_a_file_removed_after(tmp_path: Path, monkeyp
     assert not Path((tmp_path / "seen.name").read_text().strip()).exists()
 
 
+def test_the_pager_gets_colours_but_no_other_escape(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """less -R passes OSC 8 links and 8-bit CSI on to the terminal: they are made visible, as on screen."""
+    seen = tmp_path / "seen"
+    script = tmp_path / "pager"
+    script.write_text(f'#!/bin/sh\ncat "$1" > {seen}\n')
+    script.chmod(0o755)
+    monkeypatch.setenv("PAGER", str(script))
+    hostile = "\x1b[31mred\x1b[0m \x1b]8;;http://evil.example/\x1b\\CLICK\x1b]8;;\x1b\\ \x9b31m \x1b]0;title\x07 \ud83d"
+    open_in_pager(FakeApp(), hostile)  # type: ignore[arg-type]
+    assert seen.read_text() == "\x1b[31mred\x1b[0m ␛]8;;http://evil.example/␛\\CLICK␛]8;;␛\\ \\x9b31m ␛]0;title␇ ?"
+
+
 def test_no_suspending_here_is_a_notice(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PAGER", "true")
     app = FakeApp(can_suspend=False)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from textual.app import App, SuspendNotSupported
 
+from claude_tui.core.sanitize import visible_controls_but_sgr
 from claude_tui.core.session import Session
 
 
@@ -49,8 +50,8 @@ def open_in_pager(app: App[object], text: str) -> None:
     if problem:
         app.notify(f"Cannot open the pager $PAGER={setting!r}: {problem}", severity="warning", markup=False)
         return
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as f:
-        f.write(text)
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8", errors="replace") as f:
+        f.write(visible_controls_but_sgr(text))  # colours for `less -R`; no escape that acts (links, titles)
         name = f.name
     failed: Exception | None = None
     try:
