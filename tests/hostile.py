@@ -189,6 +189,10 @@ def _damaged(w: _Writer) -> list[Case]:
     nan = w.line("system", subtype="turn_duration", durationMs="@@").replace(b'"@@"', b'NaN,"x":Infinity')
     bad("nan-infinity", "invalid JSON", nan, malformed=1)
     bad("duplicate-record", "written twice", *(prompt("said once"),) * 2, records=2)
+    for name, stamp in (("year-one", "0001-01-01T00:00:00Z"), ("year-9999", "9999-12-31T23:59:59.999Z")):
+        bad(f"{name}-time", "is not a time", w.line("user", message={"content": name}, timestamp=stamp), records=1)
+    garbage = w.line("user", message={"content": "garbage time"}, timestamp="2026-13-45T99:99:99Z")
+    bad("garbage-time", "is not a time", garbage, records=1)
     return cases
 
 

@@ -25,11 +25,13 @@ import pytest
 
 from claude_tui.core import reader as reader_module
 from claude_tui.core.files import read_session, session_files, sibling_summaries
+from claude_tui.core.library import Library
 from claude_tui.core.model import PREVIEW_CHARS
 from claude_tui.core.reader import Reader, ReadError
 from claude_tui.core.records import parse_line
 from claude_tui.core.session import Session
 from claude_tui.core.source import full_output
+from claude_tui.core.stats import session_stats
 from claude_tui.core.tail import SessionTail
 from tests.hostile import BIG_LINE_BYTES, IMAGE_BYTES, MARKER, SESSION_ID, Case, write_hostile
 from tests.jsonl import Thread, text
@@ -110,8 +112,8 @@ def model_texts(session: Session) -> Iterator[str]:
 def test_the_file_holds_every_case(hostile: tuple[Path, list[Case]]) -> None:
     path, cases = hostile
     names = [c.name for c in cases]
-    assert len(set(names)) == len(names) == 28
-    assert (sum(not c.damaged for c in cases), sum(c.damaged for c in cases)) == (16, 12)
+    assert len(set(names)) == len(names) == 31
+    assert (sum(not c.damaged for c in cases), sum(c.damaged for c in cases)) == (16, 15)
     data = path.read_bytes()
     assert data.count(b"\n") + 1 == cases[-1].first_line  # the cut-off last line has no newline
     lines = data.split(b"\n")
@@ -145,6 +147,22 @@ def test_the_rest_of_the_session_is_read(hostile: tuple[Path, list[Case]], hosti
     recovered = [m.plain_text for m in hostile_session.messages if m.plain_text.endswith("of two")]
     assert recovered == ["first of two", "second of two"]
     assert "caf\ufffd\ufffd\ufffd" in model_texts(hostile_session)
+
+
+def test_timestamps_that_are_not_times_are_left_out(hostile: tuple[Path, list[Case]], tmp_path: Path) -> None:
+    """Year 1, year 9999 and garbage: no start in year 1, no 10,000-year session; the model, stats and
+    the index agree, and the records themselves are still shown (without a time)."""
+    path, _ = hostile
+    facts = session_stats(read_session(path))
+    assert (facts["started"], facts["ended"]) == ("2026-01-05T10:00:01.000Z", "2026-01-05T10:01:12.000Z")
+    assert facts["duration_s"] == facts["active_s"] == 71.0
+    session = read_session(path)
+    stamped = {m.plain_text: m.timestamp for m in session.messages if m.plain_text in ("year-one", "garbage time")}
+    assert stamped == {"year-one": None, "garbage time": None}
+    lib = Library([path.parent.parent], tmp_path / "cache")
+    lib.refresh()
+    [info] = lib.projects[0].sessions
+    assert (info.started, info.ended, info.duration_s, info.active_s) == (facts["started"], facts["ended"], 71.0, 71.0)
 
 
 def test_hostile_text_reaches_the_model_verbatim(hostile: tuple[Path, list[Case]], hostile_session: Session) -> None:

@@ -255,6 +255,13 @@ def test_clock_is_injectable() -> None:
     assert Clock().ago(time.time() - 7200) == "2h ago"
 
 
+def test_times_out_of_this_century_are_not_shown() -> None:
+    """Year 1 in a zone west of UTC is year 0, which no datetime holds: it crashed the header."""
+    clock = Clock.frozen("2026-04-22T10:00:00Z", timezone(timedelta(hours=-5)))
+    for stamp in ("0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999Z", "garbage", -62135596800.0, 1e12):
+        assert (clock.ago(stamp), clock.clock_time(stamp), clock.day(stamp), clock.date(stamp)) == ("-", "", "", "")
+
+
 def test_a_new_day_is_dated_in_the_local_zone_on_headers_and_commands() -> None:
     tokyo = timezone(timedelta(hours=9))
     clock = Clock.frozen("2026-08-20T10:00:00Z", tokyo)

@@ -22,10 +22,10 @@ from typing import Any
 
 import orjson
 
-from claude_tui.core.model import Block, Kind, Message, earlier, pause_ms
+from claude_tui.core.model import EARLIEST_TIME, LATEST_TIME, Block, Kind, Message, earlier, pause_ms, plausible
 from claude_tui.core.reader import finished_last_line
 from claude_tui.core.records import parse_line
-from claude_tui.core.sanitize import without_markup
+from claude_tui.core.sanitize import searchable, without_markup
 from claude_tui.core.session import api_error_text, asks, is_api_error, prompt_text, queued_prompt, user_kind
 from claude_tui.core.usage import usage_counts
 
@@ -176,14 +176,15 @@ def _trim(window: dict[str, Any]) -> None:
 
 
 def epoch(stamp: str) -> int | None:
-    """Whole epoch seconds of an ISO timestamp (naive: UTC)."""
+    """Whole epoch seconds of an ISO timestamp (naive: UTC); None when it is not a time (model.plausible)."""
     try:
         moment = datetime.fromisoformat(stamp)
     except ValueError:
         return None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return int(moment.timestamp())
+    seconds = moment.timestamp()
+    return int(seconds) if EARLIEST_TIME <= seconds < LATEST_TIME else None
 
 
 def input_text(value: Any, cap: int) -> str:
@@ -352,7 +353,7 @@ class Extractor:
         rowid = self.base + off + self._rank
         self._rank += 1
         self.rows.append((rowid, self.file_id, off, kind, blk, tool, err, self.state.sec))
-        self.texts.append((rowid, spaced_cjk(text[: CAPS[kind]])))
+        self.texts.append((rowid, spaced_cjk(searchable(text[: CAPS[kind]]))))
 
     def feed(self, lines: bytes, off: int) -> None:
         """Add the records of `lines` (whole lines, the first at byte offset `off`)."""
@@ -379,13 +380,12 @@ class Extractor:
             if isinstance(sid, str) and state.lines <= OWNER_LINES:
                 state.owner = sid
         stamp = get("timestamp")
-        if type(stamp) is str:
-            self._clock(stamp)
+        timed = type(stamp) is str and self._clock(stamp)
         rtype = get("type")
         if get("isSidechain") is True and not state.agent:
             self._sidechain(obj, rtype, off)
             return
-        if type(stamp) is str:  # as Session.add_record
+        if timed:  # as Session.add_record
             previous = state.prev_ts
             if previous is not None and stamp[:13] != previous[:13]:  # another hour: maybe a pause
                 state.paused_ms += pause_ms(previous, stamp)
@@ -430,22 +430,22 @@ class Extractor:
             if uuid in self._leaves:
                 self._leaf(uuid)
 
-    def _clock(self, stamp: str) -> None:
-        """The state's time from a record's stamp; Claude Code's `...Z` stamps of the minute before
-        are read without parsing (records come many a minute)."""
+    def _clock(self, stamp: str) -> bool:
+        """The state's time from a record's stamp; whether it is a time (model.plausible). Claude Code's
+        `...Z` stamps of the minute before are read without parsing (records come many a minute)."""
+        if not plausible(stamp):
+            return False
         key, base = self._minute
         if stamp[:16] == key and stamp[-1:] == "Z":
-            try:
-                self.state.sec = base + int(stamp[17:19])
-                return
-            except ValueError:
-                pass
+            self.state.sec = base + int(stamp[17:19])
+            return True
         sec = epoch(stamp)
         if sec is None:
-            return
+            return False
         self.state.sec = sec
         if stamp[-1:] == "Z" and stamp[16:17] == ":":
             self._minute = (stamp[:16], sec - sec % 60)
+        return True
 
     def _leaf(self, uuid: str) -> None:
         """Note a uuid of this file that a summary points at (the session's title, lacking a better one)."""

@@ -51,7 +51,7 @@ from claude_tui.core.extract import Extractor, State, read_chunks
 from claude_tui.core.files import is_under, root_hint
 from claude_tui.core.reader import ReadError, open_readonly
 
-SCHEMA_VERSION = 16
+SCHEMA_VERSION = 17
 DB_NAME = "index.sqlite3"
 TEXT_NAME = "index-text-{}.sqlite3"
 #: A result is cut once this many bytes of a file have been read (memory stays bounded).

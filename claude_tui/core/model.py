@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 PREVIEW_CHARS = 16_000
 #: A gap between two records longer than this is a pause: the session was left, then resumed.
 PAUSE_S = 3600.0
+#: Record times are plausible from 2000-01-01 until 2100-01-01 (epoch seconds).
+EARLIEST_TIME = 946_684_800.0
+LATEST_TIME = 4_102_444_800.0
 
 
 class Kind(StrEnum):
@@ -53,13 +56,33 @@ QUIET_KINDS = frozenset(
 
 
 def parse_time(stamp: str | None) -> float | None:
-    """Epoch seconds of an ISO timestamp as Claude Code writes them, or None."""
+    """Epoch seconds of an ISO timestamp as Claude Code writes them; None for none, or for one that is not a
+    time of this century (see `plausible`)."""
     if not stamp:
         return None
     try:
-        return datetime.fromisoformat(stamp).timestamp()
-    except (ValueError, TypeError):
+        seconds = datetime.fromisoformat(stamp).timestamp()
+    except (ValueError, TypeError, OverflowError, OSError):  # year 1 in a zone west of UTC is year 0
         return None
+    return seconds if EARLIEST_TIME <= seconds < LATEST_TIME else None
+
+
+def plausible(stamp: str) -> bool:
+    """Whether a record's timestamp is a time Claude Code could have written: one of 2000 to 2099. Others
+    (garbage, year 1, year 9999) are damage, never shown as times or counted in durations. The usual
+    `...Z` form is parsed once per hour it names."""
+    if len(stamp) != 24 or stamp[-1] != "Z" or stamp[13] != ":" or stamp[16] != ":" or stamp[19] != ".":
+        return parse_time(stamp) is not None
+    hour = stamp[:13]
+    known = _HOURS.get(hour)
+    if known is None:
+        if len(_HOURS) > 10_000:
+            _HOURS.clear()
+        known = _HOURS[hour] = parse_time(f"{hour}:00:00Z") is not None
+    return known and "00" <= stamp[14:16] <= "59" and "00" <= stamp[17:19] <= "59" and stamp[20:23].isdigit()
+
+
+_HOURS: dict[str, bool] = {}  #: "2026-01-31T09" -> whether that hour is plausible
 
 
 def earlier(a: str, b: str) -> bool:

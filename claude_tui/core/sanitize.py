@@ -77,6 +77,23 @@ _CLAUDE_TAGS = re.compile(r"</?(?:local-command-[a-z]+|bash-[a-z]+|command-[a-z]
 _CSI_BUT_SGR = re.compile(r"\x1b\[[0-?]*[ -/]*[@-ln-~]")
 
 
+#: What a terminal acts on rather than shows: CSI sequences (7- and 8-bit), OSC strings (titles, links, the
+#: clipboard) up to BEL or ST, and the other escapes ("\x1bc" resets the terminal, "\x1b(B" picks a charset).
+_ESCAPES = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -/]*[0-~]")
+_BIDI_CHARS = "".join(map(chr, _BIDI))
+_BIDI_RE = re.compile(f"[{_BIDI_CHARS}]")
+
+
+def searchable(text: str) -> str:
+    """`text` as words to index and find: without the escape sequences and bidi controls around them
+    (coloured output's "\x1b[31mFAILED\x1b[0m" is the word FAILED, as a terminal shows it)."""
+    if "\x1b" in text or "\x9b" in text:
+        text = _ESCAPES.sub("", text)
+    if not text.isascii() and any(c in text for c in _BIDI_CHARS):
+        text = _BIDI_RE.sub("", text)
+    return text
+
+
 def command_output(text: str) -> str:
     """What a slash command printed (Claude Code keeps its own screen output, /context's for one): without
     Claude Code's tags and the CSI sequences that drew its screen; SGR colours are kept, for styles."""

@@ -38,9 +38,10 @@ from claude_tui.core.extract import (
     title_of,
 )
 from claude_tui.core.index import text_schemas
+from claude_tui.core.model import plausible
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.records import parse_line
-from claude_tui.core.sanitize import visible_controls
+from claude_tui.core.sanitize import searchable, visible_controls
 
 #: Snippets mark each match as MARK_START + match + MARK_END.
 MARK_START, MARK_END = "\x02", "\x03"
@@ -399,7 +400,7 @@ def _hit(
         role=ROLES[kind],
         kind=ROW_KINDS[kind],
         tool=tool,
-        timestamp=stamp if isinstance(stamp, str) else None,
+        timestamp=stamp if isinstance(stamp, str) and plausible(stamp) else None,
         snippet=(snippet(text, q) if q is not None else opening(text)) if text else "",
         file=Path(path),
         offset=off,
@@ -485,5 +486,5 @@ def _part(lines: _Lines, path: str, off: int, kind: int, blk: int) -> tuple[str 
             continue
         for k, b, text in record_texts(obj):
             if k == kind and b == blk:
-                return text, obj
+                return searchable(text), obj  # as the index holds it
     return None, None

@@ -28,6 +28,7 @@ from claude_tui.core.model import (
     ToolResult,
     earlier,
     pause_ms,
+    plausible,
 )
 from claude_tui.core.reader import Line
 from claude_tui.core.records import parse_line
@@ -193,7 +194,10 @@ class Session:
             self._add_inline_sidechain(obj, span)
             return
         stamp = obj.get("timestamp")
-        if isinstance(stamp, str):
+        if isinstance(stamp, str) and not plausible(stamp):
+            where = (span.line_no, span.offset) if span else (0, 0)
+            self.problems.append(Problem(*where, f"timestamp {stamp[:40]!r} is not a time: left out"))
+        elif isinstance(stamp, str):
             previous = self.last_in_file
             # in another hour than the record before it: maybe after a pause
             if previous is not None and stamp[:13] != previous[:13] and (paused := pause_ms(previous, stamp)):
@@ -260,7 +264,7 @@ class Session:
             self._join_chunk(message, obj, span)
         content = payload.get("content")
         if isinstance(content, list):
-            stamp = _str_or_none(obj.get("timestamp"))
+            stamp = _time_or_none(obj.get("timestamp"))
             for item in content:
                 if isinstance(item, dict):
                     self._add_assistant_block(message, item, stamp, span)
@@ -330,7 +334,7 @@ class Session:
             text[:PREVIEW_CHARS],
             len(text),
             item.get("is_error") is True,
-            _str_or_none(obj.get("timestamp")),
+            _time_or_none(obj.get("timestamp")),
             span,
             images,
             structured,
@@ -440,7 +444,7 @@ class Session:
             kind,
             uuid,
             parent,
-            _str_or_none(obj.get("timestamp")),
+            _time_or_none(obj.get("timestamp")),
             span,
             len(self.messages),
             blocks if blocks is not None else [],
@@ -877,8 +881,9 @@ def _str(value: Any) -> str:
     return value if isinstance(value, str) else ("" if value is None else str(value))
 
 
-def _str_or_none(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
+def _time_or_none(value: Any) -> str | None:
+    """A record's timestamp, if it is a time (see model.plausible)."""
+    return value if isinstance(value, str) and plausible(value) else None
 
 
 _HANDLERS = {

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 
-from claude_tui.core.model import parse_time
+from claude_tui.core.model import EARLIEST_TIME, LATEST_TIME, parse_time
 
 
 @dataclass(frozen=True)
@@ -70,5 +70,8 @@ class Clock:
 
 
 def epoch_of(stamp: str | float | None) -> float | None:
-    """Epoch seconds of an ISO timestamp, or of a number already in seconds; None for neither."""
-    return float(stamp) if isinstance(stamp, float | int) else parse_time(stamp)
+    """Epoch seconds of an ISO timestamp, or of a number already in seconds; None for neither, or for a
+    time out of this century (model.plausible: some cannot even be shown in a local time zone)."""
+    if not isinstance(stamp, float | int):
+        return parse_time(stamp)
+    return float(stamp) if EARLIEST_TIME <= stamp < LATEST_TIME else None
