@@ -52,6 +52,24 @@ def test_a_control_character_written_raw_in_a_string_is_escaped() -> None:
 
 
 @pytest.mark.parametrize(
+    "line",
+    [
+        b'{"type":"assistant","uuid":"x","message":{"usage":{"input_tokens":1e999},'
+        b'"content":[{"type":"text","text":"bignum"}]}}',
+        b'{"type":"assistant","uuid":"x","message":{"content":[{"type":"tool_use","input":'
+        + b"[" * 5000
+        + b"]" * 5000
+        + b',"caller":{"type":"direct"}}]}}',
+    ],
+    ids=["huge-number", "deep-nesting"],
+)
+def test_an_object_inside_a_damaged_record_is_not_taken_for_a_record(line: bytes) -> None:
+    """Past damage, recovery looks for the next record: a content block or a tool input is not one."""
+    result = parse_line(line)
+    assert result.objects == [] and "invalid JSON" in (result.note or "")
+
+
+@pytest.mark.parametrize(
     ("line", "note"),
     [
         (b"[1, 2]", "not a JSON object (list)"),

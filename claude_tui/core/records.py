@@ -29,6 +29,8 @@ _RAW_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _RECORD_START = re.compile(
     r'\{"(?:parentUuid|type|uuid|isSidechain|sessionId|leafUuid|summary|messageId|operation|logicalParentUuid)"'
 )
+#: Keys every record has one of (a content block or a tool input, which may open as a record does, has none).
+_RECORD_KEYS = ("uuid", "sessionId", "leafUuid", "messageId", "timestamp")
 #: Integers longer than this are refused: beyond it, arithmetic on them overflows a float.
 _MAX_INT_DIGITS = 300
 
@@ -131,6 +133,7 @@ def _split(text: str) -> tuple[list[dict[str, Any]], int]:
     # Lone surrogates were replaced before, so the stdlib decoder yields valid strings only.
     objects: list[dict[str, Any]] = []
     pos, skipped, end = 0, 0, len(text)
+    after_damage = False
     while pos < end:
         try:
             obj, stop = _decoder.raw_decode(text, pos)
@@ -138,9 +141,10 @@ def _split(text: str) -> tuple[list[dict[str, Any]], int]:
             nxt = _RECORD_START.search(text, pos + 1)
             stop = nxt.start() if nxt else end
             skipped += stop - pos
-            pos = stop
+            pos, after_damage = stop, True
             continue
-        if isinstance(obj, dict):
+        # past damage, an object without a record's keys is one inside the damaged record (a content block)
+        if isinstance(obj, dict) and (not after_damage or any(key in obj for key in _RECORD_KEYS)):
             objects.append(obj)
         else:
             skipped += stop - pos
