@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -11,7 +12,9 @@ from jsonl import Thread, text, tool_use
 from textual.widgets import Input, Static
 from ui_support import demo, demo_copy, index_of, loaded, session_app, settled
 
+from claude_tui.core.library import Library
 from claude_tui.core.model import QUIET_KINDS, Kind
+from claude_tui.core.tail import SessionTail
 from claude_tui.ui.config import Config, load_config
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.detail import DetailScreen
@@ -528,3 +531,52 @@ async def test_the_header_says_how_far_a_big_read_has_got(tmp_path: Path, monkey
     size = path.stat().st_size
     assert len(read) > 2 and read[-1] != read[0] and all(s.endswith(f"of {size / 1e6:.1f} MB") for s in read), read
     assert "200 prompts" in header and "reading" not in header and "so far" not in header
+
+
+def slow_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A session of 200 turns read in small batches, its rows made one a frame: the read takes many frames."""
+    thread = Thread()
+    for i in range(200):
+        thread.prompt(f"step {i}")
+        thread.answer(tool_use(f"t{i}", "Bash", command=f"make part{i}"), msg_id=f"m{i}")
+        thread.result(f"t{i}", f"build line {i} ok\n" * 1000)
+    for name, value in (("FIRST_BATCH", 65536), ("BATCH", 262144), ("APPLY_MOST", 1), ("APPLY_EVERY", 0.0)):
+        monkeypatch.setattr(f"claude_tui.ui.widgets.conversation.{name}", value)
+    poll = SessionTail.poll
+
+    def slowly(self: SessionTail, limit: int) -> Any:
+        time.sleep(0.05)  # a slow disk, whatever the machine
+        return poll(self, limit)
+
+    monkeypatch.setattr(SessionTail, "poll", slowly)
+    return thread.write(tmp_path / "projects" / "-home-u-big" / "big.jsonl")
+
+
+async def test_g_while_a_session_is_read_goes_to_its_real_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = session_app(slow_read(tmp_path, monkeypatch))
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.screen.query_one(ConversationView)
+        await settled(pilot, lambda: view.reading and len(view.entries) > 3)
+        view.action_last()  # G (a pilot's key press waits for the app to be idle: the read's end)
+        early = len(view.entries)
+        await settled(pilot, lambda: not view.reading)
+        await pilot.pause()
+        assert early < len(view.entries) == 800 and view.cursor is view.entries[-1], early
+
+
+async def test_a_search_hit_opened_while_its_session_is_read_is_shown_once_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its message read but its row not made yet: it waited for neither, and said "another branch"."""
+    path = slow_read(tmp_path, monkeypatch)
+    library = Library([tmp_path / "projects"], tmp_path / "cache")
+    library.refresh()
+    [hit] = library.search("part199", kind="tool_input")
+    app = session_app(path)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        view = app.screen.query_one(ConversationView)
+        app.main.open_hit(hit)
+        await settled(pilot, lambda: not view.reading and app.main._hit is None)
+        await pilot.pause()
+        assert view.cursor is not None and view.cursor.call is not None and "part199" in str(view.cursor.call.input)
+        assert not [n.message for n in app._notifications if "branch" in n.message]

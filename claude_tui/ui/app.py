@@ -583,9 +583,11 @@ class MainScreen(Screen[None]):
                 self._hit = None
                 self.notify("That message is not in the session any more", timeout=3)
             return
-        self._hit = None
         message, call, block = found
         shown = view.reveal(message, call, block=block)
+        if not shown and view.reading:
+            return  # read, but its row not made yet (rows come a few hundred a frame): at the next Loaded
+        self._hit = None
         if not shown and view.pane_filter is not None:
             view.set_pane_filter(None)
             shown = view.reveal(message, call, block=block)

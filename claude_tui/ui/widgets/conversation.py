@@ -168,6 +168,7 @@ class ConversationView(ScrollView, can_focus=True):
         self._grew: set[int] = set()  #: messages among those that grew since (a tool call added, say)
         self.reading = False  #: a read is under way (not Widget.loading, which would cover the pane and eat keys)
         self.read_whole = False  #: the file was read to its end once (later reads bring what was written since)
+        self._end_asked: Entry | None = None  #: where G put the cursor while the session was read: the end so far
         self.pane_filter: PaneFilter | None = None
         #: Restyles a drawn line (entry, row) on its way to the screen: the find bar's matches.
         self.marker: Callable[[Strip, Entry, int], Strip] | None = None
@@ -220,6 +221,7 @@ class ConversationView(ScrollView, can_focus=True):
             self._apply_timer.stop()
             self._apply_timer = None
         self.reading = self.read_whole = False
+        self._end_asked = None
         self._painter = None
         self.expanded.clear()
         self.highlighted.clear()
@@ -326,7 +328,7 @@ class ConversationView(ScrollView, can_focus=True):
         if self._cursor is None and self._entries and self.has_focus:
             self.select(self._first_visible_index(), scroll=False)
         if done:
-            self.reading, self.read_whole = False, True
+            self.reading, self.read_whole, self._end_asked = False, True, None
             error = self._error
             self.placeholder = f"Cannot read this session: {error}" if error else _no_messages(session)
             # A big session is millions of objects that live as long as it is shown: keep the
@@ -364,7 +366,8 @@ class ConversationView(ScrollView, can_focus=True):
         self._behind = len(shown) > keep + APPLY_MOST
         added = self._replace_from(keep, shown[: keep + APPLY_MOST], update.damaged)  # the rest in the next frames
         self._restore(anchor)
-        if self.follow and (grown or added):
+        at_end_asked = self._end_asked is not None and self._cursor is self._end_asked  # G, not moved since
+        if (self.follow or at_end_asked) and (grown or added):
             self.action_last()  # the newest row in view, whether a message came or the last one grew
 
     def _shown(self, visible: list[Message]) -> list[Message]:
@@ -763,6 +766,7 @@ class ConversationView(ScrollView, can_focus=True):
             return
         self.select(len(self._entries) - 1, scroll=False)
         self.scroll_to(y=max(0, self._starts[-1] - self._view.height), animate=False, immediate=True, force=True)
+        self._end_asked = self._cursor if self.reading else None  # the read goes on: so does G, to the real end
 
     # ---------------------------------------------------------------- expanding
 
