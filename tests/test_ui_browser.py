@@ -30,7 +30,7 @@ from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.help import HelpScreen
 from claude_tui.ui.widgets.keybar import KeyBar
 from claude_tui.ui.widgets.projects import ProjectTree
-from claude_tui.ui.widgets.sessions import COLUMNS, SORTABLE, SessionList
+from claude_tui.ui.widgets.sessions import COLUMNS, SORTABLE, SessionList, cost_cell
 
 WIDE = (160, 40)
 
@@ -779,3 +779,11 @@ async def test_the_key_bar_keeps_whole_keys_and_help_when_narrow(roots: list[Pat
         bar = str(app.main.query_one(KeyBar).render()).rstrip()
         assert bar.endswith("? Keys") and "…" not in bar and len(bar) <= width, bar
         assert " / Find " in bar if width == 80 else " ⏎ Open " in bar
+
+
+def test_a_cost_fits_its_column_whatever_its_size() -> None:
+    """$1,221.45 was cut to "$1,221…" in the 7 cells of the Cost column."""
+    width = next(w for key, _, _, w, _ in COLUMNS if key == "cost")
+    cells = [cost_cell(usd) for usd in (0.27, 999.994, 1221.45, 99_999.4, 99_999.6, 123_456.0, 9_876_543.0)]
+    assert cells == ["$0.27", "$999.99", "$1,221", "$99,999", "$100k", "$123k", "$9,877k"]
+    assert all(len(c) <= width for c in cells[:-1])  # nine million dollars in one session may be cut

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from jsonl import Thread, text, tool_use
 from textual import events
-from textual.widgets import Input, Select
+from textual.widgets import Input, Select, Static
 from textual.widgets._toast import Toast
 from ui_support import CLOCK, browser_ready, demo, demo_copy, find, index_of, loaded, session_app, settled
 
@@ -102,6 +102,19 @@ async def test_n_and_N_go_through_the_matches_and_wrap() -> None:
         assert not bar.active and view.marker is None and view.has_focus
         await pilot.press("n")  # the last search again, with its highlights
         assert bar.active and view.marker is not None
+
+
+async def test_every_match_in_one_long_output_is_counted(tmp_path: Path) -> None:
+    """Matches in one piece of text were counted up to 1,000, with no "+" to say so."""
+    thread = Thread()
+    thread.prompt("run the tests")
+    thread.answer(tool_use("t1", "Bash", command="pytest"), msg_id="m1")
+    thread.result("t1", "\n".join(f"test_{i} passed" for i in range(3000)))
+    app = session_app(thread.write(tmp_path / "s.jsonl"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await loaded(pilot, app)
+        bar = await find(pilot, app, "passed")
+        assert bar._status_text() == "3,000 matches"
 
 
 async def test_n_goes_on_through_matches_past_what_the_pane_shows(tmp_path: Path) -> None:
@@ -349,6 +362,26 @@ async def search(pilot: Any, app: ClaudeTUI, query: str) -> SearchScreen:
     return screen
 
 
+async def test_more_hits_come_when_the_cursor_reaches_the_last(tmp_path: Path) -> None:
+    thread = Thread(session_id="many", cwd="/home/u/many")
+    for i in range(150):
+        thread.prompt(f"needle number {i}")
+        thread.answer(text("ok"))
+    thread.write(tmp_path / "projects" / "-home-u-many" / "many.jsonl")
+    app = ClaudeTUI([tmp_path / "projects"], clock=CLOCK)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await browser_ready(pilot, app)
+        screen = await search(pilot, app, "needle")
+        status = screen.query_one("#search-status", Static)
+        assert len(screen.hits) == 100 and "100+ messages" in str(status.render())
+        await pilot.press("down", "end")  # to the results, then the last of them
+        await settled(pilot, lambda: len(screen.hits) == 150)
+        hits = screen.query_one(HitList)
+        assert hits.cursor == 99 and "150 messages" in str(status.render())
+        await pilot.press("end")
+        assert hits.cursor == 149 and len(screen.hits) == 150  # all there is
+
+
 def test_the_last_word_typed_is_a_prefix() -> None:
     assert as_typed("conf") == "conf*"
     assert as_typed("json conf") == "json conf*"
@@ -366,9 +399,12 @@ def test_a_hit_opened_finds_all_its_query_words_not_only_those_its_snippet_shows
     hit = Hit("s", path, "p", "t", None, "user", "prompt", None, None, snippet, path, 0, terms=terms)
     words = words_of(hit)
     assert words is not None and not words.case_sensitive
-    text = "Gérard and gerard like Favorites in git worktree, not xapy"
+    text = "Gérard and gerard like Favorites in git worktree, not xapy; git\n    worktree"
     found = [text[a:b] for a, b in words.spans(text)]
-    assert found == ["Gérard", "gerard", "Favo", "git worktree"]
+    assert found == ["Gérard", "gerard", "Favo", "git worktree", "git\n    worktree"]  # as the index, across lines
+    one = Hit("s", path, "p", "t", None, "user", "prompt", None, None, "", path, 0, terms=("git worktree",))
+    phrase = words_of(one)
+    assert phrase is not None and [text[a:b] for a, b in phrase.spans(text)] == ["git worktree", "git\n    worktree"]
 
 
 async def test_search_screen_opens_a_hit_inside_a_subagent_and_comes_back(roots: list[Path]) -> None:

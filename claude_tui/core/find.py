@@ -18,8 +18,9 @@ import orjson
 from claude_tui.core.model import Block, Message, ToolCall
 from claude_tui.core.session import Session
 
-#: Hits counted in one piece of text at most (a word in a 30 MB log is not worth more).
-MAX_SPANS = 1000
+#: Hits counted at most, in one piece of text or in a whole session (a one-letter query in a big session
+#: finds millions): the find bar says "50,000+".
+MAX_HITS = 50_000
 
 
 class Query:
@@ -32,7 +33,7 @@ class Query:
         flags = 0 if self.case_sensitive else re.IGNORECASE
         self.pattern = re.compile(text if regex else re.escape(text), flags)  # raises re.error when invalid
 
-    def spans(self, text: str, limit: int = MAX_SPANS) -> list[tuple[int, int]]:
+    def spans(self, text: str, limit: int = MAX_HITS) -> list[tuple[int, int]]:
         """Where the query matches in `text` (empty matches skipped)."""
         if not self.regex and self.text:
             found = self._literal(text, limit)

@@ -30,7 +30,7 @@ from textual.timer import Timer
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
-from claude_tui.core.find import Hit, Query, find
+from claude_tui.core.find import MAX_HITS, Hit, Query, find
 from claude_tui.core.model import Message, ToolCall
 from claude_tui.core.session import Session
 from claude_tui.core.source import full_output
@@ -38,8 +38,6 @@ from claude_tui.ui.filters import PaneFilter
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.entries import Entry
 
-#: Matches counted at most (a one-letter query in a big session finds millions).
-MAX_MATCHES = 50_000
 #: Seconds between two batches of matches sent to the screen while a search runs.
 BATCH_SECONDS = 0.05
 #: Matches highlighted on one drawn line at most.
@@ -393,7 +391,7 @@ class FindBar(Horizontal):
         try:
             for count, hit in enumerate(hits, 1):
                 batch.append(Match(hit, hit.message.index < first))
-                if count >= MAX_MATCHES:
+                if count >= MAX_HITS:
                     break
                 now = time.monotonic()
                 if count == 1 or now - sent >= BATCH_SECONDS:
@@ -561,7 +559,7 @@ class FindBar(Horizontal):
         if self.query_ is None:
             return "ctrl+r regex · ⏎ jump · esc close"
         total = len(self._before) + len(self._after)
-        more = "+" if total >= MAX_MATCHES else ""
+        more = "+" if total >= MAX_HITS else ""
         if not self._done:
             return f"searching… {total:,} so far" if total else "searching…"
         if not total:

@@ -66,9 +66,10 @@ def words_of(hit: Hit) -> Query | None:
     the forms its snippet marks (`é` where the query has `e`); one of them, or all as alternatives."""
     marked = [m for m in _MARKED.findall(hit.snippet) if m]
     found = sorted({w.lower() for w in (*hit.terms, *marked)}, key=len, reverse=True)
-    if len(found) < 2:
-        return Query(found[0]) if found else None
-    return Query("|".join(re.escape(w) for w in found), regex=True)
+    if len(found) == 1 and len(found[0].split()) == 1:
+        return Query(found[0])
+    # a phrase's words may be apart by any whitespace, a line break and indent say, as the index found them
+    return Query("|".join(r"\s+".join(map(re.escape, w.split())) for w in found), regex=True) if found else None
 
 
 class HitList(ScrollView, can_focus=True):
@@ -96,18 +97,23 @@ class HitList(ScrollView, can_focus=True):
             super().__init__()
             self.index = index
 
+    class AtEnd(TextualMessage):
+        """The cursor went down to the last hit."""
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.lines: list[tuple[Text, Text, Text]] = []  #: title, where and who, snippet
         self.cursor = 0
         self._strips: dict[tuple[int, int], Strip] = {}
 
-    def show(self, lines: list[tuple[Text, Text, Text]]) -> None:
-        """Show these hits (title, where and who, snippet), the cursor on the first."""
-        self.lines, self.cursor = lines, 0
+    def show(self, lines: list[tuple[Text, Text, Text]], cursor: int = 0) -> None:
+        """Show these hits (title, where and who, snippet), the cursor on the first (or on `cursor`, where it
+        was before more of them came)."""
+        self.lines, self.cursor = lines, min(cursor, max(0, len(lines) - 1))
         self._strips.clear()
         self.virtual_size = Size(self.size.width, 2 * len(lines))
-        self.scroll_to(y=0, animate=False, immediate=True, force=True)
+        if not cursor:
+            self.scroll_to(y=0, animate=False, immediate=True, force=True)
         self.refresh()
 
     def render_line(self, y: int) -> Strip:
@@ -148,6 +154,8 @@ class HitList(ScrollView, can_focus=True):
         elif 2 * self.cursor + 2 > top + height:
             self.scroll_to(y=2 * self.cursor + 2 - height, animate=False, immediate=True, force=True)
         self.refresh()
+        if delta > 0 and self.cursor == len(self.lines) - 1:
+            self.post_message(self.AtEnd())
 
     def action_open(self) -> None:
         if self.lines:
@@ -209,15 +217,17 @@ class SearchScreen(Screen[None]):
     """
 
     class Results(TextualMessage):
-        def __init__(self, token: int, hits: Hits, error: str | None) -> None:
+        def __init__(self, token: int, hits: Hits, error: str | None, cursor: int = 0) -> None:
             super().__init__()
-            self.token, self.hits, self.error = token, hits, error
+            self.token, self.hits, self.error, self.cursor = token, hits, error, cursor
 
     def __init__(self) -> None:
         super().__init__()
         self.hits: list[Hit] = []
         self._token = 0
         self._shown = 0  #: the token whose results are on screen
+        self._asked: tuple[str, dict[str, Any]] = ("", {})  #: the query and filters of the results shown
+        self._limit = LIMIT  #: hits asked for: LIMIT more each time the cursor reaches the last
         self._last = 0.0  #: when the last search started
         self._timer: Any = None
         self._styles = (Style(), Style())
@@ -293,22 +303,31 @@ class SearchScreen(Screen[None]):
             self._fill([])
             self._status(_INVITATION)
             return
-        self._run(self._token, as_typed(text), filters)
+        self._asked, self._limit = (as_typed(text), filters), LIMIT
+        self._run(self._token, *self._asked, LIMIT, 0)
+
+    def on_hit_list_at_end(self) -> None:
+        """The cursor on the last hit, and there may be more: the next LIMIT of them, the cursor kept."""
+        if len(self.hits) < self._limit or self._shown != self._token:
+            return  # all there is, or a search is under way
+        self._limit += LIMIT
+        self._token += 1
+        self._run(self._token, *self._asked, self._limit, self.query_one(HitList).cursor)
 
     def _field(self, name: str) -> str | None:
         return self.query_one(f"#search-{name}", Input).value.strip() or None
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False, description="search the index")
-    def _run(self, token: int, text: str, filters: dict[str, Any]) -> None:
+    def _run(self, token: int, text: str, filters: dict[str, Any], limit: int, cursor: int) -> None:
         try:
-            hits = self.app_.library.search(text, limit=LIMIT, **filters)
+            hits = self.app_.library.search(text, limit=limit, **filters)
         except ValueError as exc:
             self.post_message(self.Results(token, Hits(), str(exc)))
             return
         except Exception as exc:  # a broken or busy index must not take the screen down
             self.post_message(self.Results(token, Hits(), f"the index cannot be searched: {exc}"))
             return
-        self.post_message(self.Results(token, hits, None))
+        self.post_message(self.Results(token, hits, None, cursor))
 
     def on_search_screen_results(self, message: Results) -> None:
         if message.token < self._shown:
@@ -318,16 +337,18 @@ class SearchScreen(Screen[None]):
             self._fill([])  # what is below the error is not what was asked for
             self._status(message.error, error=True)
             return
-        self._fill(message.hits)
+        self._fill(message.hits, message.cursor)
         count = len(message.hits)
-        more = "+" if count >= LIMIT else ""
+        more = "+" if count >= self._limit else ""
         noun = "message" if count == 1 else "messages"
-        found = f"{count}{more} {noun}, newest first · ⏎ opens one" if count else "Nothing found"
+        found = f"{count:,}{more} {noun}, newest first · ⏎ opens one" if count else "Nothing found"
+        if more:
+            found += " · ↓ on the last shows more"
         self._status(f"{found} · {CUT_SHORT}" if message.hits.cut_short else found)
 
-    def _fill(self, hits: list[Hit]) -> None:
+    def _fill(self, hits: list[Hit], cursor: int = 0) -> None:
         self.hits = hits
-        self.query_one(HitList).show([self._hit_text(hit) for hit in hits])
+        self.query_one(HitList).show([self._hit_text(hit) for hit in hits], cursor)
 
     def _hit_text(self, hit: Hit) -> tuple[Text, Text, Text]:
         """The title; the project, when and who; the snippet with its matches marked."""

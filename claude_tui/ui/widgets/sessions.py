@@ -77,6 +77,13 @@ SORTABLE = [key for key, *_ in COLUMNS if key != "live"]
 _ASCENDING = ("title", "model", "branch")
 
 
+def cost_cell(usd: float) -> str:
+    """A cost in the Cost column's 7 cells: "$12.34", "$1,221" (no cents from $1,000), "$123k"."""
+    if usd < 1000:
+        return f"${usd:,.2f}"
+    return f"${usd:,.0f}" if usd < 99_999.5 else f"${usd / 1000:,.0f}k"
+
+
 class SessionList(ScrollView, can_focus=True):
     """Sessions of the chosen project."""
 
@@ -276,7 +283,7 @@ class SessionList(ScrollView, can_focus=True):
             "active": (human_duration(info.active_s) if info.active_s else "-", dim),
             "messages": (str(info.messages or 0), None),
             "tokens": (human_count(info.tokens or 0), dim),
-            "cost": (f"${info.cost_usd:,.2f}" if info.cost_usd else "-", dim),
+            "cost": (cost_cell(info.cost_usd) if info.cost_usd else "-", dim),
             "model": (short_model(models[0]) if models else "-", dim),
             "branch": (one_line(info.branch, 80), dim),
         }
