@@ -50,26 +50,27 @@ def test_a_pager_that_cannot_run_is_said_before_suspending(
     assert app.notices == [notice] and app.suspended == 0
 
 
-def test_the_pager_gets_the_text_in_a_file_removed_after(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def seen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Where a $PAGER keeps what it was given (and, beside it in `seen.name`, its file's name)."""
     seen = tmp_path / "seen"
     script = tmp_path / "pager"
     script.write_text(f'#!/bin/sh\ncat "$1" > {seen}\necho "$1" >> {seen}.name\n')
     script.chmod(0o755)
     monkeypatch.setenv("PAGER", str(script))
+    return seen
+
+
+def test_the_pager_gets_the_text_in_a_file_removed_after(seen: Path) -> None:
     app = FakeApp()
     open_in_pager(app, "the whole output")  # type: ignore[arg-type]
     assert seen.read_text() == "the whole output" and app.notices == []
     assert (app.suspended, app.resumed) == (1, 1)
-    assert not Path((tmp_path / "seen.name").read_text().strip()).exists()
+    assert not Path(seen.with_name("seen.name").read_text().strip()).exists()
 
 
-def test_the_pager_gets_colours_but_no_other_escape(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_pager_gets_colours_but_no_other_escape(seen: Path) -> None:
     """less -R passes OSC 8 links and 8-bit CSI on to the terminal: they are made visible, as on screen."""
-    seen = tmp_path / "seen"
-    script = tmp_path / "pager"
-    script.write_text(f'#!/bin/sh\ncat "$1" > {seen}\n')
-    script.chmod(0o755)
-    monkeypatch.setenv("PAGER", str(script))
     hostile = "\x1b[31mred\x1b[0m \x1b]8;;http://evil.example/\x1b\\CLICK\x1b]8;;\x1b\\ \x9b31m \x1b]0;title\x07 \ud83d"
     open_in_pager(FakeApp(), hostile)  # type: ignore[arg-type]
     assert seen.read_text() == "\x1b[31mred\x1b[0m ␛]8;;http://evil.example/␛\\CLICK␛]8;;␛\\ \\x9b31m ␛]0;title␇ ?"
