@@ -26,7 +26,7 @@ import pytest
 from claude_tui.core import reader as reader_module
 from claude_tui.core.files import read_session, session_files, sibling_summaries
 from claude_tui.core.library import Library
-from claude_tui.core.model import PREVIEW_CHARS
+from claude_tui.core.model import PREVIEW_CHARS, plausible
 from claude_tui.core.reader import Reader, ReadError
 from claude_tui.core.records import parse_line
 from claude_tui.core.session import Session
@@ -490,3 +490,25 @@ def test_stats_export_and_the_header_count_the_damage_alike(
     assert f"records   {session.records} · {said}\n" in cli("stats", str(hostile[0])).stdout
     assert f"**Damage:** {said}\n" in export_session(session, "markdown")
     assert f" · {said} · " in SessionHeader(Clock())._facts(session).plain
+
+
+@pytest.mark.parametrize(
+    ("stamp", "ok"),
+    [
+        ("2026-01-31T09:00:05.123Z", True),
+        ("2026-01-31T09:59:59.999Z", True),
+        ("2026-01-31T09:00:05Z", True),
+        ("2026-01-31T09:00:05.123+02:00", True),
+        ("1999-12-31T23:59:59.000Z", False),
+        ("2100-01-01T00:00:00.000Z", False),
+        ("0001-01-01T00:00:00Z", False),
+        ("garbage-time", False),
+        ("2026-13-45T99:99:99Z", False),
+        ("2026-01-31T09:60:05.123Z", False),
+        ("2026-01-31T09:0::05.123Z", False),
+        ("2026-01-31T09:00:0:.123Z", False),  # once taken for a time, then not a number to the extractor
+        ("2026-01-31T09:00:05.1a3Z", False),
+    ],
+)
+def test_a_timestamp_is_a_time_of_this_century(stamp: str, ok: bool) -> None:
+    assert plausible(stamp) is ok

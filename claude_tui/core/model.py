@@ -79,7 +79,8 @@ def plausible(stamp: str) -> bool:
         if len(_HOURS) > 10_000:
             _HOURS.clear()
         known = _HOURS[hour] = parse_time(f"{hour}:00:00Z") is not None
-    return known and "00" <= stamp[14:16] <= "59" and "00" <= stamp[17:19] <= "59" and stamp[20:23].isdigit()
+    minute, second = stamp[14:16], stamp[17:19]
+    return known and (minute + second + stamp[20:23]).isdecimal() and minute < "6" and second < "6"
 
 
 _HOURS: dict[str, bool] = {}  #: "2026-01-31T09" -> whether that hour is plausible
