@@ -22,7 +22,17 @@ from typing import Any
 
 import orjson
 
-from claude_tui.core.model import EARLIEST_TIME, LATEST_TIME, Block, Kind, Message, earlier, pause_ms, plausible
+from claude_tui.core.model import (
+    EARLIEST_TIME,
+    LATEST_TIME,
+    Block,
+    Kind,
+    Message,
+    earlier,
+    pause_ms,
+    plausible,
+    usual_digits,
+)
 from claude_tui.core.reader import finished_last_line
 from claude_tui.core.records import parse_line
 from claude_tui.core.sanitize import searchable, without_markup
@@ -433,12 +443,12 @@ class Extractor:
     def _clock(self, stamp: str) -> bool:
         """The state's time from a record's stamp; whether it is a time (model.plausible). Claude Code's
         `...Z` stamps of the minute before are read without parsing (records come many a minute)."""
-        if not plausible(stamp):
-            return False
         key, base = self._minute
-        if stamp[:16] == key and stamp[-1:] == "Z":
+        if stamp[:16] == key and usual_digits(stamp):  # the minute of a stamp found plausible
             self.state.sec = base + int(stamp[17:19])
             return True
+        if not plausible(stamp):
+            return False
         sec = epoch(stamp)
         if sec is None:
             return False

@@ -71,7 +71,7 @@ def plausible(stamp: str) -> bool:
     """Whether a record's timestamp is a time Claude Code could have written: one of 2000 to 2099. Others
     (garbage, year 1, year 9999) are damage, never shown as times or counted in durations. The usual
     `...Z` form is parsed once per hour it names."""
-    if len(stamp) != 24 or stamp[-1] != "Z" or stamp[13] != ":" or stamp[16] != ":" or stamp[19] != ".":
+    if not usual_digits(stamp) or stamp[13] != ":" or stamp[16] != ":":
         return parse_time(stamp) is not None
     hour = stamp[:13]
     known = _HOURS.get(hour)
@@ -79,8 +79,16 @@ def plausible(stamp: str) -> bool:
         if len(_HOURS) > 10_000:
             _HOURS.clear()
         known = _HOURS[hour] = parse_time(f"{hour}:00:00Z") is not None
+    return known
+
+
+def usual_digits(stamp: str) -> bool:
+    """Whether `stamp` has Claude Code's usual form, "2026-01-31T09:00:05.123Z", with a minute, second and
+    millisecond that are those of a time (its date and hour are for `plausible` to check)."""
+    if len(stamp) != 24 or stamp[-1] != "Z" or stamp[19] != ".":
+        return False
     minute, second = stamp[14:16], stamp[17:19]
-    return known and (minute + second + stamp[20:23]).isdecimal() and minute < "6" and second < "6"
+    return (minute + second + stamp[20:23]).isdecimal() and minute < "6" and second < "6"
 
 
 _HOURS: dict[str, bool] = {}  #: "2026-01-31T09" -> whether that hour is plausible
