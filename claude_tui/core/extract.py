@@ -23,12 +23,11 @@ from typing import Any
 import orjson
 
 from claude_tui.core.model import (
-    EARLIEST_TIME,
-    LATEST_TIME,
     Block,
     Kind,
     Message,
     earlier,
+    in_century,
     pause_ms,
     plausible,
     usual_digits,
@@ -194,7 +193,7 @@ def epoch(stamp: str) -> int | None:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     seconds = moment.timestamp()
-    return int(seconds) if EARLIEST_TIME <= seconds < LATEST_TIME else None
+    return int(seconds) if in_century(seconds) else None
 
 
 def input_text(value: Any, cap: int) -> str:

@@ -22,8 +22,8 @@ PREVIEW_CHARS = 16_000
 #: A gap between two records longer than this is a pause: the session was left, then resumed.
 PAUSE_S = 3600.0
 #: Record times are plausible from 2000-01-01 until 2100-01-01 (epoch seconds).
-EARLIEST_TIME = 946_684_800.0
-LATEST_TIME = 4_102_444_800.0
+_EARLIEST_TIME = 946_684_800.0
+_LATEST_TIME = 4_102_444_800.0
 
 
 class Kind(StrEnum):
@@ -64,7 +64,12 @@ def parse_time(stamp: str | None) -> float | None:
         seconds = datetime.fromisoformat(stamp).timestamp()
     except (ValueError, TypeError, OverflowError, OSError):  # year 1 in a zone west of UTC is year 0
         return None
-    return seconds if EARLIEST_TIME <= seconds < LATEST_TIME else None
+    return seconds if in_century(seconds) else None
+
+
+def in_century(seconds: float) -> bool:
+    """Whether epoch `seconds` fall in 2000 to 2099, the years a record time may have (see `plausible`)."""
+    return _EARLIEST_TIME <= seconds < _LATEST_TIME
 
 
 def plausible(stamp: str) -> bool:

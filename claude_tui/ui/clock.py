@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 
-from claude_tui.core.model import EARLIEST_TIME, LATEST_TIME, parse_time
+from claude_tui.core.model import in_century, parse_time
 
 
 @dataclass(frozen=True)
@@ -74,4 +74,4 @@ def epoch_of(stamp: str | float | None) -> float | None:
     time out of this century (model.plausible: some cannot even be shown in a local time zone)."""
     if not isinstance(stamp, float | int):
         return parse_time(stamp)
-    return float(stamp) if EARLIEST_TIME <= stamp < LATEST_TIME else None
+    return float(stamp) if in_century(stamp) else None
