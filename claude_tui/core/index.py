@@ -929,17 +929,25 @@ def _still_ends(path: str, offset: int, tail: bytes | None) -> bool:
         os.close(fd)
 
 
+@contextlib.contextmanager
+def _waiting_at_most(db: sqlite3.Connection, seconds: float) -> Iterator[None]:
+    """Statements of `db` wait `seconds` at most for another writer (BUSY_TIMEOUT again after)."""
+    db.execute(f"PRAGMA busy_timeout={seconds * 1000:.0f}")
+    try:
+        yield
+    finally:
+        db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT * 1000:.0f}")
+
+
 def _probe_writable(db: sqlite3.Connection) -> None:
     """Raise if the database cannot be written (a read-only file or folder). One that another process
     is writing is writable: no waiting for it here."""
-    db.execute("PRAGMA busy_timeout=0")
-    try:
-        db.execute("INSERT INTO meta VALUES ('probe', 0) ON CONFLICT(key) DO NOTHING")
-    except sqlite3.OperationalError as exc:
-        if not _locked(exc):
-            raise
-    finally:
-        db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT * 1000:.0f}")
+    with _waiting_at_most(db, 0):
+        try:
+            db.execute("INSERT INTO meta VALUES ('probe', 0) ON CONFLICT(key) DO NOTHING")
+        except sqlite3.OperationalError as exc:
+            if not _locked(exc):
+                raise
 
 
 def _begin_writing(
@@ -948,11 +956,10 @@ def _begin_writing(
     """Start a write transaction; return the seconds waited for another process's write to end.
 
     The wait is made of short tries, so that Ctrl-C and `cancel` stop it at once; `progress` is told
-    that it is waiting. After WRITE_WAIT seconds, IndexBusy.
+    that it is waiting. After WRITE_WAIT seconds, the "locked" error (IndexBusy for `Index.update`'s caller).
     """
     started = time.monotonic()
-    db.execute(f"PRAGMA busy_timeout={WRITE_TRY * 1000:.0f}")
-    try:
+    with _waiting_at_most(db, WRITE_TRY):
         while True:
             try:
                 db.execute("BEGIN IMMEDIATE")
@@ -963,8 +970,6 @@ def _begin_writing(
                     raise
             if progress is not None:
                 progress(Progress(started=started, waiting=True))
-    finally:
-        db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT * 1000:.0f}")
 
 
 def _locked(exc: Exception) -> bool:
