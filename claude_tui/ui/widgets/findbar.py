@@ -339,9 +339,12 @@ class FindBar(Horizontal):
 
     def _recount_due(self) -> None:
         self._recount_timer = None
-        session = self.view.session
-        if self.active and self._scanned[0] is session and session is not None and self._scanned[1] != session.version:
+        if self.active and self._grew(self.view.session):
             self._recount()
+
+    def _grew(self, session: Session | None) -> bool:
+        """Whether `session` is the one counted, and changed since."""
+        return session is not None and self._scanned[0] is session and self._scanned[1] != session.version
 
     def target(self) -> tuple[Query, int] | None:
         """The query, and which of its matches in the entry under the cursor is the current one, when the
@@ -357,7 +360,7 @@ class FindBar(Horizontal):
             return
         if self._scanned[0] is not session:
             self._search()
-        elif self._scanned[1] != session.version:
+        elif self._grew(session):
             (self._recount if done and self._partial else self._recount_later)()
 
     def _start_index(self, messages: list[Message]) -> int:
@@ -414,7 +417,8 @@ class FindBar(Horizontal):
             if self._recounting:
                 self._before, self._after = self._fresh
                 self._recounting, self._fresh = False, ([], [])
-        self._done = message.done or self._recounting
+        if not self._recounting:  # a recount leaves the last count standing, done, until it is done itself
+            self._done = message.done
         if self._pending is not None and self._known(self._pending):
             step, self._pending = self._pending, None
             self._jump(step)
@@ -441,7 +445,7 @@ class FindBar(Horizontal):
         session = self.view.session
         if self._scanned[0] is not session:
             self._search(again=True)  # another session: count there, then go
-        elif session is not None and self._scanned[1] != session.version:
+        elif self._grew(session):
             self._recount()  # the session grew: go once it is counted again
         self._jump(step)
 

@@ -66,10 +66,12 @@ def words_of(hit: Hit) -> Query | None:
     the forms its snippet marks (`é` where the query has `e`); one of them, or all as alternatives."""
     marked = [m for m in _MARKED.findall(hit.snippet) if m]
     found = sorted({w.lower() for w in (*hit.terms, *marked)}, key=len, reverse=True)
+    if not found:
+        return None
     if len(found) == 1 and len(found[0].split()) == 1:
         return Query(found[0])
     # a phrase's words may be apart by any whitespace, a line break and indent say, as the index found them
-    return Query("|".join(r"\s+".join(map(re.escape, w.split())) for w in found), regex=True) if found else None
+    return Query("|".join(r"\s+".join(map(re.escape, w.split())) for w in found), regex=True)
 
 
 class HitList(ScrollView, can_focus=True):
