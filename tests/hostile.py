@@ -126,6 +126,8 @@ def _hostile(w: _Writer, big: bool) -> list[Case]:
     add("bel", f"ding{BEL}{BEL}{BEL}", w.prompt(f"ding{BEL}{BEL}{BEL}"))
     bidi = "access level: \u202euser\u202c \u2067admin\u2069"  # shown raw, a terminal would reorder it
     add("bidi-override", bidi, w.prompt(bidi))
+    separators = "kept\u2028apart\u2029by separators"  # drawn raw, a terminal would join the words
+    add("line-separators", separators, w.prompt(separators))
     overwrite = "safe text\b\b\b\b\bevil!\rOVERWRITTEN\x7f\x00"
     add("backspace-cr", overwrite, *w.tool_output("toolu_bs", overwrite))
     unit = f"{ESC}[1m[bold]row[/bold]{ESC}[0m " + "x" * 100 + "\n"

@@ -335,6 +335,7 @@ def test_visible_controls() -> None:
     assert visible_controls(OSC52) == "␛]52;c;aGVsbG8=␇"
     assert visible_controls("a\r\nb\rc\x00\x08\x7f\x9b1m") == "a\nb␍c␀␈␡\\x9b1m"
     assert visible_controls("\u202euser\u202c \u2067x\u2069") == "\\u202euser\\u202c \\u2067x\\u2069"
+    assert visible_controls("line\u2028next\u2029para") == "line\nnext\n\npara"
     plain = "tabs\tand\nnewlines stay, [bold] too"
     assert visible_controls(plain) is plain
 

@@ -27,7 +27,7 @@ from tests.hostile import SESSION_ID, Case, write_hostile
 
 SIZE = (140, 45)
 #: What must never reach a terminal: C0 controls but newline, DEL, C1 controls.
-RAW_CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+RAW_CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 #: Markup of the hostile file, each to be drawn literally.
 LITERAL = [
     "[bold]not bold[/bold]",
@@ -99,6 +99,7 @@ async def test_markup_and_escapes_are_drawn_as_text(hostile_file: tuple[Path, li
             assert placeholder in text, placeholder
         assert "red ␛[2J␛[H \\x9b32mgreen\\x9b0m" in text  # SGR as a style; cursor moves and 8-bit CSI visible
         assert "␛[31m" not in text and "␛[1m" not in text
+        assert re.search(r"kept *\n.*apart *\n.*\n.*by separators", text)  # each separator breaks the line
         red = [seg for strip in strips for seg in strip if seg.text == "red" and seg.style and seg.style.color]
         assert red and red[0].style is not None and red[0].style.color.number == 1  # type: ignore[union-attr]
         screen = screen_text(app)

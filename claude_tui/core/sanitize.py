@@ -14,8 +14,9 @@ import re
 
 #: The bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069).
 _BIDI = [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]
-#: C0 controls (but tab and newline), DEL, C1 controls (8-bit CSI, OSC, ...), bidi controls, and CRLF.
-_CONTROLS = re.compile("\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+#: C0 controls (but tab and newline), DEL, C1 controls (8-bit CSI, OSC, ...), bidi controls, CRLF, and the
+#: Unicode line and paragraph separators (a terminal shows them as nothing, joining the words either side).
+_CONTROLS = re.compile("\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 
 
 #: DEL, the C1 and the bidi controls: legal raw in a JSON string, but a terminal would act on them.
@@ -39,14 +40,17 @@ def _placeholder(char: str) -> str:
 #: SGR, "select graphic rendition": colours, bold, italic, underline ("\x1b[1;31m"); 7-bit form only.
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 
-_PLACEHOLDERS = {"\r\n": "\n"} | {chr(c): _placeholder(chr(c)) for c in (*range(0x20), *range(0x7F, 0xA0), *_BIDI)}
+_PLACEHOLDERS = {"\r\n": "\n", "\u2028": "\n", "\u2029": "\n\n"} | {
+    chr(c): _placeholder(chr(c)) for c in (*range(0x20), *range(0x7F, 0xA0), *_BIDI)
+}
 
 
 def visible_controls(text: str) -> str:
     """`text` with every control character but newline and tab replaced by a visible placeholder.
 
     "\\x1b[31m" becomes "␛[31m", an OSC 52 clipboard write "␛]52;c;...␇", C1 controls
-    such as the 8-bit CSI "\\x9b" are written as that escape, a bidi override "\\u202e"; CRLF becomes a newline.
+    such as the 8-bit CSI "\\x9b" are written as that escape, a bidi override "\\u202e"; CRLF and U+2028
+    become a newline, U+2029 (a paragraph separator) a blank line.
     """
     if _CONTROLS.search(text) is None:
         return text
