@@ -297,15 +297,19 @@ async def test_pane_filters() -> None:
     app = session_app(demo("dce61781"))
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
-        everything = len(view.entries)
+        before = view.entries
+        everything = len(before)
         await pilot.press("P")
         assert view.entries and all(e.message.kind is Kind.PROMPT for e in view.entries)
+        assert view.pane_filter is not None and view.entries == [e for e in before if view.pane_filter.keeps(e)]
         note = app.screen.query_one(PaneNote)
         assert note.display and "only prompts" in str(note.render())
         await pilot.press("exclamation_mark")
         assert view.entries and all(e.call is not None and e.call.status == "error" for e in view.entries)
+        assert view.pane_filter is not None and view.entries == [e for e in before if view.pane_filter.keeps(e)]
         await pilot.press("exclamation_mark")
         assert len(view.entries) == everything and not note.display
+        assert view.entries == before  # the same rows, measured once: none was built again
         view.select(index_of(view, lambda e: e.call is not None and e.call.name == "Bash"))
         await pilot.press("T")
         assert view.entries and all(e.call is not None and e.call.name == "Bash" for e in view.entries)

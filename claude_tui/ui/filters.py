@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from claude_tui.core.model import Kind
+from claude_tui.core.model import Kind, Message
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.entries import Entry
 
@@ -44,6 +44,12 @@ class PaneFilter:
     def nothing(self) -> str:
         """What the pane says when the filter keeps none of its entries."""
         return f"No {self.kept} to show — press {KEYS[self.what]} to show everything"
+
+    def may_keep(self, message: Message) -> bool:
+        """Whether any entry of a top-level message may be kept (its subagents' rows hang under its calls)."""
+        if self.what == "prompts":
+            return message.kind is Kind.PROMPT
+        return message.kind is Kind.API_ERROR or any(block.call is not None for block in message.blocks)
 
     def keeps(self, entry: Entry) -> bool:
         if self.what == "prompts":

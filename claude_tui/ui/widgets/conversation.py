@@ -175,6 +175,9 @@ class ConversationView(ScrollView, can_focus=True):
         self.placeholder = "No session selected"
         self._messages: list[Message] = []  #: top-level messages shown, in order
         self._entries: list[Entry] = []
+        #: Every entry built for this session, by what it shows: a row hidden and shown again (a filter, `.`,
+        #: another branch) comes back measured, with its drawing's parse kept.
+        self._built: dict[tuple[object, ...], Entry] = {}
         self._starts: list[int] = [0]  #: first line of each entry, and the total at the end
         self._cursor: Entry | None = None
         self._cursor_index = 0
@@ -226,6 +229,7 @@ class ConversationView(ScrollView, can_focus=True):
         self.expanded.clear()
         self.highlighted.clear()
         self._messages, self._entries, self._starts = [], [], [0]
+        self._built.clear()
         self._cursor, self._cursor_index = None, 0
         self._cache.clear()
         self._all_thinking = False
@@ -381,9 +385,8 @@ class ConversationView(ScrollView, can_focus=True):
         """Build every entry again (keeping the ones that did not change, and the cursor)."""
         with self.lock:
             anchor = self._anchor()
-            pool = {_identity(e): e for e in self._entries}
             self._messages = self._shown(self.session.visible()) if self.session is not None else []
-            self._entries = self._build_range(0, len(self._messages), pool)
+            self._entries = self._build_range(0, len(self._messages))
             self._cache.clear()
             self._measure(self._entries)
             self._sync_starts()
@@ -402,10 +405,11 @@ class ConversationView(ScrollView, can_focus=True):
             (e for e in self._entries if _line_of(e.message) >= line), self._entries[-1] if self._entries else None
         )
 
-    def _build_range(self, start: int, end: int, pool: dict[tuple[object, ...], Entry] | None = None) -> list[Entry]:
+    def _build_range(self, start: int, end: int) -> list[Entry]:
         """Entries of messages `start` to `end` (and of the damaged lines among them; `end` at the
-        last message also takes the damaged lines after it)."""
-        messages = self._messages
+        last message also takes the damaged lines after it); those built before are reused."""
+        messages, pool = self._messages, self._built
+        pane_filter, expanded, hide_quiet, clock = self.pane_filter, self.expanded, self.hide_quiet, self.clock
         previous = self._previous_of(start)
         out: list[Entry] = []
         problems = self.session.problems if self.session is not None else []
@@ -415,15 +419,17 @@ class ConversationView(ScrollView, can_focus=True):
             message = messages[top]
             line = _line_of(message)
             for problem in problems[bisect_right(lines, after) : bisect_right(lines, line)]:
-                if self.pane_filter is None:
+                if pane_filter is None:
                     out.append(_reuse(Entry("problem", message, top, problem=problem), pool))
             after = max(after, line)
-            for entry in build(message, top, 0, previous, self.expanded, self.hide_quiet, self.clock):
-                if self.pane_filter is None or self.pane_filter.keeps(entry):
-                    out.append(_reuse(entry, pool))
+            if pane_filter is None:
+                out += (_reuse(e, pool) for e in build(message, top, 0, previous, expanded, hide_quiet, clock))
+            elif pane_filter.may_keep(message):
+                entries = build(message, top, 0, previous, expanded, hide_quiet, clock)
+                out += (_reuse(e, pool) for e in entries if pane_filter.keeps(e))
             if message.kind not in QUIET_KINDS:
                 previous = message
-        if end == len(messages) and messages and self.pane_filter is None:
+        if end == len(messages) and messages and pane_filter is None:
             for problem in problems[bisect_right(lines, after) :]:
                 out.append(_reuse(Entry("problem", messages[-1], end, problem=problem), pool))
         return out
@@ -440,7 +446,6 @@ class ConversationView(ScrollView, can_focus=True):
         if keep == len(self._messages) == len(shown) and not damaged:
             return False
         start = bisect_left(self._entries, keep, key=lambda e: e.top)
-        pool = {_identity(e): e for e in self._entries[start:]}
         for entry in self._entries[start:]:
             self._cache.pop(entry, None)
         del self._entries[start:]
@@ -450,7 +455,7 @@ class ConversationView(ScrollView, can_focus=True):
         if keep < len(shown) and continues_turn(shown[keep], self._previous_of(keep)):
             header = self._forget_turn_header(keep)
             changed = start if header is None else min(start, header)
-        new = self._build_range(keep, len(shown), pool)
+        new = self._build_range(keep, len(shown))
         self._measure(new)
         self._entries.extend(new)
         self._starts.extend(accumulate((e.height for e in new), initial=self._starts[-1]))
@@ -472,9 +477,8 @@ class ConversationView(ScrollView, can_focus=True):
     def _resplice(self, top: int) -> None:
         """Build the entries of one top-level message again (it grew, or something under it opened)."""
         start, end = self._range_of(top)
-        pool = {_identity(e): e for e in self._entries[start:end]}
         # its own entries only: the damaged lines after the last message are _replace_from's (shown once)
-        new = [e for e in self._build_range(top, top + 1, pool) if e.top == top]
+        new = [e for e in self._build_range(top, top + 1) if e.top == top]
         for entry in self._entries[start:end]:
             self._cache.pop(entry, None)
         self._measure(new, force=True)
@@ -1045,10 +1049,13 @@ def _identity(entry: Entry) -> tuple[object, ...]:
     return (entry.kind, id(entry.message), id(entry.block or entry.problem), entry.depth)
 
 
-def _reuse(entry: Entry, pool: dict[tuple[object, ...], Entry] | None) -> Entry:
-    """The entry built before for the same thing (keeping its height and drawing), updated."""
-    old = pool.get(_identity(entry)) if pool else None
+def _reuse(entry: Entry, pool: dict[tuple[object, ...], Entry]) -> Entry:
+    """The entry built before for the same thing (keeping its height and drawing), updated; else `entry`,
+    kept in `pool` for next time."""
+    key = _identity(entry)
+    old = pool.get(key)
     if old is None:
+        pool[key] = entry
         return entry
     old.top, old.pad, old.day = entry.top, entry.pad, entry.day
     return old
