@@ -104,9 +104,8 @@ class _Walker:
             title = "Prompt" if kind is Kind.PROMPT else "Assistant"
             meta = " · ".join(x for x in (m.model or "", self.when(m.timestamp)) if x)
             out.open_box(kind.value, title, meta)
-            typed = kind is Kind.PROMPT and not m.sidechain  # what a person typed is shown as written
             for block in m.blocks:
-                self.block(session, block, typed)
+                self.block(session, block, m.typed)
             if m.stop_reason == "max_tokens":
                 out.note("⚠ answer cut off: the model reached its output limit", "error")
             out.close_box()

@@ -251,6 +251,11 @@ class Message:
     def tool_calls(self) -> list[ToolCall]:
         return [b.call for b in self.blocks if b.call is not None]
 
+    @property
+    def typed(self) -> bool:
+        """A prompt a person typed (shown as written), not one a model wrote for a subagent (Markdown)."""
+        return self.kind is Kind.PROMPT and not self.sidechain
+
 
 @dataclass(slots=True, eq=False)
 class Fork:

@@ -20,7 +20,7 @@ from claude_tui.ui import diff, tools
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.lines import MAX_HIGHLIGHT_CHARS, highlight, lexer_for_path
 from claude_tui.ui.palette import Palette
-from claude_tui.ui.widgets.entries import short_model, thinking_note, typed
+from claude_tui.ui.widgets.entries import short_model, thinking_note
 
 #: Characters of one text shown in the detail view (drawing more would stall the screen); $PAGER shows all.
 DETAIL_CHARS = 50_000
@@ -73,7 +73,7 @@ def message_body(message: Message, palette: Palette, cwd: str | None) -> Rendera
         parts.append(plain(message.plain_text or message.text or message.record_type, palette))
     for block in message.blocks:
         if block.type == "text":
-            parts.append(plain(block.text, palette) if typed(message) else markdown(block.text))
+            parts.append(plain(block.text, palette) if message.typed else markdown(block.text))
         elif block.type in ("thinking", "redacted_thinking"):
             note = thinking_note(block)
             if note is not None:

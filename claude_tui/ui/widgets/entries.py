@@ -151,11 +151,6 @@ def _new_day(message: Message, previous: Message | None, clock: Clock) -> bool:
     return previous is None or clock.date(previous.timestamp) != clock.date(message.timestamp)
 
 
-def typed(message: Message) -> bool:
-    """A prompt a person typed (shown as written), not one a model wrote for a subagent (Markdown)."""
-    return message.kind is Kind.PROMPT and not message.sidechain
-
-
 class Painter:
     """Measures and draws entries at one width, in one palette."""
 
@@ -191,7 +186,7 @@ class Painter:
                 source = entry.message.plain_text
             else:
                 source = entry.block.text if entry.block is not None else ""
-            entry.md = lines.parse(source, markdown=entry.kind != "text" or not typed(entry.message))
+            entry.md = lines.parse(source, markdown=entry.kind != "text" or not entry.message.typed)
         return entry.md
 
     def _text_indent(self, entry: Entry) -> int:
