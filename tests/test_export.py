@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import threading
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -16,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claude_tui.cli import main
-from claude_tui.core.export import FORMATS, OUTPUT_LINES, _md_prose, export_session
+from claude_tui.core.export import FORMATS, MARKDOWN_CHARS, OUTPUT_LINES, _md_prose, export_session
 from claude_tui.core.files import agent_files, read_session
 from claude_tui.core.sanitize import visible_controls
 from claude_tui.core.stats import human_size
@@ -113,6 +115,12 @@ class Tags(HTMLParser):
         if tag not in self.VOID:
             self.stack.append(tag)
 
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        """A self-closed tag (`<hr />`, as markdown-it writes void elements)."""
+        self.handle_starttag(tag, attrs)
+        if tag not in self.VOID:
+            self.handle_endtag(tag)
+
     def handle_endtag(self, tag: str) -> None:
         if not self.stack or self.stack.pop() != tag:
             self.balanced = False
@@ -121,13 +129,21 @@ class Tags(HTMLParser):
         self.text.append(data)
 
 
-#: Everything our HTML export may contain: no script, img, link, iframe, a, no event handler, no src or href.
-HTML_TAGS = {"html", "head", "meta", "title", "style", "body", "header", "h1", "dl", "dt", "dd", "main"}
-HTML_TAGS |= {"div", "span", "pre", "p", "details", "summary", "footer"}
-HTML_ATTRS = {"lang", "charset", "http-equiv", "content", "name", "class"}
 #: What rendering our Markdown may produce (our own <details> blocks included).
 MARKDOWN_TAGS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "code", "pre", "strong", "em"}
 MARKDOWN_TAGS |= {"blockquote", "hr", "br", "details", "summary", "table", "thead", "tbody", "tr", "th", "td", "a"}
+#: Everything our HTML export may contain: no script, img, link, iframe, no event handler, no src. Its prose
+#: rendered from Markdown adds links (an href is never javascript: or data:, see `unsafe_hrefs`), strikethrough,
+#: a list's start and a table cell's alignment.
+HTML_TAGS = {"html", "head", "meta", "title", "style", "body", "header", "h1", "dl", "dt", "dd", "main"}
+HTML_TAGS |= {"div", "span", "pre", "p", "details", "summary", "footer", "s"} | MARKDOWN_TAGS
+HTML_ATTRS = {"lang", "charset", "http-equiv", "content", "name", "class", "href", "title", "start", "style"}
+
+
+def unsafe_hrefs(document: str) -> list[str]:
+    """The links of an HTML document that run or carry something (javascript:, vbscript:, data:, file:)."""
+    hrefs = re.findall(r'<a href="([^"]*)"', document)
+    return [h for h in hrefs if re.match(r"\s*(javascript|vbscript|data|file):", unescape(h), re.IGNORECASE)]
 
 
 def hostile_session(tmp_path: Path) -> Path:
@@ -166,6 +182,7 @@ def test_every_real_file_exports_in_every_format(real_projects: Path) -> None:
                 tags = Tags(out)
                 assert tags.balanced, path
                 assert tags.tags <= HTML_TAGS and tags.attrs <= HTML_ATTRS, (path, tags.tags, tags.attrs)
+                assert not unsafe_hrefs(out), path
             else:
                 assert out.startswith("# "), path
 
@@ -267,6 +284,75 @@ def test_html_escapes_everything_and_loads_nothing(tmp_path: Path) -> None:
     assert "␛[31mred␛[0m" in out and "␛]52;c;aGVsbG8=␇" in out
     assert "hmm &lt;/details&gt;" in out
     assert "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'" in out
+
+
+def test_html_renders_markdown_prose_and_shows_typed_prompts_as_written(tmp_path: Path) -> None:
+    log = Log()
+    log.prompt("**as typed** | a | b |\n|---|---|\n# not a heading", None)
+    answer = "## Auto-loaded\n\nThis is **already in my context**, ~~gone~~:\n\n| File | What it gives me |\n"
+    answer += "|---|:-:|\n| `CLAUDE.md` | rules |\n\n3. three\n4. four\n\n```py\nx = 1 < 2\n```"
+    log.answer({"type": "thinking", "thinking": "*weighing* it"}, text(answer))
+    log.call("task1", "Task", {"description": "look", "prompt": "Find **every** caller", "subagent_type": "x"})
+    log.result("task1", "done")
+    log.prompt("Summary:\n- we *talked*", None, isCompactSummary=True)
+    out = export(log.write(tmp_path / "p" / "md.jsonl"), "html")
+    assert '<div class="prose">**as typed** | a | b |\n|---|---|\n# not a heading</div>' in out
+    assert "<h2>Auto-loaded</h2>" in out
+    assert "<strong>already in my context</strong>" in out and "<s>gone</s>" in out
+    assert '<th>File</th>\n<th style="text-align:center">What it gives me</th>' in out
+    assert "<td><code>CLAUDE.md</code></td>" in out
+    assert '<ol start="3">\n<li>three</li>' in out
+    assert '<pre><code class="language-py">x = 1 &lt; 2\n</code></pre>' in out
+    assert "<p><em>weighing</em> it</p>" in out  # thinking
+    assert "<p>Find <strong>every</strong> caller</p>" in out  # a prompt a model wrote for a subagent
+    assert "<li>we <em>talked</em></li>" in out  # a compaction summary
+    tags = Tags(out)
+    assert tags.balanced and tags.tags <= HTML_TAGS and tags.attrs <= HTML_ATTRS
+
+
+def test_html_shows_a_text_too_long_to_parse_as_written(tmp_path: Path) -> None:
+    log = Log()
+    log.prompt("go", None)
+    log.answer(text("**short**"), text("**long** <b>" + "x" * MARKDOWN_CHARS))
+    out = export(log.write(tmp_path / "p" / "long.jsonl"), "html")
+    assert '<div class="markdown"><p><strong>short</strong></p>\n</div>' in out
+    assert '<div class="prose">**long** &lt;b&gt;xxx' in out
+
+
+def test_html_markdown_escapes_raw_html_and_drops_unsafe_links(tmp_path: Path) -> None:
+    hostile = "\n\n".join(
+        [
+            f"inline {SCRIPT} and {IMG}",
+            '<div onclick="alert(1)">block html</div>',
+            "</div></details></main>",
+            "[a](javascript:alert(1)) [b](JaVaScRiPt:alert(1)) [c](&#x6A;avascript:alert(1)) [d](<javascript:x>)",
+            "[e](data:text/html;base64,PHNjcmlwdD4=) [f](data:image/png;base64,AAAA) ![g](data:image/png;base64,AAAA)",
+            "<javascript:alert(1)> [h](vbscript:x) [i](file:///etc/passwd) [r]\n\n[r]: javascript:alert(2)",
+            "![remote](https://evil.example/t.png)",
+            '[ok](https://example.com/?a=1&b="2" "a \\"title\\"")',
+            f"{ANSI} {OSC52} &#x202e;fdp.exe &#12; \\<b>escaped\\</b> &lt;i&gt;",
+        ]
+    )
+    log = Log()
+    log.prompt("go", None)
+    log.answer({"type": "thinking", "thinking": hostile}, text(hostile))
+    out = export(log.write(tmp_path / "p" / "bad.jsonl"), "html")
+    tags = Tags(out)
+    assert tags.balanced
+    assert tags.tags <= HTML_TAGS and tags.attrs <= HTML_ATTRS, (tags.tags, tags.attrs)
+    assert "<script" not in out and "<img" not in out and "<div onclick" not in out
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in out and "&lt;/div&gt;&lt;/details&gt;&lt;/main&gt;" in out
+    links = re.findall(r'<a href="[^"]*"[^>]*>', out)
+    expected = [
+        '<a href="https://evil.example/t.png">',
+        '<a href="https://example.com/?a=1&amp;b=%222%22" title="a &quot;title&quot;">',
+    ]
+    assert links == expected * 2, links  # an image is a link, not loaded
+    assert not unsafe_hrefs(out)
+    assert "[a](javascript:alert(1))" in out and "[f](data:image/png;base64,AAAA)" in out  # shown, not linked
+    for raw in ("\x1b", "\x07", "\u202e", "\x0c"):
+        assert raw not in out, repr(raw)
+    assert "␛[31mred␛[0m ␛]52;c;aGVsbG8=␇ \\u202efdp.exe ␌ &lt;b&gt;escaped&lt;/b&gt; &lt;i&gt;" in out
 
 
 def test_markdown_neutralises_html_and_fences_safely(tmp_path: Path) -> None:

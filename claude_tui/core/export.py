@@ -3,9 +3,10 @@
 One walk over the session (`_Walker`) decides what is shown; a writer (`_Markdown`,
 `_Html`) decides how, and is the only place where session text meets the output
 syntax. Everything from the session is untrusted: control characters become
-visible placeholders, HTML escapes every string, Markdown escapes raw HTML in
-prose and fences code with more backticks than the code holds. JSON keeps the text
-as it is (the encoder escapes it) for scripts.
+visible placeholders, HTML escapes every string and renders prose through
+markdown-it with raw HTML off, Markdown escapes raw HTML in prose and fences code
+with more backticks than the code holds. JSON keeps the text as it is (the encoder
+escapes it) for scripts.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import orjson
+from markdown_it import MarkdownIt
 
 from claude_tui import __version__
 from claude_tui.core.diff import EDIT_TOOLS, unified
@@ -46,6 +48,9 @@ MAX_CHARS = 8000
 LINE_CHARS = 160
 #: A command is kept as it was run (its arguments are what the user typed), up to this many characters.
 COMMAND_CHARS = 4000
+#: Characters of prose the HTML export renders as Markdown; a longer text (answers are a few kB) is shown as
+#: written: markdown-it takes up to 10 µs a character on pathological input (a run of `[`, nested emphasis).
+MARKDOWN_CHARS = 100_000
 #: Input keys that summarise a call in its heading, by preference.
 SUMMARY_KEYS = ("description", "file_path", "notebook_path", "path", "pattern", "url", "query", "skill", "command")
 
@@ -597,8 +602,20 @@ dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; overflow-wrap: anywhe
 .box.error { border-color: var(--err); } .box.subagent { border-left: 4px solid var(--hunk); }
 .head { font-weight: 600; } .head .meta { font-weight: normal; color: var(--dim); margin-left: .5rem; }
 .prose { white-space: pre-wrap; overflow-wrap: anywhere; margin: .4rem 0; }
+.markdown { overflow-wrap: anywhere; margin: .4rem 0; }
+.markdown > :first-child { margin-top: 0; } .markdown > :last-child { margin-bottom: 0; }
+.markdown p, .markdown ul, .markdown ol, .markdown blockquote, .markdown table { margin: .4rem 0; }
+.markdown h1, .markdown h2, .markdown h3, .markdown h4, .markdown h5, .markdown h6 { font-size: 1rem;
+  margin: .8rem 0 .3rem; } .markdown h1 { font-size: 1.25rem; } .markdown h2 { font-size: 1.1rem; }
+.markdown blockquote { margin-left: 0; padding-left: .8rem; border-left: 3px solid var(--line); color: var(--dim); }
+.markdown table { border-collapse: collapse; display: block; overflow-x: auto; }
+.markdown th, .markdown td { border: 1px solid var(--line); padding: .2rem .5rem; }
+.markdown th { background: var(--box); }
+.markdown hr { border: 0; border-top: 1px solid var(--line); }
+code { font-size: 13px; background: var(--box); border-radius: 3px; padding: 0 .2rem; }
 pre { background: var(--bg); border: 1px solid var(--line); border-radius: 4px; padding: .4rem .6rem;
   overflow-x: auto; font-size: 13px; white-space: pre-wrap; overflow-wrap: anywhere; }
+pre code { background: none; padding: 0; }
 .add { color: var(--add); } .del { color: var(--del); } .hunk { color: var(--hunk); }
 .note { margin: .3rem 0; color: var(--dim); font-size: 13px; }
 .note.error, .note.interrupt { color: var(--err); font-weight: 600; }
@@ -615,6 +632,27 @@ _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 def _h(text: str) -> str:
     """Session text as HTML text or attribute value."""
     return html.escape(visible_controls(text), quote=True)
+
+
+class _Prose(MarkdownIt):
+    """CommonMark with GFM tables and strikethrough; raw HTML is escaped, images are not loaded."""
+
+    def __init__(self) -> None:
+        super().__init__("commonmark", {"html": False})
+        self.enable(["table", "strikethrough"]).disable("image")  # `![a](u)` shows as "!" and a link
+
+    def validateLink(self, url: str) -> bool:
+        """markdown-it's check (no javascript:, vbscript: or file: URL), and no data: URL: it lets images through."""
+        return super().validateLink(url) and not url.strip().lower().startswith("data:")
+
+    def html(self, text: str) -> str:
+        """Markdown from the session as HTML, its control characters made visible (U+2029 still ends a paragraph).
+        A numeric character reference (`&#x202e;`, no named one) decodes to a control: then the output is made safe."""
+        shown = self.render(visible_controls(text))
+        return visible_controls(shown) if "&#" in text else shown
+
+
+_PROSE = _Prose()
 
 
 class _Html:
@@ -640,8 +678,11 @@ class _Html:
         self.parts.append("</div>\n")
 
     def prose(self, text: str, literal: bool = False) -> None:
-        """Prose as written (white-space: pre-wrap), whether `literal` or Markdown."""
-        self.parts.append(f'<div class="prose">{_h(text)}</div>\n')
+        """Markdown rendered; `literal` text (and text too long to parse) as written (white-space: pre-wrap)."""
+        if literal or len(text) > MARKDOWN_CHARS:
+            self.parts.append(f'<div class="prose">{_h(text)}</div>\n')
+        else:
+            self.parts.append(f'<div class="markdown">{_PROSE.html(text)}</div>\n')
 
     def code(self, text: str, lang: str) -> None:
         self.parts.append(f'<pre class="{_h(lang)}">{_h(text)}</pre>\n')
