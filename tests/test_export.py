@@ -391,6 +391,22 @@ def test_markdown_prose_never_yields_raw_html(prose: str, shown: str) -> None:
     assert shown in rendered
 
 
+def test_markdown_writes_characters_not_entities() -> None:
+    """Markup is escaped by a backslash, and a `<` that starts none is left alone: the Markdown reads as it shows."""
+    prose = "if a < b && c <= d: Vec<T> &amp; `|x| < 1`\n\n| type | size |\n|---|---|\n| `Vec<T>` | 24 <b>B</b> |"
+    shown = _md_prose(prose)
+    assert shown.split("\n") == [
+        "if a < b && c \\<= d: Vec\\<T> \\&amp; `|x| < 1`",
+        "",
+        "| type | size |",
+        "|---|---|",
+        "| `Vec<T>` | 24 \\<b>B\\</b> |",
+    ]
+    rendered = render_markdown(shown)
+    assert "<p>if a &lt; b &amp;&amp; c &lt;= d: Vec&lt;T&gt; &amp;amp; <code>|x| &lt; 1</code></p>" in rendered
+    assert "<td><code>Vec&lt;T&gt;</code></td>\n<td>24 &lt;b&gt;B&lt;/b&gt;</td>" in rendered
+
+
 def test_markdown_prose_keeps_code_as_written() -> None:
     rendered = render_markdown(_md_prose("Use `Vec<String>` here:\n\n```rust\nlet v: Vec<String> = vec![];\n```\n"))
     assert "<code>Vec&lt;String&gt;</code>" in rendered
@@ -522,6 +538,7 @@ def test_fork_compaction_subagent_and_errors_are_marked(tmp_path: Path) -> None:
 
     md = export(main_path, "markdown")
     assert "**⑂ Fork: branch 2 of 2 (a prompt was edited or rewound here; the other is not in this export" in md
+    assert "export: the app's < and > switch branches, x exports the one shown)**" in md  # no entity: plain `<`
     assert "3 prompts, 5 answers, 1 tool call (0 errors) in all branches" in md  # the facts count both
     assert "- **Threads:** 1 fork, " in md
     assert "edited follow-up" in md and "original follow-up" not in md

@@ -427,9 +427,12 @@ _FENCE_CLOSE = re.compile(r"( *)(`{3,}|~{3,})[ \t]*")
 _INFO = re.compile(r"[\w+#.-]*")
 #: An ATX heading's opening sequence: demoted by two in messages, below the document's own headings.
 _HEADING = re.compile(r"^( {0,3})(#{1,6})(?=[ \t]|$)")
-#: What needs care in a line of prose: a backslash escape, a backtick run, `<`, and `&` starting an entity.
-_INLINE = re.compile(r"\\[!-/:-@\[-`{-~]|`+|<|&(?=#\d{1,7};|#[xX][\da-fA-F]{1,6};|[A-Za-z][A-Za-z\d]{1,31};)")
+#: What needs care in a line of prose: a backslash escape, a backtick run, `<` that may start a tag or an
+#: autolink (one before a space or the line's end never does: `a < b` is text as it is), `&` starting an entity.
+_INLINE = re.compile(r"\\[!-/:-@\[-`{-~]|`+|<(?=\S)|&(?=#\d{1,7};|#[xX][\da-fA-F]{1,6};|[A-Za-z][A-Za-z\d]{1,31};)")
 _BACKTICKS = re.compile(r"`+")
+#: A `<` that may start a tag or an autolink, as in _INLINE.
+_TAG_START = re.compile(r"<(?=\S)")
 #: What Markdown could read as syntax in a line shown as written: inline characters anywhere, and block
 #: markers at the start (a heading, quote, list item, setext underline, ordered list item's `1.`).
 _LITERAL = re.compile(r"[\\`*_\[\]<&~|]|^[#>+=-]|^\d{1,9}[.)]")
@@ -491,16 +494,18 @@ def _md_prose(text: str, literal: bool = False) -> str:
 
 
 def _md_inline(line: str) -> str:
-    """One line of prose with `<` and entities escaped outside code spans.
+    """One line of prose with markup (`<b>`, `&amp;`) escaped outside code spans by a backslash: the
+    Markdown reads as the text it shows (`\\<b>`, not `&lt;b>`; `a < b` as it is).
 
     A backtick run with no closing run on the same line is escaped, so that every line
-    is balanced on its own and a renderer pairs code spans exactly as done here. In a
-    line holding a `|` (a GFM table row splits cells before it finds code spans), `<`
-    is escaped inside code spans too.
+    is balanced on its own and a renderer pairs code spans exactly as done here. A GFM
+    table row splits cells before it finds code spans: when a code span holds a `|`, the
+    split may leave what was in a span outside one, so a `<` that may start a tag is
+    escaped in every code span of that line too (as `&lt;`: no backslash escape works in code).
     """
     out: list[str] = []
+    spans: list[int] = []  #: indexes in `out` of code spans
     pos = 0
-    table = "|" in line
     while (match := _INLINE.search(line, pos)) is not None:
         out.append(line[pos : match.start()])
         token = match.group()
@@ -510,16 +515,17 @@ def _md_inline(line: str) -> str:
             if closer is None:
                 out.append("\\`" * len(token))
                 continue
-            body = line[pos : closer.start()]
-            out.append(token + (body.replace("<", "&lt;") if table else body) + token)
+            spans.append(len(out))
+            out.append(line[match.start() : closer.end()])
             pos = closer.end()
-        elif token == "<":
-            out.append("&lt;")
-        elif token == "&":
-            out.append("&amp;")
+        elif token in "<&":
+            out.append("\\" + token)
         else:
             out.append(token)
     out.append(line[pos:])
+    if any("|" in out[i] for i in spans):
+        for i in spans:
+            out[i] = _TAG_START.sub("&lt;", out[i])
     return "".join(out)
 
 
