@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import multiprocessing
 import os
@@ -355,6 +356,77 @@ def test_an_unwritable_cache_folder_means_working_from_memory(tmp_path: Path) ->
     assert [n for n in lib.notices if "memory" in n] == [n for n in lib.notices if "memory" in n][:1]
     assert len([n for n in lib.notices if "working from memory" in n]) == 1
     assert len(hits(lib, "green")) == 2
+
+
+def _capped(db: sqlite3.Connection) -> None:
+    """Each database of `db` may grow by a page at most: a disk that is about to be full."""
+    for (schema,) in db.execute("SELECT name FROM pragma_database_list").fetchall():
+        pages = db.execute(f"PRAGMA {schema}.page_count").fetchone()[0]
+        db.execute(f"PRAGMA {schema}.max_page_count={pages + 1}")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_full_disk_means_working_from_memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
+    """Every hit is found all the same, and the user is told (a partly written index gave fewer hits)."""
+    root = tmp_path / "projects"
+    for i in range(6):
+        simple_project(root, cwd=f"/home/u/p{i}", sessions=3, start=i * 10_000)
+    monkeypatch.setattr(index_module, "POOL_MIN_BYTES", 0)
+    monkeypatch.setattr(index_module, "worker_count", lambda: workers)
+    monkeypatch.setattr(index_module, "_context", lambda: multiprocessing.get_context("fork"))
+    connect = index_module.connect
+
+    def capped_connect(path: str) -> sqlite3.Connection:  # the workers' connections (they are forked)
+        db = connect(path)
+        _capped(db)
+        return db
+
+    monkeypatch.setattr(index_module, "connect", capped_connect)
+    lib = Library([root], tmp_path / "cache")
+    _capped(lib.index.db)
+    lib.refresh()
+    assert [n for n in lib.notices if "working from memory" in n] == [
+        f"cannot write the index in {tmp_path / 'cache'} (database or disk is full): working from memory"
+    ]
+    assert lib.index.path is None
+    assert len(hits(lib, "green")) == 18
+    assert infos(lib) == infos(fresh(root, tmp_path, "roomy"))
+
+
+def _start_a_worker_and_vanish(tasks: object, events: object, path: str, pids: object) -> None:
+    """A parent that starts a worker and dies at once, with no cleanup (as under `kill -9`)."""
+    args = (tasks, events, frozenset(), path, 0, os.getpid())
+    worker = multiprocessing.get_context("fork").Process(target=index_module._worker, args=args)
+    worker.start()
+    pids.put(worker.pid)  # type: ignore[attr-defined]
+    os._exit(0)
+
+
+def test_a_worker_whose_parent_is_gone_stops(tmp_path: Path) -> None:
+    """A parent killed leaves no worker behind, waiting forever for work that will never come."""
+    ctx = multiprocessing.get_context("fork")
+    tasks, events, pids = ctx.Queue(), ctx.Queue(), ctx.SimpleQueue()  # a simple queue sends at once
+    lib = Library([tmp_path / "projects"], tmp_path / "cache")
+    parent = ctx.Process(target=_start_a_worker_and_vanish, args=(tasks, events, str(lib.index.path), pids))
+    parent.start()
+    pid = pids.get()
+    parent.join()
+    try:
+        deadline = time.monotonic() + 10
+        while _running(pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _running(pid)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, 9)
+
+
+def _running(pid: int) -> bool:
+    """Whether process `pid` is still there and not a zombie (an orphan's end is reaped by whoever adopts it)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 def test_nothing_is_ever_written_under_a_projects_folder(tmp_path: Path) -> None:

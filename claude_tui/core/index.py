@@ -23,7 +23,7 @@ index. Stopped between the two (killed), the rows are written again by the next 
 search drops the duplicates.
 
 It is a cache: a missing, old, corrupt or locked database is rebuilt or replaced by one in
-memory, never fatal. A file replaced or deleted leaves its rows behind as dead weight
+memory, never fatal; so is one on a full disk. A file replaced or deleted leaves its rows behind as dead weight
 (a contentless FTS5 table cannot forget a row without its text); search ignores them,
 and the database is rebuilt from scratch when they outnumber the live ones.
 
@@ -172,6 +172,10 @@ class DiskFile:
 
 class IndexBusy(Exception):
     """Another process kept writing the database; the caller may use it as it is."""
+
+
+class DiskFull(Exception):
+    """A worker could not write the index: its disk is full."""
 
 
 def scan(roots: list[Path], notices: list[str]) -> list[DiskFile]:
@@ -341,7 +345,8 @@ def _transaction(db: sqlite3.Connection, work: Callable[[], Any]) -> Any:
         result = work()
         db.execute("COMMIT")
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.in_transaction:  # sqlite has rolled back already after some errors (a full disk)
+            db.execute("ROLLBACK")
         raise
     return result
 
@@ -370,10 +375,11 @@ class _Batcher:
         return written
 
 
-def _worker(tasks: Any, events: Any, leaves: frozenset[str], path: str, shard: int) -> None:
+def _worker(tasks: Any, events: Any, leaves: frozenset[str], path: str, shard: int, parent: int) -> None:
     """A worker process: reads files and writes what it found to its own text database and the index.
 
     SIGTERM (the parent stopping it) is obeyed between writes, never between the two commits of one.
+    A `parent` gone (killed) stops it too: nobody is left to send it work or to wait for it.
     """
     import signal
 
@@ -382,7 +388,7 @@ def _worker(tasks: Any, events: Any, leaves: frozenset[str], path: str, shard: i
     signal.signal(signal.SIGTERM, lambda signum, frame: stopping.append(signum))
     try:
         batcher = _Batcher(connect(path), connect(str(text_path(Path(path), shard))), "main")
-        while not stopping and (job := tasks.get()) is not None:
+        while not stopping and (job := _next_job(tasks, parent)) is not None:
             try:
                 for item in run_job(job, leaves):
                     if (written := batcher.add(item)) is not None:
@@ -395,9 +401,21 @@ def _worker(tasks: Any, events: Any, leaves: frozenset[str], path: str, shard: i
         if not stopping and (written := batcher.flush()) is not None:
             events.put(written)
     except sqlite3.Error as exc:
-        events.put(f"index: {exc}")
+        events.put(DiskFull(str(exc)) if _full(exc) else f"index: {exc}")
     finally:
+        if os.getppid() != parent:
+            events.cancel_join_thread()  # no reader: exit without waiting for the queue to empty
         events.put(None)
+
+
+def _next_job(tasks: Any, parent: int) -> Job | None:
+    """The next job from the parent; None when there is no more, or no parent."""
+    while os.getppid() == parent:
+        try:
+            return tasks.get(timeout=1.0)
+        except queue.Empty:
+            continue
+    return None
 
 
 def connect(path: str) -> sqlite3.Connection:
@@ -509,7 +527,7 @@ class Index:
                 self.folder.mkdir(parents=True, exist_ok=True)
                 return self._connect(self.path)
             except sqlite3.OperationalError as exc:
-                reason = "busy (another process holds it)" if _locked(exc) else f"read-only ({exc})"
+                reason = "busy (another process holds it)" if _locked(exc) else f"not writable ({exc})"
                 self.notices.append(f"the index in {self.folder} is {reason}: working from memory")
             except OSError as exc:
                 self.notices.append(f"cache folder {self.folder} not writable ({exc.strerror}): working from memory")
@@ -654,11 +672,23 @@ class Index:
         with self.lock:
             try:
                 return self._update(roots, progress, cancel)
+            except DiskFull as exc:
+                self._to_memory(str(exc))
             except sqlite3.DatabaseError as exc:
                 if _locked(exc):
                     raise IndexBusy(str(exc)) from exc
-                self._mend(exc)
-                return self._update(roots, progress, cancel)
+                if _full(exc):
+                    self._to_memory(str(exc))
+                else:
+                    self._mend(exc)
+            return self._update(roots, progress, cancel)
+
+    def _to_memory(self, reason: str) -> None:
+        """Go on with an index in memory: the cache folder's disk is full."""
+        self.note(f"cannot write the index in {self.folder} ({reason}): working from memory")
+        self.db.close()
+        self.path = None
+        self.db = self._connect(None)
 
     def _mend(self, exc: sqlite3.DatabaseError) -> None:
         self.note(f"index damaged ({exc}): rebuilt")
@@ -876,7 +906,8 @@ def _pool(
         for _ in range(workers):
             tasks.put(None)
         procs = [
-            ctx.Process(target=_worker, args=(tasks, events, leaves, path, k), daemon=True) for k in range(workers)
+            ctx.Process(target=_worker, args=(tasks, events, leaves, path, k, os.getpid()), daemon=True)
+            for k in range(workers)
         ]
         for p in procs:
             p.start()
@@ -898,6 +929,8 @@ def _pool(
                 running -= 1
             elif isinstance(event, str):
                 notices.append(event)
+            elif isinstance(event, DiskFull):
+                raise event
             else:
                 yield event
     finally:
@@ -974,6 +1007,11 @@ def _begin_writing(
 
 def _locked(exc: Exception) -> bool:
     return "locked" in str(exc) or "busy" in str(exc)
+
+
+def _full(exc: sqlite3.Error) -> bool:
+    """Whether `exc` says the disk (or the database's allowed size) is full."""
+    return getattr(exc, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_FULL
 
 
 def _inside(folder: Path, roots: list[Path]) -> bool:
