@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 import re
@@ -155,6 +156,57 @@ async def test_the_tree_filter_takes_any_word_says_when_nothing_matches_and_back
         await pilot.press("enter", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace")
         await settled(pilot, lambda: tree.filter_text == "p")
         assert [str(n.label).split()[0] for n in tree.root.children] == ["notes-api"]
+
+
+async def test_enter_in_a_filter_box_opens_the_row_it_left_highlighted_and_down_moves_on(roots: list[Path]) -> None:
+    """As in a picker: a second Enter, or a Down that only left the box, was a key lost."""
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        view = await browser_ready(pilot, app)
+        tree, sessions = app.main.query_one(ProjectTree), app.main.query_one(SessionList)
+        await pilot.press("1", "slash", *"scratch", "enter")
+        await settled(pilot, lambda: str(sessions.border_title) == "Sessions · /home/ada/scratch")
+        assert tree.chosen is not None and tree.chosen.path == "/home/ada/scratch"
+        await pilot.press("2", "slash", "i")
+        await settled(pilot, lambda: sessions.filter_text == "i")
+        assert len(sessions.shown) == 2 and sessions.cursor == 0
+        await pilot.press("down")
+        assert sessions.has_focus and sessions.cursor == 1
+        await pilot.press("slash", "down", "up")  # back in the box: each key moves the cursor once
+        assert sessions.has_focus and sessions.cursor == 0
+        await pilot.press("slash", "enter")
+        await settled(pilot, lambda: view.session is not None and view.session.id == sessions.shown[0].id)
+
+
+async def test_rows_keep_their_places_while_the_user_is_in_the_tree_or_the_list(roots: list[Path]) -> None:
+    """A refresh with other activity (two live projects, written in turns) moves no row under the cursor;
+    the order is brought up to date once the focus is elsewhere."""
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        tree, sessions = app.main.query_one(ProjectTree), app.main.query_one(SessionList)
+
+        def tree_order() -> list[str]:
+            return [node.data.path for node in tree._rows() if node.data is not None]
+
+        await pilot.press("1")
+        before = tree_order()
+        tree.set_projects(list(reversed(tree.projects)))
+        assert tree_order() == before
+        await pilot.press("2")
+        tree.set_projects(list(reversed(tree.projects)))
+        assert tree_order() != before
+        app.main.choose_project(next(p for p in app.projects if p.name == "weather-cli"))  # the list has the focus
+        await settled(pilot, lambda: len(sessions.shown) == 3 and sessions.has_focus)
+        listed = [s.file for s in sessions.shown]
+        newer = [dataclasses.replace(s) for s in sessions.sessions]
+        last = next(s for s in newer if s.file == listed[-1])
+        last.ended = "2030-01-01T00:00:00.000Z"  # the last row written to now
+        sessions.set_sessions(newer)
+        assert [s.file for s in sessions.shown] == listed
+        await pilot.press("1")
+        sessions.set_sessions(newer)
+        assert [s.file for s in sessions.shown] == [listed[-1], *listed[:-1]]
 
 
 async def test_a_list_with_every_session_hidden_says_why(tmp_path: Path) -> None:
@@ -478,7 +530,7 @@ async def test_filtering_the_tree_to_one_project_chooses_it(roots: list[Path]) -
         assert [str(n.label).split()[0] for n in tree.root.children] == ["scratch"]
         assert str(sessions.border_title).endswith("/scratch")
         await settled(pilot, lambda: view.session is not None and view.session.id == sessions.shown[0].id)
-        await pilot.press("enter")  # the filter box: back to the tree
+        await pilot.press("up")  # the filter box: back to the tree, on its only row
         assert tree.has_focus
         await pilot.press("escape")  # clears the filter, the cursor kept on the project
         assert tree.filter_text == "" and len(tree.root.children) == 3
@@ -498,7 +550,7 @@ async def test_escape_clears_the_session_filter_from_the_list(roots: list[Path])
         await pilot.pause(0.5)
         await pilot.press("enter")
         await settled(pilot, lambda: len(sessions.shown) == 3)
-        await pilot.press(*"rich", "enter")
+        await pilot.press(*"rich", "down")
         assert sessions.has_focus and len(sessions.shown) == 1
         await pilot.press("escape")
         assert sessions.filter_text == "" and len(sessions.shown) == 3
@@ -542,6 +594,25 @@ async def test_palette_jump_names_the_project_over_the_list(roots: list[Path], s
         await pilot.press("enter")
         await settled(pilot, lambda: view.session is not None and view.session.id.startswith("d2880ff3"))
         assert str(sessions.border_title) == "Sessions · /home/ada/scratch"
+
+
+async def test_a_session_chosen_from_before_a_refresh_is_shown_in_its_project(roots: list[Path]) -> None:
+    """The palette's sessions are those of its opening: a live history refreshed since has new ones."""
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        view = await browser_ready(pilot, app)
+        tree, sessions = app.main.query_one(ProjectTree), app.main.query_one(SessionList)
+        asked = next(s for p in app.projects for s in p.sessions if s.id.startswith("d2880ff3"))
+        app.main.choose_session(dataclasses.replace(asked))  # equal, but not one of the library's own
+        await settled(pilot, lambda: view.session is not None and view.session.id == asked.id)
+        assert tree.chosen is not None and tree.chosen.path == asked.project
+        assert sessions.chosen is not None and sessions.chosen.file == asked.file
+        assert str(sessions.border_title) == "Sessions · /home/ada/scratch"
+        project = next(p for p in app.projects if p.path != asked.project)
+        app.main.choose_project(dataclasses.replace(project, sessions=[]))
+        await settled(pilot, lambda: app.main.info is not None and app.main.info.project == project.path)
+        assert sessions.shown and {s.file for s in sessions.shown} <= {s.file for s in project.sessions}
+        assert tree.chosen is not None and tree.chosen.path == project.path
 
 
 async def test_filtering_the_list_shows_the_highlighted_session(roots: list[Path]) -> None:

@@ -112,11 +112,14 @@ MESSAGE_ACTIONS = frozenset({"copy_message", "raw", "plan", "pager"})
 
 
 class FilterInput(Input):
-    """Type-to-filter box above a list: Escape clears it, Enter or Down goes back to the list."""
+    """Type-to-filter box above a list: Escape clears it; Enter opens the row the filter left highlighted,
+    and Down moves on to the next, both back in the list (as a picker does)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "clear", "Clear filter", show=False, id="filter.clear"),
-        Binding("enter,down", "done", "Back to the list", show=False, id="filter.done"),
+        Binding("enter", "open", "Open the highlighted row", show=False, id="filter.done"),
+        Binding("down", "down", "Down the list", show=False, id="filter.down"),
+        Binding("up", "up", "Up the list", show=False, id="filter.up"),
     ]
 
     def __init__(self, target: str, placeholder: str, *, id: str) -> None:
@@ -131,8 +134,29 @@ class FilterInput(Input):
         self.reset()
         self.action_done()
 
-    def action_done(self) -> None:
-        self.screen.query_one(f"#{self.target}").focus()
+    def action_done(self) -> ProjectTree | SessionList:
+        """Back to the list; it is returned."""
+        target = self.screen.query_one(f"#{self.target}", ProjectTree | SessionList)
+        target.focus()
+        return target
+
+    def action_open(self) -> None:
+        self.action_done().action_open()
+
+    def action_down(self) -> None:
+        self._move(1)
+
+    def action_up(self) -> None:
+        self._move(-1)
+
+    def _move(self, delta: int) -> None:
+        target = self.action_done()
+        if isinstance(target, SessionList):
+            target.action_cursor(delta)
+        elif delta > 0:
+            target.action_cursor_down()
+        else:
+            target.action_cursor_up()
 
 
 class MainScreen(Screen[None]):
@@ -427,13 +451,18 @@ class MainScreen(Screen[None]):
 
     def choose_project(self, project: Project) -> None:
         self._clear_filters()
+        app: ClaudeTUI = self.app  # type: ignore[assignment]
+        project = next((p for p in app.projects if p.path == project.path), project)  # as of the last refresh
         self.query_one(ProjectTree).set_projects(self.query_one(ProjectTree).projects, project)
         self._show_project(project, open_newest=True)
         self.action_focus_pane("sessions")  # unzoomed: the list is not hidden
 
     def choose_session(self, info: SessionInfo) -> None:
+        """Show a session chosen by the user, in its project's list; `info` may be from before the last
+        refresh of the library (the palette's), which replaced every project and session."""
         self._clear_filters()
         app: ClaudeTUI = self.app  # type: ignore[assignment]
+        info = self._info_of(Path(info.file)) or info
         project = next((p for p in app.projects if any(s is info for s in p.sessions)), None)
         if project is not None:
             self.query_one(ProjectTree).set_projects(self.query_one(ProjectTree).projects, project)

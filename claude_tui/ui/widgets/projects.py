@@ -13,7 +13,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from claude_tui.ui.tools import one_line
-from claude_tui.ui.widgets.sessions import quiet
+from claude_tui.ui.widgets.sessions import in_place, quiet
 
 if TYPE_CHECKING:
     from claude_tui.core.library import Project
@@ -52,8 +52,9 @@ class ProjectTree(Tree["Project | None"]):
         self._target: TreeNode[Project | None] | None = None  #: where the cursor goes once the tree is laid out
 
     def set_projects(self, projects: list[Project], chosen: Project | None = None) -> None:
-        """Show `projects` (most recent first), keeping the cursor on `chosen` or the current one."""
-        self.projects = projects
+        """Show `projects` (most recent first), keeping the cursor on `chosen` or the current one; while the
+        tree has the focus, those already shown keep their places."""
+        self.projects = in_place(projects, self.projects, lambda p: p.path) if self.has_focus else projects
         if chosen is not None:
             self._chosen = chosen
         self._rebuild()

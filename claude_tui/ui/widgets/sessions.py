@@ -6,7 +6,7 @@ A Line-API widget: a header line and one line per session, drawn when on screen.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -37,6 +37,16 @@ def quiet(info: SessionInfo) -> bool:
     """An empty or warmup session: the list hides it unless `a` shows them (a live one with a prompt
     or a command shows, and one that cannot be read: it says why)."""
     return not info.error and (info.warmup or (info.empty and not (info.live and info.first_prompt)))
+
+
+T = TypeVar("T")
+
+
+def in_place(items: list[T], before: list[T], key: Callable[[T], str]) -> list[T]:
+    """`items` with those shown `before` in their order there, the new ones first: a refresh of the
+    library moves no row under the cursor of a user in the list (two live projects swapped every 2 s)."""
+    place = {key(item): i for i, item in enumerate(before)}
+    return sorted(items, key=lambda item: place.get(key(item), -1))
 
 
 def title_of(info: SessionInfo) -> str:
@@ -146,10 +156,11 @@ class SessionList(ScrollView, can_focus=True):
     # ---------------------------------------------------------------- data
 
     def set_sessions(self, sessions: list[SessionInfo], chosen: str | None = None) -> None:
+        """Show `sessions`; those already shown keep their places while the list has the focus."""
         self.sessions = sessions
         if chosen is not None:
             self._chosen_path = str(chosen)
-        self._refill()
+        self._refill(keep_places=self.has_focus)
 
     def set_filter(self, text: str) -> None:
         if text.strip().lower() != self.filter_text:
@@ -168,12 +179,15 @@ class SessionList(ScrollView, can_focus=True):
     def chosen(self) -> SessionInfo | None:
         return self.shown[self.cursor] if 0 <= self.cursor < len(self.shown) else None
 
-    def _refill(self) -> None:
-        """Filter and sort again, keeping the cursor on the chosen session (a refill chooses nothing)."""
+    def _refill(self, keep_places: bool = False) -> None:
+        """Filter and sort again (or, `keep_places`, leave the rows shown where they are), keeping the cursor
+        on the chosen session (a refill chooses nothing)."""
         sort = next(s for key, _, s, _, _ in COLUMNS if key == self.sort_key)
         self._paths_differ = len({s.project for s in self.sessions}) > 1  # a repository and its worktrees
         rows = [s for s in self.sessions if self._visible(s)]
         rows.sort(key=sort, reverse=self.sort_descending)
+        if keep_places:
+            rows = in_place(rows, self.shown, lambda s: s.file)
         self.shown = rows
         wanted = self._chosen_path
         self.cursor = next((i for i, s in enumerate(rows) if s.file == wanted), 0)
