@@ -286,10 +286,28 @@ def _command_meant(word: str) -> str | None:
     return next(iter(difflib.get_close_matches(word, COMMANDS, n=1, cutoff=0.7)), None)
 
 
+def _standard_streams() -> None:
+    """A standard stream a script closed (`>&-`, `2>&-`) is /dev/null: what is written to it is gone, as
+    if it had been written, and no file opened later takes its descriptor (a child would write into it)."""
+    for fd, name in enumerate(("stdin", "stdout", "stderr")):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+        if getattr(sys, name) is None:  # closed when Python started
+            stream = open(os.devnull, "w" if fd else "r")  # noqa: SIM115 (open for the process's life)
+            setattr(sys, name, stream)
+            setattr(sys, f"__{name}__", stream)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run a subcommand, else the app. With no `argv` this is the whole process (the script's
     entry point), which a subcommand may end itself once its output is flushed."""
     whole_process = argv is None
+    _standard_streams()
     argv = _command_first(list(sys.argv[1:] if argv is None else argv))
     try:
         if argv and argv[0] in COMMANDS:

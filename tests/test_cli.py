@@ -13,8 +13,18 @@ import pytest
 from tests.jsonl import Thread, text
 
 
-def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "claude_tui", *args], capture_output=True, text=True, cwd=cwd)
+def run(
+    *args: str | bytes, cwd: Path | None = None, env: dict[str, str] | None = None, closed: int | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`claude-tui ARGS`, its output captured; `env` added to the environment, descriptor `closed` closed."""
+    return subprocess.run(
+        [sys.executable, "-m", "claude_tui", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, **env} if env else None,
+        preexec_fn=None if closed is None else lambda: os.close(closed),
+    )
 
 
 def make_home(tmp_path: Path) -> Path:
@@ -118,6 +128,19 @@ def test_output_that_cannot_be_written_is_one_line_and_non_zero(command: str, tm
             env=env,
         )
     assert (out.returncode, out.stderr) == (1, "claude-tui: No space left on device\n")
+
+
+@pytest.mark.parametrize("closed", [1, 2])
+@pytest.mark.parametrize("command", ["stats", "export", "search", "index"])
+def test_a_closed_stream_is_as_dev_null(command: str, closed: int, tmp_path: Path) -> None:
+    """`>&-` or `2>&-`: what would go there is gone, the rest and the exit status are as they would be."""
+    projects = make_home(tmp_path)
+    args = {"search": ["parser", "--limit", "1"], "index": []}.get(command, ["0f1e2d3c-0000-4000-8000-000000000001"])
+    env = {"CLAUDE_TUI_CACHE_DIR": str(tmp_path / "cache")}
+    out = run(command, *args, "--projects-dir", str(projects), env=env, closed=closed)
+    assert out.returncode == 0, out.stderr
+    assert out.stderr == ""
+    assert (out.stdout == "") == (closed == 1)
 
 
 def test_stats_on_real_sessions(real_projects: Path) -> None:
