@@ -7,6 +7,7 @@ prints one line on stderr and exits non-zero, never a traceback.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import re
 import sys
@@ -93,7 +94,7 @@ def _print_stats(facts: dict[str, Any], as_json: bool) -> None:
     from claude_tui.core.stats import format_stats
 
     if as_json:
-        sys.stdout.buffer.write(inert_json(orjson.dumps(facts).decode()).encode() + b"\n")
+        write_utf8(inert_json(orjson.dumps(facts).decode()) + "\n")
     else:
         print(visible_controls(format_stats(facts)))  # a title may hold escapes: never let them act
 
@@ -135,7 +136,7 @@ def _run_export(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise CommandError(f"cannot write {out}: {exc.strerror or exc}") from exc
     else:
-        sys.stdout.write(text)
+        write_utf8(text)
     return 0
 
 
@@ -209,6 +210,21 @@ def _reading(path: Path) -> Iterator[None]:
         yield
     except ReadError as exc:
         raise CommandError(f"cannot read {path}: {exc}") from exc
+
+
+def write_utf8(text: str) -> None:
+    """A document or JSON lines on standard output in UTF-8, their formats' encoding, whatever the locale's."""
+    sys.stdout.buffer.write(text.encode(errors="replace"))
+
+
+def argument_text(text: str, what: str) -> str:
+    """Text typed on the command line: read as UTF-8 when the locale's encoding (C: ASCII) could not."""
+    if not any("\udc80" <= c <= "\udcff" for c in text):  # the bytes Python could not decode, if any
+        return text
+    try:
+        return os.fsencode(text).decode()
+    except UnicodeDecodeError:
+        raise CommandError(f"{what} is not valid UTF-8 text") from None
 
 
 def _report(exc: CommandError) -> None:
@@ -288,7 +304,8 @@ def _command_meant(word: str) -> str | None:
 
 def _standard_streams() -> None:
     """A standard stream a script closed (`>&-`, `2>&-`) is /dev/null: what is written to it is gone, as
-    if it had been written, and no file opened later takes its descriptor (a child would write into it)."""
+    if it had been written, and no file opened later takes its descriptor (a child would write into it).
+    A character the output's encoding lacks (LC_ALL=C, PYTHONIOENCODING=latin-1) is replaced, not a crash."""
     for fd, name in enumerate(("stdin", "stdout", "stderr")):
         try:
             os.fstat(fd)
@@ -301,6 +318,9 @@ def _standard_streams() -> None:
             stream = open(os.devnull, "w" if fd else "r")  # noqa: SIM115 (open for the process's life)
             setattr(sys, name, stream)
             setattr(sys, f"__{name}__", stream)
+    for stream, errors in ((sys.stdout, "replace"), (sys.stderr, "backslashreplace")):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors=errors)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -15,7 +15,7 @@ from typing import TextIO
 
 import orjson
 
-from claude_tui.cli import CommandError
+from claude_tui.cli import CommandError, argument_text, write_utf8
 from claude_tui.core.files import default_roots
 from claude_tui.core.index import WRITE_WAIT, Index, IndexBusy, Progress, UpdateResult
 from claude_tui.core.sanitize import folded, inert_json, visible_controls
@@ -110,6 +110,9 @@ def _totals(index: Index, roots: list[Path]) -> tuple[int, int, int]:
 def run_search(args: argparse.Namespace) -> int:
     if args.limit < 1:
         raise CommandError("--limit must be at least 1")
+    query = argument_text(" ".join(args.query), "QUERY")
+    project = args.project and argument_text(args.project, "--project")
+    tool = args.tool and argument_text(args.tool, "--tool")
     roots = roots_of(args)
     index = Index(None, roots)
     try:
@@ -118,8 +121,8 @@ def run_search(args: argparse.Namespace) -> int:
         print("claude-tui: indexing interrupted: searching what was indexed", file=sys.stderr)
     try:
         hits = index.read(roots, lambda db: search(
-            db, roots, " ".join(args.query), limit=args.limit, project=args.project, role=args.role,
-            since=args.since, until=args.until, tool=args.tool, errors_only=args.errors,
+            db, roots, query, limit=args.limit, project=project, role=args.role,
+            since=args.since, until=args.until, tool=tool, errors_only=args.errors,
         ))  # fmt: skip
     except ValueError as exc:
         raise CommandError(str(exc)) from exc
@@ -127,8 +130,7 @@ def run_search(args: argparse.Namespace) -> int:
         _print_notices(index)
     out = sys.stdout
     if args.json:
-        lines = "".join(orjson.dumps(hit_json(h)).decode() + "\n" for h in hits)
-        out.buffer.write(inert_json(lines).encode())
+        write_utf8(inert_json("".join(orjson.dumps(hit_json(h)).decode() + "\n" for h in hits)))
     else:
         color = out.isatty() and not os.environ.get("NO_COLOR")
         out.write("".join(format_hit(h, color) for h in hits))

@@ -21,6 +21,7 @@ def run(
         [sys.executable, "-m", "claude_tui", *args],
         capture_output=True,
         text=True,
+        errors="backslashreplace",  # what is not UTF-8 (a narrow encoding's output) shown, not a failure
         cwd=cwd,
         env={**os.environ, **env} if env else None,
         preexec_fn=None if closed is None else lambda: os.close(closed),
@@ -141,6 +142,30 @@ def test_a_closed_stream_is_as_dev_null(command: str, closed: int, tmp_path: Pat
     assert out.returncode == 0, out.stderr
     assert out.stderr == ""
     assert (out.stdout == "") == (closed == 1)
+
+
+@pytest.mark.parametrize("narrow", [{"PYTHONIOENCODING": "latin-1"}, {"LC_ALL": "C", "PYTHONUTF8": "0"}])
+@pytest.mark.parametrize("command", ["stats", "export", "search"])
+def test_an_output_encoding_without_a_character_gets_a_stand_in(
+    command: str, narrow: dict[str, str], tmp_path: Path
+) -> None:
+    """In a locale without `→` the text is shown with `?` for it; a document (export) and JSON stay UTF-8.
+    A query typed in UTF-8 where the locale is C is read as UTF-8."""
+    t = Thread(session_id="narrow")
+    t.prompt("the résumé → parser")
+    t.write(tmp_path / "projects" / "-p" / "narrow.jsonl")
+    env = {**narrow, "PYTHONCOERCECLOCALE": "0", "CLAUDE_TUI_CACHE_DIR": str(tmp_path / "cache")}
+    out = run(
+        command, "résumé" if command == "search" else "narrow", "--projects-dir", str(tmp_path / "projects"), env=env
+    )
+    assert out.returncode == 0, out.stderr
+    assert ("résumé → parser" if command == "export" else "? parser") in out.stdout
+
+
+def test_a_query_that_is_not_utf8_is_said_to_be(tmp_path: Path) -> None:
+    env = {"CLAUDE_TUI_CACHE_DIR": str(tmp_path / "cache")}
+    out = run("search", b"caf\xe9", "--projects-dir", str(make_home(tmp_path)), env=env)
+    assert (out.returncode, out.stderr) == (1, "claude-tui: QUERY is not valid UTF-8 text\n")
 
 
 def test_stats_on_real_sessions(real_projects: Path) -> None:
