@@ -1,7 +1,8 @@
 """The command line: `claude-tui` opens the app; subcommands serve people and scripts.
 
-Every failure a user can cause (a missing file, an unknown id, an unreadable file)
-prints one line on stderr and exits non-zero, never a traceback.
+Every failure a user can cause (a missing file, an unknown id, an unreadable file, a bad value)
+prints one line on stderr and exits with status 2 (ERROR), never a traceback. As with grep, status 1
+is search's "no matches", not an error.
 """
 
 from __future__ import annotations
@@ -20,6 +21,10 @@ from claude_tui import __version__
 
 if TYPE_CHECKING:
     from claude_tui.core.session import Session
+
+
+#: The exit status of an error (as grep's: search exits 0 with hits, 1 without).
+ERROR = 2
 
 
 class CommandError(Exception):
@@ -61,7 +66,7 @@ def _run_stats(args: argparse.Namespace) -> int:
                 session, facts = _stats_of(_resolve(spec, args.projects_dir))
             except CommandError as exc:  # said, and on to the next one
                 _report(exc)
-                failed = 1
+                failed = ERROR
                 continue
             if printed and not args.json:
                 print()  # a blank line between two sessions' facts
@@ -336,13 +341,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return COMMANDS[args.command][1](args)
         if argv and (meant := _command_meant(argv[0])):
             print(f"claude-tui: no command {argv[0]!r}: did you mean {meant!r}? (claude-tui --help)", file=sys.stderr)
-            return 2
+            return ERROR
         from claude_tui.ui.launch import run_app
 
         return run_app(argv)
     except CommandError as exc:
         _report(exc)
-        return 1
+        return ERROR
     except KeyboardInterrupt:
         print("claude-tui: interrupted", file=sys.stderr)
         return 130
@@ -352,7 +357,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _drop_output()
         where = f": {exc.filename}" if exc.filename else ""
         _report(CommandError(f"{exc.strerror or exc}{where}"))
-        return 1
+        return ERROR
 
 
 def _drop_output() -> None:

@@ -15,7 +15,7 @@ from typing import TextIO
 
 import orjson
 
-from claude_tui.cli import CommandError, argument_text, write_utf8
+from claude_tui.cli import ERROR, CommandError, argument_text, write_utf8
 from claude_tui.core.files import default_roots
 from claude_tui.core.index import WRITE_WAIT, Index, IndexBusy, Progress, UpdateResult
 from claude_tui.core.sanitize import folded, inert_json, visible_controls
@@ -97,7 +97,7 @@ def run_index(args: argparse.Namespace) -> int:
     projects, sessions, size = _totals(index, roots)
     read = f" (read {result.bytes_read / 1e6:,.1f} MB)" if result.bytes_read else " (nothing new)"
     print(f"{projects} projects, {sessions} sessions, {size / 1e6:,.1f} MB in {time.monotonic() - started:.2f} s{read}")
-    return 0 if index.path is not None else 1  # held in memory only: nothing was kept for next time
+    return 0 if index.path is not None else ERROR  # held in memory only: nothing was kept for next time
 
 
 def _totals(index: Index, roots: list[Path]) -> tuple[int, int, int]:

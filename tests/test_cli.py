@@ -64,7 +64,7 @@ def test_a_subagent_transcript_by_the_id_search_gives_it(tmp_path: Path) -> None
         assert out.returncode == 0, out.stderr
         assert orjson.loads(out.stdout)["title"] == "look at the lexer"
     out = run("stats", "agent-", "--projects-dir", str(projects))
-    assert out.returncode == 1 and "ambiguous: 2 sessions match (agent-1a2b3c4d, agent-5e6f7a8b)" in out.stderr
+    assert out.returncode == 2 and "ambiguous: 2 sessions match (agent-1a2b3c4d, agent-5e6f7a8b)" in out.stderr
 
 
 def test_the_projects_folder_may_come_before_the_subcommand(tmp_path: Path) -> None:
@@ -88,11 +88,11 @@ def test_stats_goes_on_after_a_session_it_cannot_find(tmp_path: Path) -> None:
     projects = make_home(tmp_path)
     first, second = (f"0f1e2d3c-0000-4000-8000-00000000000{i}" for i in (1, 2))
     out = run("stats", first, "zzzz", second, "--json", "--projects-dir", str(projects))
-    assert out.returncode == 1 and out.stderr.count("no session matches 'zzzz'") == 1
+    assert out.returncode == 2 and out.stderr.count("no session matches 'zzzz'") == 1
     assert [orjson.loads(line)["session_id"] for line in out.stdout.splitlines()] == [first, second]
 
 
-def test_errors_are_one_line_and_non_zero(tmp_path: Path) -> None:
+def test_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
     projects = make_home(tmp_path)
     (tmp_path / "dir.jsonl").mkdir()
     cases = [
@@ -109,14 +109,14 @@ def test_errors_are_one_line_and_non_zero(tmp_path: Path) -> None:
     ]
     for args, message in cases:
         out = run(*args)
-        assert out.returncode != 0, args
+        assert out.returncode == 2, args
         assert message in out.stderr, (args, out.stderr)
         assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
 @pytest.mark.parametrize("command", ["stats", "export", "search"])
-def test_output_that_cannot_be_written_is_one_line_and_non_zero(command: str, tmp_path: Path) -> None:
+def test_output_that_cannot_be_written_is_one_line_and_exit_2(command: str, tmp_path: Path) -> None:
     projects = make_home(tmp_path)
     args = [command, "parser" if command == "search" else "0f1e2d3c-0000-4000-8000-000000000001"]
     env = {**os.environ, "CLAUDE_TUI_CACHE_DIR": str(tmp_path / "cache")}
@@ -128,7 +128,7 @@ def test_output_that_cannot_be_written_is_one_line_and_non_zero(command: str, tm
             text=True,
             env=env,
         )
-    assert (out.returncode, out.stderr) == (1, "claude-tui: No space left on device\n")
+    assert (out.returncode, out.stderr) == (2, "claude-tui: No space left on device\n")
 
 
 @pytest.mark.parametrize("closed", [1, 2])
@@ -165,7 +165,7 @@ def test_an_output_encoding_without_a_character_gets_a_stand_in(
 def test_a_query_that_is_not_utf8_is_said_to_be(tmp_path: Path) -> None:
     env = {"CLAUDE_TUI_CACHE_DIR": str(tmp_path / "cache")}
     out = run("search", b"caf\xe9", "--projects-dir", str(make_home(tmp_path)), env=env)
-    assert (out.returncode, out.stderr) == (1, "claude-tui: QUERY is not valid UTF-8 text\n")
+    assert (out.returncode, out.stderr) == (2, "claude-tui: QUERY is not valid UTF-8 text\n")
 
 
 def test_stats_on_real_sessions(real_projects: Path) -> None:

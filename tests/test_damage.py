@@ -71,7 +71,7 @@ def cli(*args: str, user: int | None = None, timeout: float = 60) -> subprocess.
 
 
 def assert_one_line_error(out: subprocess.CompletedProcess[str], message: str) -> None:
-    assert out.returncode == 1, (out.returncode, out.stderr)
+    assert out.returncode == 2, (out.returncode, out.stderr)
     assert "Traceback" not in out.stderr
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("claude-tui: ") and message in lines[0], out.stderr

@@ -208,7 +208,7 @@ def test_cli_export_never_writes_where_sessions_are(
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
     elsewhere = ["--projects-dir", str(tmp_path / "elsewhere")]
     for target in (path, path.parent / "out.md", config / "projects" / "out.md"):
-        assert main(["export", str(path), "-o", str(target), *elsewhere]) == 1
+        assert main(["export", str(path), "-o", str(target), *elsewhere]) == 2
         assert "refusing to write under a projects folder" in capsys.readouterr().err
     assert path.read_bytes() == before
     assert sorted(p.name for p in path.parent.iterdir()) == [path.name]

@@ -124,7 +124,7 @@ def test_commands_never_touch_the_history(
             target = out / f"{path.stem}.{fmt}"
             assert main(["export", str(path), "--format", fmt, "-o", str(target)]) == 0
             assert target.stat().st_size > 0
-    assert main(["export", str(files[0]), "-o", str(files[0].parent / "x.md")]) == 1
+    assert main(["export", str(files[0]), "-o", str(files[0].parent / "x.md")]) == 2
     assert "refusing to write under a projects folder" in capsys.readouterr().err
     for _ in range(2):  # built, then refreshed
         indexed = run(env, "index")

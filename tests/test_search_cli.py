@@ -234,7 +234,7 @@ def test_index_command_fails_when_nothing_can_be_kept(
     simple_project(root)
     (tmp_path / "file").write_text("x")
     monkeypatch.setenv("CLAUDE_TUI_CACHE_DIR", str(tmp_path / "file" / "cache"))
-    assert main(["index", "--projects-dir", str(root)]) == 1
+    assert main(["index", "--projects-dir", str(root)]) == 2
     assert "working from memory" in capsys.readouterr().err
 
 
@@ -271,10 +271,13 @@ def test_search_command_text(lib: Library, capsys: pytest.CaptureFixture[str]) -
         (["((("], "nothing to search for"),
         (["x", "--since", "someday"], "not a date"),
         (["x", "--limit", "0"], "--limit must be at least 1"),
+        (["*"], "nothing to search for"),
+        (["x", "--since", "yesterday"], "not a date"),
     ],
 )
 def test_search_command_errors(lib: Library, capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
-    assert main(["search", *args, "--projects-dir", str(lib.roots[0])]) == 1
+    """An error exits 2, as grep's do: 1 is for no matches."""
+    assert main(["search", *args, "--projects-dir", str(lib.roots[0])]) == 2
     err = capsys.readouterr().err
     assert err.startswith("claude-tui: ") and message in err and err.count("\n") == 1
 
@@ -282,6 +285,12 @@ def test_search_command_errors(lib: Library, capsys: pytest.CaptureFixture[str],
 def test_search_command_without_hits(lib: Library, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["search", "zzzyzzx", "--projects-dir", str(lib.roots[0])]) == 1
     assert capsys.readouterr().err == "no matches\n"
+
+
+def test_search_command_on_a_missing_folder_finds_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A missing projects folder is an empty library, said so: no matches, not an error."""
+    assert main(["search", "x", "--projects-dir", str(tmp_path / "none")]) == 1
+    assert capsys.readouterr().err == f"claude-tui: no projects folder at {tmp_path / 'none'}\nno matches\n"
 
 
 def test_the_projects_folder_before_the_command_is_kept_with_words_after_dashes(
@@ -406,7 +415,7 @@ def test_a_search_by_filters_alone_shows_each_message_from_its_start(
     assert hit.snippet == "FAILED test_two_objects - JSONDecodeError" and hit.is_error
     assert main(["search", "--errors", "--projects-dir", str(lib.roots[0])]) == 0
     assert "FAILED test_two_objects - JSONDecodeError" in capsys.readouterr().out
-    assert main(["search", "--projects-dir", str(lib.roots[0])]) == 1  # neither words nor a filter
+    assert main(["search", "--projects-dir", str(lib.roots[0])]) == 2  # neither words nor a filter
     assert "nothing to search for" in capsys.readouterr().err
 
 

@@ -36,6 +36,7 @@ def run_app(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     demo = demo_roots() if args.demo else None
     prefetch = Prefetch(lambda: demo or _roots(args))  # first of all: see prefetch.py
+    from claude_tui.cli import ERROR
     from claude_tui.core.files import SessionNotFound, find_session
 
     roots = demo or _roots(args)
@@ -45,7 +46,7 @@ def run_app(argv: list[str]) -> int:
             session = find_session(args.session, roots)
         except SessionNotFound as exc:
             print(f"claude-tui: {exc}", file=sys.stderr)
-            return 1
+            return ERROR
     from claude_tui.ui.app import ClaudeTUI
     from claude_tui.ui.config import load_config
 
