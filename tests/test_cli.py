@@ -100,8 +100,6 @@ def test_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
         (("stats", "0f1e2d3c", "--projects-dir", str(projects)), "ambiguous"),
         (("stats", str(tmp_path / "missing.jsonl")), "no such file"),
         (("stats", str(tmp_path / "dir.jsonl")), "a directory"),
-        ((str(tmp_path / "dir.jsonl"), "--projects-dir", str(projects)), "a directory"),  # the app's SESSION
-        (("", "--projects-dir", str(projects)), "no session named"),
         (("export", "0f1e2d3c", "--projects-dir", str(projects)), "ambiguous"),
         (("stats", "0f1e2d3c", "--projects-dir", str(tmp_path / "nowhere")), "no projects folder at"),
         (("serch", "parser", "--projects-dir", str(projects)), "no command 'serch': did you mean 'search'?"),
@@ -112,6 +110,40 @@ def test_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
         assert out.returncode == 2, args
         assert message in out.stderr, (args, out.stderr)
         assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def run_in_terminal(*args: str, stdin: bool = True, stdout: bool = True) -> subprocess.CompletedProcess[str]:
+    """`claude-tui ARGS` with a pseudo-terminal as stdin and stdout (else /dev/null, a pipe); stderr captured."""
+    master, terminal = os.openpty()
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "claude_tui", *args],
+            stdin=terminal if stdin else subprocess.DEVNULL,
+            stdout=terminal if stdout else subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=30,
+        )
+    finally:
+        os.close(terminal)
+        os.close(master)
+
+
+def test_the_apps_session_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
+    projects = make_home(tmp_path)
+    (tmp_path / "dir.jsonl").mkdir()
+    for session, message in ((str(tmp_path / "dir.jsonl"), "a directory"), ("", "no session named")):
+        out = run_in_terminal(session, "--projects-dir", str(projects))
+        assert out.returncode == 2 and message in out.stderr and out.stderr.count("\n") == 1, out.stderr
+
+
+@pytest.mark.parametrize(("stdin", "stdout"), [(False, False), (False, True), (True, False)])
+def test_the_app_without_a_terminal_says_so_and_exits_2(stdin: bool, stdout: bool, tmp_path: Path) -> None:
+    """`claude-tui </dev/null`, `claude-tui SESSION | head`: no app (it would run until killed), one line."""
+    out = run_in_terminal("--projects-dir", str(make_home(tmp_path)), stdin=stdin, stdout=stdout)
+    not_one = "stdout" if stdin else "stdin"
+    expected = f"the app needs a terminal ({not_one} is not one); for scripts see search, stats and export"
+    assert (out.returncode, out.stderr, out.stdout or "") == (2, f"claude-tui: {expected}\n", "")
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
