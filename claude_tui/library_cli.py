@@ -24,12 +24,18 @@ from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, search
 BAR_WIDTH = 24
 
 
+def takes_escapes(stream: TextIO) -> bool:
+    """Whether `stream` is a terminal that acts on escape sequences (TERM=dumb does not)."""
+    return stream.isatty() and os.environ.get("TERM") != "dumb"
+
+
 class ProgressBar:
-    """Files, MB and ETA on one line of a terminal's stderr; nothing when stderr is not a terminal."""
+    """Files, MB and ETA on one line of a terminal's stderr; nothing when stderr is not a terminal that
+    takes escape sequences."""
 
     def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr  # the one of the moment, not of the import
-        self.shown = self.stream.isatty()
+        self.shown = takes_escapes(self.stream)
         self.drawn = False
 
     def __call__(self, p: Progress) -> None:
@@ -132,7 +138,7 @@ def run_search(args: argparse.Namespace) -> int:
     if args.json:
         write_utf8(inert_json("".join(orjson.dumps(hit_json(h)).decode() + "\n" for h in hits)))
     else:
-        color = out.isatty() and not os.environ.get("NO_COLOR")
+        color = takes_escapes(out) and not os.environ.get("NO_COLOR")
         out.write("".join(format_hit(h, color) for h in hits))
     if hits.cut_short:
         print(f"claude-tui: {CUT_SHORT}: narrow it with --since, --until or --project", file=sys.stderr)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import sys
 from pathlib import Path
 
 import orjson
@@ -342,16 +344,18 @@ def test_terminal_escapes_never_reach_the_terminal(tmp_path: Path, capsys: pytes
     assert orjson.loads(raw)["title"] == "\x1b]0;retitled\x07 title"
 
 
-def test_progress_bar_shows_files_megabytes_and_eta() -> None:
-    import io
+class Terminal(io.StringIO):
+    """Standard output or error as a terminal."""
 
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_shows_files_megabytes_and_eta(monkeypatch: pytest.MonkeyPatch) -> None:
     from claude_tui.core.index import Progress
     from claude_tui.library_cli import ProgressBar
 
-    class Terminal(io.StringIO):
-        def isatty(self) -> bool:
-            return True
-
+    monkeypatch.setenv("TERM", "xterm-256color")
     stream = Terminal()
     bar = ProgressBar(stream)
     progress = Progress(files_done=3, files_total=10, bytes_done=50_000_000, bytes_total=200_000_000)
@@ -369,6 +373,22 @@ def test_progress_bar_shows_files_megabytes_and_eta() -> None:
     bar(waiting)
     told = "\rwaiting 3s for another process to finish writing the index (ctrl+c stops)\x1b[K"
     assert stream.getvalue().endswith(told)
+    monkeypatch.setenv("TERM", "dumb")
+    dumb = Terminal()
+    ProgressBar(dumb)(progress)
+    assert dumb.getvalue() == ""  # a terminal that takes no escapes: no bar
+
+
+@pytest.mark.parametrize(("term", "colored"), [("xterm", True), ("dumb", False)])
+def test_search_colours_a_terminal_that_takes_escapes(
+    lib: Library, monkeypatch: pytest.MonkeyPatch, term: str, colored: bool
+) -> None:
+    monkeypatch.setenv("TERM", term)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setattr("sys.stdout", Terminal())
+    assert main(["search", "schemas", "--projects-dir", str(lib.roots[0])]) == 0
+    out = sys.stdout.getvalue()
+    assert "Unrelated question about JSON" in out and ("\x1b[" in out) == colored
 
 
 def test_search_text_marks_a_shortened_title(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
