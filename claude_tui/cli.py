@@ -159,6 +159,13 @@ def _run_index(args: argparse.Namespace) -> int:
     return run_index(args)
 
 
+def _date(value: str) -> str:
+    """A --since or --until value, which may not be empty (it would be no filter at all)."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError("an empty date: give one (2026-01-31) or an age (3d)")
+    return value
+
+
 def _search_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("search", help="full-text search over every session, newest first")
     p.add_argument(
@@ -174,9 +181,14 @@ def _search_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--project", metavar="TEXT", help="only projects whose path contains TEXT")
     p.add_argument("--role", choices=("user", "assistant", "tool"), help="only messages of this role")
     p.add_argument(
-        "--since", metavar="DATE", help="only messages since DATE (2026-01-31, or an age: 12h, 3d, 2w, 6m = months)"
+        "--since",
+        type=_date,
+        metavar="DATE",
+        help="only messages since DATE (2026-01-31, or an age: 12h, 3d, 2w, 6m = months)",
     )
-    p.add_argument("--until", metavar="DATE", help="only messages before DATE (a date: up to the end of that day)")
+    p.add_argument(
+        "--until", type=_date, metavar="DATE", help="only messages before DATE (a date: up to the end of that day)"
+    )
     p.add_argument("--tool", metavar="NAME", help="only calls of this tool and their output (Bash, Edit, ...)")
     p.add_argument("--errors", action="store_true", help="only errors: failed tool calls and API errors")
 

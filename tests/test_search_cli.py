@@ -284,6 +284,15 @@ def test_search_command_errors(lib: Library, capsys: pytest.CaptureFixture[str],
     assert err.startswith("claude-tui: ") and message in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("option", ["--since", "--until"])
+def test_an_empty_date_is_an_error(option: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Not a search without that filter: an empty variable in a script (--since "$FROM") is a mistake."""
+    with pytest.raises(SystemExit) as exc:
+        main(["search", "x", option, " "])
+    assert exc.value.code == 2
+    assert f"argument {option}: an empty date" in capsys.readouterr().err
+
+
 def test_search_command_without_hits(lib: Library, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["search", "zzzyzzx", "--projects-dir", str(lib.roots[0])]) == 1
     assert capsys.readouterr().err == "no matches\n"
