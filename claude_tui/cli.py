@@ -65,7 +65,7 @@ def _run_stats(args: argparse.Namespace) -> int:
             try:
                 session, facts = _stats_of(_resolve(spec, args.projects_dir))
             except CommandError as exc:  # said, and on to the next one
-                _report(exc)
+                warn(str(exc))
                 failed = ERROR
                 continue
             if printed and not args.json:
@@ -244,10 +244,11 @@ def argument_text(text: str, what: str) -> str:
         raise CommandError(f"{what} is not valid UTF-8 text") from None
 
 
-def _report(exc: CommandError) -> None:
-    from claude_tui.core.sanitize import visible_controls
+def warn(message: str) -> None:
+    """`message` as one line on stderr, whatever it holds (a path with a line break or escapes in it)."""
+    from claude_tui.core.sanitize import one_line
 
-    print(f"claude-tui: {visible_controls(str(exc))}", file=sys.stderr)
+    print(f"claude-tui: {one_line(message)}", file=sys.stderr)
 
 
 def _exit_now(code: int) -> NoReturn:
@@ -305,7 +306,7 @@ def _parse(argv: list[str]) -> argparse.Namespace:
         dashed = next((w for w in words if w.startswith("-") and not w.startswith("--") and w != "-"), None)
         if argv[0] == "search" and exc.code == 2 and dashed:
             hint = f"to search for {dashed}, end the options with --: claude-tui search [OPTIONS] -- {dashed}"
-            print(f"claude-tui: {hint}", file=sys.stderr)
+            warn(hint)
         raise
 
 
@@ -352,23 +353,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.whole_process = whole_process
             return COMMANDS[args.command][1](args)
         if argv and (meant := _command_meant(argv[0])):
-            print(f"claude-tui: no command {argv[0]!r}: did you mean {meant!r}? (claude-tui --help)", file=sys.stderr)
+            warn(f"no command {argv[0]!r}: did you mean {meant!r}? (claude-tui --help)")
             return ERROR
         from claude_tui.ui.launch import run_app
 
         return run_app(argv)
     except CommandError as exc:
-        _report(exc)
+        warn(str(exc))
         return ERROR
     except KeyboardInterrupt:
-        print("claude-tui: interrupted", file=sys.stderr)
+        warn("interrupted")
         return 130
     except BrokenPipeError:
         return 0
     except OSError as exc:  # the output could not be written (a full disk, /dev/full), or another failure
         _drop_output()
         where = f": {exc.filename}" if exc.filename else ""
-        _report(CommandError(f"{exc.strerror or exc}{where}"))
+        warn(f"{exc.strerror or exc}{where}")
         return ERROR
 
 

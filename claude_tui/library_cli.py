@@ -15,7 +15,7 @@ from typing import TextIO
 
 import orjson
 
-from claude_tui.cli import ERROR, CommandError, argument_text, write_utf8
+from claude_tui.cli import ERROR, CommandError, argument_text, warn, write_utf8
 from claude_tui.core.files import default_roots
 from claude_tui.core.index import WRITE_WAIT, Index, IndexBusy, Progress, UpdateResult
 from claude_tui.core.sanitize import folded, inert_json, visible_controls
@@ -85,7 +85,7 @@ def _update(index: Index, roots: list[Path]) -> UpdateResult:
 
 def _print_notices(index: Index) -> None:
     for notice in dict.fromkeys(index.notices):
-        print(f"claude-tui: {notice}", file=sys.stderr)
+        warn(notice)
 
 
 def run_index(args: argparse.Namespace) -> int:
@@ -124,7 +124,7 @@ def run_search(args: argparse.Namespace) -> int:
     try:
         _update(index, roots)
     except KeyboardInterrupt:
-        print("claude-tui: indexing interrupted: searching what was indexed", file=sys.stderr)
+        warn("indexing interrupted: searching what was indexed")
     try:
         hits = index.read(roots, lambda db: search(
             db, roots, query, limit=args.limit, project=project, role=args.role,
@@ -141,7 +141,7 @@ def run_search(args: argparse.Namespace) -> int:
         color = takes_escapes(out) and not os.environ.get("NO_COLOR")
         out.write("".join(format_hit(h, color) for h in hits))
     if hits.cut_short:
-        print(f"claude-tui: {CUT_SHORT}: narrow it with --since, --until or --project", file=sys.stderr)
+        warn(f"{CUT_SHORT}: narrow it with --since, --until or --project")
     if not hits:
         print("no matches", file=sys.stderr)
     return 0 if hits else 1

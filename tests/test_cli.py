@@ -146,6 +146,17 @@ def test_the_app_without_a_terminal_says_so_and_exits_2(stdin: bool, stdout: boo
     assert (out.returncode, out.stderr, out.stdout or "") == (2, f"claude-tui: {expected}\n", "")
 
 
+def test_a_line_break_in_a_message_is_shown_not_made(tmp_path: Path) -> None:
+    """Messages are one line each, for people and scripts, whatever a path holds."""
+    projects = make_home(tmp_path)
+    session = "0f1e2d3c-0000-4000-8000-000000000001"
+    out = run("export", session, "--projects-dir", str(projects), "-o", str(projects / "nl\nline" / "x.md"))
+    assert out.stderr == f"claude-tui: refusing to write under a projects folder: {projects}/nl␊line/x.md\n"
+    env = {"CLAUDE_TUI_CACHE_DIR": str(tmp_path / "cache")}
+    out = run("search", "x", "--projects-dir", str(tmp_path / "no\r\nwhere"), env=env)
+    assert out.stderr == f"claude-tui: no projects folder at {tmp_path}/no␊where\nno matches\n"
+
+
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
 @pytest.mark.parametrize("command", ["stats", "export", "search"])
 def test_output_that_cannot_be_written_is_one_line_and_exit_2(command: str, tmp_path: Path) -> None:

@@ -57,6 +57,11 @@ def visible_controls(text: str) -> str:
     return _CONTROLS.sub(lambda m: _PLACEHOLDERS[m.group()], text)
 
 
+def one_line(text: str) -> str:
+    """`text` as `visible_controls` shows it, on one line: each line break is shown as "␊"."""
+    return visible_controls(text).replace("\n", "␊")
+
+
 def visible_controls_but_sgr(text: str) -> str:
     """As `visible_controls`, but SGR sequences are kept as they are; every other escape is made visible."""
     if "\x1b" not in text:

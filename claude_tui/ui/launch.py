@@ -31,16 +31,13 @@ def parser() -> argparse.ArgumentParser:
 def run_app(argv: list[str]) -> int:
     """Parse `argv` and run the app; returns the exit status."""
     gc.disable()  # start-up makes many objects and little garbage: no passes before the first frame (app.py)
-    from claude_tui.cli import ERROR
+    from claude_tui.cli import ERROR, warn
     from claude_tui.ui.prefetch import Prefetch
 
     args = parser().parse_args(argv)
     streams = (("stdin", sys.stdin), ("stdout", sys.stdout))
     if not_one := next((name for name, stream in streams if not stream.isatty()), None):
-        print(
-            f"claude-tui: the app needs a terminal ({not_one} is not one); for scripts see search, stats and export",
-            file=sys.stderr,
-        )
+        warn(f"the app needs a terminal ({not_one} is not one); for scripts see search, stats and export")
         return ERROR
     demo = demo_roots() if args.demo else None
     prefetch = Prefetch(lambda: demo or _roots(args))  # first of all: see prefetch.py
@@ -52,7 +49,7 @@ def run_app(argv: list[str]) -> int:
         try:
             session = find_session(args.session, roots)
         except SessionNotFound as exc:
-            print(f"claude-tui: {exc}", file=sys.stderr)
+            warn(str(exc))
             return ERROR
     from claude_tui.ui.app import ClaudeTUI
     from claude_tui.ui.config import load_config
