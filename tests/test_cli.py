@@ -157,6 +157,21 @@ def test_a_line_break_in_a_message_is_shown_not_made(tmp_path: Path) -> None:
     assert out.stderr == f"claude-tui: no projects folder at {tmp_path}/no␊where\nno matches\n"
 
 
+def test_export_never_writes_under_claude_codes_projects_folders(tmp_path: Path) -> None:
+    """Not under the folders given, nor $CLAUDE_CONFIG_DIR's nor ~/.claude's, whatever --projects-dir says."""
+    projects = make_home(tmp_path)
+    session = str(projects / "-home-u-proj" / "0f1e2d3c-0000-4000-8000-000000000001.jsonl")
+    env = {"HOME": str(tmp_path / "home"), "CLAUDE_CONFIG_DIR": str(tmp_path / "config")}
+    for folder in (projects, tmp_path / "home" / ".claude" / "projects", tmp_path / "config" / "projects"):
+        target = folder / "p" / "x.md"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        out = run("export", session, "--projects-dir", str(tmp_path / "other"), "-o", str(target), env=env)
+        assert (out.returncode, out.stderr) == (2, f"claude-tui: refusing to write under a projects folder: {target}\n")
+        assert not target.exists()
+    out = run("export", session, "-o", str(tmp_path / "home" / "x.md"), env=env)
+    assert out.returncode == 0 and (tmp_path / "home" / "x.md").exists()
+
+
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
 @pytest.mark.parametrize("command", ["stats", "export", "search"])
 def test_output_that_cannot_be_written_is_one_line_and_exit_2(command: str, tmp_path: Path) -> None:

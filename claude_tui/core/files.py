@@ -30,17 +30,19 @@ def default_roots(dirs: Iterable[str | os.PathLike[str]] | None = None) -> list[
     for d in dirs or ():
         path = Path(d).expanduser()
         given.setdefault(os.path.realpath(path), path)  # each folder once, however it was named
-    if given:
-        return list(given.values())
+    return list(given.values()) or _claude_roots()[:1]
+
+
+def _claude_roots() -> list[Path]:
+    """Where Claude Code writes its projects: $CLAUDE_CONFIG_DIR/projects if set, and ~/.claude/projects."""
     config = os.environ.get("CLAUDE_CONFIG_DIR")
-    base = Path(config).expanduser() if config else Path.home() / ".claude"
-    return [base / "projects"]
+    return [*([Path(config).expanduser() / "projects"] if config else []), Path.home() / ".claude" / "projects"]
 
 
 def protected_folders(roots: Iterable[Path], session: Path | None = None) -> list[Path]:
-    """The folders claude-tui never writes under: the projects folders given, the default one, and those
-    of a session file (its own folder, and the `projects` folder above it, if any)."""
-    folders = [*roots, *default_roots()]
+    """The folders claude-tui never writes under: the projects folders given, Claude Code's own whatever
+    was given, and those of a session file (its own folder, and the `projects` folder above it, if any)."""
+    folders = [*roots, *_claude_roots()]
     if session is not None:
         folders.append(session.parent)
         folders += [p for p in session.parents if p.name == "projects"][:1]
