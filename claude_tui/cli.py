@@ -278,12 +278,11 @@ def top_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = top_parser()
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for add_parser, _ in COMMANDS.values():
-        add_parser(sub)
-    return parser
+def command_parser(name: str) -> argparse.ArgumentParser:
+    """The parser of the subcommand `name`, alone: a mistake in its arguments shows its own usage line."""
+    sub = top_parser().add_subparsers(metavar="COMMAND")
+    COMMANDS[name][0](sub)
+    return sub.choices[name]
 
 
 def _command_first(argv: list[str]) -> list[str]:
@@ -300,7 +299,7 @@ def _command_first(argv: list[str]) -> list[str]:
 def _parse(argv: list[str]) -> argparse.Namespace:
     """The subcommand's arguments; a query word taken for an unknown option gets a hint, as ripgrep gives."""
     try:
-        return build_parser().parse_args(argv)
+        return command_parser(argv[0]).parse_args(argv[1:], argparse.Namespace(command=argv[0]))
     except SystemExit as exc:
         words = argv[1 : argv.index("--")] if "--" in argv else argv[1:]
         dashed = next((w for w in words if w.startswith("-") and not w.startswith("--") and w != "-"), None)

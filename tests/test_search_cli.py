@@ -642,6 +642,14 @@ def test_a_query_word_taken_for_an_option_gets_a_hint(argv: list[str], capsys: p
     assert capsys.readouterr().err.splitlines()[-1] == hint
 
 
+@pytest.mark.parametrize("argv", [["search", "-Wall", "x"], ["index", "extra"], ["stats", "--jsno", "x"]])
+def test_a_mistake_after_a_subcommand_shows_its_usage(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.startswith(f"usage: claude-tui {argv[0]} [-h] ")
+
+
 def test_an_unknown_long_option_gets_no_hint(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["search", "foo", "--limti", "3"])
