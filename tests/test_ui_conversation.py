@@ -488,6 +488,26 @@ async def test_next_error_opens_the_subagent_that_holds_it(tmp_path: Path) -> No
         assert cursor is not None and cursor.call is not None and cursor.call.id == "g1"
 
 
+async def test_an_api_error_written_as_an_answer_is_an_error_row(tmp_path: Path) -> None:
+    """Claude Code 2.1 writes a rate limit as an assistant record (isApiErrorMessage) with a text block:
+    it is drawn as an error, and `e` and `!` reach it, as they do an API error of a system record."""
+    t = Thread(version="2.1.220")
+    t.prompt("go on")
+    t.answer(text("You've hit your weekly limit · resets Jul 27 at 11pm"), msg_id="e1")["isApiErrorMessage"] = True
+    t.prompt("and now?")
+    t.answer(text("Fine again."), msg_id="m2")
+    app = session_app(t.write(tmp_path / "s1.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        [row] = [e for e in view.entries if e.message.kind is Kind.API_ERROR and e.kind != "header"]
+        assert row.kind == "row" and "✗ API error  You've hit your weekly limit" in view.drawn(row)[-1].text
+        view.select(0)
+        await pilot.press("e")
+        assert view.cursor is row
+        await pilot.press("exclamation_mark")
+        assert view.entries == [row]
+
+
 async def test_the_header_counts_the_subagents_errors_that_e_visits(real_projects: Path) -> None:
     path = real_projects / "-src-deep-manifest" / "a7da6a22-facc-4fcd-8bab-f83c87862004.jsonl"
     app = session_app(path)

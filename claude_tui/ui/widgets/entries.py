@@ -118,13 +118,13 @@ def build(
     if not continues_turn(message, previous):
         pad = 0 if out or (previous is None and depth == 0) else 1
         out.append(Entry("header", message, top, depth, pad=pad, day=_new_day(message, previous, clock)))
-    if kind is Kind.API_ERROR and not message.blocks:
+    if kind is Kind.API_ERROR:  # its text, the record's or its blocks', is one error row (for `e` and `!` too)
         out.append(Entry("row", message, top, depth))
     last = out[-1].kind if out else "tool"
     for block in message.blocks:
         btype = block.type
         if btype == "text":
-            if not block.text.strip():
+            if kind is Kind.API_ERROR or not block.text.strip():
                 continue
             entry = Entry("text", message, top, depth, block, pad=1 if last not in ("header", "text") else 0)
         elif btype in ("thinking", "redacted_thinking"):
