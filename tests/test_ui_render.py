@@ -15,8 +15,9 @@ from rich.text import Text
 
 from claude_tui.core import diff as core_diff
 from claude_tui.core import sanitize
-from claude_tui.core.model import Block, Message, ToolCall, ToolResult
+from claude_tui.core.model import PREVIEW_CHARS, Block, Message, ToolCall, ToolResult
 from claude_tui.core.session import Kind
+from claude_tui.core.stats import human_size
 from claude_tui.ui import diff, lines, render, tools
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.palette import Palette
@@ -146,6 +147,12 @@ def test_tool_headlines() -> None:
     assert line.cell_len == 60
     call = _call("Read", {"file_path": "/p/src/x.py"}, "boom", error=True)
     assert tools.headline(call, 60, PALETTE, "/p", False).plain.startswith("✗ Read    src/x.py  boom")
+    edits = [{"old_string": "a", "new_string": "b"}]
+    call = _call("MultiEdit", {"file_path": "/p/x.py", "edits": edits}, "done")
+    assert "· 1 edit " in tools.headline(call, 100, PALETTE, "/p", False).plain + " "
+    agent = _call("Agent", {"description": "Explore the UI", "subagent_type": "Explore"}, "found", {"agentId": "a6bf"})
+    line = tools.headline(agent, 120, PALETTE, "/p", False).plain
+    assert "Explore the UI  its transcript is not in the folder" in line
     running = ToolCall("t2", "Task", {"description": "look around", "subagent_type": "Explore"}, call.message)
     assert "running" in tools.headline(running, 80, PALETTE, None, False).plain
 
@@ -163,10 +170,25 @@ def test_long_outputs_show_their_first_lines_and_size() -> None:
     rows = lines.wrap_rows(tools.body(call, 80, PALETTE, None), 80)
     assert rows[-1].plain == "… the rest of this line · 2.0 MB in all · enter to see all"
     head = "\n".join(f"line {i}" for i in range(12))  # all the preview's lines shown: more lines follow
-    call = _call("Bash", {"command": "cat big.log"}, head, {"stdout": head, "stderr": ""})
+    call = _call("Read", {"file_path": "/p/big.log"}, head)
     call.result.size = 3_400_000
     rows = lines.wrap_rows(tools.body(call, 80, PALETTE, None), 80)
     assert rows[-1].plain == "… more lines · 3.4 MB in all · enter to see all"
+
+
+def test_an_output_kept_whole_says_how_many_lines_are_left_out() -> None:
+    """Counted in all of it, not in the part the preview draws (207 lines said "83+ more")."""
+    output = "\n".join(f"tests/test_{i:03}.py::test_case_number_{i}" for i in range(207)) + "\n"
+    assert tools.PREVIEW < len(output) < PREVIEW_CHARS
+    call = _call("Bash", {"command": "pytest --collect-only -q"}, output, {"stdout": output, "stderr": ""})
+    rows = lines.wrap_rows(tools.body(call, 80, PALETTE, None), 80)
+    assert rows[-1].plain == f"… 191 more lines · {human_size(len(output))} in all · enter to see all"
+    call = _call("Read", {"file_path": "/p/a.txt"}, output)
+    assert lines.wrap_rows(tools.body(call, 80, PALETTE, None), 80)[-1].plain == rows[-1].plain
+    long_stdout = output * 60  # more than the model keeps (session._cap): counted in what it kept
+    call = _call("Bash", {"command": "pytest"}, long_stdout[:PREVIEW_CHARS], {"stdout": long_stdout[:PREVIEW_CHARS]})
+    call.result.size = len(long_stdout)
+    assert "+ more lines" in lines.wrap_rows(tools.body(call, 80, PALETTE, None), 80)[-1].plain
 
 
 def detail(kind: Kind, *blocks: Block) -> str:

@@ -10,7 +10,7 @@ from rich.style import Style
 from rich.text import Text
 
 from claude_tui.core import diff as core_diff
-from claude_tui.core.model import LOST_CALL, ToolCall
+from claude_tui.core.model import LOST_CALL, PREVIEW_CHARS, ToolCall
 from claude_tui.core.sanitize import folded, visible_controls, visible_controls_but_sgr, without_sgr
 from claude_tui.core.stats import human_count, human_size, plural
 from claude_tui.ui import diff
@@ -56,7 +56,8 @@ def summary(call: ToolCall, cwd: str | None) -> tuple[str, str]:
         return one_line(inp.get("command")), _output_hint(call)
     if name in ("Edit", "MultiEdit", "Write", "NotebookEdit"):
         added, removed = core_diff.counts(core_diff.hunks_of(call))
-        extra = f" · {len(inp['edits'])} edits" if name == "MultiEdit" and isinstance(inp.get("edits"), list) else ""
+        edits = inp.get("edits") if name == "MultiEdit" else None
+        extra = f" · {plural(len(edits), 'edit')}" if isinstance(edits, list) else ""
         return path, f"+{added} -{removed}{extra}"
     if name == "Read":
         span = ""
@@ -96,22 +97,23 @@ def _output_hint(call: ToolCall) -> str:
     if result.is_error:  # Claude Code wraps some in <tool_use_error>: the message is what counts
         return one_line(without_sgr(result.text.replace("<tool_use_error>", "").replace("</tool_use_error>", "")), 160)
     if result.images:
-        return f"{len(result.images)} image" + ("s" if len(result.images) > 1 else "")
+        return plural(len(result.images), "image")
     if not result.text.strip():
         return "no output"
     if result.truncated:
         return human_size(result.size)
-    lines = result.text.count("\n") + 1
-    return f"{lines} line" + ("s" if lines > 1 else "")
+    return plural(result.text.count("\n") + 1, "line")
 
 
 def _agent_hint(call: ToolCall) -> str:
-    sub = call.subagent
+    sub, result = call.subagent, call.result
     if sub is None:
-        return _output_hint(call) if call.result is not None and call.result.is_error else ""
+        if result is not None and result.is_error:
+            return _output_hint(call)
+        named = isinstance(result.structured, dict) and result.structured.get("agentId") if result else None
+        return "its transcript is not in the folder" if named else ""
     messages = sum(1 for m in sub.messages if m.kind.value in ("prompt", "assistant"))
-    calls = len(sub.calls)
-    return f"{messages} message{'' if messages == 1 else 's'} · {calls} tool call{'' if calls == 1 else 's'}"
+    return f"{plural(messages, 'message')} · {plural(len(sub.calls), 'tool call')}"
 
 
 def duration(seconds: float | None) -> str:
@@ -213,19 +215,22 @@ def _output(call: ToolCall, palette: Palette, width: int) -> list[Row]:
     style = palette.error if result.is_error else palette.text
     structured = result.structured
     text = result.text
-    stderr = ""
+    stderr, stderr_complete = "", True
+    complete = not result.truncated  # the whole output is in memory: its lines can be counted
     if call.name == "Bash" and isinstance(structured, dict) and isinstance(structured.get("stdout"), str):
         text = structured["stdout"]
         stderr = structured.get("stderr") if isinstance(structured.get("stderr"), str) else ""
+        complete = complete or len(text) < PREVIEW_CHARS  # not cut when the model kept it (session._cap)
+        stderr_complete = not result.truncated or len(stderr) < PREVIEW_CHARS
     head = "error" if result.is_error else "output"
     size = f" · {human_size(result.size)}" if result.size > 2_000 else ""
     rows.append(Row(Text(f"{head}{size}", palette.error if result.is_error else palette.faint)))
     if call.name in ("Task", "Agent") and not result.is_error:
         rows += _text_rows(text, palette, OUTPUT_LINES * 2, width, markdown=True)
     else:
-        rows += _plain_rows(text, style, palette, OUTPUT_LINES, result.size)
+        rows += _plain_rows(text, style, palette, OUTPUT_LINES, result.size, complete)
     if stderr.strip():
-        rows += _plain_rows(stderr, palette.error, palette, OUTPUT_LINES // 2, len(stderr))
+        rows += _plain_rows(stderr, palette.error, palette, OUTPUT_LINES // 2, len(stderr), stderr_complete)
     for media_type, size in result.images:
         rows.append(Row(Text(f"▣ {media_type} · {human_size(size)}", palette.dim)))
     return rows
@@ -238,21 +243,23 @@ def coloured(text: str, style: Style | None = None) -> Text:
     return shown
 
 
-def _plain_rows(text: str, style: Style, palette: Palette, limit: int, size: int) -> list[Row]:
+def _plain_rows(text: str, style: Style, palette: Palette, limit: int, size: int, complete: bool) -> list[Row]:
+    """The first `limit` lines of an output of `size` characters, of which `text` is all (`complete`) or
+    the first part; then what is left out: lines counted in `text` (the preview drawn is shorter)."""
     shown = coloured(text[:PREVIEW].rstrip("\n"), style)
     if not shown.plain.strip():
         return [Row(Text("(no output)", palette.faint))]
     lines = shown.split("\n", allow_blank=True)
     rows = [Row(line[:2_000], 0, palette.code_bg) for line in lines[:limit]]
-    more = len(lines) - limit if len(lines) > limit else 0
-    if more or size > PREVIEW:
-        if size <= PREVIEW:
-            total = plural(more, "more line")
-        elif len(lines) == 1:
-            total = "the rest of this line"
-        else:  # counted in the preview only: the rest may hold any number
-            total = f"{human_count(more)}+ more lines" if more else "more lines"
-        rows.append(Row(Text(f"… {total} · {human_size(size)} in all · enter to see all", palette.dim)))
+    more = text.rstrip("\n").count("\n") + 1 - min(len(lines), limit)
+    cut = len(text.rstrip("\n")) > PREVIEW or not complete  # the last line shown may be cut short
+    if more > 0:
+        total = plural(more, "more line") if complete else f"{human_count(more)}+ more lines"
+    elif cut:
+        total = "the rest of this line" if complete or len(lines) == 1 else "more lines"
+    else:
+        return rows
+    rows.append(Row(Text(f"… {total} · {human_size(size)} in all · enter to see all", palette.dim)))
     return rows
 
 
