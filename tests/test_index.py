@@ -358,6 +358,13 @@ def test_an_unwritable_cache_folder_means_working_from_memory(tmp_path: Path) ->
     assert len(hits(lib, "green")) == 2
 
 
+def _in_workers(monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
+    """Index however little there is to read in `workers` forked processes (one: in this one)."""
+    monkeypatch.setattr(index_module, "POOL_MIN_BYTES", 0)
+    monkeypatch.setattr(index_module, "worker_count", lambda: workers)
+    monkeypatch.setattr(index_module, "_context", lambda: multiprocessing.get_context("fork"))
+
+
 def _capped(db: sqlite3.Connection) -> None:
     """Each database of `db` may grow by a page at most: a disk that is about to be full."""
     for (schema,) in db.execute("SELECT name FROM pragma_database_list").fetchall():
@@ -371,9 +378,7 @@ def test_a_full_disk_means_working_from_memory(tmp_path: Path, monkeypatch: pyte
     root = tmp_path / "projects"
     for i in range(6):
         simple_project(root, cwd=f"/home/u/p{i}", sessions=3, start=i * 10_000)
-    monkeypatch.setattr(index_module, "POOL_MIN_BYTES", 0)
-    monkeypatch.setattr(index_module, "worker_count", lambda: workers)
-    monkeypatch.setattr(index_module, "_context", lambda: multiprocessing.get_context("fork"))
+    _in_workers(monkeypatch, workers)
     connect = index_module.connect
 
     def capped_connect(path: str) -> sqlite3.Connection:  # the workers' connections (they are forked)
@@ -495,8 +500,7 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, w
     for i in range(30):
         simple_project(root, cwd=f"/home/u/p{i}", sessions=2, start=i * 10_000)
     monkeypatch.setattr(index_module, "COMMIT_EVERY", 0)
-    monkeypatch.setattr(index_module, "POOL_MIN_BYTES", 0)
-    monkeypatch.setattr(index_module, "worker_count", lambda: workers)
+    _in_workers(monkeypatch, workers)
     run_job = index_module.run_job
 
     def slow_job(*args: object) -> object:  # workers are forked: they run this too
@@ -504,7 +508,6 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, w
         yield from run_job(*args)
 
     monkeypatch.setattr(index_module, "run_job", slow_job)
-    monkeypatch.setattr(index_module, "_context", lambda: multiprocessing.get_context("fork"))
     calls = []
 
     def interrupt(p: Progress) -> None:
