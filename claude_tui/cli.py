@@ -99,6 +99,8 @@ def _print_stats(facts: dict[str, Any], as_json: bool) -> None:
     from claude_tui.core.stats import format_stats
 
     if as_json:
+        # the path and id come from a file name, which may not be UTF-8: such bytes are shown as U+FFFD
+        facts = {k: os.fsencode(v).decode(errors="replace") if isinstance(v, str) else v for k, v in facts.items()}
         write_utf8(inert_json(orjson.dumps(facts).decode()) + "\n")
     else:
         print(visible_controls(format_stats(facts)))  # a title may hold escapes: never let them act

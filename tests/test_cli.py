@@ -50,6 +50,28 @@ def test_stats_json_by_id_prefix(tmp_path: Path) -> None:
     assert (facts["user_prompts"], facts["assistant_messages"]) == (1, 1)
 
 
+def test_a_session_file_whose_name_is_not_utf8(tmp_path: Path) -> None:
+    """Its stats as JSON (U+FFFD for the bytes), and a search of the others that says it left it out
+    (the index cannot hold its name: search raised)."""
+    projects = make_home(tmp_path)
+    odd = projects / "-home-u-proj" / os.fsdecode(b"odd-\xff.jsonl")
+    t = Thread(session_id="odd")
+    t.prompt("make the parser tolerant of odd names")
+    t.write(odd)
+    env = {"CLAUDE_TUI_CACHE_DIR": str(tmp_path / "cache")}
+    out = run("stats", "--json", str(odd), env=env)
+    assert out.returncode == 0, out.stderr
+    facts = orjson.loads(out.stdout)
+    assert facts["path"].endswith("odd-\ufffd.jsonl") and facts["title"] == "make the parser tolerant of odd names"
+    out = run("search", "tolerant", "--json", "--projects-dir", str(projects), env=env)
+    assert out.returncode == 0, out.stderr
+    assert [orjson.loads(line)["session_id"] for line in out.stdout.splitlines()] == [
+        "0f1e2d3c-0000-4000-8000-000000000001"
+    ]
+    assert "files whose names are not UTF-8 are left out of the index: 1" in out.stderr
+    assert "odd-\\xff.jsonl" in out.stderr
+
+
 def test_a_subagent_transcript_by_the_id_search_gives_it(tmp_path: Path) -> None:
     """Search names a subagent's transcript whose session file is gone by its own name: stats and
     export take that name too, flat (2.0.x) or under its session's folder (2.1.x)."""
