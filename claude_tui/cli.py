@@ -238,7 +238,9 @@ def write_utf8(text: str) -> None:
 
 def argument_text(text: str, what: str) -> str:
     """Text typed on the command line: read as UTF-8 when the locale's encoding (C: ASCII) could not."""
-    if not any("\udc80" <= c <= "\udcff" for c in text):  # the bytes Python could not decode, if any
+    from claude_tui.core.sanitize import undecoded
+
+    if not undecoded(text):
         return text
     try:
         return os.fsencode(text).decode()

@@ -50,6 +50,7 @@ import orjson
 from claude_tui.core.extract import Extractor, State, read_chunks
 from claude_tui.core.files import is_under, root_hint
 from claude_tui.core.reader import ReadError, open_readonly
+from claude_tui.core.sanitize import undecoded
 
 SCHEMA_VERSION = 17
 DB_NAME = "index.sqlite3"
@@ -195,21 +196,12 @@ def scan(roots: list[Path], notices: list[str]) -> list[DiskFile]:
             _scan_folder(project.path, str(root), project.path, found)
         if len(found) == before and (hint := root_hint(root)):
             notices.append(hint)
-    named = [f for f in found if f.path.isascii() or _utf8(f.path)]
-    if len(named) < len(found):
-        odd = next(f.path for f in found if not f.path.isascii() and not _utf8(f.path))
-        shown = os.fsencode(odd).decode("utf-8", "backslashreplace")
-        notices.append(f"files whose names are not UTF-8 are left out of the index: {len(found) - len(named)}, {shown}")
-    return named
-
-
-def _utf8(name: str) -> bool:
-    """Whether a file name (as the OS gave it) is UTF-8 text, which the database can hold."""
-    try:
-        name.encode()
-    except UnicodeEncodeError:
-        return False
-    return True
+    odd = [f.path for f in found if undecoded(f.path)]  # a name the database cannot hold
+    if odd:
+        shown = os.fsencode(odd[0]).decode("utf-8", "backslashreplace")
+        notices.append(f"files whose names are not UTF-8 are left out of the index: {len(odd)}, {shown}")
+        found = [f for f in found if not undecoded(f.path)]
+    return found
 
 
 def _scan_folder(path: str, root: str, folder: str, found: list[DiskFile], nested: bool = False) -> None:

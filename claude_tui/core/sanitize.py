@@ -62,6 +62,12 @@ def one_line(text: str) -> str:
     return visible_controls(text).replace("\n", "␊")
 
 
+def undecoded(text: str) -> bool:
+    """Whether `text` (a file name or an argument, as the OS gave it) holds bytes that were not UTF-8
+    (kept by Python as lone surrogates, which no UTF-8 output or database can hold)."""
+    return not text.isascii() and any("\udc80" <= c <= "\udcff" for c in text)
+
+
 def visible_controls_but_sgr(text: str) -> str:
     """As `visible_controls`, but SGR sequences are kept as they are; every other escape is made visible."""
     if "\x1b" not in text:

@@ -215,13 +215,19 @@ def _output(call: ToolCall, palette: Palette, width: int) -> list[Row]:
     style = palette.error if result.is_error else palette.text
     structured = result.structured
     text = result.text
-    stderr, stderr_complete = "", True
-    complete = not result.truncated  # the whole output is in memory: its lines can be counted
+    stderr = ""
+
+    def whole(part: str) -> bool:
+        """Whether all of a Bash output's stdout or stderr is in memory (its lines can be counted): the model
+        cuts them at PREVIEW_CHARS only in a long output (session._cap)."""
+        return not result.truncated or len(part) < PREVIEW_CHARS
+
+    complete = not result.truncated  # the result's text: all of it in memory
     if call.name == "Bash" and isinstance(structured, dict) and isinstance(structured.get("stdout"), str):
         text = structured["stdout"]
         stderr = structured.get("stderr") if isinstance(structured.get("stderr"), str) else ""
-        complete = complete or len(text) < PREVIEW_CHARS  # not cut when the model kept it (session._cap)
-        stderr_complete = not result.truncated or len(stderr) < PREVIEW_CHARS
+        complete = whole(text)
+
     head = "error" if result.is_error else "output"
     size = f" · {human_size(result.size)}" if result.size > 2_000 else ""
     rows.append(Row(Text(f"{head}{size}", palette.error if result.is_error else palette.faint)))
@@ -230,7 +236,7 @@ def _output(call: ToolCall, palette: Palette, width: int) -> list[Row]:
     else:
         rows += _plain_rows(text, style, palette, OUTPUT_LINES, result.size, complete)
     if stderr.strip():
-        rows += _plain_rows(stderr, palette.error, palette, OUTPUT_LINES // 2, len(stderr), stderr_complete)
+        rows += _plain_rows(stderr, palette.error, palette, OUTPUT_LINES // 2, len(stderr), whole(stderr))
     for media_type, size in result.images:
         rows.append(Row(Text(f"▣ {media_type} · {human_size(size)}", palette.dim)))
     return rows
