@@ -24,7 +24,7 @@ from claude_tui.ui.palette import Palette
 from claude_tui.ui.widgets.entries import Entry, Painter, build, short_model
 
 PALETTE = Palette.from_variables({}, dark=True)
-WORDS = st.text(alphabet=st.sampled_from("ab cd日本 \t`*#-|>"), max_size=300)
+WORDS = st.text(alphabet=st.sampled_from("ab cd日本 \t`*#-|>[]()"), max_size=300)
 
 
 def _call(name: str, inp: dict, text: str = "", structured: object = None, error: bool = False) -> ToolCall:
@@ -93,6 +93,24 @@ def test_markdown_lines_hide_markers_and_style_spans() -> None:
         ("see log", "italic"),
         ("log", "code"),
     ]
+
+
+def test_links_show_their_text_then_their_address() -> None:
+    md = lines.parse("See [the **guide**](https://x.io/a_b), <https://y.io> and [top](#top); `[not](a link)`")
+    line = md.lines[0]
+    assert line.text == "See the guide (https://x.io/a_b), https://y.io and top; [not](a link)"
+    assert [(line.text[a:b], style) for a, b, style in line.spans] == [
+        ("the guide", "link"),
+        ("guide", "bold"),
+        ("(https://x.io/a_b)", "url"),
+        ("https://y.io", "link"),
+        ("top", "link"),
+        ("[not](a link)", "code"),
+    ]
+    drawn = lines.render(md, 200, PALETTE)[0]
+    assert drawn.get_style_at_offset(Console(), 5).underline
+    assert not drawn.get_style_at_offset(Console(), 15).underline
+    assert lines.parse("[x](y)", markdown=False).lines[0].text == "[x](y)"  # a prompt is shown as typed
 
 
 def test_tables_line_up() -> None:

@@ -2,7 +2,8 @@
 
 The pane is virtual: it must know the height of every message without drawing
 it. So text is parsed into logical lines here (a small, forgiving Markdown
-subset: headings, lists, quotes, rules, fenced code, inline code, bold, italic)
+subset: headings, lists, quotes, rules, tables, fenced code, inline code, bold,
+italic, links)
 and wrapped by one function that both measuring and drawing use. Work is bounded:
 a block contributes at most MAX_BLOCK_CHARS and a line at most MAX_LINE_CHARS.
 """
@@ -36,7 +37,10 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _RULE = re.compile(r"^\s*([-*_])(\s*\1){2,}\s*$")
 _ITEM = re.compile(r"^(\s*)([-*+]|\d{1,3}[.)])\s+")
 _QUOTE = re.compile(r"^\s*>\s?")
-_INLINE = re.compile(r"`([^`\n]+)`|\*\*([^*\n]+)\*\*|(?<![\w*])\*([^*\s][^*\n]*?)\*(?![\w*])")
+_INLINE = re.compile(
+    r"`([^`\n]+)`|\*\*([^*\n]+)\*\*|(?<![\w*])\*([^*\s][^*\n]*?)\*(?![\w*])"
+    r"|!?\[([^\[\]\n]+)\]\(<?([^()\s<>]+)>?\)|<((?:https?|mailto):[^\s<>]+)>"
+)
 
 
 @dataclass(slots=True)
@@ -45,7 +49,7 @@ class MdLine:
 
     kind: str  #: p, h1..h3, item, quote, rule, table, label (a code block's language), code
     text: str
-    spans: tuple[tuple[int, int, str], ...] = ()  #: (start, end, "code" | "bold" | "italic" | "rule")
+    spans: tuple[tuple[int, int, str], ...] = ()  #: (start, end, "code" | "bold" | "italic" | "link" | "url" | "rule")
     hang: int = 0  #: indent of wrapped continuation lines
     block: int = -1  #: code lines: which code block
 
@@ -176,8 +180,9 @@ def _prose(line: str) -> MdLine:
 
 
 def _inline(kind: str, text: str, offset: int = 0) -> MdLine:
-    """A line with `code`, **bold** and *italic* markers turned into spans."""
-    if "`" not in text and "*" not in text:
+    """A line with `code`, **bold**, *italic* and [link](url) markers turned into spans; a link shows its
+    text and then its address, as a terminal cannot show one on hover (an anchor in the page shows none)."""
+    if "`" not in text and "*" not in text and "](" not in text and "<" not in text:
         return MdLine(kind, text)
     out: list[str] = []
     spans: list[tuple[int, int, str]] = []
@@ -185,16 +190,28 @@ def _inline(kind: str, text: str, offset: int = 0) -> MdLine:
     for match in _INLINE.finditer(text):
         out.append(text[pos : match.start()])
         size += match.start() - pos
-        if (code := match.group(1)) is not None:
+        code, bold, italic, label, url, bare = match.groups()
+        if code is not None:
             out.append(code)
             spans.append((offset + size, offset + size + len(code), "code"))
             size += len(code)
-        else:  # **bold** or *italic*, and the `code` inside them
-            inner = _inline(kind, match.group(2) or match.group(3), offset + size)
+        elif bare is not None:
+            out.append(bare)
+            spans.append((offset + size, offset + size + len(bare), "link"))
+            size += len(bare)
+        else:  # **bold**, *italic* or a link's text, and the `code` inside them
+            inner = _inline(kind, bold or italic or label, offset + size)
             out.append(inner.text)
-            spans.append((offset + size, offset + size + len(inner.text), "bold" if match.group(2) else "italic"))
+            spans.append(
+                (offset + size, offset + size + len(inner.text), "bold" if bold else "italic" if italic else "link")
+            )
             spans.extend(inner.spans)
             size += len(inner.text)
+            if url is not None and url != inner.text and not url.startswith("#"):
+                address = f" ({url})"
+                out.append(address)
+                spans.append((offset + size + 1, offset + size + len(address), "url"))
+                size += len(address)
         pos = match.end()
     out.append(text[pos:])
     return MdLine(kind, "".join(out), tuple(spans))
@@ -304,7 +321,14 @@ def more_lines(markdown: Markdown) -> str:
 
 def render(markdown: Markdown, width: int, palette: Palette, base: Style | None = None) -> list[Text]:
     """The screen lines of `markdown` at `width`: exactly `measure(markdown, width)` of them."""
-    styles = {"code": palette.inline_code, "bold": palette.bold, "italic": Style(italic=True), "rule": palette.faint}
+    styles = {
+        "code": palette.inline_code,
+        "bold": palette.bold,
+        "italic": Style(italic=True),
+        "link": Style(underline=True),
+        "url": palette.faint,
+        "rule": palette.faint,
+    }
     code = _highlight_blocks(markdown, palette)
     rows: list[Row] = []
     for index, line in enumerate(markdown.lines):
