@@ -275,6 +275,8 @@ def test_search_command_text(lib: Library, capsys: pytest.CaptureFixture[str]) -
         (["x", "--limit", "0"], "--limit must be at least 1"),
         (["*"], "nothing to search for"),
         (["x", "--since", "yesterday"], "not a date"),
+        (["x", "--since", "99999999999999999999d"], "not a date"),
+        (["x", "--until", "99999999999999999999y"], "not a date"),
     ],
 )
 def test_search_command_errors(lib: Library, capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:

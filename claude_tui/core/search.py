@@ -53,7 +53,7 @@ _TOKEN = re.compile(r"[^\W_]+")  # what FTS5's unicode61 tokenizer keeps: letter
 _PARTS = re.compile(r'"([^"]*)"|(\S+)')
 #: What may close or open a word in a sentence (`fix it.`, `(see x)`): not part of the word searched for.
 _SENTENCE = ".,;:!?()[]{}<>'\"`"
-_RELATIVE = re.compile(r"^(\d+)\s*([hdwmy])$")
+_RELATIVE = re.compile(r"^(\d{1,6})\s*([hdwmy])$")  #: an age; more digits than these are no date sqlite holds
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _UNITS = {"h": 3600, "d": 86400, "w": 7 * 86400, "m": 30 * 86400, "y": 365 * 86400}
 
