@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from contextlib import suppress
 from pathlib import Path
 
@@ -26,11 +25,8 @@ def write_export(path: Path, text: str) -> None:
             f.write(text)
         return
     path = path.resolve()
-    umask = os.umask(0)
-    os.umask(umask)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, temp = _new_beside(path)
     try:
-        os.fchmod(fd, 0o666 & ~umask)  # as a file opened for writing would have (mkstemp's is 0600)
         with open(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(temp, path)
@@ -38,3 +34,14 @@ def write_export(path: Path, text: str) -> None:
         with suppress(OSError):
             os.unlink(temp)
         raise
+
+
+def _new_beside(path: Path) -> tuple[int, Path]:
+    """A new file in `path`'s folder, open for writing, with the mode a file opened for writing gets (the
+    umask applied by the system: reading it would mean setting it, for every thread of the process)."""
+    while True:
+        temp = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
+        try:
+            return os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666), temp
+        except FileExistsError:
+            continue

@@ -22,6 +22,7 @@ from claude_tui.core.export import FORMATS, MARKDOWN_CHARS, OUTPUT_LINES, _md_pr
 from claude_tui.core.files import agent_files, read_session
 from claude_tui.core.sanitize import visible_controls
 from claude_tui.core.stats import human_size
+from claude_tui.writing import write_export
 
 markdown_it = pytest.importorskip("markdown_it")
 
@@ -222,6 +223,20 @@ def test_cli_export_never_writes_where_sessions_are(
         os.umask(umask)
     assert path.read_bytes() == before and linked.read_text(encoding="utf-8").startswith("# ")
     assert linked.stat().st_mode & 0o777 == 0o644 and list(tmp_path.glob(".*")) == []  # no temporary file left
+
+
+def test_an_export_leaves_the_process_umask_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app exports in a thread while others create files: setting the umask, even for a moment, would
+    give their files mode 0666."""
+    umask = os.umask(0o027)
+    try:
+        with monkeypatch.context() as patched:
+            patched.setattr(os, "umask", lambda _mask: pytest.fail("the umask was set"))
+            write_export(tmp_path / "out.md", "# title\n")
+    finally:
+        os.umask(umask)
+    assert (tmp_path / "out.md").stat().st_mode & 0o777 == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["out.md"]
 
 
 def test_cli_export_to_standard_output(
