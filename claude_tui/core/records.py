@@ -58,21 +58,6 @@ _BINARY = [bytes([c]) for c in range(0x20) if c not in (0x09, 0x0D)]
 
 
 @dataclass(slots=True)
-class Record:
-    """One JSON object read from a session file."""
-
-    obj: dict[str, Any]
-    line_no: int  #: 1-based physical line number
-    offset: int  #: byte offset of the line's start
-    length: int  #: bytes of the line, without its newline
-
-    @property
-    def type(self) -> str:
-        t = self.obj.get("type")
-        return t if isinstance(t, str) else "?"
-
-
-@dataclass(slots=True)
 class LineResult:
     """What one line gave: its records, and a note when it needed repair or gave nothing."""
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from claude_tui.core.model import Kind, Message
 from claude_tui.ui.tools import one_line
-from claude_tui.ui.widgets.entries import Entry
+from claude_tui.ui.widgets.entries import Entry, is_error
 
 #: What each filter keeps ("{tool}": the tool's name).
 KEPT = {"prompts": "prompts", "errors": "errors", "tool": "{tool} calls"}
@@ -55,7 +55,5 @@ class PaneFilter:
         if self.what == "prompts":
             return entry.depth == 0 and entry.message.kind is Kind.PROMPT and entry.kind in ("header", "text")
         if self.what == "errors":
-            if entry.call is not None:
-                return entry.call.status == "error"
-            return entry.message.kind is Kind.API_ERROR and entry.kind == "row"
+            return is_error(entry)
         return entry.call is not None and entry.call.name == self.tool

@@ -72,7 +72,6 @@ class Pacer:
         self, node: MessagePump, every: float, job: Callable[[], object], busy: Callable[[], bool] | None = None
     ) -> None:
         self.every = every
-        self.runs = 0
         self._node, self._job, self._busy = node, job, busy
         self._due: float | None = None  #: when a wanted run may start (monotonic); None: none wanted
         self._last = -math.inf
@@ -100,7 +99,6 @@ class Pacer:
         if wait <= 0:
             if self._busy is None or not self._busy():
                 self._due, self._last = None, now
-                self.runs += 1
                 self._job()
                 return
             wait = RECHECK

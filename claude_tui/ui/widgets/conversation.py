@@ -40,7 +40,7 @@ from claude_tui.ui.clock import Clock
 from claude_tui.ui.filters import PaneFilter
 from claude_tui.ui.palette import Palette
 from claude_tui.ui.tools import one_line
-from claude_tui.ui.widgets.entries import Entry, Painter, build, continues_turn
+from claude_tui.ui.widgets.entries import Entry, Painter, build, continues_turn, is_error
 
 #: Bytes read before the first screen is drawn, then per batch.
 FIRST_BATCH = 512 * 1024
@@ -120,11 +120,6 @@ class ConversationView(ScrollView, can_focus=True):
         def __init__(self, follow: bool) -> None:
             super().__init__()
             self.follow = follow
-
-    class CursorMoved(TextualMessage):
-        def __init__(self, entry: Entry | None) -> None:
-            super().__init__()
-            self.entry = entry
 
     class OpenRequested(TextualMessage):
         """The user asked to see an entry in full."""
@@ -392,7 +387,6 @@ class ConversationView(ScrollView, can_focus=True):
             self._sync_starts()
             if self._cursor is not None and self._index_of(self._cursor) is None:
                 self._cursor = self._in_place_of(self._cursor)  # hidden by `.`, say: the next row is marked
-                self.post_message(self.CursorMoved(self._cursor))
             self._restore(anchor)
         if self.follow:
             self.action_last()
@@ -704,7 +698,6 @@ class ConversationView(ScrollView, can_focus=True):
             self._scroll_to_entry(index, top)
         if previous is not self._cursor:
             self.refresh()
-            self.post_message(self.CursorMoved(self._cursor))
 
     def _scroll_to_entry(self, index: int, top: bool = False) -> None:
         entry = self._entries[index]
@@ -1089,12 +1082,6 @@ def _session_of(message: Message, root: Session | None) -> Session | None:
     return None
 
 
-def _is_error(entry: Entry) -> bool:
-    if entry.call is not None:
-        return entry.call.status == "error"
-    return entry.message.kind is Kind.API_ERROR and entry.kind == "row"
-
-
 def _error_in(session: Session, last: bool) -> tuple[Message, ToolCall | None] | None:
     """The first (or `last`) failed call or API error in `session`, in its subagents' too."""
     found: list[tuple[int, Message, ToolCall | None]] = [
@@ -1111,7 +1098,7 @@ def _error_in(session: Session, last: bool) -> tuple[Message, ToolCall | None] |
 
 _JUMPS: dict[str, Callable[[Entry], bool]] = {
     "prompt": lambda e: e.kind == "header" and e.depth == 0 and e.message.kind is Kind.PROMPT,
-    "error": _is_error,
+    "error": is_error,
     "compaction": lambda e: e.kind in ("compact", "summary") and e.depth == 0,
     "fork": lambda e: e.kind == "fork",
 }

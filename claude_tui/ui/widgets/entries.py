@@ -34,7 +34,7 @@ _QUIET_GLYPHS = {
     Kind.UNKNOWN: "?",
     Kind.COMMAND_OUTPUT: "│",
 }
-#: Tags Claude Code wraps around injected text; dropped from one-line rows.
+#: A model id (claude-opus-4-5-20251101, claude-3-5-sonnet-20241022): its family and version, for `short_model`.
 _MODEL = re.compile(r"^claude-(?:(\d+)-(\d+)-)?([a-z]+)(?:-(\d{1,2})(?:-(\d{1,2}))?)?(?:-\d{8})?$")
 
 
@@ -71,6 +71,13 @@ class Entry:
         if self.kind == "thinking":
             return self.block is not None and thinking_note(self.block) is None
         return self.kind in ("tool", "summary")
+
+
+def is_error(entry: Entry) -> bool:
+    """A failed call's row, or an API error's."""
+    if entry.call is not None:
+        return entry.call.status == "error"
+    return entry.message.kind is Kind.API_ERROR and entry.kind == "row"
 
 
 def thinking_note(block: Block) -> str | None:

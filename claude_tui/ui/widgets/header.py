@@ -42,16 +42,14 @@ class SessionHeader(Static):
         """Whether the time since the session started reads differently now than when shown."""
         return self._started is not None and self.clock.ago(self._started) != self._ago
 
-    def show(
-        self, session: Session | None, title: str = "", status: str = "", summaries: dict[str, str] | None = None
-    ) -> None:
+    def show(self, session: Session | None, title: str = "", status: str = "") -> None:
         """Describe `session` (None: nothing open); `status` (how far a read has got) goes first on the
         line of facts, which are counted so far: a long title would hide it."""
         self._started = None
         if session is None:
             self.update(Text(title or "claude-tui", style="bold", no_wrap=True, overflow="ellipsis"))
             return
-        head = Text(one_line(title or session.title(summaries) or "(untitled)", 300), style="bold")
+        head = Text(one_line(title or session.title() or "(untitled)", 300), style="bold")
         facts = self._facts(session)
         if status:
             facts = Text.assemble((status, "bold"), (" · so far: ", "dim"), facts)
