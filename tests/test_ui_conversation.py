@@ -10,7 +10,7 @@ import orjson
 import pytest
 from jsonl import Thread, text, tool_use
 from textual.widgets import Input, Static
-from ui_support import demo, demo_copy, index_of, loaded, session_app, settled
+from ui_support import demo, demo_copy, find, index_of, loaded, session_app, settled
 
 from claude_tui.core.library import Library
 from claude_tui.core.model import QUIET_KINDS, Kind
@@ -600,3 +600,34 @@ async def test_a_search_hit_opened_while_its_session_is_read_is_shown_once_read(
         await pilot.pause()
         assert view.cursor is not None and view.cursor.call is not None and "part199" in str(view.cursor.call.input)
         assert not [n.message for n in app._notifications if "branch" in n.message]
+
+
+async def test_subagents_no_call_started_come_last_under_a_marker_that_opens(real_projects: Path) -> None:
+    """2.0.x warmups: counted in the header, so shown too, closed, after the conversation; found by `/`."""
+    path = (
+        real_projects / "-Users-dain-workspace-coderabbit-review-helper" / "8a69e93c-e842-471d-a053-5c316757e5e9.jsonl"
+    )
+    app = session_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        assert "2 subagents" in str(app.screen.query_one(SessionHeader).render())
+        markers = [e for e in view.entries if e.kind == "agent"]
+        assert len(markers) == 2 and view.entries[-2:] == markers and not any(e.depth for e in view.entries)
+        drawn = "".join(s.text for s in view.drawn(markers[0]))
+        assert "warmup subagent that no call in this session started · 2 messages · space opens" in drawn
+        view.select(view.entries.index(markers[0]))
+        await pilot.press("space")
+        inside = [e for e in view.entries if e.depth == 1]
+        assert [e.kind for e in inside] == ["header", "text", "header", "text"]
+        assert inside[1].message.plain_text == "Warmup" and view.entries[-1] is markers[1]
+        view.select(view.entries.index(inside[-1]))
+        await pilot.press("h")  # from inside, back up to the marker
+        assert view.cursor is markers[0]
+        await pilot.press("h")
+        assert not any(e.depth for e in view.entries)
+        bar = await find(pilot, app, "search through your codebase")  # in the second, closed
+        assert len(bar._before) + len(bar._after) == 1
+        await pilot.press("enter")
+        cursor = view.cursor
+        assert cursor is not None and cursor.depth == 1 and "search through your codebase" in cursor.message.plain_text
+        assert markers[1].key in view.expanded

@@ -169,6 +169,8 @@ class ConversationView(ScrollView, can_focus=True):
         self.marker: Callable[[Strip, Entry, int], Strip] | None = None
         self.placeholder = "No session selected"
         self._messages: list[Message] = []  #: top-level messages shown, in order
+        self._main_end = 0  #: how many of them are the branch's; after them, the unstarted subagents' (see _listed)
+        self._agents: dict[Message, Session] = {}  #: the first message of each of those subagents
         self._entries: list[Entry] = []
         #: Every entry built for this session, by what it shows: a row hidden and shown again (a filter, `.`,
         #: another branch) comes back measured, with its drawing's parse kept.
@@ -224,6 +226,7 @@ class ConversationView(ScrollView, can_focus=True):
         self.expanded.clear()
         self.highlighted.clear()
         self._messages, self._entries, self._starts = [], [], [0]
+        self._main_end, self._agents = 0, {}
         self._built.clear()
         self._cursor, self._cursor_index = None, 0
         self._cache.clear()
@@ -347,7 +350,7 @@ class ConversationView(ScrollView, can_focus=True):
         if (painter := self._painter) is not None:  # made before the session was read
             painter.cwd = painter.cwd or self.session.project_path
             painter.session_path = Path(self.session.path)
-        shown = self._shown(self.session.visible())
+        shown = self._listed()
         if update.started_over:
             self.notify("The session file was rewritten or cut short: read again from its start", timeout=6)
             self._grew.clear()  # what it counted were rows of the file before; now past its end, or other rows
@@ -369,6 +372,18 @@ class ConversationView(ScrollView, can_focus=True):
         if (self.follow or at_end_asked) and (grown or added):
             self.action_last()  # the newest row in view, whether a message came or the last one grew
 
+    def _listed(self) -> list[Message]:
+        """The pane's messages: the branch being read, then those of each subagent that no call in the session
+        started (a warmup, say): there is no call to open it under, so it comes last, under a closed marker."""
+        session = self.session
+        listed = self._shown(session.visible()) if session is not None else []
+        self._main_end, self._agents = len(listed), {}
+        for sub in session.subagents if session is not None else ():
+            if sub.parent_call is None and (messages := self._shown(sub.visible())):
+                self._agents[messages[0]] = sub
+                listed = listed + messages
+        return listed
+
     def _shown(self, visible: list[Message]) -> list[Message]:
         if not self.hide_quiet:
             return visible
@@ -380,7 +395,7 @@ class ConversationView(ScrollView, can_focus=True):
         """Build every entry again (keeping the ones that did not change, and the cursor)."""
         with self.lock:
             anchor = self._anchor()
-            self._messages = self._shown(self.session.visible()) if self.session is not None else []
+            self._messages = self._listed()
             self._entries = self._build_range(0, len(self._messages))
             self._cache.clear()
             self._measure(self._entries)
@@ -402,36 +417,63 @@ class ConversationView(ScrollView, can_focus=True):
     def _build_range(self, start: int, end: int) -> list[Entry]:
         """Entries of messages `start` to `end` (and of the damaged lines among them; `end` at the
         last message also takes the damaged lines after it); those built before are reused."""
-        messages, pool = self._messages, self._built
-        pane_filter, expanded, hide_quiet, clock = self.pane_filter, self.expanded, self.hide_quiet, self.clock
+        messages, pool, pane_filter = self._messages, self._built, self.pane_filter
         previous = self._previous_of(start)
         out: list[Entry] = []
         problems = self.session.problems if self.session is not None else []
         lines = [p.line_no for p in problems]
-        after = _line_of(messages[start - 1]) if start else 0
-        for top in range(start, end):
+        main_end = min(end, self._main_end)
+        after = _line_of(messages[start - 1]) if 0 < start <= main_end else 0
+        for top in range(start, main_end):
             message = messages[top]
             line = _line_of(message)
             for problem in problems[bisect_right(lines, after) : bisect_right(lines, line)]:
                 if pane_filter is None:
                     out.append(_reuse(Entry("problem", message, top, problem=problem), pool))
             after = max(after, line)
-            if pane_filter is None:
-                out += (_reuse(e, pool) for e in build(message, top, 0, previous, expanded, hide_quiet, clock))
-            elif pane_filter.may_keep(message):
-                entries = build(message, top, 0, previous, expanded, hide_quiet, clock)
-                out += (_reuse(e, pool) for e in entries if pane_filter.keeps(e))
+            out += self._entries_of(message, top, 0, previous)
             if message.kind not in QUIET_KINDS:
                 previous = message
-        if end == len(messages) and messages and pane_filter is None:
+        if start <= self._main_end <= end and messages and pane_filter is None:  # damaged lines after the last
+            last = messages[max(0, self._main_end - 1)]
             for problem in problems[bisect_right(lines, after) :]:
-                out.append(_reuse(Entry("problem", messages[-1], end, problem=problem), pool))
+                out.append(_reuse(Entry("problem", last, self._main_end, problem=problem), pool))
+        opened = start > main_end and messages[self._marker_of(start)] in self.expanded
+        for top in range(max(start, main_end), end):  # the subagents no call started, each under its marker
+            message = messages[top]
+            if (agent := self._agents.get(message)) is not None:
+                previous, opened = None, message in self.expanded
+                if pane_filter is None:
+                    out.append(_reuse(Entry("agent", message, top, pad=1 if top else 0, agent=agent), pool))
+            if opened:
+                out += self._entries_of(message, top, 1, previous)
+                if message.kind not in QUIET_KINDS:
+                    previous = message
         return out
 
+    def _entries_of(self, message: Message, top: int, depth: int, previous: Message | None) -> list[Entry]:
+        """The entries of a top-level message that the pane's filter keeps (built before: reused)."""
+        pane_filter, pool = self.pane_filter, self._built
+        if pane_filter is not None and not pane_filter.may_keep(message):
+            return []
+        entries = build(message, top, depth, previous, self.expanded, self.hide_quiet, self.clock)
+        return [_reuse(e, pool) for e in entries if pane_filter is None or pane_filter.keeps(e)]
+
+    def _marker_of(self, top: int) -> int:
+        """Where the subagent that message `top` belongs to (one no call started) begins: the top of the
+        message its marker is keyed by."""
+        return next(i for i in range(top, self._main_end - 1, -1) if self._messages[i] in self._agents)
+
     def _previous_of(self, top: int) -> Message | None:
+        """The message before `top` that a turn may continue from (none across a subagent's marker)."""
+        messages, agents = self._messages, self._agents
+        if top < len(messages) and messages[top] in agents:
+            return None
         for index in range(top - 1, -1, -1):
-            if self._messages[index].kind not in QUIET_KINDS:
-                return self._messages[index]
+            if messages[index].kind not in QUIET_KINDS:
+                return messages[index]
+            if messages[index] in agents:
+                return None
         return None
 
     def _replace_from(self, keep: int, shown: list[Message], damaged: bool = False) -> bool:
@@ -495,10 +537,12 @@ class ConversationView(ScrollView, can_focus=True):
         return bisect_left(self._entries, top, key=key), bisect_right(self._entries, top, key=key)
 
     def _top_of(self, message: Message) -> int | None:
-        index = bisect_left(self._messages, message.index, key=lambda m: m.index)
-        if index < len(self._messages) and self._messages[index] is message:
+        messages = self._messages
+        main_end = min(self._main_end, len(messages))  # while a big read is applied, some are still to come
+        index = bisect_left(messages, message.index, 0, main_end, key=lambda m: m.index)
+        if index < main_end and messages[index] is message:
             return index
-        return None
+        return next((i for i in range(main_end, len(messages)) if messages[i] is message), None)
 
     def _measure(self, entries: Iterable[Entry], force: bool = False) -> None:
         """Heights at the current width; an entry measured at this width before keeps its
@@ -787,10 +831,10 @@ class ConversationView(ScrollView, can_focus=True):
         if entry.expandable and entry.key in self.expanded:
             self.set_expanded(entry, False)
             return
-        if entry.depth:  # go up to the call that holds this subagent entry
+        if entry.depth:  # go up to the call (or the marker) that holds this subagent entry
             index = self.cursor_index or 0
             for up in range(index - 1, -1, -1):
-                if self._entries[up].depth < entry.depth and self._entries[up].kind == "tool":
+                if self._entries[up].depth < entry.depth and self._entries[up].kind in ("tool", "agent"):
                     self.select(up)
                     return
 
@@ -802,7 +846,9 @@ class ConversationView(ScrollView, can_focus=True):
             else:
                 self.expanded.discard(entry.key)
             self._cache.pop(entry, None)
-            if entry.call is not None and entry.call.subagent is not None:
+            if entry.kind == "agent":
+                self._replace_from(entry.top, self._messages)
+            elif entry.call is not None and entry.call.subagent is not None:
                 self._resplice(entry.top)
             else:
                 self._measure([entry], force=True)
@@ -911,6 +957,11 @@ class ConversationView(ScrollView, can_focus=True):
             top = self._top_of(top_message)
             if top is None:
                 return False
+            if top >= self._main_end:  # in a subagent that no call started: its marker opens
+                first = self._marker_of(top)
+                if self._messages[first] not in self.expanded:
+                    self.expanded.add(self._messages[first])
+                    self._replace_from(first, self._messages)
             if chain:
                 self.expanded.update(chain)
                 self._resplice(top)

@@ -19,8 +19,8 @@ from rich.text import Text
 from claude_tui.core.files import plan_file
 from claude_tui.core.model import QUIET_KINDS, Block, Kind, Message, Problem, ToolCall
 from claude_tui.core.sanitize import without_markup
-from claude_tui.core.session import prompt_text
-from claude_tui.core.stats import human_count, human_size
+from claude_tui.core.session import Session, prompt_text
+from claude_tui.core.stats import human_count, human_size, plural
 from claude_tui.ui import lines, tools
 from claude_tui.ui.clock import Clock, epoch_of
 from claude_tui.ui.palette import Palette
@@ -47,7 +47,7 @@ ABANDONED_AFTER = 3600
 class Entry:
     """One selectable row group of the pane."""
 
-    kind: str  #: header, text, thinking, tool, image, block, row, compact, summary, fork, problem
+    kind: str  #: header, text, thinking, tool, image, block, row, compact, summary, fork, problem, agent
     message: Message
     top: int  #: index of the top-level message it belongs to, in the pane's message list
     depth: int = 0  #: subagent nesting
@@ -60,6 +60,7 @@ class Entry:
     day: bool = False  #: headers and command rows: show the date too
     md: lines.Markdown | None = None  #: text and thinking: parsed once
     problem: Problem | None = None  #: a damaged line of the file, shown where it was
+    agent: Session | None = None  #: the marker above a subagent that no call started: that subagent
 
     @property
     def key(self) -> object:
@@ -70,7 +71,7 @@ class Entry:
     def expandable(self) -> bool:
         if self.kind == "thinking":
             return self.block is not None and thinking_note(self.block) is None
-        return self.kind in ("tool", "summary")
+        return self.kind in ("tool", "summary", "agent")
 
 
 def is_error(entry: Entry) -> bool:
@@ -233,6 +234,8 @@ class Painter:
             out.append(self._compact(entry, inner))
         elif kind == "fork":
             out.append(self._fork(entry, inner))
+        elif kind == "agent":
+            out.append(self._agent(entry, inner))
         elif kind == "image":
             block = entry.block
             assert block is not None
@@ -336,6 +339,15 @@ class Painter:
         index = next((i for i, head in enumerate(fork.heads) if head is entry.message), 0)
         label = f" branch {index + 1} of {count} · the prompt was edited or rewound · < > switch "
         return _rule(label, width, p.warning)
+
+    def _agent(self, entry: Entry, width: int) -> Text:
+        agent = entry.agent
+        assert agent is not None
+        what = "warmup subagent" if agent.is_warmup else "subagent"
+        count = plural(sum(m.kind not in QUIET_KINDS for m in agent.visible()), "message")
+        action = "space closes" if entry.key in self.expanded else "space opens"
+        label = f" {what} that no call in this session started · {count} · {action} "
+        return _rule(label, width, self.palette.divider)
 
     def _row(self, entry: Entry, width: int) -> Text:
         p = self.palette
