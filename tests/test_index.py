@@ -121,10 +121,16 @@ def test_a_last_line_without_newline_is_read_when_complete(tmp_path: Path) -> No
     path.write_bytes(path.read_bytes().rstrip(b"\n"))
     lib = fresh(root, tmp_path, "c")
     assert hits(lib, "ending")
-    with open(path, "ab") as f:  # it grows after all: read again from the start, not twice
-        f.write(b"\n" + Writer("nonl").lines())
-    lib.refresh()
-    assert len(hits(lib, "ending")) == 1
+    size = path.stat().st_size
+    n = len(w.records)
+    w.prompt("the newline came after all")
+    with open(path, "ab") as f:  # it grows: only the new bytes are read, the file is not taken for a new one
+        f.write(b"\n")
+    w.append(path, n)
+    result = lib.refresh()
+    assert (result.bytes_read, result.removed) == (path.stat().st_size - size, 0)
+    assert len(hits(lib, "ending")) == 1 and hits(lib, "after")
+    assert infos(lib) == infos(fresh(root, tmp_path, "cold"))
 
 
 def walrus_session(root: Path, tmp_path: Path, sid: str) -> tuple[Path, Library]:

@@ -253,7 +253,7 @@ def run_job(job: Job, leaves: frozenset[str]) -> Iterator[Result]:
         tail = None
         for lines, off, end in read_chunks(fd, start, stop):  # not past `stop`: ids above belong to other reads
             ex.feed(lines, off)
-            tail = lines[-TAIL_BYTES + 1 :] + b"\n"
+            tail = _tail(lines, end - off)
             if end - begin >= EMIT_BYTES:
                 yield _result(ex, begin, end, False, st, stop, tail)
                 begin = end
@@ -262,6 +262,14 @@ def run_job(job: Job, leaves: frozenset[str]) -> Iterator[Result]:
         yield _failure(job, exc.strerror or str(exc))
     finally:
         os.close(fd)
+
+
+def _tail(lines: bytes, span: int) -> bytes:
+    """The last TAIL_BYTES of the file before a chunk's end: `lines` is the chunk's `span` bytes
+    without its last newline, which a finished last line may not have."""
+    if span > len(lines):
+        return lines[-TAIL_BYTES + 1 :] + b"\n"
+    return lines[-TAIL_BYTES:]
 
 
 def _result(
@@ -953,8 +961,8 @@ def _pool(
 
 
 def _still_ends(path: str, offset: int, tail: bytes | None) -> bool:
-    """Whether the bytes before `offset` are still `tail` (the last read's last bytes, ending with a
-    newline): the file was appended to, not rewritten."""
+    """Whether the bytes before `offset` are still `tail` (the last read's last bytes): the file
+    was appended to, not rewritten."""
     if offset == 0:
         return True
     expected = tail or b"\n"
