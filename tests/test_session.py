@@ -327,6 +327,25 @@ def test_feeding_in_pieces_equals_reading_whole(tmp_path: Path) -> None:
         assert describe(session) == whole, cut
 
 
+def test_a_reset_session_never_repeats_a_version(tmp_path: Path) -> None:
+    """Caches keyed on (session, version) must not take the replaced file's contents for the new one's."""
+    t = Thread()
+    t.prompt("the old file")
+    t.prompt("twice")
+    path = tmp_path / "s.jsonl"
+    session = Session(path)
+    for line in _lines(path, t.bytes()):
+        session.feed([line])
+    seen = [session.version]
+    session.reset()
+    seen.append(session.version)
+    replaced = Thread()
+    replaced.prompt("the new file")
+    session.feed(_lines(path, replaced.bytes()))
+    seen.append(session.version)
+    assert seen[0] < seen[1] < seen[2], seen
+
+
 def _lines(path: Path, data: bytes) -> list:
     path.write_bytes(data)
     return Reader(str(path)).read_all()[1]

@@ -177,10 +177,10 @@ class Session:
 
     def reset(self) -> Update:
         """Forget everything (the file was truncated or replaced); keep identity and links."""
-        parent_call, source, agent_id = self.parent_call, self.source, self.agent_id
+        parent_call, source, agent_id, version = self.parent_call, self.source, self.agent_id, self.version
         self.__init__(self.path, session_id=self.id, agent=self.is_agent)  # type: ignore[misc]
         self.parent_call, self.source, self.agent_id = parent_call, source, agent_id
-        self.version += 1
+        self.version = version + 1  # never a number the old contents had: caches are keyed on it
         return Update(started_over=True, threads_changed=True)
 
     def add_record(self, obj: dict[str, Any], span: Span | None) -> None:
