@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import difflib
 import time
+from collections.abc import Sequence
 from datetime import UTC, timedelta, timezone
 from itertools import pairwise
+from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
@@ -156,6 +160,43 @@ def test_edit_diff_from_structured_patch_and_from_strings() -> None:
     assert core_diff.counts(hunks) == (1, 1)
     rows = diff.render_hunks(hunks, "/p/x.py", PALETTE)
     assert any(row.text.plain.startswith("2 + B") for row in rows)
+
+
+def _compared(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The pairs of lines each difflib.SequenceMatcher made from now on is given to compare."""
+    given: list[int] = []
+
+    class Counting(difflib.SequenceMatcher):
+        def __init__(self, isjunk: Any, a: Sequence[str], b: Sequence[str], autojunk: bool = True) -> None:
+            given.append(len(a) * len(b))
+            super().__init__(isjunk, a, b, autojunk)
+
+    monkeypatch.setattr(difflib, "SequenceMatcher", Counting)
+    return given
+
+
+def test_a_huge_edit_is_diffed_in_bounded_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """difflib is quadratic: 4,500 JSON-like lines a side took 12 s. The changed middle is shown whole instead."""
+    compared = _compared(monkeypatch)
+    old = [f'  {{"id": {i % 7},' if i % 2 == 0 else '   "name": "x"},' for i in range(2_400)]
+    new = [*old[:1000], '  {"id": 99,', '   "name": "y"},', *old[1001:]]
+    call = _call("Edit", {"file_path": "/p/x.json", "old_string": "\n".join(old), "new_string": "\n".join(new)})
+    hunks = core_diff.hunks_of(call)
+    assert sum(compared) <= core_diff.MAX_DIFF_PAIRS
+    [hunk] = hunks
+    assert (hunk.old_start, hunk.new_start) == (999, 999)
+    assert hunk.lines == [" " + old[998], " " + old[999], "-" + old[1000], "+" + new[1000], "+" + new[1001],
+                          " " + old[1001], " " + old[1002]]  # fmt: skip
+    small = _call("Edit", {"file_path": "/p/x.py", "old_string": "a\nb\nc", "new_string": "a\nB\nc"})
+    assert core_diff.counts(core_diff.hunks_of(small)) == (1, 1) and compared[-1] == 9  # still difflib's
+
+
+def test_the_edits_of_a_multiedit_share_one_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    compared = _compared(monkeypatch)
+    edit = {"old_string": "\n".join(["}"] * 400), "new_string": "\n".join(["}"] * 399 + ["]"])}
+    call = _call("MultiEdit", {"file_path": "/p/x.json", "edits": [edit] * 50})
+    assert core_diff.counts(core_diff.hunks_of(call)) == (50, 50)
+    assert sum(compared) <= core_diff.MAX_DIFF_PAIRS
 
 
 def test_tool_headlines() -> None:

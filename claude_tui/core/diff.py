@@ -1,7 +1,8 @@
 """Diffs of file edits: from Claude Code's structuredPatch hunks, or from old/new strings.
 
-All work is capped: strings beyond MAX_DIFF_CHARS are cut before diffing, and at
-most MAX_HUNK_LINES lines are kept. The pane draws these hunks; the exporter writes them.
+All work is capped: strings beyond MAX_DIFF_CHARS are cut before diffing, lines are
+compared pair by pair only up to MAX_DIFF_PAIRS pairs per call (difflib is quadratic in
+them), and at most MAX_HUNK_LINES lines are kept. The pane draws these hunks; the exporter writes them.
 """
 
 from __future__ import annotations
@@ -13,6 +14,9 @@ from claude_tui.core.model import ToolCall
 
 MAX_DIFF_CHARS = 40_000
 MAX_HUNK_LINES = 2_000
+#: Old lines times new lines that difflib compares for one call at most (about 50 ms at worst);
+#: beyond, the lines between the common first and last ones are shown removed, then added.
+MAX_DIFF_PAIRS = 250_000
 EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
 
 
@@ -32,12 +36,14 @@ def hunks_of(call: ToolCall) -> list[Hunk]:
             return _from_patch(patch)
     inp = call.input
     if call.name == "Edit":
-        return _diff(_s(inp.get("old_string")), _s(inp.get("new_string")))
+        return _diff(_s(inp.get("old_string")), _s(inp.get("new_string")), MAX_DIFF_PAIRS)[0]
     if call.name == "MultiEdit" and isinstance(inp.get("edits"), list):
         found: list[Hunk] = []
+        budget = MAX_DIFF_PAIRS  # for all the edits together
         for edit in inp["edits"][:50]:
             if isinstance(edit, dict):
-                found += _diff(_s(edit.get("old_string")), _s(edit.get("new_string")))
+                hunks, budget = _diff(_s(edit.get("old_string")), _s(edit.get("new_string")), budget)
+                found += hunks
         return found
     if call.name in ("Write", "NotebookEdit"):
         content = _s(inp.get("content" if call.name == "Write" else "new_source"))[:MAX_DIFF_CHARS]
@@ -69,13 +75,20 @@ def _from_patch(patch: list[Any]) -> list[Hunk]:
     return hunks
 
 
-def _diff(old: str, new: str) -> list[Hunk]:
+def _diff(old: str, new: str, budget: int) -> tuple[list[Hunk], int]:
+    """The hunks from `old` to `new`, and what is left of `budget` (pairs of lines difflib may compare)."""
     import difflib  # rarely needed: Claude Code writes the patch itself since 1.0
 
     old_lines = old[:MAX_DIFF_CHARS].split("\n")
     new_lines = new[:MAX_DIFF_CHARS].split("\n")
+    pairs = len(old_lines) * len(new_lines)
+    if pairs <= budget:
+        groups = list(difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_grouped_opcodes(2))
+        budget -= pairs
+    else:
+        groups = _replaced(old_lines, new_lines)
     hunks: list[Hunk] = []
-    for group in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_grouped_opcodes(2):
+    for group in groups:
         lines: list[str] = []
         for tag, i1, i2, j1, j2 in group:
             if tag == "equal":
@@ -84,7 +97,26 @@ def _diff(old: str, new: str) -> list[Hunk]:
             lines += ["-" + line for line in old_lines[i1:i2]]
             lines += ["+" + line for line in new_lines[j1:j2]]
         hunks.append(Hunk(group[0][1] + 1, group[0][3] + 1, lines[:MAX_HUNK_LINES]))
-    return hunks
+    return hunks, budget
+
+
+Opcode = tuple[str, int, int, int, int]
+
+
+def _replaced(old: list[str], new: list[str]) -> list[list[Opcode]]:
+    """The one group of opcodes (as difflib's) that replaces what lies between the lines `old` and `new`
+    begin and end with, with two lines of context: linear, where difflib is quadratic."""
+    most = min(len(old), len(new))
+    head = next((i for i in range(most) if old[i] != new[i]), most)
+    tail = next((i for i in range(most - head) if old[-1 - i] != new[-1 - i]), most - head)
+    old_end, new_end = len(old) - tail, len(new) - tail
+    if head == old_end and head == new_end:
+        return []
+    group = [("equal", head - min(head, 2), head, head - min(head, 2), head)] if head else []
+    group.append(("replace", head, old_end, head, new_end))
+    if tail:
+        group.append(("equal", old_end, old_end + min(tail, 2), new_end, new_end + min(tail, 2)))
+    return [group]
 
 
 def unified(call: ToolCall) -> list[str]:
