@@ -429,19 +429,27 @@ def test_permission_denied_on_a_subagent_file(as_nobody: tuple[int, Path]) -> No
 # ---------------------------------------------------------------- faults while reading
 
 
+@pytest.mark.parametrize("reads_first", [0, 2])  # 2: the file's last bytes, then a piece of the unfinished line
 def test_an_io_error_mid_read_hands_out_nothing_and_loses_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reads_first: int
 ) -> None:
     path = tmp_path / "s.jsonl"
     path.write_bytes(b"".join(b'{"n":%d}\n' % i for i in range(100)))
     reader = Reader(str(path))
     first = reader.read(limit=300)[1]
     before = (reader.offset, reader.line_no, reader.pending)
+    assert reader.pending
+    pread = os.pread
+    calls = []
 
     def failing(fd: int, n: int, offset: int) -> bytes:
-        raise OSError(errno.EIO, os.strerror(errno.EIO))
+        calls.append(n)
+        if len(calls) > reads_first:
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return pread(fd, n, offset)
 
     with monkeypatch.context() as patch:
+        patch.setattr(reader_module, "CHUNK", 2)
         patch.setattr(reader_module.os, "pread", failing)
         with pytest.raises(ReadError, match="Input/output error"):
             reader.read()

@@ -654,19 +654,20 @@ def read_chunks(fd: int, start: int, size: int) -> Iterator[tuple[bytes, int, in
     newline was lost), never while a writer may still be writing it.
     """
     pos = start
-    carry = b""
+    carry: list[bytes] = []  #: the pieces of a line with no newline yet: joined once, when it ends
     while pos < size:
         chunk = os.pread(fd, min(CHUNK, size - pos), pos)
         if not chunk:
             break
-        buf = carry + chunk if carry else chunk
-        off = pos - len(carry)
         pos += len(chunk)
-        cut = buf.rfind(b"\n")
+        cut = chunk.rfind(b"\n")
         if cut < 0:
-            carry = buf
+            carry.append(chunk)
             continue
-        yield buf[:cut], off, off + cut + 1
-        carry = buf[cut + 1 :]
-    if carry and finished_last_line(carry):
-        yield carry, pos - len(carry), pos
+        lines = b"".join([*carry, chunk[:cut]]) if carry else chunk[:cut]
+        end = pos - len(chunk) + cut + 1
+        yield lines, end - 1 - len(lines), end
+        carry = [chunk[cut + 1 :]] if cut + 1 < len(chunk) else []
+    rest = b"".join(carry)
+    if rest and finished_last_line(rest):
+        yield rest, pos - len(rest), pos

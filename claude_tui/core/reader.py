@@ -57,13 +57,14 @@ def open_readonly(path: str | os.PathLike[str]) -> int:
     return fd
 
 
-def finished_last_line(data: bytes) -> bool:
+def finished_last_line(data: bytes | bytearray) -> bool:
     """True when a file's last line, with no newline after it, is to be read now.
 
     Only a whole JSON object is: a record whose newline was lost in a finished file. A line
     still being written never is (no proper prefix of a JSON object is one), so it waits.
     """
-    if not data.rstrip(b" \t\r").endswith(b"}"):  # cheap: most partial lines end elsewhere
+    end = data[-TAIL_BYTES:].rstrip(b" \t\r") or data.rstrip(b" \t\r")  # not a copy of a long line
+    if not end.endswith(b"}"):  # cheap: most partial lines end elsewhere
         return False
     try:
         return isinstance(orjson.loads(data), dict)
@@ -90,7 +91,8 @@ class Reader:
     inode: int | None = None
     size: int = 0  #: file size at the last read
     missing: bool = False  #: the file was gone at the last read
-    _partial: bytes = field(default=b"", repr=False)
+    #: an unfinished last line, grown in place: a line read in many pieces costs its length, not its square
+    _partial: bytearray = field(default_factory=bytearray, repr=False)
     #: the last byte of a last line handed out before its newline (empty when none)
     _open: bytes = field(default=b"", repr=False)
     #: the last bytes read (up to TAIL_BYTES, the partial line's included), to tell a rewrite from an append
@@ -103,7 +105,8 @@ class Reader:
 
     def reset(self) -> None:
         self.offset = self.line_no = self.size = 0
-        self._partial = self._open = self._tail = b""
+        self._partial = bytearray()
+        self._open = self._tail = b""
 
     def read(self, limit: int | None = None) -> tuple[bool, list[Line]]:
         """Return (started_over, new lines), reading at most about `limit` bytes.
@@ -153,7 +156,8 @@ class Reader:
         except ReadError as exc:
             self.missing = str(exc) == "file not found"
             raise
-        state = self.offset, self.line_no, self.inode, self.size, self._partial, self._open, self._tail
+        partial, held = self._partial, len(self._partial)  # _take grows it in place: cut back on failure
+        state = self.offset, self.line_no, self.inode, self.size, self._open, self._tail
         try:
             st = os.fstat(fd)
             started_over = self._check_same_file(fd, st)
@@ -163,7 +167,9 @@ class Reader:
             end = st.st_size if limit is None else min(st.st_size, start + limit)
             lines = self._take(fd, start, end, final, end == st.st_size)
         except OSError as exc:  # EIO from a failing disk, a network file system gone away
-            self.offset, self.line_no, self.inode, self.size, self._partial, self._open, self._tail = state  # no line
+            self.offset, self.line_no, self.inode, self.size, self._open, self._tail = state  # no line
+            del partial[held:]
+            self._partial = partial
             raise ReadError(exc.strerror or str(exc)) from exc
         finally:
             os.close(fd)
@@ -199,11 +205,15 @@ class Reader:
             if first < 0:
                 partial += chunk
                 continue
-            self._add_line(lines, partial + chunk[:first] if partial else chunk[:first])
-            partial = self._split_into(lines, chunk, first + 1)
+            if partial:
+                partial += chunk[:first]
+                self._add_line(lines, bytes(partial))
+            else:
+                self._add_line(lines, chunk[:first])
+            partial = bytearray(self._split_into(lines, chunk, first + 1))
         if partial and to_eof and pos == end and (final or finished_last_line(partial)):
-            self._add_line(lines, partial, ended=False)
-            partial = b""
+            self._add_line(lines, bytes(partial), ended=False)
+            partial = bytearray()
         self._partial = partial
         return lines
 
