@@ -171,6 +171,18 @@ def test_unreadable_files_raise_a_clear_error(tmp_path: Path, make, message: str
         Reader(str(path)).read()
 
 
+def test_a_missing_file_is_told_by_the_error_not_its_wording(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    reader = Reader(str(path))
+    with pytest.raises(ReadError) as caught:
+        reader.read()
+    assert caught.value.missing and reader.missing
+    path.mkdir()
+    with pytest.raises(ReadError) as caught:
+        reader.read()
+    assert not caught.value.missing and not reader.missing
+
+
 def test_permission_denied(tmp_path: Path) -> None:
     if os.geteuid() == 0:
         pytest.skip("root reads everything")

@@ -28,6 +28,10 @@ _NOATIME = getattr(os, "O_NOATIME", 0)
 class ReadError(Exception):
     """The file cannot be read as a session file; the message says why, for a person."""
 
+    def __init__(self, message: str, missing: bool = False) -> None:
+        super().__init__(message)
+        self.missing = missing  #: the file is not there
+
 
 def open_readonly(path: str | os.PathLike[str]) -> int:
     """Open `path` for reading only, without touching its access time where allowed.
@@ -42,7 +46,7 @@ def open_readonly(path: str | os.PathLike[str]) -> int:
                 raise
             fd = os.open(path, _OPEN_FLAGS)  # O_NOATIME needs ownership
     except FileNotFoundError as exc:
-        raise ReadError("file not found") from exc
+        raise ReadError("file not found", missing=True) from exc
     except PermissionError as exc:
         raise ReadError("permission denied") from exc
     except OSError as exc:
@@ -154,7 +158,7 @@ class Reader:
         try:
             fd = open_readonly(self.path)
         except ReadError as exc:
-            self.missing = str(exc) == "file not found"
+            self.missing = exc.missing
             raise
         partial, held = self._partial, len(self._partial)  # _take grows it in place: cut back on failure
         state = self.offset, self.line_no, self.inode, self.size, self._open, self._tail
