@@ -106,6 +106,7 @@ class Session:
         self.malformed_lines = 0
         self.record_types: Counter[str] = Counter()
         self.result_ids: set[str] = set()  #: tool_use ids with a result anywhere, nested ones included
+        self._outer_result_ids: set[str] | None = None  #: progress copies: their session's, which theirs join
         self.error_ids: set[str] = set()
         self.custom_title: str | None = None
         self.ai_title: str | None = None
@@ -340,6 +341,8 @@ class Session:
             structured,
         )
         self.result_ids.add(tid)
+        if self._outer_result_ids is not None:
+            self._outer_result_ids.add(tid)
         if result.is_error:
             self.error_ids.add(tid)
         call = self.calls.get(tid)
@@ -545,6 +548,7 @@ class Session:
             sub.source = "progress"
             agent_id = data.get("agentId")
             sub.agent_id = agent_id if isinstance(agent_id, str) else None
+            sub._outer_result_ids = self.result_ids
             self._progress_agents[key] = sub
             self.subagents.append(sub)
             call = self.calls.get(key)
@@ -558,7 +562,6 @@ class Session:
             return
         sub.add_record(record, span)
         sub.version += 1
-        self.result_ids |= sub.result_ids
         self._touch_agent(sub)
 
     def attach_agent(self, sub: Session) -> None:
