@@ -15,8 +15,10 @@ import pytest
 
 from claude_tui.core import index as index_module
 from claude_tui.core.extract import State
+from claude_tui.core.files import read_session
 from claude_tui.core.index import DB_NAME, SCHEMA_VERSION, TEXT_NAME, Progress, cache_dir, text_schemas
 from claude_tui.core.library import Library
+from claude_tui.core.stats import session_stats
 from tests.library_data import Writer, encode, simple_project, tree_state
 
 
@@ -95,6 +97,22 @@ def test_growth_is_read_from_the_stored_offset(tmp_path: Path) -> None:
     w.append(path, n)
     lib.refresh()
     assert infos(lib) == infos(fresh(root, tmp_path, "cold2"))
+
+
+def test_the_list_and_stats_count_a_streamed_message_alike(tmp_path: Path) -> None:
+    """Two chunks with as many output tokens and other counts: the later one's usage, in the index as in the model."""
+    root = tmp_path / "projects"
+    w = Writer("ties")
+    w.prompt("count me")
+    first = {"input_tokens": 1000, "output_tokens": 5, "cache_read_input_tokens": 10}
+    for usage in (first, {"input_tokens": 3, "output_tokens": 5, "cache_read_input_tokens": 7}):
+        w._rec("assistant", message={"id": "msg_tie", "model": "claude-sonnet-4-5-20250929", "content": [
+            {"type": "text", "text": "chunk"}], "usage": usage})  # fmt: skip
+    path = w.write(root / "p")
+    [listed] = fresh(root, tmp_path, "c").projects[0].sessions
+    tokens = session_stats(read_session(path))["tokens_with_subagents"]
+    assert (tokens["input"], tokens["output"], tokens["cache_read"]) == (3, 5, 7)
+    assert listed.tokens == 15
 
 
 def test_a_partial_last_line_waits_for_its_newline(tmp_path: Path) -> None:

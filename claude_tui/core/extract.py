@@ -36,7 +36,7 @@ from claude_tui.core.reader import finished_last_line
 from claude_tui.core.records import parse_line
 from claude_tui.core.sanitize import searchable, without_markup
 from claude_tui.core.session import api_error_text, asks, is_api_error, prompt_text, queued_prompt, user_kind
-from claude_tui.core.usage import usage_counts
+from claude_tui.core.usage import replaces, usage_counts
 
 #: Row kinds of the full-text index, by code; and the role each belongs to (an API error and a
 #: compaction's summary: Claude's side; what a `!` or slash command printed: a tool's).
@@ -629,10 +629,10 @@ class Extractor:
 
 
 def _count_usage(usage: dict[str, list[int]], entry: list[Any], raw: dict[str, Any]) -> None:
-    """Count a message's usage once: a later chunk with at least as many output tokens replaces the earlier."""
+    """Count a message's usage once: a later chunk's replaces the earlier's as `usage.replaces` says."""
     new = usage_counts(raw)
     old = entry[1]
-    if old is not None and new[1] < old[1]:
+    if old is not None and not replaces(new[1], old[1]):
         return
     total = usage.get(entry[0])
     if total is None:

@@ -33,7 +33,7 @@ from claude_tui.core.model import (
 from claude_tui.core.reader import Line
 from claude_tui.core.records import parse_line
 from claude_tui.core.threads import Layout
-from claude_tui.core.usage import Tokens
+from claude_tui.core.usage import Tokens, replaces
 
 #: Record types that carry session metadata and are not shown as rows.
 METADATA_TYPES = frozenset(
@@ -273,11 +273,9 @@ class Session:
             message.blocks.append(Block("text", content))
         if payload.get("stop_reason"):
             message.stop_reason = payload["stop_reason"]
-        usage = payload.get("usage")
-        if type(usage) is dict:
-            output = usage.get("output_tokens")
-            if message.tokens is None or (type(output) is int and output > message.tokens.output):
-                message.tokens = Tokens.from_usage(usage)
+        tokens = Tokens.from_usage(payload.get("usage"))
+        if tokens is not None and (message.tokens is None or replaces(tokens.output, message.tokens.output)):
+            message.tokens = tokens
 
     def _join_chunk(self, message: Message, obj: dict[str, Any], span: Span | None) -> None:
         """A later streamed chunk of `message`: map its uuid to it and keep its line."""

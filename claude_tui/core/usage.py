@@ -1,7 +1,8 @@
 """Tokens and cost.
 
 Every streamed chunk of an assistant message repeats its usage, so usage is
-counted once per `message.id` (the chunk with the largest `output_tokens`).
+counted once per `message.id` (the chunk with the largest `output_tokens`, the last of
+those: see `replaces`).
 """
 
 from __future__ import annotations
@@ -112,6 +113,16 @@ def usage_counts(usage: dict[str, Any]) -> tuple[int, int, int, int, int]:
         c,
         min(h, c) if type(h) is int and h > 0 else 0,
     )
+
+
+def replaces(output: int, kept_output: int) -> bool:
+    """Whether a streamed chunk's usage, with `output` tokens, replaces the one kept for its message.
+
+    Every chunk repeats the message's usage so far; the later ones carry the final counts, so the
+    chunk with the most output tokens wins, and of those the latest. The model and the index both
+    count by this rule.
+    """
+    return output >= kept_output
 
 
 @dataclass(slots=True)
