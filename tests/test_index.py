@@ -115,6 +115,28 @@ def test_the_list_and_stats_count_a_streamed_message_alike(tmp_path: Path) -> No
     assert listed.tokens == 15
 
 
+def test_the_summary_written_last_titles_its_session(tmp_path: Path) -> None:
+    """Two files summarize one leaf: the summary written last wins, whichever file's name sorts last."""
+    root = tmp_path / "projects"
+    titled = Writer("titled")
+    titled.prompt("the typed prompt")
+    titled.answer()
+    titled.write(root / "p")
+    later = Writer("a-later", start=5000)
+    later.prompt("another session")
+    path = later.write(root / "p")
+    earlier = Writer("b-earlier", start=3000)
+    earlier.meta("summary", summary="Old summary", leafUuid=titled.last)
+    earlier.write(root / "p")
+    lib = fresh(root, tmp_path, "c")
+    n = len(later.records)
+    later.meta("summary", summary="New summary", leafUuid=titled.last)
+    later.append(path, n)
+    lib.refresh()
+    assert {s.id: s.title for s in lib.projects[0].sessions}["titled"] == "New summary"
+    assert [hit.title for hit in lib.search("typed")] == ["New summary"]
+
+
 def test_a_partial_last_line_waits_for_its_newline(tmp_path: Path) -> None:
     root = tmp_path / "projects"
     w = Writer("partial")

@@ -666,10 +666,10 @@ class Index:
         names = [str(r) for r in roots]
         sql = (
             "SELECT s.rowid, s.folder, s.leaf, s.summary FROM summaries s JOIN files f ON f.id = s.file"
-            f" WHERE f.root IN ({','.join('?' * len(names))})"
+            f" WHERE f.root IN ({','.join('?' * len(names))}) ORDER BY s.rowid"
         )
         rows = self.read(roots, lambda db: db.execute(sql, names).fetchall())
-        return {(folder, leaf): (rowid, text) for rowid, folder, leaf, text in rows}
+        return {(folder, leaf): (rowid, text) for rowid, folder, leaf, text in rows}  # a leaf's latest last
 
     # ---------------------------------------------------------------- updating
 

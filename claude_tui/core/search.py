@@ -427,9 +427,9 @@ def _session_facts(db: Any, path: str, fallback: dict[str, Any]) -> tuple[str, s
     found: dict[str, tuple[int, str]] = {}
     if row and any(leaves):
         marks = ",".join("?" * len(leaves))
-        sql = f"SELECT rowid, leaf, summary FROM summaries WHERE folder=? AND leaf IN ({marks})"
+        sql = f"SELECT rowid, leaf, summary FROM summaries WHERE folder=? AND leaf IN ({marks}) ORDER BY rowid"
         for rowid, leaf, text in db.execute(sql, [row[0], *leaves]):
-            found[leaf] = (rowid, text)
+            found[leaf] = (rowid, text)  # a leaf's latest last
     cwds = facts.get("cwds") or []
     return Path(path).stem, title_of(facts, found), cwds[0] if cwds else Path(path).parent.name
 
