@@ -35,7 +35,15 @@ from claude_tui.core.model import (
 from claude_tui.core.reader import finished_last_line
 from claude_tui.core.records import parse_line
 from claude_tui.core.sanitize import searchable, without_markup
-from claude_tui.core.session import api_error_text, asks, is_api_error, prompt_text, queued_prompt, user_kind
+from claude_tui.core.session import (
+    api_error_text,
+    as_text,
+    asks,
+    is_api_error,
+    prompt_text,
+    queued_prompt,
+    user_kind,
+)
 from claude_tui.core.usage import replaces, usage_counts
 
 #: Row kinds of the full-text index, by code; and the role each belongs to (an API error and a
@@ -326,8 +334,7 @@ def _user_parts(content: Any) -> tuple[list[str], str | None, bool]:
             if first_type is None:
                 first_type = btype if isinstance(btype, str) else "?"
             if btype == "text":
-                text = item.get("text")
-                texts.append(text if isinstance(text, str) else "" if text is None else str(text))
+                texts.append(as_text(item.get("text")))
     return texts, first_type, results
 
 
@@ -421,14 +428,14 @@ class Extractor:
             self._prompt(_user_parts(queued)[0], off, True)
         elif rtype == "custom-title":
             if get("customTitle"):
-                state.custom_title = _str(obj["customTitle"])
+                state.custom_title = as_text(obj["customTitle"])
         elif rtype == "ai-title":
             if get("aiTitle"):
-                state.ai_title = _str(obj["aiTitle"])
+                state.ai_title = as_text(obj["aiTitle"])
         elif rtype == "summary":
             leaf = get("leafUuid")
             if isinstance(leaf, str) and get("summary"):
-                self.summaries.append((leaf, _str(obj["summary"])))
+                self.summaries.append((leaf, as_text(obj["summary"])))
                 self._leaves.add(leaf)
                 if leaf in self._uuids:
                     self._leaf(leaf)
@@ -510,9 +517,9 @@ class Extractor:
                     continue
                 btype = item.get("type")
                 if btype == "text":
-                    self._row(off, said, i, _str(item.get("text")))
+                    self._row(off, said, i, as_text(item.get("text")))
                 elif btype == "thinking":
-                    self._row(off, THINKING, i, _str(item.get("thinking")))
+                    self._row(off, THINKING, i, as_text(item.get("thinking")))
                 elif btype == "tool_use":
                     self._call(item, off, i, obj.get("cwd"))
         elif type(content) is str:
@@ -532,8 +539,8 @@ class Extractor:
             state.errors += 1
         inp = item.get("input")
         self._row(off, TOOL_INPUT, blk, input_text(inp, CAPS[TOOL_INPUT]), name)
-        if name == "Bash" and type(inp) is dict and "worktree" in _str(inp.get("command")):
-            target = worktree_target(_str(inp.get("command")), cwd if isinstance(cwd, str) else None)
+        if name == "Bash" and type(inp) is dict and "worktree" in as_text(inp.get("command")):
+            target = worktree_target(as_text(inp.get("command")), cwd if isinstance(cwd, str) else None)
             if target and target not in state.worktrees and len(state.worktrees) < 64:
                 state.worktrees.append(target)
 
@@ -604,7 +611,7 @@ class Extractor:
         if type(nested) is not dict:
             return
         tool_id = obj.get("parentToolUseID")
-        key = tool_id if isinstance(tool_id, str) else _str(data.get("agentId"))
+        key = tool_id if isinstance(tool_id, str) else as_text(data.get("agentId"))
         sub = self.state.progress.get(key)
         if sub is None:
             agent_id = data.get("agentId")
@@ -640,10 +647,6 @@ def _count_usage(usage: dict[str, list[int]], entry: list[Any], raw: dict[str, A
     for i, value in enumerate(new):
         total[i] += value - (old[i] if old is not None else 0)
     entry[1] = new
-
-
-def _str(value: Any) -> str:
-    return value if isinstance(value, str) else ("" if value is None else str(value))
 
 
 def read_chunks(fd: int, start: int, size: int) -> Iterator[tuple[bytes, int, int]]:

@@ -299,7 +299,7 @@ class Session:
                 return
             inp = item.get("input")
             call = ToolCall(
-                tid, _str(item.get("name")) or "?", inp if isinstance(inp, dict) else {}, message, stamp, span=span
+                tid, as_text(item.get("name")) or "?", inp if isinstance(inp, dict) else {}, message, stamp, span=span
             )
             self.calls[tid] = call
             message.blocks.append(Block("tool_use", call=call))
@@ -311,7 +311,7 @@ class Session:
                 self._attach_result(call, known.result)
             return
         if btype in ("text", "thinking"):
-            block = Block(btype, _str(item.get(btype)))
+            block = Block(btype, as_text(item.get(btype)))
         elif btype == "redacted_thinking":
             block = Block(btype)
         else:
@@ -366,7 +366,7 @@ class Session:
 
     def _on_system(self, obj: dict[str, Any], span: Span | None) -> None:
         subtype = obj.get("subtype")
-        content = _str(obj.get("content"))
+        content = as_text(obj.get("content"))
         if subtype in ("compact_boundary", "microcompact_boundary"):
             message = self._new_message(Kind.COMPACT_BOUNDARY, obj, span, text=content)
             meta = obj.get("compactMetadata") or obj.get("microcompactMetadata")
@@ -389,7 +389,7 @@ class Session:
         elif subtype == "local_command":
             self._new_message(Kind.COMMAND_OUTPUT, obj, span, text=content)
             return
-        self._new_message(Kind.SYSTEM, obj, span, text=content or _str(subtype) or "system")
+        self._new_message(Kind.SYSTEM, obj, span, text=content or as_text(subtype) or "system")
 
     def _on_progress(self, obj: dict[str, Any], span: Span | None) -> None:
         data = obj.get("data")
@@ -399,30 +399,30 @@ class Session:
         if dtype == "agent_progress" and isinstance(nested, dict):
             self._add_progress_copy(obj, data, nested, span)
         if dtype == "hook_progress":
-            text = " ".join(_str(data.get(k)) for k in ("hookEvent", "hookName") if data.get(k))
+            text = " ".join(as_text(data.get(k)) for k in ("hookEvent", "hookName") if data.get(k))
             self._new_message(Kind.HOOK, obj, span, text=text or "hook")
         else:
-            self._new_message(Kind.PROGRESS, obj, span, text=_str(dtype) or "progress")
+            self._new_message(Kind.PROGRESS, obj, span, text=as_text(dtype) or "progress")
 
     def _on_attachment(self, obj: dict[str, Any], span: Span | None) -> None:
         attachment = obj.get("attachment")
-        atype = _str(attachment.get("type")) if isinstance(attachment, dict) else ""
+        atype = as_text(attachment.get("type")) if isinstance(attachment, dict) else ""
         if (prompt := queued_prompt(obj)) is not None:  # typed while Claude worked: a prompt like any other
             self._new_message(Kind.PROMPT, obj, span, blocks=_content_blocks(prompt)[0])
             return
         kind = Kind.HOOK if "hook" in atype else Kind.ATTACHMENT
         detail = ""
         if isinstance(attachment, dict):
-            detail = _str(attachment.get("hookName") or attachment.get("filename") or attachment.get("content"))
+            detail = as_text(attachment.get("hookName") or attachment.get("filename") or attachment.get("content"))
         self._new_message(kind, obj, span, text=" ".join(x for x in (atype or "attachment", detail[:200]) if x))
 
     def _on_metadata(self, rtype: str, obj: dict[str, Any]) -> None:
         if rtype == "custom-title" and obj.get("customTitle"):
-            self.custom_title = _str(obj["customTitle"])
+            self.custom_title = as_text(obj["customTitle"])
         elif rtype == "ai-title" and obj.get("aiTitle"):
-            self.ai_title = _str(obj["aiTitle"])
+            self.ai_title = as_text(obj["aiTitle"])
         elif rtype == "summary" and isinstance(obj.get("leafUuid"), str) and obj.get("summary"):
-            self.summaries[obj["leafUuid"]] = _str(obj["summary"])
+            self.summaries[obj["leafUuid"]] = as_text(obj["summary"])
 
     # ---------------------------------------------------------------- messages and threads
 
@@ -539,7 +539,7 @@ class Session:
     ) -> None:
         """2.1.7 to 2.1.42: subagent records copied into the main file inside progress records."""
         tool_id = obj.get("parentToolUseID")
-        key = tool_id if isinstance(tool_id, str) else _str(data.get("agentId"))
+        key = tool_id if isinstance(tool_id, str) else as_text(data.get("agentId"))
         sub = self._progress_agents.get(key)
         if sub is None:
             sub = Session(self.path, session_id=self.id, agent=True)
@@ -605,7 +605,7 @@ class Session:
         for call in reversed(self.calls.values()):
             if call.name not in AGENT_TOOLS or call.subagent is not None:
                 continue
-            if text is not None and _str(call.input.get("prompt")).strip() == text:
+            if text is not None and as_text(call.input.get("prompt")).strip() == text:
                 self._link(sub, call)
                 return
             if call.result is None:
@@ -723,7 +723,7 @@ def api_error_text(obj: dict[str, Any]) -> str:
         if isinstance(error.get("message"), str) and error["message"]:
             return error["message"]
         error = error.get("error")
-    return _str(error) or _str(obj.get("content")) or "API error"
+    return as_text(error) or as_text(obj.get("content")) or "API error"
 
 
 def user_kind(obj: dict[str, Any], first_text: str | None, has_results: bool) -> Kind:
@@ -791,21 +791,19 @@ def agent_id_of(path: str | Path) -> str | None:
 
 def result_content(content: Any) -> tuple[str, list[tuple[str, int]]]:
     """The text of a tool_result's content (a string or a list of blocks) and its images."""
-    if isinstance(content, str):
-        return content, []
     if not isinstance(content, list):
-        return ("" if content is None else _str(content)), []
+        return as_text(content), []
     texts, images = [], []
     for item in content:
         if not isinstance(item, dict):
             continue
         if item.get("type") == "text":
-            texts.append(_str(item.get("text")))
+            texts.append(as_text(item.get("text")))
         elif item.get("type") == "image":
             block = _other_block(item)
             images.append((block.media_type, block.size))
         elif item.get("type") == "tool_reference":
-            texts.append(f"[tool: {_str(item.get('tool_name'))}]")
+            texts.append(f"[tool: {as_text(item.get('tool_name'))}]")
     return "\n".join(texts), images
 
 
@@ -822,7 +820,7 @@ def _content_blocks(content: Any) -> tuple[list[Block], list[dict[str, Any]]]:
         if btype == "tool_result":
             results.append(item)
         elif btype == "text":
-            blocks.append(Block("text", _str(item.get("text"))))
+            blocks.append(Block("text", as_text(item.get("text"))))
         else:
             blocks.append(_other_block(item))
     return blocks, results
@@ -842,13 +840,13 @@ def queued_prompt(obj: dict[str, Any]) -> str | list[Any] | None:
 
 def _other_block(item: dict[str, Any]) -> Block:
     """An image placeholder, or an unknown block kept as its (capped) JSON."""
-    btype = _str(item.get("type")) or "?"
+    btype = as_text(item.get("type")) or "?"
     if btype == "image":
         source = item.get("source")
         source = source if isinstance(source, dict) else {}
         data = source.get("data")
         size = len(data) * 3 // 4 if isinstance(data, str) else 0
-        return Block("image", media_type=_str(source.get("media_type")) or "image", size=size)
+        return Block("image", media_type=as_text(source.get("media_type")) or "image", size=size)
     raw = orjson.dumps(item)
     return Block(btype, raw[:PREVIEW_CHARS].decode("utf-8", "replace"), size=len(raw))
 
@@ -868,7 +866,7 @@ def _cap(value: Any, depth: int = 0) -> Any:
 
 def _hook_summary(obj: dict[str, Any]) -> str:
     infos = obj.get("hookInfos")
-    names = [_str(i.get("command")) for i in infos if isinstance(i, dict)] if isinstance(infos, list) else []
+    names = [as_text(i.get("command")) for i in infos if isinstance(i, dict)] if isinstance(infos, list) else []
     count = obj.get("hookCount")
     head = f"stop hooks ({count})" if isinstance(count, int) else "stop hooks"
     return head + (": " + ", ".join(n for n in names if n)[:200] if names else "")
@@ -878,7 +876,8 @@ def _seconds(value: float) -> str:
     return f"{value:.1f}s" if value < 60 else f"{int(value // 60)}m{int(value % 60):02d}s"
 
 
-def _str(value: Any) -> str:
+def as_text(value: Any) -> str:
+    """A record's field as text: a string as it is, None as "", anything else as str() writes it."""
     return value if isinstance(value, str) else ("" if value is None else str(value))
 
 

@@ -12,6 +12,7 @@ from rich.text import Text
 from claude_tui.core import diff as core_diff
 from claude_tui.core.model import LOST_CALL, PREVIEW_CHARS, ToolCall
 from claude_tui.core.sanitize import folded, visible_controls, visible_controls_but_sgr, without_sgr
+from claude_tui.core.session import as_text
 from claude_tui.core.stats import human_count, human_size, plural
 from claude_tui.ui import diff
 from claude_tui.ui.lines import Row, highlight, parse, render
@@ -30,9 +31,7 @@ _COUNTS = re.compile(r"^\+(\d+) -(\d+)(.*)$")
 
 def one_line(text: Any, limit: int = 300) -> str:
     """Text folded to one line (whitespace collapsed), at most `limit` characters (a cut one ends with "…")."""
-    if not isinstance(text, str):
-        text = "" if text is None else str(text)
-    return folded(visible_controls(text[: limit * 4]), limit)
+    return folded(visible_controls(as_text(text)[: limit * 4]), limit)
 
 
 def short_path(path: str, cwd: str | None) -> str:
