@@ -17,7 +17,6 @@ from typing import Any
 #: (input, output, 5-minute cache write, cache read). Matched by model-name prefix, longest first, never
 #: across a version number: `claude-opus-4` prices `claude-opus-4-20250514`, not `claude-opus-4-8`.
 #: A write to the 1-hour cache costs ONE_HOUR_WRITE times the input price.
-PRICING_DATE = "2026-11-01"
 PRICES: dict[str, tuple[float, float, float, float]] = {
     "claude-opus-4-7": (5.0, 25.0, 6.25, 0.50),
     "claude-opus-4-6": (5.0, 25.0, 6.25, 0.50),
