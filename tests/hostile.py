@@ -165,6 +165,8 @@ def _hostile(w: _Writer, big: bool) -> list[Case]:
         w.line("system", subtype="turn_duration", durationMs="long", content=["x"]),
         w.line("progress", data={"type": "agent_progress", "message": {"type": 5}}),
     )
+    name = f"Ba{ESC}]0;pwned{BEL}sh\n"  # a tool name is drawn too: a title change and a line break in it
+    add("tool-name-escapes", name, w.answer({"type": "tool_use", "id": "toolu_name", "name": name, "input": {}}))
     add("crlf", "crlf line", w.prompt("crlf line") + b"\r")
     return cases
 

@@ -105,15 +105,17 @@ def model_texts(session: Session) -> Iterator[str]:
         yield m.text
         for block in m.blocks:
             yield block.text
-            if block.call is not None and block.call.result is not None:
-                yield block.call.result.text
+            if block.call is not None:
+                yield block.call.name
+                if block.call.result is not None:
+                    yield block.call.result.text
 
 
 def test_the_file_holds_every_case(hostile: tuple[Path, list[Case]]) -> None:
     path, cases = hostile
     names = [c.name for c in cases]
-    assert len(set(names)) == len(names) == 32
-    assert (sum(not c.damaged for c in cases), sum(c.damaged for c in cases)) == (17, 15)
+    assert len(set(names)) == len(names) == 33
+    assert (sum(not c.damaged for c in cases), sum(c.damaged for c in cases)) == (18, 15)
     data = path.read_bytes()
     assert data.count(b"\n") + 1 == cases[-1].first_line  # the cut-off last line has no newline
     lines = data.split(b"\n")
@@ -154,15 +156,15 @@ def test_timestamps_that_are_not_times_are_left_out(hostile: tuple[Path, list[Ca
     the index agree, and the records themselves are still shown (without a time)."""
     path, _ = hostile
     facts = session_stats(read_session(path))
-    assert (facts["started"], facts["ended"]) == ("2026-01-05T10:00:01.000Z", "2026-01-05T10:01:14.000Z")
-    assert facts["duration_s"] == facts["active_s"] == 73.0
+    assert (facts["started"], facts["ended"]) == ("2026-01-05T10:00:01.000Z", "2026-01-05T10:01:16.000Z")
+    assert facts["duration_s"] == facts["active_s"] == 75.0
     session = read_session(path)
     stamped = {m.plain_text: m.timestamp for m in session.messages if m.plain_text in ("year-one", "garbage time")}
     assert stamped == {"year-one": None, "garbage time": None}
     lib = Library([path.parent.parent], tmp_path / "cache")
     lib.refresh()
     [info] = lib.projects[0].sessions
-    assert (info.started, info.ended, info.duration_s, info.active_s) == (facts["started"], facts["ended"], 73.0, 73.0)
+    assert (info.started, info.ended, info.duration_s, info.active_s) == (facts["started"], facts["ended"], 75.0, 75.0)
 
 
 def test_hostile_text_reaches_the_model_verbatim(hostile: tuple[Path, list[Case]], hostile_session: Session) -> None:

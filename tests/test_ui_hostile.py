@@ -94,7 +94,15 @@ async def test_markup_and_escapes_are_drawn_as_text(hostile_file: tuple[Path, li
         text = assert_inert(strips)
         for literal in LITERAL:
             assert literal in text, literal
-        shown = ("␛]0;pwned title␇", "␛]52;c;", "␛]8;;https://evil.example", "ding␇␇␇", "safe text␈", "\\u202euser")
+        shown = (
+            "␛]0;pwned title␇",
+            "␛]52;c;",
+            "␛]8;;https://evil.example",
+            "ding␇␇␇",
+            "safe text␈",
+            "\\u202euser",
+            "◌ Ba␛]0;pwned␇sh ",
+        )
         for placeholder in shown:
             assert placeholder in text, placeholder
         assert "red ␛[2J␛[H \\x9b32mgreen\\x9b0m" in text  # SGR as a style; cursor moves and 8-bit CSI visible
@@ -112,7 +120,7 @@ async def test_detail_screens_are_inert_and_quick(hostile_file: tuple[Path, list
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         await settled(pilot, lambda: not view.reading)
-        wanted = ("toolu_huge", "toolu_meta", "toolu_click", "toolu_img")  # 30 MB, hostile names, markup, image
+        wanted = ("toolu_huge", "toolu_meta", "toolu_name", "toolu_click", "toolu_img")  # 30 MB, names, markup, image
         calls = [i for i, e in enumerate(view.entries) if e.call is not None and e.call.id in wanted]
         assert len(calls) == len(wanted)
         for index in calls:

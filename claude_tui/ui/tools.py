@@ -134,7 +134,7 @@ def headline(
     mark_style = {"ok": palette.ok, "error": palette.error, "running": palette.running}[status]
     subject, detail = summary(call, cwd)
     right = ("no result" if abandoned else "running") if status == "running" else duration(call.duration)
-    name = call.name if len(call.name) <= 24 else call.name[:23] + "…"
+    name = one_line(call.name, 24)
     line = Text.assemble((MARKS[status] + " ", mark_style), (f"{name:<7}", palette.tool), " ")
     line.append(subject or "", palette.text)
     if detail:
