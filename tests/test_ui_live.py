@@ -351,6 +351,24 @@ async def test_new_sessions_and_projects_appear(roots: list[Path]) -> None:
         await settled(pilot, lambda: any(s.title == "Renamed by the model" for s in sessions.shown), timeout=10)
 
 
+async def test_a_notice_of_the_index_is_shown_once_however_often_the_history_changes(roots: list[Path]) -> None:
+    """The index keeps its notices for the app's life: each change of the history must not toast them again."""
+    app = browser(roots)
+    warning = "cache folder /x not writable (Permission denied): working from memory"
+    async with app.run_test(size=(160, 40), notifications=True) as pilot:
+        await browser_ready(pilot, app)
+        app.library.index.note(warning)
+        sessions = app.main.query_one(SessionList)
+        folder = Path(sessions.shown[0].path).parent
+        for n in range(3):
+            before = len(sessions.shown)
+            thread = Thread(session_id=f"new{n}")
+            thread.prompt(f"session {n}")
+            thread.write(folder / f"new{n}.jsonl")
+            await settled(pilot, lambda before=before: len(sessions.shown) == before + 1, timeout=10)
+        assert [n.message for n in app._notifications].count(warning) == 1
+
+
 async def test_the_list_shows_what_another_claude_tui_indexed(roots: list[Path]) -> None:
     app = browser(roots)
     async with app.run_test(size=(160, 40)) as pilot:

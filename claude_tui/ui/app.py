@@ -196,6 +196,7 @@ class MainScreen(Screen[None]):
         self._typed_early: str | None = None  #: keys typed after / while the find bar was still being added
         self._up_to_date = False  #: the projects of the index brought up to date have been shown
         self._told_of: str | None = None  #: a new session said to have started while following was paused
+        self._noticed: set[str] = set()  #: the library's notices already toasted (the index keeps them all)
         self._wide_zoom = session is not None  #: zoomed when last wide (narrow, the zoom shows the conversation)
         self.live = Live(self)
         self.AUTO_FOCUS = "#conversation" if session is not None else "#sessions"
@@ -296,7 +297,9 @@ class MainScreen(Screen[None]):
             self.query_one(ProjectTree).border_title = "Projects"
         empty = not message.projects and self.direct is None and self.conversation.session is None
         if not (empty and message.final):  # else the first-run page says them
-            for notice in message.notices[:3]:
+            fresh = [notice for notice in message.notices if notice not in self._noticed]
+            self._noticed.update(fresh)
+            for notice in fresh[:3]:
                 self.notify(notice, severity="warning", timeout=6, markup=False)
         if message.error:
             self.notify(f"Could not read the history: {message.error}", severity="error", timeout=10, markup=False)
