@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -445,6 +446,42 @@ async def test_export_asks_where_then_writes_there(tmp_path: Path, monkeypatch: 
         assert app.screen is prompt and "never writes under a projects folder" in hint(prompt)
         await pilot.press("escape")
         assert not (path.parent / "x.md").exists()
+
+
+async def test_export_reads_the_session_while_the_live_reader_waits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The export runs in a thread: the live reader adding to the session meanwhile made it fail ("dictionary
+    changed size during iteration"). While it reads the session, the view's lock is held."""
+    from claude_tui.core import export
+
+    free_while_exporting: list[bool] = []
+
+    def probed(session: Any, fmt: str) -> str:
+        probe = threading.Thread(target=lambda: free_while_exporting.append(try_lock(view.lock)))
+        probe.start()
+        probe.join()
+        return real(session, fmt)
+
+    real = export.export_session
+    monkeypatch.setattr(export, "export_session", probed)
+    app = session_app(demo("dce61781"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        await pilot.press("x")
+        await settled(pilot, lambda: isinstance(app.screen, ExportPrompt))
+        app.screen.query_one(Input).value = str(tmp_path / "out.md")
+        await pilot.press("enter")
+        await settled(pilot, lambda: (tmp_path / "out.md").is_file())
+    assert free_while_exporting == [False]
+
+
+def try_lock(lock: Any) -> bool:
+    """Whether this thread could take `lock` (released again at once)."""
+    if not lock.acquire(blocking=False):
+        return False
+    lock.release()
+    return True
 
 
 async def test_the_header_counts_slash_commands_beside_prompts(tmp_path: Path) -> None:

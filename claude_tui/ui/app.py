@@ -33,6 +33,8 @@ from claude_tui.ui.widgets.sessions import SessionList
 from claude_tui.ui.widgets.status import LiveStatus
 
 if TYPE_CHECKING:  # and what the first screen does not show is imported when it is wanted
+    from threading import RLock
+
     from textual.command import Provider
 
     from claude_tui.core.find import Query
@@ -867,17 +869,20 @@ class MainScreen(Screen[None]):
 
         def write(target: Path | None) -> None:
             if target is not None:
-                self._export(session, fmt, target)
+                self._export(session, self.conversation.lock, fmt, target)
 
         app.push_screen(prompt, write)
 
     @work(thread=True, group="export", exit_on_error=False)
-    def _export(self, session: Any, fmt: str, target: Path) -> None:
+    def _export(self, session: Any, lock: RLock, fmt: str, target: Path) -> None:
+        """Write `session` as `fmt` to `target`; `lock` (the view's) keeps the live reader out while it is read."""
         from claude_tui.core.export import export_session
         from claude_tui.writing import write_export
 
         try:
-            write_export(target, export_session(session, fmt))
+            with lock:
+                document = export_session(session, fmt)
+            write_export(target, document)
         except OSError as exc:
             self.app.notify(f"Cannot write {target}: {exc.strerror or exc}", severity="error", markup=False)
             return
