@@ -250,6 +250,19 @@ def test_an_output_kept_whole_says_how_many_lines_are_left_out() -> None:
     assert "+ more lines" in lines.wrap_rows(tools.body(call, 80, PALETTE, None), 80)[-1].plain
 
 
+def test_a_task_prompt_and_answer_say_how_many_lines_are_left_out() -> None:
+    """Counted in all of the text, not in the part the pane looks at (1,000 lines said "393 more")."""
+    text = "\n".join(f"line {i}" for i in range(1000))
+    assert tools.PREVIEW < len(text) < PREVIEW_CHARS
+    call = _call("Task", {"description": "look", "prompt": text}, text)
+    rows = [row.text.plain for row in tools.body(call, 80, PALETTE, None)]
+    assert "… 992 more lines" in rows and f"… {1000 - 2 * tools.OUTPUT_LINES} more lines" in rows
+    call.result.size = 3 * len(text)  # an answer the model kept the first part of: at least that many
+    assert f"… {1000 - 2 * tools.OUTPUT_LINES}+ more lines" in [
+        row.text.plain for row in tools.body(call, 80, PALETTE, None)
+    ]
+
+
 def detail(kind: Kind, *blocks: Block) -> str:
     """The detail view's body of a message with `blocks`, as text."""
     console = Console(width=60, record=True)

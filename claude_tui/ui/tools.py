@@ -231,7 +231,7 @@ def _output(call: ToolCall, palette: Palette, width: int) -> list[Row]:
     size = f" · {human_size(result.size)}" if result.size > 2_000 else ""
     rows.append(Row(Text(f"{head}{size}", palette.error if result.is_error else palette.faint)))
     if call.name in ("Task", "Agent") and not result.is_error:
-        rows += _text_rows(text, palette, OUTPUT_LINES * 2, width, markdown=True)
+        rows += _text_rows(text, palette, OUTPUT_LINES * 2, width, markdown=True, complete=complete)
     else:
         rows += _plain_rows(text, style, palette, OUTPUT_LINES, result.size, complete)
     if stderr.strip():
@@ -256,25 +256,34 @@ def _plain_rows(text: str, style: Style, palette: Palette, limit: int, size: int
         return [Row(Text("(no output)", palette.faint))]
     lines = shown.split("\n", allow_blank=True)
     rows = [Row(line[:2_000], 0, palette.code_bg) for line in lines[:limit]]
-    more = text.rstrip("\n").count("\n") + 1 - min(len(lines), limit)
+    total = _more_lines(text, min(len(lines), limit), complete)
     cut = len(text.rstrip("\n")) > PREVIEW or not complete  # the last line shown may be cut short
-    if more > 0:
-        total = plural(more, "more line") if complete else f"{human_count(more)}+ more lines"
-    elif cut:
+    if not total and cut:
         total = "the rest of this line" if complete or len(lines) == 1 else "more lines"
-    else:
+    if not total:
         return rows
     rows.append(Row(Text(f"… {total} · {human_size(size)} in all · enter to see all", palette.dim)))
     return rows
 
 
-def _text_rows(text: str, palette: Palette, limit: int, width: int, markdown: bool = False) -> list[Row]:
-    lines = text[:PREVIEW].split("\n")
-    clipped = "\n".join(lines[:limit])
+def _more_lines(text: str, shown: int, complete: bool) -> str:
+    """How many lines of `text` follow the first `shown`: "992 more lines", or "992+ more lines" when `text`
+    is only the first part of what was said (not `complete`); "" when none do."""
+    more = text.rstrip("\n").count("\n") + 1 - shown
+    if more <= 0:
+        return ""
+    return plural(more, "more line") if complete else f"{human_count(more)}+ more lines"
+
+
+def _text_rows(
+    text: str, palette: Palette, limit: int, width: int, markdown: bool = False, complete: bool = True
+) -> list[Row]:
+    """The first `limit` lines of `text` (all of a prompt or answer, or its first part: not `complete`)."""
+    lines = text[:PREVIEW].split("\n")[:limit]
     if markdown:
-        rows = [Row(t) for t in render(parse(clipped), width, palette)]
+        rows = [Row(t) for t in render(parse("\n".join(lines)), width, palette)]
     else:
-        rows = [Row(Text(visible_controls(line).expandtabs(4)[:2_000], palette.dim)) for line in lines[:limit]]
-    if len(lines) > limit:
-        rows.append(Row(Text(f"… {plural(len(lines) - limit, 'more line')}", palette.faint)))
+        rows = [Row(Text(visible_controls(line).expandtabs(4)[:2_000], palette.dim)) for line in lines]
+    if more := _more_lines(text, len(lines), complete):
+        rows.append(Row(Text(f"… {more}", palette.faint)))
     return rows
