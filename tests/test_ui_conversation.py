@@ -178,6 +178,8 @@ async def test_enter_opens_the_detail_view_raw_json_and_plan() -> None:
 
 @pytest.mark.parametrize("planned", [True, False])
 async def test_a_prompt_header_names_its_plan_only_when_there_is_one(tmp_path: Path, planned: bool) -> None:
+    """And p opens that plan: the one beside the session's projects folder (not the roots', which the app was
+    given: this session is opened by its path from elsewhere)."""
     root = demo_copy(tmp_path)
     if not planned:
         (root.parent / "plans" / "gentle-rolling-otter.md").unlink()
@@ -189,6 +191,10 @@ async def test_a_prompt_header_names_its_plan_only_when_there_is_one(tmp_path: P
         await pilot.pause()
         shown = view.render_line(view._starts[index] - round(view.scroll_offset.y) + view.entries[index].pad).text
         assert "❯ You" in shown and ("plan gentle-rolling-otter" in shown) is planned
+        await pilot.press("p")
+        await pilot.pause()
+        opened = app.screen.subject.plan_path if isinstance(app.screen, DetailScreen) else None
+        assert opened == (str(root.parent / "plans" / "gentle-rolling-otter.md") if planned else None)
 
 
 async def test_tool_detail_reads_the_whole_output_back(tmp_path: Path) -> None:

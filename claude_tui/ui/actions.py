@@ -22,15 +22,6 @@ def resume_command(session: Session) -> str:
     return f"cd {shlex.quote(cwd)} && {resume}" if cwd else resume
 
 
-def plan_path(roots: list[Path], slug: str) -> Path | None:
-    """The plan file of a plan-mode `slug`: `plans/<slug>.md` beside a projects root."""
-    for root in roots:
-        path = root.parent / "plans" / f"{slug}.md"
-        if path.is_file():
-            return path
-    return None
-
-
 def export_path(session: Session, fmt: str, folder: Path | None = None) -> Path:
     """Where an export goes by default: `<id>.md` or `<id>.html` in the current folder."""
     suffix = {"markdown": "md", "html": "html", "json": "json"}[fmt]

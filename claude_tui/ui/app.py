@@ -827,7 +827,7 @@ class MainScreen(Screen[None]):
             self._push_detail(entry.message, entry.call, "raw")
 
     def action_plan(self) -> None:
-        from claude_tui.ui import actions
+        from claude_tui.core.files import plan_file
 
         entry = self._cursor_entry()
         session = self.conversation.session
@@ -835,8 +835,7 @@ class MainScreen(Screen[None]):
             return
         message = entry.message
         slug = message.slug or next(reversed(session.slugs), None)
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
-        path = actions.plan_path(app.roots, slug) if slug else None
+        path = plan_file(slug, Path(session.path)) if slug else None
         if path is None:
             self.notify(
                 f"No plan file for {slug}" if slug else "No plan file for this message", timeout=2, markup=False
