@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -384,6 +385,45 @@ async def test_more_hits_come_when_the_cursor_reaches_the_last(tmp_path: Path) -
         assert hits.cursor == 99 and "150 messages" in str(status.render())
         await pilot.press("end")
         assert hits.cursor == 149 and len(screen.hits) == 150  # all there is
+
+
+async def test_the_results_of_a_search_a_newer_one_followed_are_dropped(
+    roots: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index answered the first search while the second ran: its results were shown, with their count."""
+    app = ClaudeTUI(roots, clock=CLOCK)
+    answered: list[int] = []
+    handle = SearchScreen.on_search_screen_results
+
+    def counted(screen: SearchScreen, message: SearchScreen.Results) -> None:
+        answered.append(message.token)
+        handle(screen, message)
+
+    monkeypatch.setattr(SearchScreen, "on_search_screen_results", counted)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await browser_ready(pilot, app)
+        real, asked, go_on = app.library.search, [], {"notes*": threading.Event(), "deps*": threading.Event()}
+
+        def held(text: str, **kw: Any) -> Any:
+            asked.append(text)
+            go_on[text].wait(10)
+            return real(text, **kw)
+
+        app.library.search = held  # type: ignore[method-assign]
+        await pilot.press("ctrl+k")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SearchScreen)
+        query = screen.query_one("#search-query", Input)
+        for words in ("notes", "deps"):
+            query.value = words
+            await settled(pilot, lambda words=words: asked[-1:] == [f"{words}*"] and screen._timer is None)
+        go_on["notes*"].set()
+        await settled(pilot, lambda: len(answered) == 1)
+        assert not screen.hits and "messages" not in str(screen.query_one("#search-status", Static).render())
+        go_on["deps*"].set()
+        await settled(pilot, lambda: screen.hits)
+        assert answered == [1, 2] and any(h.tool == "Glob" for h in screen.hits)
 
 
 def test_the_last_word_typed_is_a_prefix() -> None:

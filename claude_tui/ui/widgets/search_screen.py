@@ -332,8 +332,8 @@ class SearchScreen(Screen[None]):
         self.post_message(self.Results(token, hits, None, cursor))
 
     def on_search_screen_results(self, message: Results) -> None:
-        if message.token < self._shown:
-            return  # an older search than the one on screen
+        if message.token != self._token:
+            return  # a newer search started since this one
         self._shown = message.token
         if message.error:
             self._fill([])  # what is below the error is not what was asked for
