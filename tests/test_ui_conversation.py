@@ -234,9 +234,23 @@ async def test_a_calls_raw_json_is_its_own_record_and_its_result(tmp_path: Path,
 
 
 async def test_copy_actions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """y and o on a tool call: its whole output, read from the file in a thread (30 MB of one line, say)."""
+    from claude_tui.core import source
+    from claude_tui.ui import actions
+
     app = session_app(demo("67df"))
     copied: list[str] = []
+    paged: list[str] = []
+    read_in: list[int] = []
+
+    def whole(path: str, call: Any) -> str:
+        read_in.append(threading.get_ident())
+        return full_output(path, call)
+
+    full_output = source.full_output
+    monkeypatch.setattr(source, "full_output", whole)
     monkeypatch.setattr(app, "copy_to_clipboard", copied.append)
+    monkeypatch.setattr(actions, "open_in_pager", lambda app, text: paged.append(text))
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         await pilot.press("j", "y", "Y")
@@ -245,10 +259,15 @@ async def test_copy_actions(monkeypatch: pytest.MonkeyPatch) -> None:
         call = index_of(view, lambda e: e.call is not None and e.call.result is not None and e.depth == 0)
         view.select(call)
         await pilot.press("y")  # on a tool call: its whole output, as the detail view copies it
+        await settled(pilot, lambda: len(copied) == 3)
         assert copied[2] == view.entries[call].call.result.text and copied[2] not in copied[0]
         assert app._notifications and list(app._notifications)[-1].message.startswith(
             f"Copied the {view.entries[call].call.name} output ("
         )
+        await pilot.press("o")
+        await settled(pilot, lambda: paged)
+        assert paged == [copied[2]]
+    assert len(read_in) == 2 and threading.get_ident() not in read_in  # never on the screen's thread
 
 
 async def test_appended_records_stream_in_and_follow(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # and what the first screen does not show is imported when it
 
     from claude_tui.core.find import Query
     from claude_tui.core.library import Library, Progress, Project, SessionInfo
-    from claude_tui.core.model import Message
+    from claude_tui.core.model import Message, ToolCall
     from claude_tui.core.search import Hit as SearchHit
     from claude_tui.ui.prefetch import Prefetch
     from claude_tui.ui.widgets.entries import Entry
@@ -665,21 +665,29 @@ class MainScreen(Screen[None]):
             self.notify("Select a message first", timeout=2)
         return entry
 
-    def _cursor_text(self) -> tuple[str, str] | None:
-        """What is under the cursor, for the clipboard and the pager, and what it is: a tool call's whole
-        output (as the detail view copies it), else the message."""
-        from claude_tui.core.source import full_output
+    def _with_cursor_text(self, then: Callable[[str, str], None]) -> None:
+        """Hand `then` what is under the cursor, for the clipboard and the pager, and what it is: a tool call's
+        whole output (as the detail view copies it), else the message."""
         from claude_tui.ui.render import message_text
-        from claude_tui.ui.tools import one_line
 
         entry = self._cursor_entry()
         session = self.conversation.session
         if entry is None:
-            return None
+            return
         call = entry.call
         if call is not None and call.result is not None and session is not None:
-            return full_output(session.path, call), f"the {one_line(call.name, 40)} output"
-        return message_text(entry.message), "the message"
+            self._read_output(session.path, call, then)
+        else:
+            then(message_text(entry.message), "the message")
+
+    @work(thread=True, group="cursor-text", exit_on_error=False)
+    def _read_output(self, path: str, call: ToolCall, then: Callable[[str, str], None]) -> None:
+        """Read a tool call's whole output from the file (30 MB of one line, maybe) and hand it to `then`."""
+        from claude_tui.core.source import full_output
+        from claude_tui.ui.tools import one_line
+
+        text = full_output(path, call)
+        self.app.call_from_thread(then, text, f"the {one_line(call.name, 40)} output")
 
     # ---------------------------------------------------------------- actions
 
@@ -805,11 +813,11 @@ class MainScreen(Screen[None]):
             event.widget.remove_class("-active")
 
     def action_copy_message(self) -> None:
-        found = self._cursor_text()
-        if found is not None:
-            text, what = found
+        def copy(text: str, what: str) -> None:
             self.app.copy_to_clipboard(text)
             self.notify(f"Copied {what} ({len(text):,} characters)", timeout=2, markup=False)
+
+        self._with_cursor_text(copy)
 
     def action_copy_resume(self) -> None:
         from claude_tui.ui import actions
@@ -848,9 +856,7 @@ class MainScreen(Screen[None]):
     def action_pager(self) -> None:
         from claude_tui.ui import actions
 
-        found = self._cursor_text()
-        if found is not None:
-            actions.open_in_pager(self.app, found[0])
+        self._with_cursor_text(lambda text, _: actions.open_in_pager(self.app, text))
 
     def action_export(self, fmt: str) -> None:
         from claude_tui.core.files import protected_folders
