@@ -418,6 +418,7 @@ class ConversationView(ScrollView, can_focus=True):
         """Entries of messages `start` to `end` (and of the damaged lines among them; `end` at the
         last message also takes the damaged lines after it); those built before are reused."""
         messages, pool, pane_filter = self._messages, self._built, self.pane_filter
+        expanded, hide_quiet, clock = self.expanded, self.hide_quiet, self.clock
         previous = self._previous_of(start)
         out: list[Entry] = []
         problems = self.session.problems if self.session is not None else []
@@ -431,7 +432,10 @@ class ConversationView(ScrollView, can_focus=True):
                 if pane_filter is None:
                     out.append(_reuse(Entry("problem", message, top, problem=problem), pool))
             after = max(after, line)
-            out += self._entries_of(message, top, 0, previous)
+            if pane_filter is None:  # _entries_of's work, inline: a whole session is built at times
+                out += (_reuse(e, pool) for e in build(message, top, 0, previous, expanded, hide_quiet, clock))
+            else:
+                out += self._entries_of(message, top, 0, previous)
             if message.kind not in QUIET_KINDS:
                 previous = message
         if start <= self._main_end <= end and messages and pane_filter is None:  # damaged lines after the last
@@ -442,7 +446,7 @@ class ConversationView(ScrollView, can_focus=True):
         for top in range(max(start, main_end), end):  # the subagents no call started, each under its marker
             message = messages[top]
             if (agent := self._agents.get(message)) is not None:
-                previous, opened = None, message in self.expanded
+                previous, opened = None, message in expanded
                 if pane_filter is None:
                     out.append(_reuse(Entry("agent", message, top, pad=1 if top else 0, agent=agent), pool))
             if opened:
