@@ -237,6 +237,7 @@ async def test_copy_actions(monkeypatch: pytest.MonkeyPatch) -> None:
     """y and o on a tool call: its whole output, read from the file in a thread (30 MB of one line, say)."""
     from claude_tui.core import source
     from claude_tui.ui import actions
+    from claude_tui.ui import app as app_module
 
     app = session_app(demo("67df"))
     copied: list[str] = []
@@ -267,7 +268,12 @@ async def test_copy_actions(monkeypatch: pytest.MonkeyPatch) -> None:
         await pilot.press("o")
         await settled(pilot, lambda: paged)
         assert paged == [copied[2]]
-    assert len(read_in) == 2 and threading.get_ident() not in read_in  # never on the screen's thread
+        monkeypatch.setattr(app_module, "BIG_COPY", len(copied[2]) - 1)  # a copy a terminal may drop: said so
+        await pilot.press("y")
+        await settled(pilot, lambda: len(copied) == 4)
+        told = list(app._notifications)[-1]
+        assert told.severity == "warning" and "a terminal may refuse a copy this big; o pages it" in told.message
+    assert len(read_in) == 3 and threading.get_ident() not in read_in  # never on the screen's thread
 
 
 async def test_appended_records_stream_in_and_follow(tmp_path: Path) -> None:
@@ -676,9 +682,10 @@ async def test_subagents_no_call_started_come_last_under_a_marker_that_opens(rea
         markers = [e for e in view.entries if e.kind == "agent"]
         assert len(markers) == 2 and view.entries[-2:] == markers and not any(e.depth for e in view.entries)
         drawn = "".join(s.text for s in view.drawn(markers[0]))
-        assert "warmup subagent that no call in this session started · 2 messages · space opens" in drawn
+        assert "▸ warmup subagent · space opens · no call in this session started it" in drawn
         view.select(view.entries.index(markers[0]))
         await pilot.press("space")
+        assert "▾ warmup subagent · space closes" in "".join(s.text for s in view.drawn(markers[0]))
         inside = [e for e in view.entries if e.depth == 1]
         assert [e.kind for e in inside] == ["header", "text", "header", "text"]
         assert inside[1].message.plain_text == "Warmup" and view.entries[-1] is markers[1]
@@ -693,3 +700,30 @@ async def test_subagents_no_call_started_come_last_under_a_marker_that_opens(rea
         cursor = view.cursor
         assert cursor is not None and cursor.depth == 1 and "search through your codebase" in cursor.message.plain_text
         assert markers[1].key in view.expanded
+
+
+async def test_following_and_filters_keep_to_the_conversation_above_the_subagents_no_call_started(
+    real_projects: Path,
+) -> None:
+    path = (
+        real_projects / "-Users-dain-workspace-coderabbit-review-helper" / "cb2e607c-c758-415a-8b45-c49e4631906a.jsonl"
+    )
+    app = session_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        marker = next(e for e in view.entries if e.kind == "agent")
+        last_prompt = [e for e in view.entries if e.kind == "header" and e.message.kind is Kind.PROMPT][-1]
+        view.select(view.entries.index(marker))
+        await pilot.press("P")  # the marker is hidden: the nearest row above it, not the first prompt
+        assert view.cursor is not None and view.cursor.message is last_prompt.message
+        await pilot.press("P")
+        view.select(view.entries.index(marker))
+        before = view.scroll_offset.y
+        await pilot.press("space")  # at the bottom of the screen: what it opened is brought into view
+        top = view._starts[view.entries.index(marker)]
+        assert view.scroll_offset.y == min(top, view.max_scroll_y) > before
+        await pilot.press("L")  # following: the newest message, not the subagent's last row
+        assert any(e.depth for e in view.entries[view.entries.index(marker) :])
+        cursor = view.cursor
+        assert cursor is not None and cursor.depth == 0 and cursor.kind != "agent"
+        assert view.entries.index(cursor) < view.entries.index(marker)

@@ -395,21 +395,23 @@ class ConversationView(ScrollView, can_focus=True):
         """Build every entry again (keeping the ones that did not change, and the cursor)."""
         with self.lock:
             anchor = self._anchor()
+            appendix = self._cursor is not None and self._cursor.top >= self._main_end
             self._messages = self._listed()
             self._entries = self._build_range(0, len(self._messages))
             self._cache.clear()
             self._measure(self._entries)
             self._sync_starts()
             if self._cursor is not None and self._index_of(self._cursor) is None:
-                self._cursor = self._in_place_of(self._cursor)  # hidden by `.`, say: the next row is marked
+                self._cursor = self._in_place_of(self._cursor, appendix)  # hidden by `.`, say: the next is marked
             self._restore(anchor)
         if self.follow:
             self.action_last()
         self.refresh()
 
-    def _in_place_of(self, gone: Entry) -> Entry | None:
-        """The row that takes the place of one no longer shown: the first from its line on, else the last."""
-        line = _line_of(gone.message)
+    def _in_place_of(self, gone: Entry, appendix: bool) -> Entry | None:
+        """The row that takes the place of one no longer shown: the first from its line on, else the last (of a
+        row in a subagent no call started, in the `appendix` after the conversation: the last)."""
+        line = _line_of(gone.message) if not appendix else 1 << 62
         return next(
             (e for e in self._entries if _line_of(e.message) >= line), self._entries[-1] if self._entries else None
         )
@@ -809,8 +811,12 @@ class ConversationView(ScrollView, can_focus=True):
             self.follow = True  # End resumes following
         if not self._entries:
             return
-        self.select(len(self._entries) - 1, scroll=False)
-        self.scroll_to(y=max(0, self._starts[-1] - self._view.height), animate=False, immediate=True, force=True)
+        last = len(self._entries) - 1
+        if self.follow_mode and self._main_end < len(self._messages):  # the newest message, not a subagent after it
+            last = max(0, bisect_left(self._entries, self._main_end, key=lambda e: e.top) - 1)
+        self.select(last, scroll=False)
+        bottom = self._starts[last + 1]
+        self.scroll_to(y=max(0, bottom - self._view.height), animate=False, immediate=True, force=True)
         self._end_asked = self._cursor if self.reading else None  # the read goes on: so does G, to the real end
 
     # ---------------------------------------------------------------- expanding
@@ -859,7 +865,7 @@ class ConversationView(ScrollView, can_focus=True):
                 self._sync_starts()
         index = self._index_of(entry)
         if index is not None and entry is self._cursor:
-            self._scroll_to_entry(index)
+            self._scroll_to_entry(index, top=entry.kind == "agent" and expanded)  # an opened marker: what it holds too
         self.refresh()
 
     def action_toggle_thinking(self) -> None:

@@ -20,7 +20,7 @@ from claude_tui.core.files import plan_file
 from claude_tui.core.model import QUIET_KINDS, Block, Kind, Message, Problem, ToolCall
 from claude_tui.core.sanitize import without_markup
 from claude_tui.core.session import Session, prompt_text
-from claude_tui.core.stats import human_count, human_size, plural
+from claude_tui.core.stats import human_count, human_size
 from claude_tui.ui import lines, tools
 from claude_tui.ui.clock import Clock, epoch_of
 from claude_tui.ui.palette import Palette
@@ -344,9 +344,9 @@ class Painter:
         agent = entry.agent
         assert agent is not None
         what = "warmup subagent" if agent.is_warmup else "subagent"
-        count = plural(sum(m.kind not in QUIET_KINDS for m in agent.visible()), "message")
-        action = "space closes" if entry.key in self.expanded else "space opens"
-        label = f" {what} that no call in this session started · {count} · {action} "
+        opened = entry.key in self.expanded
+        action = "space closes" if opened else "space opens"  # first: a narrow pane cuts the end
+        label = f" {'▾' if opened else '▸'} {what} · {action} · no call in this session started it "
         return _rule(label, width, self.palette.divider)
 
     def _row(self, entry: Entry, width: int) -> Text:
