@@ -115,6 +115,14 @@ def test_links_show_their_text_then_their_address() -> None:
     assert drawn.get_style_at_offset(Console(), 5).underline
     assert not drawn.get_style_at_offset(Console(), 15).underline
     assert lines.parse("[x](y)", markdown=False).lines[0].text == "[x](y)"  # a prompt is shown as typed
+    forms = {
+        "[Python (language)](https://w.org/Python_(lang))": "Python (language) (https://w.org/Python_(lang))",
+        '[MDN](https://m.org/ "MDN docs")': "MDN (https://m.org/)",
+        "[[#123] fix it](https://g.com/1)": "[#123] fix it (https://g.com/1)",
+        "[my file](<a b.md>)": "my file (a b.md)",
+        "\\[not a link\\](https://n.org)": "\\[not a link\\](https://n.org)",
+    }
+    assert {source: lines.parse(source).lines[0].text for source in forms} == forms
 
 
 def test_tables_line_up() -> None:

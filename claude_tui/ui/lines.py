@@ -39,7 +39,9 @@ _ITEM = re.compile(r"^(\s*)([-*+]|\d{1,3}[.)])\s+")
 _QUOTE = re.compile(r"^\s*>\s?")
 _INLINE = re.compile(
     r"`([^`\n]+)`|\*\*([^*\n]+)\*\*|(?<![\w*])\*([^*\s][^*\n]*?)\*(?![\w*])"
-    r"|!?\[([^\[\]\n]+)\]\(<?([^()\s<>]+)>?\)|<((?:https?|mailto):[^\s<>]+)>"
+    r"|(?<!\\)!?\[((?:[^\[\]\n]|\[[^\[\]\n]*\])+)\]"  # a link's text, [brackets] inside it too
+    r"\((?:<([^<>\n]+)>|((?:[^()\s]|\([^()\s]*\))+))(?:\s+\"[^\"\n]*\")?\)"  # its address, (parens) too; a title
+    r"|<((?:https?|mailto):[^\s<>]+)>"
 )
 
 
@@ -190,7 +192,8 @@ def _inline(kind: str, text: str, offset: int = 0) -> MdLine:
     for match in _INLINE.finditer(text):
         out.append(text[pos : match.start()])
         size += match.start() - pos
-        code, bold, italic, label, url, bare = match.groups()
+        code, bold, italic, label, spaced, url, bare = match.groups()
+        url = spaced or url
         if code is not None:
             out.append(code)
             spans.append((offset + size, offset + size + len(code), "code"))
