@@ -53,6 +53,8 @@ UPDATE_DELAY = 0.3
 PROGRESS_EVERY = 0.25
 #: Seconds at least between two listings of what the index holds while it is being brought up to date.
 LISTING_EVERY = 2.0
+#: Characters of a copy (OSC 52: base64 in one escape sequence) beyond which terminals and tmux may drop it.
+BIG_COPY = 1_000_000
 #: Columns from which the tree, the list and the conversation are side by side.
 WIDE_FROM = 110
 
@@ -815,7 +817,11 @@ class MainScreen(Screen[None]):
     def action_copy_message(self) -> None:
         def copy(text: str, what: str) -> None:
             self.app.copy_to_clipboard(text)
-            self.notify(f"Copied {what} ({len(text):,} characters)", timeout=2, markup=False)
+            if len(text) > BIG_COPY:  # the copy is an escape sequence to the terminal, which may drop one this long
+                big = f"Copied {what} ({len(text):,} characters): a terminal may refuse a copy this big; o pages it"
+                self.notify(big, severity="warning", timeout=6, markup=False)
+            else:
+                self.notify(f"Copied {what} ({len(text):,} characters)", timeout=2, markup=False)
 
         self._with_cursor_text(copy)
 
