@@ -82,16 +82,21 @@ def test_measure_is_exactly_what_render_draws(text: str, width: int) -> None:
     assert all(line.cell_len <= width + 1 for line in drawn)  # a space may hang past the edge
 
 
+def _styled(line: lines.MdLine) -> list[tuple[str, str]]:
+    """A Markdown line's styled pieces: (the text, its style)."""
+    return [(line.text[a:b], style) for a, b, style in line.spans]
+
+
 def test_markdown_lines_hide_markers_and_style_spans() -> None:
     md = lines.parse("# Title\n- use `ruff` and **care**\n```python\nx = 1\n```\n> quoted\n---")
     kinds = [line.kind for line in md.lines]
     assert kinds == ["h1", "item", "label", "code", "quote", "rule"]
     item = md.lines[1]
     assert item.text == "• use ruff and care"
-    assert [(item.text[a:b], style) for a, b, style in item.spans] == [("ruff", "code"), ("care", "bold")]
+    assert _styled(item) == [("ruff", "code"), ("care", "bold")]
     nested = lines.parse("**run `make test` first** and *see `log`*").lines[0]
     assert nested.text == "run make test first and see log"
-    assert [(nested.text[a:b], style) for a, b, style in nested.spans] == [
+    assert _styled(nested) == [
         ("run make test first", "bold"),
         ("make test", "code"),
         ("see log", "italic"),
@@ -103,7 +108,7 @@ def test_links_show_their_text_then_their_address() -> None:
     md = lines.parse("See [the **guide**](https://x.io/a_b), <https://y.io> and [top](#top); `[not](a link)`")
     line = md.lines[0]
     assert line.text == "See the guide (https://x.io/a_b), https://y.io and top; [not](a link)"
-    assert [(line.text[a:b], style) for a, b, style in line.spans] == [
+    assert _styled(line) == [
         ("the guide", "link"),
         ("guide", "bold"),
         ("(https://x.io/a_b)", "url"),

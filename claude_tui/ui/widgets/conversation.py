@@ -376,9 +376,12 @@ class ConversationView(ScrollView, can_focus=True):
         """The pane's messages: the branch being read, then those of each subagent that no call in the session
         started (a warmup, say): there is no call to open it under, so it comes last, under a closed marker."""
         session = self.session
-        listed = self._shown(session.visible()) if session is not None else []
+        if session is None:
+            self._main_end, self._agents = 0, {}
+            return []
+        listed = self._shown(session.visible())
         self._main_end, self._agents = len(listed), {}
-        for sub in session.subagents if session is not None else ():
+        for sub in session.subagents:
             if sub.parent_call is None and (messages := self._shown(sub.visible())):
                 self._agents[messages[0]] = sub
                 listed = listed + messages
@@ -409,12 +412,13 @@ class ConversationView(ScrollView, can_focus=True):
         self.refresh()
 
     def _in_place_of(self, gone: Entry, appendix: bool) -> Entry | None:
-        """The row that takes the place of one no longer shown: the first from its line on, else the last (of a
-        row in a subagent no call started, in the `appendix` after the conversation: the last)."""
-        line = _line_of(gone.message) if not appendix else 1 << 62
-        return next(
-            (e for e in self._entries if _line_of(e.message) >= line), self._entries[-1] if self._entries else None
-        )
+        """The row that takes the place of one no longer shown: the first from its line on, else the last (the last
+        too for a row in the `appendix` after the conversation: a subagent no call started)."""
+        last = self._entries[-1] if self._entries else None
+        if appendix:
+            return last
+        line = _line_of(gone.message)
+        return next((e for e in self._entries if _line_of(e.message) >= line), last)
 
     def _build_range(self, start: int, end: int) -> list[Entry]:
         """Entries of messages `start` to `end` (and of the damaged lines among them; `end` at the
@@ -444,7 +448,7 @@ class ConversationView(ScrollView, can_focus=True):
             last = messages[max(0, self._main_end - 1)]
             for problem in problems[bisect_right(lines, after) :]:
                 out.append(_reuse(Entry("problem", last, self._main_end, problem=problem), pool))
-        opened = start > main_end and messages[self._marker_of(start)] in self.expanded
+        opened = start > main_end and messages[self._marker_of(start)] in expanded
         for top in range(max(start, main_end), end):  # the subagents no call started, each under its marker
             message = messages[top]
             if (agent := self._agents.get(message)) is not None:
