@@ -20,6 +20,7 @@ from claude_tui.ui.config import Config, load_config
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.detail import DetailScreen
 from claude_tui.ui.widgets.export_prompt import ExportPrompt
+from claude_tui.ui.widgets.findbar import PaneNote
 from claude_tui.ui.widgets.header import SessionHeader
 
 SIZE = (120, 40)
@@ -272,7 +273,7 @@ async def test_copy_actions(monkeypatch: pytest.MonkeyPatch) -> None:
         await pilot.press("y")
         await settled(pilot, lambda: len(copied) == 4)
         told = list(app._notifications)[-1]
-        assert told.severity == "warning" and "a terminal may refuse a copy this big; o pages it" in told.message
+        assert told.severity == "warning" and "a terminal may refuse one this big; o pages it" in told.message
     assert len(read_in) == 3 and threading.get_ident() not in read_in  # never on the screen's thread
 
 
@@ -357,6 +358,24 @@ async def test_the_documented_config_example_works_without_a_clash(tmp_path: Pat
     config = load_config(tmp_path / "config.toml")
     assert config.problems == [] and config.keys["conversation.next_prompt"] == "],J"
     assert await notes_after_next_prompt(config, "J") == []
+
+
+async def test_hints_name_the_keys_as_remapped(real_projects: Path) -> None:
+    """A hint that names a key names the one the config file gave its binding."""
+    path = (
+        real_projects / "-Users-dain-workspace-coderabbit-review-helper" / "8a69e93c-e842-471d-a053-5c316757e5e9.jsonl"
+    )
+    keys = {"conversation.toggle": "v", "conversation.only_prompts": "w", "conversation.only_errors": "ctrl+e"}
+    app = session_app(path, config=Config(keys=keys))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        marker = next(e for e in view.entries if e.kind == "agent")
+        assert "▸ warmup subagent · v opens · no call" in "".join(s.text for s in view.drawn(marker))
+        await pilot.press("w")
+        assert "only prompts · w again shows everything" in str(app.screen.query_one(PaneNote).render())
+        await pilot.press("w", "ctrl+e")
+        await settled(pilot, lambda: view.pane_filter is not None and view.pane_filter.what == "errors")
+        assert "press ^e to show everything" in "".join(s.text for s in view.render_lines(view.region))
 
 
 async def test_a_click_selects_and_expands() -> None:

@@ -22,6 +22,7 @@ from claude_tui.core.model import parse_time
 from claude_tui.core.session import Session
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.clock import Clock
+from claude_tui.ui.config import Config
 from claude_tui.ui.live import Pacer, Rate
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.header import SessionHeader
@@ -223,6 +224,21 @@ async def test_the_only_session_deleted_while_shown_stays_on_screen(tmp_path: Pa
         await pilot.pause(0.3)
         assert not app.main.has_class("-empty") and "that will be deleted" in pane(view)
         assert not app.main.query_one(SessionList).shown
+
+
+async def test_the_paused_line_names_the_key_that_resumes_as_remapped(tmp_path: Path) -> None:
+    thread = Thread()
+    for i in range(30):
+        thread.prompt(f"question {i}")
+    path = thread.write(tmp_path / "live.jsonl")
+    app = session_app(path, follow=True, config=Config(keys={"conversation.last": "ctrl+e"}))
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
+        await pilot.press("k")
+        await settled(pilot, lambda: "paused" in status(app))
+        assert "^e resumes" in status(app) and "end" not in status(app)
+        await pilot.press("ctrl+e")
+        await settled(pilot, lambda: "following" in status(app))
 
 
 async def test_scrolling_up_pauses_and_end_resumes(tmp_path: Path) -> None:

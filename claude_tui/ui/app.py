@@ -22,6 +22,7 @@ from textual.message import Message as TextualMessage
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
+from claude_tui.ui.bindings import key_display, keymap_of, shown_keys
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.config import Config, config_path, tilde
 from claude_tui.ui.live import LibraryChanged, Live
@@ -407,7 +408,8 @@ class MainScreen(Screen[None]):
             self.call_after_refresh(self.open_session, sessions.shown[0])  # the list first, then its session
         elif open_newest:
             self.info = None
-            self.conversation.clear("No sessions here (a shows empty and warmup ones)")
+            key = key_display(self.app, SessionList.BINDINGS, "sessions.hidden")
+            self.conversation.clear(f"No sessions here ({key} shows empty and warmup ones)")
             self.update_header()
 
     @on(SessionList.SessionChosen)
@@ -516,7 +518,8 @@ class MainScreen(Screen[None]):
         if not self.conversation.follow:
             if new.file != self._told_of:
                 self._told_of = new.file
-                self.notify(f"A new session started in {where}: end follows it", title="Following", markup=False)
+                key = key_display(self.app, ConversationView.BINDINGS, "conversation.last", prefer="end")
+                self.notify(f"A new session started in {where}: {key} follows it", title="Following", markup=False)
             return False
         self.query_one(SessionList).set_sessions(self.query_one(SessionList).sessions, new.file)
         self.open_session(new)
@@ -818,7 +821,8 @@ class MainScreen(Screen[None]):
         def copy(text: str, what: str) -> None:
             self.app.copy_to_clipboard(text)
             if len(text) > BIG_COPY:  # the copy is an escape sequence to the terminal, which may drop one this long
-                big = f"Copied {what} ({len(text):,} characters): a terminal may refuse a copy this big; o pages it"
+                pager = key_display(self.app, self.BINDINGS, "app.pager")
+                big = f"Copied {what} ({len(text):,} characters): a terminal may refuse one this big; {pager} pages it"
                 self.notify(big, severity="warning", timeout=6, markup=False)
             else:
                 self.notify(f"Copied {what} ({len(text):,} characters)", timeout=2, markup=False)
@@ -1021,7 +1025,7 @@ class ClaudeTUI(App[None]):
             for binding in owner.BINDINGS:
                 if not isinstance(binding, Binding) or not binding.id or binding.id in _NOT_COMMANDS:
                     continue
-                keys = self.get_key_display(binding)
+                keys = "  ".join(shown_keys(binding, keymap_of(self), self.get_key_display))
                 yield SystemCommand(binding.description, f"{keys} · {binding.id}", _runner(target, binding.action))
 
 

@@ -1,9 +1,9 @@
 """Bindings shared by the app's cursor lists (sessions, search hits): each list gets its own ids;
-and the key of a binding by its id, as a hint shows it."""
+and the keys of a binding as people see them, after the keymap of the user's config file."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -24,7 +24,28 @@ def cursor_bindings(prefix: str) -> list[Binding]:
     ]
 
 
-def key_display(app: App[object], bindings: Iterable[BindingType], binding_id: str) -> str:
-    """How the key of the binding `binding_id` among `bindings` is shown ("" when there is none)."""
+def keymap_of(app: App[object]) -> dict[str, str]:
+    """The app's keymap: binding id -> keys, as the config file remaps them (Textual keeps it private)."""
+    return dict(getattr(app, "_keymap", {}))
+
+
+def shown_keys(binding: Binding, keymap: dict[str, str], display: Callable[[Binding], str]) -> list[str]:
+    """The keys of `binding` as shown to people, after `keymap`."""
+    shown = []
+    for key in keymap.get(binding.id or "", binding.key).split(","):
+        key = key.strip()
+        if key == binding.key and binding.key_display:
+            shown.append(binding.key_display)
+        else:
+            shown.append(display(Binding(key, binding.action)))
+    return list(dict.fromkeys(shown))
+
+
+def key_display(app: App[object], bindings: Iterable[BindingType], binding_id: str, prefer: str = "") -> str:
+    """The key a hint names for the binding `binding_id` among `bindings`, as remapped: `prefer` while
+    it is one of its keys, else its first ("" when there is no such binding)."""
     binding = next((b for b in bindings if isinstance(b, Binding) and b.id == binding_id), None)
-    return app.get_key_display(binding) if binding is not None else ""
+    if binding is None:
+        return ""
+    keys = shown_keys(binding, keymap_of(app), app.get_key_display)
+    return prefer if prefer in keys else keys[0]

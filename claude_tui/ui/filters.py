@@ -14,8 +14,12 @@ from claude_tui.ui.widgets.entries import Entry, is_error
 
 #: What each filter keeps ("{tool}": the tool's name).
 KEPT = {"prompts": "prompts", "errors": "errors", "tool": "{tool} calls"}
-#: The key that sets each filter, and sets it off again.
-KEYS = {"prompts": "P", "errors": "!", "tool": "T"}
+#: The binding (of the conversation) that sets each filter, and sets it off again.
+BINDING_IDS = {
+    "prompts": "conversation.only_prompts",
+    "errors": "conversation.only_errors",
+    "tool": "conversation.only_tool",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,14 +40,17 @@ class PaneFilter:
         return f"only {self.kept}"
 
     @property
-    def note(self) -> str:
-        """The line above the pane while the filter is on."""
-        return f"Showing {self.label} · {KEYS[self.what]} again shows everything"
+    def binding_id(self) -> str:
+        """The id of the binding that sets this filter, and sets it off again."""
+        return BINDING_IDS[self.what]
 
-    @property
-    def nothing(self) -> str:
-        """What the pane says when the filter keeps none of its entries."""
-        return f"No {self.kept} to show — press {KEYS[self.what]} to show everything"
+    def note(self, key: str) -> str:
+        """The line above the pane while the filter is on; `key` sets it off."""
+        return f"Showing {self.label} · {key} again shows everything"
+
+    def nothing(self, key: str) -> str:
+        """What the pane says when the filter keeps none of its entries; `key` sets it off."""
+        return f"No {self.kept} to show — press {key} to show everything"
 
     def may_keep(self, message: Message) -> bool:
         """Whether any entry of a top-level message may be kept (its subagents' rows hang under its calls)."""

@@ -298,9 +298,11 @@ class Live:
             size = tail.size
             if tail.deleted:
                 state = LiveState("deleted")
+            elif view.follow and view.follow_mode:
+                state = LiveState("following", 0, rate, size)
             elif view.follow_mode:
-                mode = "following" if view.follow else "paused"
-                state = LiveState(mode, view.unseen, rate, size)
+                resume = key_display(self.screen.app, view.BINDINGS, "conversation.last", prefer="end")
+                state = LiveState("paused", view.unseen, rate, size, resume)
             elif time.monotonic() - self._grew < QUIET_AFTER:
                 follow = key_display(self.screen.app, self.screen.BINDINGS, "app.follow")
                 state = LiveState("live", 0, rate, size, follow)

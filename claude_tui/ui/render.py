@@ -179,7 +179,7 @@ def _capped(text: str | Text, total: int | None = None) -> Text:
     if len(text) <= DETAIL_CHARS and total <= DETAIL_CHARS:
         return text
     shown = text[:DETAIL_CHARS]
-    shown.append(f"\n… {total - DETAIL_CHARS:,} more characters · press o to open it all in $PAGER", "dim")
+    shown.append(f"\n… {total - DETAIL_CHARS:,} more characters · $PAGER shows it all", "dim")
     return shown
 
 

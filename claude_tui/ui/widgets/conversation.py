@@ -36,6 +36,7 @@ from claude_tui.core.model import QUIET_KINDS, Block, Fork, Kind, Message, ToolC
 from claude_tui.core.session import Session, Update
 from claude_tui.core.stats import damage
 from claude_tui.core.tail import SessionTail
+from claude_tui.ui.bindings import key_display
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.filters import PaneFilter
 from claude_tui.ui.palette import Palette
@@ -621,6 +622,11 @@ class ConversationView(ScrollView, can_focus=True):
             cwd = self.session.project_path if self.session is not None else None
             self._painter = Painter(self._palette, self.clock, cwd, self.expanded)
             self._painter.session_path = Path(self.session.path) if self.session is not None else None
+            self._painter.toggle_key = key_display(self.app, self.BINDINGS, "conversation.toggle", prefer="space")
+            previous, following = (
+                key_display(self.app, self.BINDINGS, f"conversation.{way}_branch") for way in ("previous", "next")
+            )
+            self._painter.branch_keys = f"{previous} {following}"
         return self._painter
 
     def on_mount(self) -> None:
@@ -676,7 +682,9 @@ class ConversationView(ScrollView, can_focus=True):
         return strip.apply_style(base)
 
     def _placeholder_line(self, y: int, width: int, base: Style) -> Strip:
-        shown = self.pane_filter.nothing if self.pane_filter is not None and self._messages else self.placeholder
+        shown = self.placeholder
+        if self.pane_filter is not None and self._messages:
+            shown = self.pane_filter.nothing(key_display(self.app, self.BINDINGS, self.pane_filter.binding_id))
         lines = shown.split("\n")
         row = y - self._view.height // 2 + len(lines) // 2  # one line: the middle one
         if not 0 <= row < len(lines):

@@ -26,6 +26,7 @@ from claude_tui.core.model import Message, ToolCall
 from claude_tui.core.session import Session
 from claude_tui.core.source import full_output, raw_json
 from claude_tui.ui import render
+from claude_tui.ui.bindings import key_display
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.palette import Palette
 from claude_tui.ui.widgets.findbar import highlight, match_cells, match_styles
@@ -170,7 +171,8 @@ class DetailScreen(Screen[None]):
         line, reached = self.query_one(DetailBody).find(query, nth)
         if not reached and len(self._text) > render.DETAIL_CHARS:
             shown = f"{render.DETAIL_CHARS:,}"
-            self.notify(f"The match is past the first {shown} characters shown here: o opens it all in $PAGER")
+            pager = key_display(self.app, self.BINDINGS, "detail.pager")
+            self.notify(f"The match is past the first {shown} characters shown here: {pager} opens it all in $PAGER")
         if line is not None:
             scroll = self.query_one("#detail-scroll")
             scroll.scroll_to(y=max(0, line - scroll.size.height // 3), animate=False)

@@ -168,6 +168,8 @@ class Painter:
         self.cwd = cwd
         self.expanded = expanded
         self.session_path: Path | None = None  #: where plan files are looked for (see files.plan_file)
+        self.toggle_key = "space"  #: the key the rows name for opening and closing (as remapped)
+        self.branch_keys = "< >"  #: and for switching branch
 
     def content_width(self, entry: Entry, width: int) -> int:
         """Cells left for an entry's content after the gutter and its nesting."""
@@ -337,7 +339,7 @@ class Painter:
         assert fork is not None
         count = len(fork.heads)
         index = next((i for i, head in enumerate(fork.heads) if head is entry.message), 0)
-        label = f" branch {index + 1} of {count} · the prompt was edited or rewound · < > switch "
+        label = f" branch {index + 1} of {count} · the prompt was edited or rewound · {self.branch_keys} switch "
         return _rule(label, width, p.warning)
 
     def _agent(self, entry: Entry, width: int) -> Text:
@@ -345,7 +347,7 @@ class Painter:
         assert agent is not None
         what = "warmup subagent" if agent.is_warmup else "subagent"
         opened = entry.key in self.expanded
-        action = "space closes" if opened else "space opens"  # first: a narrow pane cuts the end
+        action = f"{self.toggle_key} {'closes' if opened else 'opens'}"  # first: a narrow pane cuts the end
         label = f" {'▾' if opened else '▸'} {what} · {action} · no call in this session started it "
         return _rule(label, width, self.palette.divider)
 

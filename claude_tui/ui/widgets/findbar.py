@@ -34,6 +34,7 @@ from claude_tui.core.find import MAX_HITS, Hit, Query, find
 from claude_tui.core.model import Message, ToolCall
 from claude_tui.core.session import Session
 from claude_tui.core.source import full_output
+from claude_tui.ui.bindings import key_display
 from claude_tui.ui.filters import PaneFilter
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.entries import Entry
@@ -505,7 +506,8 @@ class FindBar(Horizontal):
         block = message.blocks[part.block] if part.block is not None and part.block < len(message.blocks) else None
         if not view.reveal(message, part.tool, block=block, highlight=False):
             if view.pane_filter is None:
-                self.notify("This match is in a row that is hidden (. shows dim rows)", timeout=3)
+                key = key_display(self.app, view.BINDINGS, "conversation.toggle_quiet")
+                self.notify(f"This match is in a row that is hidden ({key} shows dim rows)", timeout=3)
                 return
             view.set_pane_filter(None)
             self.notify("The pane filter hid this match: showing everything", timeout=2)
@@ -571,7 +573,8 @@ class FindBar(Horizontal):
         position = self._position(self._before + self._after)
         if position is None:
             return f"{total:,}{more} match" + ("" if total == 1 else "es")
-        hidden = " · past the pane: ⏎ opens it" if self._mark is None and self._landed is not None else ""
+        past = self._mark is None and self._landed is not None
+        hidden = f" · past the pane: {key_display(self.app, FindInput.BINDINGS, 'find.jump')} opens it" if past else ""
         return f"match {position + 1:,} of {total:,}{more}{hidden}"
 
 
@@ -592,7 +595,8 @@ class PaneNote(Static):
     def show(self, pane_filter: PaneFilter | None) -> None:
         self.set_class(pane_filter is not None, "-active")
         if pane_filter is not None:
-            self.update(Text(pane_filter.note, no_wrap=True))
+            key = key_display(self.app, ConversationView.BINDINGS, pane_filter.binding_id)
+            self.update(Text(pane_filter.note(key), no_wrap=True))
 
 
 def _place_of(entry: Entry) -> tuple[int, int, int | None]:

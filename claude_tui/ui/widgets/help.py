@@ -15,20 +15,8 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from claude_tui.ui.bindings import keymap_of, shown_keys
 from claude_tui.ui.config import config_path, tilde
-
-
-def keys_of(binding: Binding, keymap: dict[str, str], display: Callable[[Binding], str]) -> str:
-    """The keys of `binding` as shown to people, after the user's keymap."""
-    keys = keymap.get(binding.id or "", binding.key)
-    shown = []
-    for key in keys.split(","):
-        key = key.strip()
-        if key == binding.key and binding.key_display:
-            shown.append(binding.key_display)
-        else:
-            shown.append(display(Binding(key, binding.action)))
-    return "  ".join(dict.fromkeys(shown))
 
 
 def key_clashes(owners: list[type[DOMNode]], keymap: dict[str, str]) -> list[str]:
@@ -64,7 +52,7 @@ class BindingTable:
     ) -> None:
         self.title = title
         self.rows = [
-            (keys_of(b, keymap, display), b.description, b.id)
+            ("  ".join(shown_keys(b, keymap, display)), b.description, b.id)
             for b in owner.BINDINGS
             if isinstance(b, Binding) and b.id
         ]
@@ -111,7 +99,7 @@ class HelpScreen(ModalScreen[None]):
         box.scroll_relative(y=round(pages * box.size.height), animate=False)
 
     def compose(self) -> ComposeResult:
-        keymap = dict(getattr(self.app, "_keymap", {}))
+        keymap = keymap_of(self.app)
         display = self.app.get_key_display
         with VerticalScroll(id="help-box"):
             yield Static(Text("claude-tui · keys", style="bold"), id="help-title")

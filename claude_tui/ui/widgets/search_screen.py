@@ -27,7 +27,7 @@ from textual.widgets import Checkbox, Input, Select, Static
 
 from claude_tui.core.find import Query
 from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, Hits
-from claude_tui.ui.bindings import cursor_bindings
+from claude_tui.ui.bindings import cursor_bindings, key_display
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.findbar import match_styles
 from claude_tui.ui.widgets.keybar import KeyBar
@@ -343,9 +343,11 @@ class SearchScreen(Screen[None]):
         count = len(message.hits)
         more = "+" if count >= self._limit else ""
         noun = "message" if count == 1 else "messages"
-        found = f"{count:,}{more} {noun}, newest first · ⏎ opens one" if count else "Nothing found"
+        opens = key_display(self.app, self.BINDINGS, "search.open")
+        found = f"{count:,}{more} {noun}, newest first · {opens} opens one" if count else "Nothing found"
         if more:
-            found += " · ↓ on the last shows more"
+            down = key_display(self.app, HitList.BINDINGS, "search.hits.down", prefer="↓")
+            found += f" · {down} on the last shows more"
         self._status(f"{found} · {CUT_SHORT}" if message.hits.cut_short else found)
 
     def _fill(self, hits: list[Hit], cursor: int = 0) -> None:

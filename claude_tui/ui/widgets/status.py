@@ -22,7 +22,7 @@ class LiveState:
     unseen: int = 0  #: messages below the view while following is paused
     rate: float = 0.0  #: records per second lately
     size: int = 0  #: the file's size in bytes
-    key: str = ""  #: the key that starts or stops following
+    key: str = ""  #: the key the line names: paused, the one that resumes; live, the one that follows
 
 
 class LiveStatus(Static):
@@ -74,7 +74,8 @@ class LiveStatus(Static):
             if state.unseen:
                 text.append("  ")
                 text.append(f" {state.unseen:,} new ↓ ", style("live-status--badge"))
-            text.append("  end resumes")
+            if state.key:
+                text.append(f"  {state.key} resumes")
         else:
             text.append("○ live")
             if state.key:
