@@ -137,6 +137,20 @@ def test_the_summary_written_last_titles_its_session(tmp_path: Path) -> None:
     assert [hit.title for hit in lib.search("typed")] == ["New summary"]
 
 
+def test_a_hit_in_a_session_that_names_no_folder_has_its_projects_path(tmp_path: Path) -> None:
+    """A session file left empty, its subagent's transcript beside it: the hit's project is the one the
+    list shows (from the other sessions of the folder), not the folder's encoded name."""
+    root = tmp_path / "projects"
+    folder = root / encode("/home/u/proj")
+    simple_project(root)
+    (folder / "empty.jsonl").touch()
+    agent = Writer("empty", cwd="")
+    agent.prompt("investigate pagination")
+    agent.write(folder / "empty" / "subagents")
+    [hit] = fresh(root, tmp_path, "c").search("pagination")
+    assert hit.path == folder / "empty.jsonl" and hit.project == "/home/u/proj"
+
+
 def test_a_partial_last_line_waits_for_its_newline(tmp_path: Path) -> None:
     root = tmp_path / "projects"
     w = Writer("partial")

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from claude_tui.core.facts import encode_path, split_path
 from claude_tui.core.files import agent_files, read_session, session_files, sibling_summaries
-from claude_tui.core.library import Library, encode_path, most_used_first, repo_of
+from claude_tui.core.library import Library, most_used_first, repo_of
 from claude_tui.core.session import Session
 from claude_tui.core.stats import session_stats, usage_items
 from tests.library_data import Writer, encode, simple_project
@@ -87,6 +88,20 @@ def test_records_written_out_of_order_span_from_the_earliest_to_the_latest(tmp_p
 
 def test_encode_path_is_claude_codes_folder_name() -> None:
     assert encode_path("/Users/me/my_repo.v2") == "-Users-me-my-repo-v2"
+
+
+@pytest.mark.parametrize(
+    ("path", "parts"),
+    [
+        ("/home/u/app", ("/home/u", "app")),
+        ("/home/u/app/", ("/home/u", "app")),
+        ("e:\\Workspace\\src\\app", ("e:\\Workspace\\src", "app")),
+        ("/", ("", "/")),
+    ],
+)
+def test_a_working_folder_splits_into_parent_and_name_on_windows_too(path: str, parts: tuple[str, str]) -> None:
+    """The tree names a project by its folder and tells two of one name apart by their parents."""
+    assert split_path(path) == parts
 
 
 def test_worktrees_group_under_their_repository(tmp_path: Path) -> None:
@@ -230,7 +245,8 @@ def test_subagents_count_with_their_tokens(tmp_path: Path) -> None:
     info = lib.session(path)
     assert info is not None and info.subagents == 2
     assert info.tokens == 113 + 1103 + 2103  # the Task call, then each subagent file: usage counted once
-    assert [s.id for s in lib.projects[0].sessions] == ["main"]
+    # a transcript whose session has no file is listed on its own, not lost
+    assert {s.id: s.orphan_of for s in lib.projects[0].sessions} == {"main": None, "agent-zzz": "someone-else"}
 
 
 def test_empty_and_warmup_sessions(tmp_path: Path) -> None:
@@ -309,7 +325,10 @@ def test_facts_match_the_core_model_over_the_real_corpus(real_projects: Path, tm
                 mine["cost_usd"] = core["cost_usd"]
             assert mine == core, info.path
             compared += 1
-    assert compared == sum(1 for folder in real_projects.iterdir() if folder.is_dir() for _ in session_files(folder))
+    orphans = [(project.folder, info) for project in lib.projects for info in project.sessions if info.orphan_of]
+    assert orphans and not any((folder / f"{info.orphan_of}.jsonl").exists() for folder, info in orphans)
+    mains = sum(1 for folder in real_projects.iterdir() if folder.is_dir() for _ in session_files(folder))
+    assert compared == mains + len(orphans)
     assert any(agent_files(info.path) for p in lib.projects for info in p.sessions)
 
 

@@ -13,9 +13,11 @@ from jsonl import Thread, text, tool_use
 from textual.widgets import Input, Static
 from ui_support import demo, demo_copy, find, index_of, loaded, session_app, settled
 
+from claude_tui.core.files import read_session
 from claude_tui.core.library import Library
 from claude_tui.core.model import QUIET_KINDS, Kind
 from claude_tui.core.tail import SessionTail
+from claude_tui.ui.actions import resume_command
 from claude_tui.ui.config import Config, load_config
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.detail import DetailScreen
@@ -376,6 +378,23 @@ async def test_hints_name_the_keys_as_remapped(real_projects: Path) -> None:
         await pilot.press("w", "ctrl+e")
         await settled(pilot, lambda: view.pane_filter is not None and view.pane_filter.what == "errors")
         assert "press ^e to show everything" in "".join(s.text for s in view.render_lines(view.region))
+
+
+async def test_a_subagent_transcript_opened_on_its_own_shows_what_it_holds(real_projects: Path) -> None:
+    """Its session has no file, so the list offers the transcript itself: no conversation but the subagent's,
+    open at once (a closed marker alone would show nothing)."""
+    path = real_projects / "-Users-dain-workspace-coderabbit-review-helper" / "agent-f36dc5e5.jsonl"
+    app = session_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        [marker] = [e for e in view.entries if e.kind == "agent"]
+        assert "▾ subagent · space closes" in "".join(s.text for s in view.drawn(marker))
+        assert sum(e.depth == 1 for e in view.entries) > 10
+        view.select(view.entries.index(marker))
+        await pilot.press("space")  # closed by hand, it stays closed
+        view.read_more()
+        await loaded(pilot, app)
+        assert view.entries == [marker]
 
 
 async def test_a_click_selects_and_expands() -> None:
@@ -746,3 +765,17 @@ async def test_following_and_filters_keep_to_the_conversation_above_the_subagent
         cursor = view.cursor
         assert cursor is not None and cursor.depth == 0 and cursor.kind != "agent"
         assert view.entries.index(cursor) < view.entries.index(marker)
+
+
+@pytest.mark.parametrize(
+    ("cwd", "command"),
+    [
+        ("/home/u/my proj", "cd '/home/u/my proj' && claude --resume s1"),
+        ("-experiments/worktrees", "cd -- -experiments/worktrees && claude --resume s1"),
+    ],
+)
+def test_the_resume_command_runs_in_a_shell(tmp_path: Path, cwd: str, command: str) -> None:
+    """Quoted, and a folder that starts with `-` is not taken for one of cd's options (a real file's cwd)."""
+    thread = Thread(cwd=cwd)
+    thread.prompt("hi")
+    assert resume_command(read_session(thread.write(tmp_path / "s1.jsonl"))) == command

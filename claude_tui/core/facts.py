@@ -6,7 +6,10 @@ pickled from a child process at start-up (ui/prefetch.py) and need not import th
 
 from __future__ import annotations
 
+import re
 import time
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -15,6 +18,26 @@ from claude_tui.core.model import parse_time
 
 #: A session written to within this many seconds is live.
 LIVE_SECONDS = 60.0
+_NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
+
+
+def encode_path(path: str) -> str:
+    """A path as Claude Code names its project folder: every character but a letter or digit becomes `-`."""
+    return _NOT_ALNUM.sub("-", path)
+
+
+def split_path(path: str) -> tuple[str, str]:
+    """(parent, name) of a working folder's path, which may be Windows' (`e:\\src\\app`)."""
+    parent, _, name = path.rstrip("/\\").rpartition("/" if "/" in path else "\\")
+    return parent, name or path
+
+
+def project_path(folder_name: str, cwds: Iterable[str], firsts: Iterable[str]) -> str:
+    """The real path of the project folder `folder_name`: the one of its sessions' working folders (`cwds`)
+    that the name encodes, else the first working folder (`firsts`) most of its sessions had, else the name."""
+    exact = next((c for c in cwds if encode_path(c) == folder_name), None)
+    common = Counter(firsts).most_common(1)
+    return exact or (common[0][0] if common else folder_name)
 
 
 @dataclass
@@ -44,6 +67,7 @@ class SessionInfo:
     warmup: bool
     subagents: int
     error: str | None = None  #: why the file could not be read, when it could not
+    orphan_of: str | None = None  #: a subagent's transcript whose session has no file: that session's id
 
     @cached_property
     def path(self) -> Path:

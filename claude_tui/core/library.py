@@ -9,9 +9,7 @@ session of the repository made the worktree (`git worktree add`).
 from __future__ import annotations
 
 import os
-import re
 import threading
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,15 +17,13 @@ from typing import Any
 import orjson
 
 from claude_tui.core.extract import owner_of, title_of
-from claude_tui.core.facts import LIVE_SECONDS, Project, SessionInfo
+from claude_tui.core.facts import LIVE_SECONDS, Project, SessionInfo, project_path, split_path
 from claude_tui.core.index import Index, IndexBusy, Progress, UpdateResult
 from claude_tui.core.model import active_seconds, span_seconds
 from claude_tui.core.search import MARK_END, MARK_START, Hit, Hits, search
 from claude_tui.core.usage import Tokens, UsageTotal
 
 __all__ = ["LIVE_SECONDS", "MARK_END", "MARK_START", "Hit", "Library", "Progress", "Project", "SessionInfo"]
-
-_NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
 
 
 class Library:
@@ -79,25 +75,31 @@ def build_projects(
     files: list[tuple[str, str, bool, int, int, bytes | None, str | None]],
     summaries: dict[tuple[str, str], tuple[int, str]],
 ) -> list[Project]:
-    """Projects with their sessions, from the index's rows of files."""
+    """Projects with their sessions, from the index's rows of files. A subagent's transcript whose
+    session has no file (deleted) is listed as a session of its own."""
     agents: dict[tuple[str, str], list[tuple[str, dict[str, Any]]]] = {}
     mains = []
+    agent_files = []
     for path, folder, agent, size, mtime_ns, blob, error in sorted(files):
         if blob is None and error is None:
             continue  # not read yet (an update was stopped before it)
         facts = orjson.loads(blob) if blob else {}
         if agent:
-            agents.setdefault((folder, owner_of(path, facts)), []).append((_stem(path).removeprefix("agent-"), facts))
+            owner = owner_of(path, facts)
+            agents.setdefault((folder, owner), []).append((_stem(path).removeprefix("agent-"), facts))
+            agent_files.append((path, folder, size, mtime_ns, facts, error, owner))
         else:
-            mains.append((path, folder, size, mtime_ns, facts, error))
+            mains.append((path, folder, size, mtime_ns, facts, error, None))
+    owned = {(folder, _stem(path)) for path, folder, *_ in mains}
     per_folder: dict[str, dict[str, tuple[int, str]]] = {}
     for (folder, leaf), value in summaries.items():
         per_folder.setdefault(folder, {})[leaf] = value
     by_folder: dict[str, list[tuple[SessionInfo, dict[str, Any]]]] = {}
-    for path, folder, size, mtime_ns, facts, error in mains:
-        subagents = agents.get((folder, _stem(path)), [])
+    orphans = [row for row in agent_files if (row[1], row[6]) not in owned]
+    for path, folder, size, mtime_ns, facts, error, orphan_of in mains + orphans:
+        subagents = agents.get((folder, _stem(path)), []) if orphan_of is None else []
         info = session_info(path, size, mtime_ns, facts, subagents, per_folder.get(folder, {}))
-        info.error = error
+        info.error, info.orphan_of = error, orphan_of
         by_folder.setdefault(folder, []).append((info, facts))
     projects = _merge_twins([_project(Path(folder), items) for folder, items in by_folder.items()])
     _group_worktrees(projects, [f for items in by_folder.values() for _, f in items])
@@ -163,18 +165,11 @@ def most_used_first(models: list[str], usage: dict[str, list[int]]) -> list[str]
     return sorted(models, key=lambda model: -(usage.get(model) or [0, 0])[1])
 
 
-def encode_path(path: str) -> str:
-    """A path as Claude Code names its project folder: every character but a letter or digit becomes `-`."""
-    return _NOT_ALNUM.sub("-", path)
-
-
 def _project(folder: Path, items: list[tuple[SessionInfo, dict[str, Any]]]) -> Project:
     sessions = _newest_first([info for info, _ in items])
     cwds = [c for _, facts in items for c in facts.get("cwds") or ()]
-    exact = next((c for c in cwds if encode_path(c) == folder.name), None)
-    firsts = Counter(info.project for info in sessions if info.project)
-    path = exact or (firsts.most_common(1)[0][0] if firsts else folder.name)
-    name = re.split(r"[\\/]", path.rstrip("/\\"))[-1] or path
+    path = project_path(folder.name, cwds, [info.project for info in sessions if info.project])
+    name = split_path(path)[1]
     for info in sessions:
         info.project = info.project or path
     return Project(folder, path, name, None, sessions)

@@ -37,6 +37,7 @@ from claude_tui.core.extract import (
     spaced_cjk,
     title_of,
 )
+from claude_tui.core.facts import project_path
 from claude_tui.core.index import text_schemas
 from claude_tui.core.model import plausible
 from claude_tui.core.reader import ReadError, open_readonly
@@ -431,7 +432,14 @@ def _session_facts(db: Any, path: str, fallback: dict[str, Any]) -> tuple[str, s
         for rowid, leaf, text in db.execute(sql, [row[0], *leaves]):
             found[leaf] = (rowid, text)  # a leaf's latest last
     cwds = facts.get("cwds") or []
-    return Path(path).stem, title_of(facts, found), cwds[0] if cwds else Path(path).parent.name
+    return Path(path).stem, title_of(facts, found), cwds[0] if cwds else _project_of(db, Path(path).parent)
+
+
+def _project_of(db: Any, folder: Path) -> str:
+    """The path of the project in `folder`, from its sessions (as the library names it)."""
+    sql = "SELECT facts FROM files WHERE folder=? AND NOT agent AND facts IS NOT NULL"
+    everyone = [orjson.loads(blob).get("cwds") or [] for (blob,) in db.execute(sql, (str(folder),))]
+    return project_path(folder.name, [c for cwds in everyone for c in cwds], [cwds[0] for cwds in everyone if cwds])
 
 
 class _Lines:

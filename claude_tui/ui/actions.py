@@ -19,7 +19,10 @@ def resume_command(session: Session) -> str:
     """`cd <cwd> && claude --resume <id>`: how to carry on with this session in Claude Code."""
     cwd = session.project_path
     resume = f"claude --resume {shlex.quote(session.id)}"
-    return f"cd {shlex.quote(cwd)} && {resume}" if cwd else resume
+    if not cwd:
+        return resume
+    option_like = "-- " if cwd.startswith("-") else ""  # cd would take `-x/y` for an option
+    return f"cd {option_like}{shlex.quote(cwd)} && {resume}"
 
 
 def export_path(session: Session, fmt: str, folder: Path | None = None) -> Path:

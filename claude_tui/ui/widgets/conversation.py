@@ -331,6 +331,8 @@ class ConversationView(ScrollView, can_focus=True):
         if self._cursor is None and self._entries and self.has_focus:
             self.select(self._first_visible_index(), scroll=False)
         if done:
+            if not self.read_whole:
+                self._open_alone()
             self.reading, self.read_whole, self._end_asked = False, True, None
             error = self._error
             self.placeholder = f"Cannot read this session: {error}" if error else _no_messages(session)
@@ -340,6 +342,16 @@ class ConversationView(ScrollView, can_focus=True):
             if not self._entries:
                 self.refresh()  # the placeholder says why
         self._tell_loaded(session, done)
+
+    def _open_alone(self) -> None:
+        """A session read whole with no conversation of its own (a subagent's transcript whose session has no
+        file): its subagents' markers open, else the pane would show nothing but them; warmups stay closed."""
+        opening = [first for first, agent in self._agents.items() if not agent.is_warmup]
+        if self._main_end or not opening:
+            return
+        with self.lock:
+            self.expanded.update(opening)
+            self._replace_from(0, self._messages)
 
     def _tell_loaded(self, session: Session, done: bool) -> None:
         self._told = time.monotonic()

@@ -145,6 +145,8 @@ class SessionFacts(Static):
                 style="dim",
             ),
         ]
+        if info.orphan_of:
+            lines.append(Text(f"a subagent of session {one_line(info.orphan_of)}, which has no file", style="dim"))
         if info.error:
             lines.append(Text(info.error, style="red"))
         self.update(Group(*lines))  # the title one line cut with "…", the facts wrapped

@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from claude_tui.core.facts import split_path
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.sessions import in_place, quiet
 
@@ -98,7 +99,7 @@ class ProjectTree(Tree["Project | None"]):
             kids = [k for k in worktrees.get(head, []) if self._matches(k)]
             if not kids and (owner is None or not self._matches(owner)):
                 continue
-            name = one_line(head.rstrip("/").rsplit("/", 1)[-1])
+            name = one_line(split_path(head)[1])
             label = self._label(owner) if owner is not None else Text(name, "dim")
             if not kids:
                 node = self.root.add_leaf(label, owner)
@@ -143,7 +144,7 @@ class ProjectTree(Tree["Project | None"]):
         label.append(one_line(project.name, 200))
         label.append(f"  {count}", "dim")
         if project.name in self._twins:  # two projects of one name: say where each is
-            label.append(f"  {one_line(project.path.rsplit('/', 1)[0], 80)}", "dim italic")
+            label.append(f"  {one_line(split_path(project.path)[0], 80)}", "dim italic")
         if project.live:
             label.append(" ●", "green")
         return label

@@ -52,7 +52,8 @@ def in_place(items: list[T], before: list[T], key: Callable[[T], str]) -> list[T
 def title_of(info: SessionInfo) -> str:
     if info.error and not info.title:
         return one_line(f"⚠ cannot read: {info.error}", 200)
-    return one_line(info.title or info.first_prompt or "(untitled)", 200) or "(untitled)"
+    title = one_line(info.title or info.first_prompt or "(untitled)", 200) or "(untitled)"
+    return f"↳ {title}" if info.orphan_of else title  # a subagent's: its session has no file
 
 
 def _fit(text: str, size: int, right: bool) -> str:
