@@ -456,6 +456,35 @@ async def test_j_on_a_tall_last_entry_reads_down_and_stays_at_its_end(tmp_path: 
         assert view.cursor_index == len(view.entries) - 1
 
 
+@pytest.mark.parametrize("key", ["ctrl+d", "pagedown", "ctrl+u", "pageup"])
+async def test_a_page_move_keeps_the_cursor_on_screen_through_a_tall_entry(tmp_path: Path, key: str) -> None:
+    """Paging through an expanded call taller than the screen put the cursor on the row after it, off screen."""
+    thread = Thread()
+    thread.prompt("go")
+    thread.answer(tool_use("t1", "Bash", command="seq 60"))
+    thread.result("t1", "\n".join(str(i) for i in range(60)))
+    for i in range(3):
+        thread.prompt(f"and then {i}")
+        thread.answer(text(f"done {i}"))
+    app = session_app(thread.write(tmp_path / "tall.jsonl"))
+    async with app.run_test(size=(100, 12)) as pilot:  # the output shows 20 lines: more than the screen
+        view = await loaded(pilot, app)
+        call = index_of(view, lambda e: e.call is not None)
+        view.select(call)
+        await pilot.press("space")
+        if key in ("ctrl+u", "pageup"):
+            await pilot.press("G")
+        seen = []
+        for _ in range(6):
+            await pilot.press(key)
+            index, top = view.cursor_index, round(view.scroll_offset.y)
+            assert index is not None
+            assert view._starts[index] + view.entries[index].pad < top + view._view.height
+            assert view._starts[index + 1] > top
+            seen.append(index)
+        assert call in seen  # the cursor stays on the tall call while the pages go through it
+
+
 PASTED = "fix this:\n# not a heading\n- removed line\n+ added line\n> not a quote\n    indented **stars** `ticks`\n1. x"
 
 

@@ -821,9 +821,20 @@ class ConversationView(ScrollView, can_focus=True):
         self.scroll_to(y=target, animate=False, immediate=True, force=True)
         index = self._entry_at(target if delta < 0 or target + height < self._starts[-1] else self._starts[-1] - 1)
         if index is not None:
-            if self._starts[index] + self._entries[index].pad < target and index + 1 < len(self._entries):
-                index += 1
-            self.select(index, scroll=False)
+            self.select(self._paged_to(index, target, height), scroll=False)
+
+    def _paged_to(self, index: int, top: int, height: int) -> int:
+        """The entry for the cursor in a view of `height` lines from line `top`, entry `index` there: the next
+        one when `index` began above the view and the next begins in it, else `index` (an entry taller than the
+        view keeps the cursor while pages go through it, as `j` does, never leaving it on a line off screen)."""
+        below = index + 1
+        if self._first_line(index) < top and below < len(self._entries) and self._first_line(below) < top + height:
+            return below
+        return index
+
+    def _first_line(self, index: int) -> int:
+        """The first line of entry `index` below its padding."""
+        return self._starts[index] + self._entries[index].pad
 
     def action_first(self) -> None:
         self.follow = False
