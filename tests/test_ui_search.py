@@ -105,6 +105,22 @@ async def test_n_and_N_go_through_the_matches_and_wrap() -> None:
         assert bar.active and view.marker is not None
 
 
+async def test_n_after_G_wraps_to_the_first_match_even_when_it_was_the_last_one_visited() -> None:
+    """With the first match the last one visited, G then n (or g then n) skipped it and went to the second."""
+    app = session_app(demo("67df"))
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
+        bar = await find(pilot, app, "updated_at")
+        await pilot.press("enter")
+        assert bar._status_text() == "match 1 of 17"
+        await pilot.press("G", "n")  # none after the cursor: wraps to the first
+        assert bar._status_text() == "match 1 of 17"
+        await pilot.press("g", "n")  # the first after the cursor
+        assert bar._status_text() == "match 1 of 17"
+        await pilot.press("N", "g", "N")  # the same going up: from the last match visited, g then N wraps to it
+        assert bar._status_text() == "match 17 of 17"
+
+
 async def test_every_match_in_one_long_output_is_counted(tmp_path: Path) -> None:
     """Matches in one piece of text were counted up to 1,000, with no "+" to say so."""
     thread = Thread()

@@ -483,8 +483,8 @@ class FindBar(Horizontal):
             return 0 if step >= 0 else len(ordered) - 1
         if step >= 0:
             found = next((i for i, m in enumerate(ordered) if m.hit.message.index >= top.index), 0)
-            if step and found == current:
-                found = (found + 1) % len(ordered)
+            if step and found == current and ordered[found].hit.message.index == top.index:
+                found = (found + 1) % len(ordered)  # the cursor is in the current match's message: n goes on
             return found
         earlier = [i for i, m in enumerate(ordered) if m.hit.message.index < top.index]
         return earlier[-1] if earlier else len(ordered) - 1
