@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from claude_tui.ui.actions import resume_command
 from claude_tui.ui.config import Config, load_config
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.detail import DetailScreen
+from claude_tui.ui.widgets.entries import Entry, is_error
 from claude_tui.ui.widgets.export_prompt import ExportPrompt
 from claude_tui.ui.widgets.findbar import PaneNote
 from claude_tui.ui.widgets.header import SessionHeader
@@ -808,3 +810,29 @@ def test_the_resume_command_runs_in_a_shell(tmp_path: Path, cwd: str, command: s
     thread = Thread(cwd=cwd)
     thread.prompt("hi")
     assert resume_command(read_session(thread.write(tmp_path / "s1.jsonl"))) == command
+
+
+async def test_a_jump_to_what_the_pane_filter_hides_shows_everything(real_projects: Path) -> None:
+    """e under P, ] under !: the next error or prompt is shown (the filter set off, and said so, as find does);
+    'No next error' only when there is none."""
+    app = session_app(real_projects / "example-sessions" / "400429ba-c1e1-4ef5-a7ec-fe40608df53b.jsonl")
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        view = await loaded(pilot, app)
+
+        def told() -> str:
+            return list(app._notifications)[-1].message
+
+        async def jump(keys: tuple[str, ...], key: str, landed: Callable[[Entry], bool], what: str) -> None:
+            await pilot.press(*keys)
+            start = view.cursor
+            assert view.pane_filter is not None and start is not None
+            await pilot.press(key)
+            assert view.pane_filter is None and told() == f"The pane filter hid this {what}: showing everything"
+            assert view.cursor is not None and landed(view.cursor)
+            assert view.entries.index(view.cursor) > view.entries.index(start)
+
+        await jump(("P", "right_square_bracket"), "e", is_error, "error")
+        await jump(("P",), "c", lambda e: e.kind in ("compact", "summary"), "compaction")
+        await jump(("g", "exclamation_mark"), "right_square_bracket", lambda e: e.kind == "header", "prompt")
+        await pilot.press("exclamation_mark", "G", "e")
+        assert view.pane_filter is not None and view.pane_filter.what == "errors" and told() == "No next error"

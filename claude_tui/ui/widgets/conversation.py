@@ -14,7 +14,7 @@ import threading
 import time
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate
 from pathlib import Path
 from typing import ClassVar
@@ -433,10 +433,12 @@ class ConversationView(ScrollView, can_focus=True):
         line = _line_of(gone.message)
         return next((e for e in self._entries if _line_of(e.message) >= line), last)
 
-    def _build_range(self, start: int, end: int) -> list[Entry]:
+    def _build_range(self, start: int, end: int, *, everything: bool = False) -> list[Entry]:
         """Entries of messages `start` to `end` (and of the damaged lines among them; `end` at the
-        last message also takes the damaged lines after it); those built before are reused."""
-        messages, pool, pane_filter = self._messages, self._built, self.pane_filter
+        last message also takes the damaged lines after it) that the pane filter keeps (`everything`: all of
+        them, as with no filter); those built before are reused."""
+        messages, pool = self._messages, self._built
+        pane_filter = None if everything else self.pane_filter
         expanded, hide_quiet, clock = self.expanded, self.hide_quiet, self.clock
         previous = self._previous_of(start)
         out: list[Entry] = []
@@ -454,7 +456,7 @@ class ConversationView(ScrollView, can_focus=True):
             if pane_filter is None:  # _entries_of's work, inline: a whole session is built at times
                 out += (_reuse(e, pool) for e in build(message, top, 0, previous, expanded, hide_quiet, clock))
             else:
-                out += self._entries_of(message, top, 0, previous)
+                out += self._entries_of(message, top, 0, previous, pane_filter)
             if message.kind not in QUIET_KINDS:
                 previous = message
         if start <= self._main_end <= end and messages and pane_filter is None:  # damaged lines after the last
@@ -469,14 +471,16 @@ class ConversationView(ScrollView, can_focus=True):
                 if pane_filter is None:
                     out.append(_reuse(Entry("agent", message, top, pad=1 if top else 0, agent=agent), pool))
             if opened:
-                out += self._entries_of(message, top, 1, previous)
+                out += self._entries_of(message, top, 1, previous, pane_filter)
                 if message.kind not in QUIET_KINDS:
                     previous = message
         return out
 
-    def _entries_of(self, message: Message, top: int, depth: int, previous: Message | None) -> list[Entry]:
-        """The entries of a top-level message that the pane's filter keeps (built before: reused)."""
-        pane_filter, pool = self.pane_filter, self._built
+    def _entries_of(
+        self, message: Message, top: int, depth: int, previous: Message | None, pane_filter: PaneFilter | None
+    ) -> list[Entry]:
+        """The entries of a top-level message that `pane_filter` keeps (built before: reused)."""
+        pool = self._built
         if pane_filter is not None and not pane_filter.may_keep(message):
             return []
         entries = build(message, top, depth, previous, self.expanded, self.hide_quiet, self.clock)
@@ -932,23 +936,49 @@ class ConversationView(ScrollView, can_focus=True):
     # ---------------------------------------------------------------- jumping
 
     def action_jump(self, what: str, direction: int) -> None:
-        test = _JUMPS[what]
-        start = self.cursor_index
-        if start is None:
-            start = -1 if direction > 0 else len(self._entries)
-        indexes = range(start + 1, len(self._entries)) if direction > 0 else range(start - 1, -1, -1)
-        for index in indexes:
-            entry = self._entries[index]
-            if test(entry):
-                self.follow = False
-                self.select(index, top=True)
+        """Go to the next (or previous) prompt, error, compaction or fork; one that the pane filter hides is
+        shown with everything."""
+        if any(map(self._go_to, self._jump_targets(self._entries, self.cursor_index, what, direction))):
+            return
+        if self.pane_filter is not None:
+            with self.lock:
+                everything = self._build_range(0, len(self._messages), everything=True)
+            start = next((i for i, e in enumerate(everything) if e is self._cursor), None)
+            hidden = next(self._jump_targets(everything, start, what, direction), None)
+            if hidden is not None:
+                self.unfilter(what)
+                self._go_to(hidden)
                 return
+        self.notify(f"No {'next' if direction > 0 else 'previous'} {what}", timeout=1.5)
+
+    def _jump_targets(
+        self, entries: list[Entry], start: int | None, what: str, direction: int
+    ) -> Iterator[Entry | tuple[Message, ToolCall | None]]:
+        """What a jump to `what` may land on in `entries` after (or before) entry `start`, nearest first: an
+        entry, or an error in a collapsed subagent (its message and call)."""
+        test = _JUMPS[what]
+        if start is None:
+            start = -1 if direction > 0 else len(entries)
+        for index in range(start + 1, len(entries)) if direction > 0 else range(start - 1, -1, -1):
+            entry = entries[index]
+            if test(entry):
+                yield entry
             call = entry.call
             if what == "error" and call is not None and call.subagent is not None and call not in self.expanded:
                 inside = _error_in(call.subagent, last=direction < 0)  # a collapsed subagent: open it there
-                if inside is not None and self.reveal(*inside):
-                    return
-        self.notify(f"No {'next' if direction > 0 else 'previous'} {what}", timeout=1.5)
+                if inside is not None:
+                    yield inside
+
+    def _go_to(self, target: Entry | tuple[Message, ToolCall | None]) -> bool:
+        """Select a jump's target (an entry, or a message in a subagent and its call); whether it could be shown."""
+        if not isinstance(target, Entry):
+            return self.reveal(*target)
+        index = self._index_of(target)
+        if index is None:
+            return False
+        self.follow = False
+        self.select(index, top=True)
+        return True
 
     def action_branch(self, delta: int) -> None:
         """Read the next or previous branch of the fork at (or above) the cursor."""
@@ -1063,6 +1093,11 @@ class ConversationView(ScrollView, can_focus=True):
             return
         wanted = PaneFilter(what, call.name if what == "tool" and call is not None else None)
         self.set_pane_filter(None if wanted == self.pane_filter else wanted)
+
+    def unfilter(self, hidden: str) -> None:
+        """Show everything: the pane filter hid the `hidden` thing asked for (a match, the next error), say so."""
+        self.set_pane_filter(None)
+        self.notify(f"The pane filter hid this {hidden}: showing everything", timeout=2)
 
     def set_pane_filter(self, pane_filter: PaneFilter | None) -> None:
         """Show only what `pane_filter` keeps (None: everything)."""

@@ -509,8 +509,7 @@ class FindBar(Horizontal):
                 key = key_display(self.app, view.BINDINGS, "conversation.toggle_quiet")
                 self.notify(f"This match is in a row that is hidden ({key} shows dim rows)", timeout=3)
                 return
-            view.set_pane_filter(None)
-            self.notify("The pane filter hid this match: showing everything", timeout=2)
+            view.unfilter("match")
             if not view.reveal(message, part.tool, block=block, highlight=False):
                 return
         entry = view.cursor
