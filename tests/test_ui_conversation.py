@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from claude_tui.ui.actions import resume_command
 from claude_tui.ui.config import Config, load_config
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.detail import DetailScreen
-from claude_tui.ui.widgets.entries import Entry, is_error
+from claude_tui.ui.widgets.entries import Entry, dates_its_time, is_error
 from claude_tui.ui.widgets.export_prompt import ExportPrompt
 from claude_tui.ui.widgets.findbar import PaneNote
 from claude_tui.ui.widgets.header import SessionHeader
@@ -836,3 +837,27 @@ async def test_a_jump_to_what_the_pane_filter_hides_shows_everything(real_projec
         await jump(("g", "exclamation_mark"), "right_square_bracket", lambda e: e.kind == "header", "prompt")
         await pilot.press("exclamation_mark", "G", "e")
         assert view.pane_filter is not None and view.pane_filter.what == "errors" and told() == "No next error"
+
+
+async def test_the_first_time_shown_on_a_new_day_shows_the_date(real_projects: Path) -> None:
+    """The turn at 23:58 runs past midnight with no header of its own: the next time shown (00:08:19) is the
+    first on 4 Oct, and says so, with everything shown, with only the prompts, and with dim rows hidden."""
+    path = real_projects / "-Users-dain-workspace-danieldemmel-me-next" / "9e953218-585f-4692-89df-9e0747a31c68.jsonl"
+    app = session_app(path)
+    async with app.run_test(size=(160, 45)) as pilot:
+        view = await loaded(pilot, app)
+
+        def times() -> list[tuple[str, bool, str]]:
+            """Each time shown in the conversation: its day, whether its date is shown with it, and its line."""
+            clock, out = view.clock, []
+            for entry in (e for e in view.entries if dates_its_time(e) and e.depth == 0):
+                stamp, line = entry.message.timestamp, view.drawn(entry)[-1].text.rstrip()
+                out.append((clock.date(stamp), line.endswith(f"{clock.day(stamp)} · {clock.clock_time(stamp)}"), line))
+            return out
+
+        for keys in ((), ("P",), ("P", "full_stop")):
+            await pilot.press(*keys)
+            shown = times()
+            assert any(line.endswith("Sat 4 Oct 2025 · 00:08:19") for _, _, line in shown)
+            days = [day for day, _, _ in shown]
+            assert [dated for _, dated, _ in shown] == [day != before for before, day in pairwise([None, *days])]

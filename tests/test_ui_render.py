@@ -25,7 +25,7 @@ from claude_tui.core.stats import human_size
 from claude_tui.ui import diff, lines, render, tools
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.palette import Palette
-from claude_tui.ui.widgets.entries import Entry, Painter, build, short_model
+from claude_tui.ui.widgets.entries import Entry, Painter, build, dates_its_time, first_of_day, short_model
 
 PALETTE = Palette.from_variables({}, dark=True)
 WORDS = st.text(alphabet=st.sampled_from("ab cd日本 \t`*#-|>[]()"), max_size=300)
@@ -369,7 +369,7 @@ def test_times_out_of_this_century_are_not_shown() -> None:
         assert (clock.ago(stamp), clock.clock_time(stamp), clock.day(stamp), clock.date(stamp)) == ("-", "", "", "")
 
 
-def test_a_new_day_is_dated_in_the_local_zone_on_headers_and_commands() -> None:
+def test_the_first_time_shown_on_a_new_day_in_the_local_zone_is_dated() -> None:
     tokyo = timezone(timedelta(hours=9))
     clock = Clock.frozen("2026-08-20T10:00:00Z", tokyo)
     painter = Painter(PALETTE, clock, None, set())
@@ -379,13 +379,21 @@ def test_a_new_day_is_dated_in_the_local_zone_on_headers_and_commands() -> None:
 
     evening = message(Kind.PROMPT, "2026-08-17T14:27:00Z", 0)  # 23:27 in Tokyo
     after_midnight = message(Kind.PROMPT, "2026-08-17T15:02:31Z", 1)  # 00:02 the next day there, not in UTC
-    [header, _] = build(after_midnight, 1, 0, evening, set(), False, clock)
-    assert header.day and "Tue 18 Aug · 00:02:31" in " ".join(line.plain for line in painter.draw(header, 80))
     a_week_on = message(Kind.COMMAND, "2026-08-25T04:27:02Z", 2)
-    [row] = build(a_week_on, 2, 0, after_midnight, set(), False, clock)
-    assert row.day and "Tue 25 Aug · 13:27:02" in " ".join(line.plain for line in painter.draw(row, 80))
     answer = Message(Kind.ASSISTANT, "u3", None, "2026-08-25T04:27:34Z", None, 3, [Block("text", "ok")])
-    assert not build(answer, 3, 0, a_week_on, set(), False, clock)[0].day  # the command said which day
+    entries: list[Entry] = []
+    for top, (previous, shown) in enumerate(pairwise([None, evening, after_midnight, a_week_on, answer])):
+        entries += build(shown, top, 0, previous, set(), False)
+    entries.append(Entry("header", answer, 3, depth=1))  # a subagent's first row, the same day
+    timed = [i for i, e in enumerate(entries) if dates_its_time(e)]
+    dated = [first_of_day(entries, i, clock) for i in timed]
+    assert dated == [True, True, True, False, True]  # the answer: the command said which day
+    header, row = entries[timed[1]], entries[timed[2]]
+    assert "Tue 18 Aug · 00:02:31" in " ".join(line.plain for line in painter.draw(header, 80, dated=True))
+    assert "Tue 25 Aug · 13:27:02" in " ".join(line.plain for line in painter.draw(row, 80, dated=True))
+    assert "Aug" not in " ".join(line.plain for line in painter.draw(row, 80))
+    hidden = [e for e in entries if e is not row]  # a filter hid the command: the answer says which day
+    assert first_of_day(hidden, hidden.index(entries[timed[3]]), clock)
 
 
 def test_a_call_with_no_result_runs_until_an_hour_without_news() -> None:

@@ -41,7 +41,15 @@ from claude_tui.ui.clock import Clock
 from claude_tui.ui.filters import PaneFilter
 from claude_tui.ui.palette import Palette
 from claude_tui.ui.tools import one_line
-from claude_tui.ui.widgets.entries import Entry, Painter, build, continues_turn, is_error
+from claude_tui.ui.widgets.entries import (
+    Entry,
+    Painter,
+    build,
+    continues_turn,
+    dates_its_time,
+    first_of_day,
+    is_error,
+)
 
 #: Bytes read before the first screen is drawn, then per batch.
 FIRST_BATCH = 512 * 1024
@@ -439,7 +447,7 @@ class ConversationView(ScrollView, can_focus=True):
         them, as with no filter); those built before are reused."""
         messages, pool = self._messages, self._built
         pane_filter = None if everything else self.pane_filter
-        expanded, hide_quiet, clock = self.expanded, self.hide_quiet, self.clock
+        expanded, hide_quiet = self.expanded, self.hide_quiet
         previous = self._previous_of(start)
         out: list[Entry] = []
         problems = self.session.problems if self.session is not None else []
@@ -454,7 +462,7 @@ class ConversationView(ScrollView, can_focus=True):
                     out.append(_reuse(Entry("problem", message, top, problem=problem), pool))
             after = max(after, line)
             if pane_filter is None:  # _entries_of's work, inline: a whole session is built at times
-                out += (_reuse(e, pool) for e in build(message, top, 0, previous, expanded, hide_quiet, clock))
+                out += (_reuse(e, pool) for e in build(message, top, 0, previous, expanded, hide_quiet))
             else:
                 out += self._entries_of(message, top, 0, previous, pane_filter)
             if message.kind not in QUIET_KINDS:
@@ -483,7 +491,7 @@ class ConversationView(ScrollView, can_focus=True):
         pool = self._built
         if pane_filter is not None and not pane_filter.may_keep(message):
             return []
-        entries = build(message, top, depth, previous, self.expanded, self.hide_quiet, self.clock)
+        entries = build(message, top, depth, previous, self.expanded, self.hide_quiet)
         return [_reuse(e, pool) for e in entries if pane_filter is None or pane_filter.keeps(e)]
 
     def _marker_of(self, top: int) -> int:
@@ -721,7 +729,7 @@ class ConversationView(ScrollView, can_focus=True):
         painter = self._painter_now()
         assert painter is not None
         with self.lock:
-            drawn = painter.draw(entry, width, self._turn_of)
+            drawn = painter.draw(entry, width, self._turn_of, self._dated(entry))
             gutter = self._gutter(entry)
             console = self.app.console
             strips = [Strip(list((gutter + line).render(console)), None).adjust_cell_length(width) for line in drawn]
@@ -733,6 +741,14 @@ class ConversationView(ScrollView, can_focus=True):
         if len(self._cache) > CACHE_ENTRIES:
             self._cache.popitem(last=False)
         return strips
+
+    def _dated(self, entry: Entry) -> bool:
+        """Whether the time `entry` shows is the first of its day in the pane (see `first_of_day`)."""
+        if not dates_its_time(entry):
+            return False
+        start, end = self._range_of(entry.top)
+        index = next((i for i in range(start, end) if self._entries[i] is entry), None)
+        return index is not None and first_of_day(self._entries, index, self.clock)
 
     def _gutter(self, entry: Entry) -> Text:
         if not entry.depth:
@@ -1181,7 +1197,7 @@ def _reuse(entry: Entry, pool: dict[tuple[object, ...], Entry]) -> Entry:
     if old is None:
         pool[key] = entry
         return entry
-    old.top, old.pad, old.day = entry.top, entry.pad, entry.day
+    old.top, old.pad = entry.top, entry.pad
     return old
 
 

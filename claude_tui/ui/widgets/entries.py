@@ -9,7 +9,7 @@ and drawing it gives exactly that many lines.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,7 +57,6 @@ class Entry:
     height: int = 0  #: lines, the blank ones above included
     body: int = 0  #: lines without the blank ones
     measured: int = -1  #: the width `body` was measured at
-    day: bool = False  #: headers and command rows: show the date too
     md: lines.Markdown | None = None  #: text and thinking: parsed once
     problem: Problem | None = None  #: a damaged line of the file, shown where it was
     agent: Session | None = None  #: the marker above a subagent that no call started: that subagent
@@ -105,10 +104,8 @@ def build(
     previous: Message | None,
     expanded: set[object],
     hide_quiet: bool,
-    clock: Clock,
 ) -> list[Entry]:
-    """The entries of one message (and of the subagent transcripts expanded under its calls); a header or a
-    command on another day (in the clock's zone) than the message before shows the date."""
+    """The entries of one message (and of the subagent transcripts expanded under its calls)."""
     kind = message.kind
     gap = 0 if top == 0 and depth == 0 else 1  #: a blank line above, but at the top of the pane
     if kind in QUIET_KINDS:
@@ -118,14 +115,13 @@ def build(
     if kind is Kind.COMPACT_SUMMARY:
         return [Entry("summary", message, top, depth)]
     if kind in (Kind.INTERRUPT, Kind.COMMAND):
-        day = _new_day(message, previous, clock)
-        return [Entry("row", message, top, depth, pad=gap if kind is Kind.COMMAND else 0, day=day)]
+        return [Entry("row", message, top, depth, pad=gap if kind is Kind.COMMAND else 0)]
     out: list[Entry] = []
     if message.fork is not None and depth == 0:
         out.append(Entry("fork", message, top, depth, pad=gap))
     if not continues_turn(message, previous):
         pad = 0 if out or (previous is None and depth == 0) else 1
-        out.append(Entry("header", message, top, depth, pad=pad, day=_new_day(message, previous, clock)))
+        out.append(Entry("header", message, top, depth, pad=pad))
     if kind is Kind.API_ERROR:  # its text, the record's or its blocks', is one error row (for `e` and `!` too)
         out.append(Entry("row", message, top, depth))
     last = out[-1].kind if out else "tool"
@@ -149,14 +145,29 @@ def build(
         if call is not None and call.subagent is not None and call in expanded:
             sub_previous: Message | None = None
             for sub_message in call.subagent.visible():
-                out += build(sub_message, top, depth + 1, sub_previous, expanded, hide_quiet, clock)
+                out += build(sub_message, top, depth + 1, sub_previous, expanded, hide_quiet)
                 sub_previous = sub_message
     return out
 
 
-def _new_day(message: Message, previous: Message | None, clock: Clock) -> bool:
-    """Whether `message` is on another day than the one before (in the clock's zone): its time shows the date."""
-    return previous is None or clock.date(previous.timestamp) != clock.date(message.timestamp)
+def dates_its_time(entry: Entry) -> bool:
+    """A header, or a row that is not a dim one: its time shows the date when it is the first of the day."""
+    return entry.kind == "header" or (entry.kind == "row" and entry.message.kind not in QUIET_KINDS)
+
+
+def first_of_day(entries: Sequence[Entry], index: int, clock: Clock) -> bool:
+    """Whether entry `index` (one that `dates_its_time`) shows its date: the last such entry above it in its
+    transcript (the conversation, or the subagent it is in) is of another day in the clock's zone, or there is
+    none. Only rows shown count: after rows that a filter hides, or a turn that ran past midnight without a
+    header, the next time shown says that the day changed."""
+    entry = entries[index]
+    for at in range(index - 1, -1, -1):
+        above = entries[at]
+        if above.depth < entry.depth:  # the first row of a subagent
+            return True
+        if above.depth == entry.depth and dates_its_time(above):
+            return clock.date(above.message.timestamp) != clock.date(entry.message.timestamp)
+    return True
 
 
 class Painter:
@@ -202,14 +213,17 @@ class Painter:
     def _text_indent(self, entry: Entry) -> int:
         return 2 if entry.message.kind is Kind.PROMPT else 0
 
-    def draw(self, entry: Entry, width: int, turn: Callable[[Entry], list[Message]] | None = None) -> list[Text]:
-        """The content lines of `entry` (blank lines above included), each at most the content width."""
+    def draw(
+        self, entry: Entry, width: int, turn: Callable[[Entry], list[Message]] | None = None, dated: bool = False
+    ) -> list[Text]:
+        """The content lines of `entry` (blank lines above included), each at most the content width; a header
+        or a row `dated` shows the date before its time."""
         inner = self.content_width(entry, width)
         p = self.palette
         kind = entry.kind
         out: list[Text] = [Text("") for _ in range(entry.pad)]
         if kind == "header":
-            out.append(self._header(entry, inner, turn(entry) if turn else [entry.message]))
+            out.append(self._header(entry, inner, turn(entry) if turn else [entry.message], dated))
         elif kind == "text":
             prompt = entry.message.kind is Kind.PROMPT
             drawn = lines.render(
@@ -253,7 +267,7 @@ class Painter:
             assert block is not None
             out.append(self._fit(Text(f"? {block.type} · {human_size(block.size or len(block.text))}", p.dim), inner))
         else:
-            out.append(self._row(entry, inner))
+            out.append(self._row(entry, inner, dated))
         return out
 
     def _fit(self, text: Text, width: int) -> Text:
@@ -271,10 +285,10 @@ class Painter:
         left.pad_right(width - left.cell_len - right.cell_len)
         return left + right
 
-    def _header(self, entry: Entry, width: int, turn: list[Message]) -> Text:
+    def _header(self, entry: Entry, width: int, turn: list[Message], dated: bool) -> Text:
         p = self.palette
         message = entry.message
-        right = Text(self._stamp(entry), p.faint)
+        right = Text(self._stamp(message, dated), p.faint)
         if message.kind is Kind.PROMPT:
             left = Text.assemble(("❯ ", p.prompt), ("You" if entry.depth == 0 else "Task prompt", p.prompt))
             if message.slug and self.session_path and plan_file(message.slug, self.session_path):
@@ -351,7 +365,7 @@ class Painter:
         label = f" {'▾' if opened else '▸'} {what} · {action} · no call in this session started it "
         return _rule(label, width, self.palette.divider)
 
-    def _row(self, entry: Entry, width: int) -> Text:
+    def _row(self, entry: Entry, width: int, dated: bool) -> Text:
         p = self.palette
         message = entry.message
         kind = message.kind
@@ -368,7 +382,7 @@ class Painter:
             left = Text.assemble((f"{glyph} ", p.faint), (label, p.faint))
             if text and text != label:
                 left.append(f"  {text}", p.faint)
-        return self._right(left, Text(self._stamp(entry), p.faint), width)
+        return self._right(left, Text(self._stamp(message, dated), p.faint), width)
 
     def _abandoned(self, call: ToolCall) -> bool:
         """A call with no result, and no sign of life (its subagent's records) for an hour: not running."""
@@ -378,11 +392,11 @@ class Painter:
         last = epoch_of(sub.last_timestamp if sub is not None and sub.last_timestamp else call.started)
         return last is not None and self.clock.now() - last > ABANDONED_AFTER
 
-    def _stamp(self, entry: Entry) -> str:
-        """The time of an entry's message, after its date when it starts another day."""
-        stamp = entry.message.timestamp
+    def _stamp(self, message: Message, dated: bool) -> str:
+        """The time of `message`, after its date when `dated`."""
+        stamp = message.timestamp
         time = self.clock.clock_time(stamp)
-        return f"{self.clock.day(stamp)} · {time}" if entry.day and stamp else time
+        return f"{self.clock.day(stamp)} · {time}" if dated and stamp else time
 
 
 def _lines(count: int) -> str:
