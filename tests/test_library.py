@@ -9,7 +9,14 @@ from pathlib import Path
 import pytest
 
 from claude_tui.core.facts import encode_path, split_path
-from claude_tui.core.files import agent_files, read_session, session_files, sibling_summaries
+from claude_tui.core.files import (
+    agent_files,
+    default_roots,
+    find_session,
+    read_session,
+    session_files,
+    sibling_summaries,
+)
 from claude_tui.core.library import Library, most_used_first, repo_of
 from claude_tui.core.session import Session
 from claude_tui.core.stats import session_stats, usage_items
@@ -385,3 +392,18 @@ def test_refresh_reloads_only_when_the_index_changed(tmp_path: Path) -> None:
 def test_the_model_that_wrote_most_comes_first() -> None:
     usage = {"sonnet": [10, 50, 0, 0], "opus": [10, 900, 0, 0]}
     assert most_used_first(["sonnet", "opus", "haiku"], usage) == ["opus", "sonnet", "haiku"]
+
+
+def test_a_session_named_by_a_relative_path_is_the_one_the_library_lists(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`claude-tui --projects-dir projects projects/p/x.jsonl` from a shell: the browser selects that
+    session in the tree and the list (it looked for the relative name among absolute ones, and found none)."""
+    [path, _] = simple_project(tmp_path / "projects")
+    monkeypatch.chdir(tmp_path)
+    roots = default_roots(["projects"])
+    lib = Library(roots, tmp_path / "cache")
+    lib.refresh()
+    named = find_session(str(path.relative_to(tmp_path)), roots)
+    info = lib.session(named)
+    assert info is not None and info.path == path

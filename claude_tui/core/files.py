@@ -28,7 +28,7 @@ def default_roots(dirs: Iterable[str | os.PathLike[str]] | None = None) -> list[
     """`--projects-dir` values, else $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects."""
     given: dict[str, Path] = {}
     for d in dirs or ():
-        path = Path(d).expanduser()
+        path = Path(os.path.abspath(Path(d).expanduser()))  # as the session files under it are named
         given.setdefault(os.path.realpath(path), path)  # each folder once, however it was named
     return list(given.values()) or _claude_roots()[:1]
 
@@ -105,7 +105,7 @@ def find_session(spec: str, roots: list[Path]) -> Path:
     from its name (`agent-…`, as search gives for one whose session file is gone)."""
     if not spec.strip():
         raise SessionNotFound("no session named: give a session file, a session id or a prefix of one")
-    path = Path(spec).expanduser()
+    path = Path(os.path.abspath(Path(spec).expanduser()))  # as the library names the files it lists
     if spec.endswith(".jsonl") or os.sep in spec:
         try:
             folder = stat.S_ISDIR(path.stat().st_mode)
