@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from jsonl import Thread, text, tool_use
 from textual import events
@@ -564,6 +565,36 @@ async def test_search_screen_opens_what_a_command_printed_dim_rows_hidden_or_not
         await settled(pilot, lambda: app.main._hit is None)
         entry = view.cursor
         assert not view.hide_quiet and entry is not None and entry.message.kind is Kind.COMMAND_OUTPUT
+
+
+async def test_the_search_screen_finds_what_was_written_after_it_searched(tmp_path: Path) -> None:
+    """Open, it searches again when the library has read what was written; reopened, too."""
+    thread = Thread(session_id="live", cwd="/home/u/live")
+    thread.prompt("first words")
+    path = thread.write(tmp_path / "projects" / "-home-u-live" / "live.jsonl")
+
+    def say(words: str) -> None:
+        with path.open("ab") as f:
+            f.write(orjson.dumps(thread.prompt(words)) + b"\n")
+
+    app = ClaudeTUI([tmp_path / "projects"], clock=CLOCK)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("ctrl+k", *"zanzibar")
+        screen = app.screen
+        assert isinstance(screen, SearchScreen)
+        status = screen.query_one("#search-status", Static)
+        await settled(pilot, lambda: screen._shown == screen._token and screen._timer is None)
+        assert "Nothing found" in str(status.render())
+        say("zanzibar at last")
+        await settled(pilot, lambda: len(screen.hits) == 1, timeout=10)
+        await pilot.press("escape")
+        app.main.query_one(SessionList).focus()
+        app.main.live.stop.set()  # no more refreshes by the watcher: the reopened screen must search again itself
+        say("zanzibar again")
+        app.library.refresh()
+        await pilot.press("ctrl+k")
+        await settled(pilot, lambda: len(screen.hits) == 2)
 
 
 async def test_ctrl_k_again_types_in_the_query_not_the_results(roots: list[Path]) -> None:

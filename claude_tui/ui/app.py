@@ -339,6 +339,15 @@ class MainScreen(Screen[None]):
         if self.direct is not None:
             self.info = self._info_of(self.direct)
             self.update_header()
+        if message.final:
+            self._search_again()
+
+    def _search_again(self) -> None:
+        """The search screen, if it is open, searches again: the index has what was written since."""
+        from claude_tui.ui.widgets.search_screen import SearchScreen
+
+        if isinstance(self.app.screen, SearchScreen):
+            self.app.screen.search_again()
 
     def _newest_shown(self, projects: list[Project]) -> Project | None:
         """The project of the most recently active session the list shows (the first one, if it shows none)."""
