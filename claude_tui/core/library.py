@@ -95,7 +95,7 @@ def build_projects(
     for (folder, leaf), value in summaries.items():
         per_folder.setdefault(folder, {})[leaf] = value
     by_folder: dict[str, list[tuple[SessionInfo, dict[str, Any]]]] = {}
-    orphans = [row for row in agent_files if (row[1], row[6]) not in owned]
+    orphans = [row for row in agent_files if (row[1], row[-1]) not in owned]  # (folder, owner) has no session file
     for path, folder, size, mtime_ns, facts, error, orphan_of in mains + orphans:
         subagents = agents.get((folder, _stem(path)), []) if orphan_of is None else []
         info = session_info(path, size, mtime_ns, facts, subagents, per_folder.get(folder, {}))

@@ -314,16 +314,16 @@ class SearchScreen(Screen[None]):
         if len(self.hits) < self._limit or self._shown != self._token:
             return  # all there is, or a search is under way
         self._limit += LIMIT
-        self._search_again()
+        self._rerun()
 
     def search_again(self) -> None:
         """The search shown, done again (the index has grown since), its cursor kept; not while one is
         under way or the query is being typed."""
         text, filters = self._asked
         if self._shown == self._token and self._timer is None and (text.strip() or any(filters.values())):
-            self._search_again()
+            self._rerun()
 
-    def _search_again(self) -> None:
+    def _rerun(self) -> None:
         self._token += 1
         self._run(self._token, *self._asked, self._limit, self.query_one(HitList).cursor)
 
