@@ -84,7 +84,7 @@ class ConversationView(ScrollView, can_focus=True):
         _b("g,home", "first", "First message", "first"),
         _b("G,end", "last", "Last message", "last"),
         _b("enter", "open", "Open", "open", show=True),
-        _b("space", "toggle", "Expand", "toggle", show=True, key_display="space"),
+        _b("space", "toggle", "Expand/open", "toggle", show=True, key_display="space"),
         _b("l,right", "expand", "Expand", "expand"),
         _b("h,left", "collapse", "Collapse", "collapse"),
         _b("right_square_bracket", "jump('prompt', 1)", "Next prompt", "next_prompt", show=True, key_display="]"),
