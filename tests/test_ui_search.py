@@ -122,6 +122,26 @@ async def test_n_after_G_wraps_to_the_first_match_even_when_it_was_the_last_one_
         assert bar._status_text() == "match 17 of 17"
 
 
+async def test_n_and_N_go_by_the_row_under_the_cursor_not_its_whole_message(tmp_path: Path) -> None:
+    """On a tool call below a match of its own message, N passed the match over (and wrapped to the last) and n
+    went up to it: both compared whole messages."""
+    thread = Thread()
+    thread.prompt("start")
+    thread.answer(text("the word alpha is here"), tool_use("t1", "Bash", command="ls"), msg_id="m1")
+    thread.result("t1", "a.txt")
+    thread.prompt("and alpha again")
+    app = session_app(thread.write(tmp_path / "s.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        bash = next(i for i, e in enumerate(view.entries) if e.call is not None)
+        bar = await find(pilot, app, "alpha")
+        await pilot.press("escape")
+        for key, expected in (("N", "match 1 of 2"), ("n", "match 2 of 2")):
+            view.select(bash)
+            await pilot.press(key)
+            assert bar._status_text() == expected
+
+
 async def test_every_match_in_one_long_output_is_counted(tmp_path: Path) -> None:
     """Matches in one piece of text were counted up to 1,000, with no "+" to say so."""
     thread = Thread()

@@ -478,16 +478,34 @@ class FindBar(Horizontal):
         current = self._position(ordered)
         if current is not None and step and self._landed is not None and self.view.cursor is self._landed:
             return (current + step) % len(ordered)
-        top = self._cursor_top()
-        if top is None:
+        top, at = self._cursor_top(), self.view.cursor_index
+        if top is None or at is None:
             return 0 if step >= 0 else len(ordered) - 1
+        rows = self._rows_of_message(at)
+
+        def before(match: Match) -> bool:
+            """Whether `match` is above the cursor (one hidden in a closed subagent: where the cursor is)."""
+            index = match.hit.message.index
+            return index < top.index or (index == top.index and rows.get(match.place, at) < at)
+
         if step >= 0:
-            found = next((i for i, m in enumerate(ordered) if m.hit.message.index >= top.index), 0)
-            if step and found == current and ordered[found].hit.message.index == top.index:
-                found = (found + 1) % len(ordered)  # the cursor is in the current match's message: n goes on
+            found = next((i for i, m in enumerate(ordered) if not before(m)), 0)
+            if step and found == current and rows.get(ordered[found].place) == at:
+                found = (found + 1) % len(ordered)  # the cursor is on the current match: n goes on
             return found
-        earlier = [i for i, m in enumerate(ordered) if m.hit.message.index < top.index]
+        earlier = [i for i, m in enumerate(ordered) if before(m)]
         return earlier[-1] if earlier else len(ordered) - 1
+
+    def _rows_of_message(self, at: int) -> dict[tuple[int, int, int | None], int]:
+        """The place each entry of the message that holds entry `at` shows, and that entry's index."""
+        entries = self.view.entries
+        top = entries[at].top
+        first, last = at, at
+        while first > 0 and entries[first - 1].top == top:
+            first -= 1
+        while last + 1 < len(entries) and entries[last + 1].top == top:
+            last += 1
+        return {_place_of(entries[i]): i for i in range(first, last + 1)}
 
     def _position(self, ordered: list[Match]) -> int | None:
         """Index of the current match in `ordered`."""
