@@ -617,6 +617,20 @@ async def test_the_search_screen_finds_what_was_written_after_it_searched(tmp_pa
         await settled(pilot, lambda: len(screen.hits) == 2)
 
 
+async def test_a_cleared_query_stays_cleared_when_the_screen_is_opened_again(roots: list[Path]) -> None:
+    """The search run before the query was cleared came back, its hits under an empty query."""
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await browser_ready(pilot, app)
+        screen = await search(pilot, app, "notes")
+        await pilot.press(*["backspace"] * len("notes"))
+        await settled(pilot, lambda: screen._timer is None and not screen.hits)
+        await pilot.press("escape", "ctrl+k")
+        await pilot.pause(0.3)
+        await settled(pilot, lambda: screen._shown == screen._token)
+        assert screen.query_one("#search-query", Input).value == "" and not screen.hits
+
+
 async def test_ctrl_k_again_types_in_the_query_not_the_results(roots: list[Path]) -> None:
     app = ClaudeTUI(roots, clock=CLOCK)
     async with app.run_test(size=(140, 40)) as pilot:

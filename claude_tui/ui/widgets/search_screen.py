@@ -302,7 +302,7 @@ class SearchScreen(Screen[None]):
             "errors_only": self.query_one("#search-errors", Checkbox).value,
         }
         if not text.strip() and not any(filters.values()):
-            self._shown = self._token
+            self._asked, self._shown = (text, filters), self._token  # nothing asked: nothing to search again
             self._fill([])
             self._status(_INVITATION)
             return
