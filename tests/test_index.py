@@ -326,6 +326,19 @@ def test_a_damaged_page_met_when_reading_has_the_index_rebuilt(
     assert len(hits(lib, "green")) == 2
 
 
+def test_an_error_of_the_sqlite_module_itself_is_raised_as_it_is(tmp_path: Path) -> None:
+    """An error with no SQLite error code (a closed connection's) became an AttributeError."""
+    root = tmp_path / "projects"
+    simple_project(root)
+    lib = fresh(root, tmp_path, "cache")
+
+    def closed(db: sqlite3.Connection) -> None:
+        raise sqlite3.ProgrammingError("Cannot operate on a closed database.")
+
+    with pytest.raises(sqlite3.ProgrammingError):
+        lib.index.read([root], closed)
+
+
 def test_an_old_schema_is_rebuilt(tmp_path: Path) -> None:
     root = tmp_path / "projects"
     simple_project(root)

@@ -152,6 +152,30 @@ def test_live_means_written_in_the_last_minute(tmp_path: Path) -> None:
     assert lib.projects[0].live
 
 
+def test_a_summary_of_an_earlier_message_titles_its_session_on_a_cold_index(tmp_path: Path) -> None:
+    """A summary written in a newer file, of a message before the session's last: a cold index read the newer
+    file first, did not know the message was summarized, and titled the session by its first prompt. Of two
+    summaries, the one of the later message is the title (the list and `stats` took the one written last)."""
+    folder = tmp_path / "projects" / "p"
+    b = Writer("b")
+    b.prompt("typed prompt b")
+    start = b.last
+    b.answer()
+    b.prompt("and then")
+    middle = b.last
+    b.answer()
+    path = b.write(folder, mtime=1_000_000)
+    z = Writer("z", start=5000)
+    z.meta("summary", summary="Summary of the middle", leafUuid=middle)
+    z.meta("summary", summary="Summary of the start", leafUuid=start)
+    z.prompt("typed prompt z")
+    z.write(folder, mtime=2_000_000)
+    [project] = library(tmp_path / "projects", tmp_path).projects
+    titles = {s.id: s.title for s in project.sessions}
+    stats = session_stats(read_session(path), sibling_summaries(path))
+    assert titles["b"] == _core_facts(path)["title"] == stats["title"] == "Summary of the middle"
+
+
 def test_titles_custom_then_ai_then_summary_then_prompt(tmp_path: Path) -> None:
     folder = tmp_path / "projects" / "p"
     a = Writer("a")

@@ -165,16 +165,15 @@ class State:
         }
 
 
-def title_of(facts: dict[str, Any], summaries: dict[str, tuple[int, str]]) -> str:
-    """As Session.title: the custom title, the AI title, the latest summary of a leaf in this
-    session (`summaries`: leaf -> (order, text)), else the first prompt."""
+def title_of(facts: dict[str, Any], summaries: dict[str, str]) -> str:
+    """As Session.title: the custom title, the AI title, the summary of the latest message of this session
+    that one points at (`summaries`: leaf -> text), else the first prompt."""
     if facts.get("custom_title"):
         return facts["custom_title"]
     if facts.get("ai_title"):
         return facts["ai_title"]
-    leaves = [*facts.get("leaves", ()), facts.get("last_uuid")]
-    found = [summaries[leaf] for leaf in leaves if leaf in summaries]
-    return max(found)[1] if found else facts.get("first_prompt") or ""
+    latest_first = [facts.get("last_uuid"), *reversed(facts.get("leaves", ()))]
+    return next((summaries[leaf] for leaf in latest_first if leaf in summaries), facts.get("first_prompt") or "")
 
 
 def owner_of(path: str, facts: dict[str, Any]) -> str:

@@ -18,6 +18,8 @@ from claude_tui.core.session import Session
 
 #: What a summary record's line holds, as Claude Code writes it.
 _SUMMARY = b'"type":"summary"'
+#: Bytes read at the start of a file for the summary records there (a few hundred bytes each).
+LEAD_BYTES = 16384
 
 
 class SessionNotFound(LookupError):
@@ -253,19 +255,52 @@ def _summaries_in(fd: int, found: dict[str, str], buffer: bytearray) -> bytearra
             begin = buffer.rfind(b"\n", 0, start) + 1
             end = buffer.find(b"\n", start, cut)
             end = cut if end < 0 else end
-            try:
-                obj = orjson.loads(buffer[begin:end])
-            except orjson.JSONDecodeError:
-                obj = None
-            if isinstance(obj, dict) and obj.get("type") == "summary":
-                leaf, text = obj.get("leafUuid"), obj.get("summary")
-                if isinstance(leaf, str) and isinstance(text, str):
-                    found[leaf] = text
+            record = summary_record(buffer[begin:end])
+            if record is not None:
+                found[record[0]] = record[1]
             start = buffer.find(_SUMMARY, end, cut)
         if not n:
             return buffer
         have = size - cut
         buffer[:have] = buffer[cut:size]
+
+
+def summary_record(line: bytes | bytearray) -> tuple[str, str] | None:
+    """(leafUuid, summary) of a line holding a summary record, else None."""
+    try:
+        obj = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+    if isinstance(obj, dict) and obj.get("type") == "summary":
+        leaf, text = obj.get("leafUuid"), obj.get("summary")
+        if isinstance(leaf, str) and isinstance(text, str):
+            return leaf, text
+    return None
+
+
+def leading_leaves(paths: Iterable[str]) -> set[str]:
+    """The leafUuids of the summary records that open each file (where Claude Code writes them): a few
+    bytes of each, so that an index reading many files notes each summarized message in whichever file
+    holds it, read before or after the summary's."""
+    found: set[str] = set()
+    for path in paths:
+        try:
+            fd = open_readonly(path)
+        except ReadError:
+            continue
+        try:
+            lead = os.pread(fd, LEAD_BYTES, 0)
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
+        start = 0
+        while (end := lead.find(b"\n", start)) >= 0 and lead.find(_SUMMARY, start, end) >= 0:
+            record = summary_record(lead[start:end])
+            if record is not None:
+                found.add(record[0])
+            start = end + 1
+    return found
 
 
 def plan_file(slug: str, session_path: Path) -> Path | None:

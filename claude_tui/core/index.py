@@ -48,7 +48,7 @@ from typing import Any, TypeVar
 import orjson
 
 from claude_tui.core.extract import Extractor, State, read_chunks
-from claude_tui.core.files import is_under, root_hint
+from claude_tui.core.files import is_under, leading_leaves, root_hint
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.sanitize import undecoded
 
@@ -661,15 +661,15 @@ class Index:
         )
         return self.read(roots, lambda db: db.execute(sql, names).fetchall())
 
-    def summaries(self, roots: list[Path]) -> dict[tuple[str, str], tuple[int, str]]:
-        """(folder, leafUuid) -> (order written, summary) for the summaries under `roots`."""
+    def summaries(self, roots: list[Path]) -> dict[tuple[str, str], str]:
+        """(folder, leafUuid) -> summary for the summaries under `roots` (of a leaf's several: the last written)."""
         names = [str(r) for r in roots]
         sql = (
-            "SELECT s.rowid, s.folder, s.leaf, s.summary FROM summaries s JOIN files f ON f.id = s.file"
+            "SELECT s.folder, s.leaf, s.summary FROM summaries s JOIN files f ON f.id = s.file"
             f" WHERE f.root IN ({','.join('?' * len(names))}) ORDER BY s.rowid"
         )
         rows = self.read(roots, lambda db: db.execute(sql, names).fetchall())
-        return {(folder, leaf): (rowid, text) for rowid, folder, leaf, text in rows}  # a leaf's latest last
+        return {(folder, leaf): text for folder, leaf, text in rows}
 
     # ---------------------------------------------------------------- updating
 
@@ -716,7 +716,7 @@ class Index:
             with self.reading() as db:
                 return work(db)
         except sqlite3.DatabaseError as exc:
-            if exc.sqlite_errorcode & 0xFF not in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+            if _code(exc) not in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
                 raise
             with self.lock:
                 self._mend(exc)
@@ -848,7 +848,9 @@ class Index:
     ) -> None:
         jobs.reverse()  # the most recently written first: a first index shows the latest work first
         report = Progress(files_total=len(jobs), bytes_total=sum(j[4] - j[3] for j in jobs))
-        leaves = frozenset(leaf for (leaf,) in self.db.execute("SELECT DISTINCT leaf FROM summaries"))
+        new = [path for _, path, agent, start, *_ in jobs if not start and not agent]
+        known = {leaf for (leaf,) in self.db.execute("SELECT DISTINCT leaf FROM summaries")}
+        leaves = frozenset(known | leading_leaves(new))  # a new file's summaries: known to the files read before it
         last_report = 0.0
         batcher = None
         shards = text_schemas(self.db)
@@ -1025,7 +1027,12 @@ def _locked(exc: Exception) -> bool:
 
 def _full(exc: sqlite3.Error) -> bool:
     """Whether `exc` says the disk (or the database's allowed size) is full."""
-    return getattr(exc, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_FULL
+    return _code(exc) == sqlite3.SQLITE_FULL
+
+
+def _code(exc: sqlite3.Error) -> int:
+    """SQLite's primary result code of `exc` (0 for an error of Python's sqlite3 module itself)."""
+    return getattr(exc, "sqlite_errorcode", 0) & 0xFF
 
 
 def _inside(folder: Path, roots: list[Path]) -> bool:

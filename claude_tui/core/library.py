@@ -73,7 +73,7 @@ class Library:
 
 def build_projects(
     files: list[tuple[str, str, bool, int, int, bytes | None, str | None]],
-    summaries: dict[tuple[str, str], tuple[int, str]],
+    summaries: dict[tuple[str, str], str],
 ) -> list[Project]:
     """Projects with their sessions, from the index's rows of files. A subagent's transcript whose
     session has no file (deleted) is listed as a session of its own."""
@@ -91,7 +91,7 @@ def build_projects(
         else:
             mains.append((path, folder, size, mtime_ns, facts, error, None))
     owned = {(folder, _stem(path)) for path, folder, *_ in mains}
-    per_folder: dict[str, dict[str, tuple[int, str]]] = {}
+    per_folder: dict[str, dict[str, str]] = {}
     for (folder, leaf), value in summaries.items():
         per_folder.setdefault(folder, {})[leaf] = value
     by_folder: dict[str, list[tuple[SessionInfo, dict[str, Any]]]] = {}
@@ -118,7 +118,7 @@ def session_info(
     mtime_ns: int,
     facts: dict[str, Any],
     agents: list[tuple[str, dict[str, Any]]],
-    summaries: dict[str, tuple[int, str]],
+    summaries: dict[str, str],
 ) -> SessionInfo:
     """One session's facts, its subagents' tokens included (as stats.session_stats counts them)."""
     usage = [facts.get("usage", {})]

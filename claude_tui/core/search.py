@@ -425,12 +425,11 @@ def _session_facts(db: Any, path: str, fallback: dict[str, Any]) -> tuple[str, s
     row = db.execute("SELECT folder, facts FROM files WHERE path=?", (path,)).fetchone()
     facts = orjson.loads(row[1]) if row and row[1] else fallback
     leaves = [*facts.get("leaves", ()), facts.get("last_uuid")]
-    found: dict[str, tuple[int, str]] = {}
+    found: dict[str, str] = {}
     if row and any(leaves):
         marks = ",".join("?" * len(leaves))
-        sql = f"SELECT rowid, leaf, summary FROM summaries WHERE folder=? AND leaf IN ({marks}) ORDER BY rowid"
-        for rowid, leaf, text in db.execute(sql, [row[0], *leaves]):
-            found[leaf] = (rowid, text)  # a leaf's latest last
+        sql = f"SELECT leaf, summary FROM summaries WHERE folder=? AND leaf IN ({marks}) ORDER BY rowid"
+        found.update(db.execute(sql, [row[0], *leaves]))  # of a leaf's several: the last written
     cwds = facts.get("cwds") or []
     return Path(path).stem, title_of(facts, found), cwds[0] if cwds else _project_of(db, Path(path).parent)
 

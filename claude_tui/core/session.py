@@ -690,17 +690,16 @@ class Session:
 
 
 def pick_title(
-    custom: str | None, ai: str | None, summaries: dict[str, str], uuids: Container[str], first_prompt: str
+    custom: str | None, ai: str | None, summaries: dict[str, str], uuids: dict[str, Any], first_prompt: str
 ) -> str:
-    """A session's title: the last custom title, the last AI title, the last summary of one of its
-    records (`uuids`), or its first prompt."""
+    """A session's title: the last custom title, the last AI title, the summary of the latest of its
+    records (the keys of `uuids`, in file order) that one points at, or its first prompt."""
     if custom:
         return custom
     if ai:
         return ai
-    for leaf, summary in reversed(list(summaries.items())):
-        if leaf in uuids:
-            return summary
+    if any(leaf in uuids for leaf in summaries):
+        return next(summaries[uuid] for uuid in reversed(uuids) if uuid in summaries)
     return first_prompt
 
 

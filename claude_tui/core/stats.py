@@ -109,7 +109,7 @@ class Tally:
     calls: set[str]
     results: set[str]
     errors: set[str]
-    uuids: set[str]
+    uuids: dict[str, None]  #: in file order
     message_ids: set[str]
     prompt_parents: dict[str | None, int]
     compactions: int
@@ -159,7 +159,7 @@ class Tally:
             calls=_call_ids(session),
             results=results,
             errors=errors,
-            uuids=set(session.uuids),
+            uuids=dict.fromkeys(session.uuids),
             message_ids=set(session.message_ids),
             prompt_parents=session.prompt_parents,
             compactions=kinds[Kind.COMPACT_BOUNDARY] - micro + sum(1 for m in summaries if _pre2_summary(m, messages)),
@@ -198,7 +198,7 @@ class Tally:
         compaction's summary cut from its boundary, or an unknown record type already noted."""
         return bool(
             not self.message_ids.isdisjoint(before.message_ids)
-            or not self.uuids.isdisjoint(before.uuids)
+            or not self.uuids.keys().isdisjoint(before.uuids)
             or not self.progress_keys.isdisjoint(before.progress_keys)
             or not self.progress_agent_ids.isdisjoint(agent_ids)
             or (self.inline_agents and _inline(before))
