@@ -196,6 +196,27 @@ def test_a_hit_in_a_subagent_names_its_session_or_itself_when_the_session_is_gon
     assert hit.path == hit.file == agent
 
 
+def test_a_hit_in_the_second_of_two_records_on_one_line_is_that_record(tmp_path: Path) -> None:
+    """Claude Code's known bug: two records written with no newline between them, both recovered."""
+    folder = tmp_path / "projects" / encode("/home/u/alpha")
+    glued = Writer("glued", cwd="/home/u/alpha")
+    first, second = glued.prompt("alpha bravo"), glued.prompt("zulu yankee")
+    third = glued.prompt("alpha yankee")
+    folder.mkdir(parents=True)
+    line = orjson.dumps(first) + orjson.dumps(second)  # no newline between them
+    (folder / "glued.jsonl").write_bytes(line + b"\n" + orjson.dumps(third) + b"\n")
+    lib = Library([tmp_path / "projects"], tmp_path / "cache")
+    lib.refresh()
+
+    def found(query: str) -> list[tuple[str, str | None]]:
+        return [(unmark(h.snippet)[0], h.message_uuid) for h in lib.search(query)]
+
+    assert found("zulu") == found('"zulu yankee"') == [("zulu yankee", second["uuid"])]
+    assert found("yankee") == [("alpha yankee", third["uuid"]), ("zulu yankee", second["uuid"])]
+    assert found("alpha") == [("alpha yankee", third["uuid"]), ("alpha bravo", first["uuid"])]
+    assert len(lib.search("", role="user")) == 3
+
+
 # ---------------------------------------------------------------- commands
 
 

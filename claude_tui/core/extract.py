@@ -60,6 +60,10 @@ WINDOW = 64
 CHUNK = 4 * 1024 * 1024
 #: Lines of a flat agent file searched for the sessionId naming its owner (as files.first_session_id).
 OWNER_LINES = 20
+#: A row's block index says too which record of its line holds the part, for a line of records written with
+#: no newline between them (Claude Code's known bug): block b of the line's n-th record is stored as
+#: b + n * LINE_RECORD, so the rows of an ordinary line keep their block as it is.
+LINE_RECORD = 1 << 32
 #: Han ideographs and kana (with their marks, halfwidth forms and compatibility ideographs): scripts
 #: written without spaces, which the index's tokenizer would keep as one word per run of them.
 CJK_CHARS = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
@@ -262,6 +266,12 @@ def worktree_target(command: str, cwd: str | None) -> str | None:
     return None
 
 
+def line_block(stored: int) -> tuple[int, int]:
+    """(rank of the record in its line, block index) of a row's stored block (see LINE_RECORD)."""
+    record = (stored + 1) // LINE_RECORD  # a block is -1 or more
+    return record, stored - record * LINE_RECORD
+
+
 def record_texts(obj: dict[str, Any]) -> Iterator[tuple[int, int, str]]:
     """(row kind, block index, full text) of each searchable part of one record.
 
@@ -357,6 +367,7 @@ class Extractor:
         self._leaves: set[str] = set(known_leaves)  #: leaves of summaries known, or read in this pass
         self._off = -1
         self._rank = 0
+        self._record = 0  #: the rank in its line of the record being added (see LINE_RECORD)
         self._minute = ("", 0)  #: the last `YYYY-MM-DDTHH:MM` of a `...Z` stamp, and its epoch seconds
         self._chunk: tuple[Any, Any] = (None, None)  #: the last assistant record's message id and usage
 
@@ -367,7 +378,7 @@ class Extractor:
             self._off, self._rank = off, 0
         rowid = self.base + off + self._rank
         self._rank += 1
-        self.rows.append((rowid, self.file_id, off, kind, blk, tool, err, self.state.sec))
+        self.rows.append((rowid, self.file_id, off, kind, blk + self._record * LINE_RECORD, tool, err, self.state.sec))
         self.texts.append((rowid, spaced_cjk(searchable(text[: CAPS[kind]]))))
 
     def feed(self, lines: bytes, off: int) -> None:
@@ -378,12 +389,18 @@ class Extractor:
                 try:
                     obj = loads(line)
                 except error:
-                    for recovered in parse_line(line).objects:
-                        add(recovered, off)
+                    self._recovered(line, off)
                 else:
                     if type(obj) is dict:
                         add(obj, off)
             off += len(line) + 1
+
+    def _recovered(self, line: bytes, off: int) -> None:
+        """Add the records recovered from a damaged line, each row marked with its record's rank in the line."""
+        for rank, obj in enumerate(parse_line(line).objects):
+            self._record = rank
+            self.add(obj, off)
+        self._record = 0
 
     def add(self, obj: dict[str, Any], off: int) -> None:
         """Add one record: the same steps as Session.add_record, keeping only what the index needs."""

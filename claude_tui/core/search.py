@@ -32,6 +32,7 @@ from claude_tui.core.extract import (
     ROLES,
     ROW_KINDS,
     has_cjk,
+    line_block,
     owner_of,
     record_texts,
     spaced_cjk,
@@ -378,8 +379,9 @@ def _candidates(db: Any, sql: str, args: list[Any], page: int) -> Iterator[tuple
 def _hit(
     db: Any, row: tuple[Any, ...], q: Query | None, lines: _Lines, sessions: dict[str, tuple[str, str, str]]
 ) -> Hit | None:
-    _, off, kind, blk, tool, err, _, path, folder, agent, facts_blob = row
-    text, obj = _part(lines, path, off, kind, blk)
+    _, off, kind, stored, tool, err, _, path, folder, agent, facts_blob = row
+    record, blk = line_block(stored)
+    text, obj = _part(lines, path, off, record, kind, blk)
     if q is not None and (q.phrases or q.literals) and (text is None or not q.accepts(text)):
         return None
     facts = orjson.loads(facts_blob) if facts_blob else {}
@@ -479,8 +481,10 @@ class _Lines:
         return b"".join(chunks)
 
 
-def _part(lines: _Lines, path: str, off: int, kind: int, blk: int) -> tuple[str | None, dict[str, Any] | None]:
-    """The full text of one row, and its record, read back from the file."""
+def _part(
+    lines: _Lines, path: str, off: int, record: int, kind: int, blk: int
+) -> tuple[str | None, dict[str, Any] | None]:
+    """The full text of one row, and its record (the `record`-th of its line), read back from the file."""
     data = lines.read(path, off)
     if not data:
         return None, None
@@ -488,10 +492,10 @@ def _part(lines: _Lines, path: str, off: int, kind: int, blk: int) -> tuple[str 
         objects = [orjson.loads(data)]
     except orjson.JSONDecodeError:
         objects = parse_line(data).objects
-    for obj in objects:
-        if not isinstance(obj, dict):
-            continue
-        for k, b, text in record_texts(obj):
-            if k == kind and b == blk:
-                return searchable(text), obj  # as the index holds it
+    obj = objects[record] if record < len(objects) else None
+    if not isinstance(obj, dict):
+        return None, None
+    for k, b, text in record_texts(obj):
+        if k == kind and b == blk:
+            return searchable(text), obj  # as the index holds it
     return None, None
