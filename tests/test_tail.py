@@ -194,6 +194,31 @@ def test_subagent_file_created_empty_links_when_its_prompt_arrives(tmp_path: Pat
     assert call.subagent is not None and call.message.index in update.changed
 
 
+def test_a_subagent_file_unreadable_at_first_is_attached_when_it_can_be_read(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    t = Thread(session_id="main")
+    t.prompt("go")
+    t.answer(tool_use("task", "Task", prompt="dig"), msg_id="m1")
+    path = t.write(project / "main.jsonl")
+    target = tmp_path / "elsewhere" / "agent.jsonl"
+    agent_path = project / "main" / "subagents" / "agent-a1.jsonl"
+    agent_path.parent.mkdir(parents=True)
+    agent_path.symlink_to(target)  # listed, but its target is not there yet
+    tail = SessionTail(path)
+    tail.poll()
+    assert tail.session.subagents == [] and len(tail.session.problems) == 1
+    sub = Thread(session_id="main")
+    sub.prompt("dig", parent=None, isSidechain=True)
+    sub.write(target)
+    update = tail.poll()
+    call = tail.session.calls["task"]
+    assert update.threads_changed and call.message.index in update.changed
+    assert call.subagent is not None and tail.session.subagents == [call.subagent]
+    assert len(call.subagent.messages) == 1
+    tail.poll()
+    assert tail.session.subagents == [call.subagent] and len(tail.session.problems) == 1
+
+
 @pytest.mark.parametrize("running", [1, 2])
 def test_a_flat_subagent_file_without_its_prompt_grows_under_the_only_running_call(
     tmp_path: Path, running: int

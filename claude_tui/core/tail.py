@@ -21,6 +21,7 @@ from claude_tui.core.session import Session, Update
 class AgentTail:
     reader: Reader
     session: Session
+    attached: bool = False  #: read and attached to the main session (a file unreadable at first is not yet)
 
 
 @dataclass
@@ -91,10 +92,10 @@ class SessionTail:
                 continue
             if started_over:
                 tail.session.reset()
-            if tail.session.feed(lines) or new:
-                if new:
+            if tail.session.feed(lines) or not tail.attached:
+                if not tail.attached:
                     self.session.attach_agent(tail.session)
-                    update.threads_changed = True
+                    tail.attached = update.threads_changed = True
                 elif tail.session.parent_call is None:
                     self.session.link_agent(tail.session)  # created empty: its first prompt names its call now
                 call = tail.session.parent_call
