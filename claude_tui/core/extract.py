@@ -561,20 +561,23 @@ class Extractor:
                 state.worktrees.append(target)
 
     def _user(self, obj: dict[str, Any], off: int, top: bool) -> None:
-        state = self.state
         payload = obj.get("message")
         content = payload.get("content") if type(payload) is dict else None
-        if type(content) is list and content and type(content[0]) is dict and content[0].get("type") == "tool_result":
-            for i, item in enumerate(content):
-                if type(item) is dict and item.get("type") == "tool_result":
-                    self._result(item, off, i)
-            return
-        texts, first_type, results = _user_parts(content)
-        if results:
-            for i, item in enumerate(content):
-                if type(item) is dict and item.get("type") == "tool_result":
-                    self._result(item, off, i)
-            return
+        # most user records are tool results, known by their first block; the others are read whole
+        if not (
+            type(content) is list and content and type(content[0]) is dict and content[0].get("type") == "tool_result"
+        ):
+            texts, first_type, results = _user_parts(content)
+            if not results:
+                self._user_text(obj, texts, first_type, off, top)
+                return
+        for i, item in enumerate(content):
+            if type(item) is dict and item.get("type") == "tool_result":
+                self._result(item, off, i)
+
+    def _user_text(self, obj: dict[str, Any], texts: list[str], first_type: str | None, off: int, top: bool) -> None:
+        """A user record without results: a prompt, a command, a compaction's summary or what a command printed."""
+        state = self.state
         kind = user_kind(obj, texts[0] if first_type == "text" and texts else None, False)
         if kind is Kind.PROMPT:
             self._prompt(texts, off, top)
@@ -614,8 +617,7 @@ class Extractor:
             _trim(state.errors_seen)
             if tid in state.calls_seen:
                 state.errors += 1
-        content = item.get("content")
-        text = content[: CAPS[TOOL_OUTPUT]] if type(content) is str else result_text(content, CAPS[TOOL_OUTPUT])
+        text = result_text(item.get("content"), CAPS[TOOL_OUTPUT])
         self._row(off, TOOL_OUTPUT, blk, text, state.calls_seen.get(tid), int(err))
 
     def _progress(self, obj: dict[str, Any]) -> None:
