@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from claude_tui import __version__
 
@@ -29,6 +29,11 @@ ERROR = 2
 
 class CommandError(Exception):
     """A failure to report to the user as one line."""
+
+
+def takes_escapes(stream: TextIO) -> bool:
+    """Whether `stream` is a terminal that acts on escape sequences (TERM=dumb does not)."""
+    return stream.isatty() and os.environ.get("TERM") != "dumb"
 
 
 def add_roots(parser: argparse.ArgumentParser) -> None:
@@ -302,14 +307,19 @@ def _command_first(argv: list[str]) -> list[str]:
 
 def _parse(argv: list[str]) -> argparse.Namespace:
     """The subcommand's arguments; a query word taken for an unknown option gets a hint, as ripgrep gives."""
+    parser = command_parser(argv[0])
     try:
-        return command_parser(argv[0]).parse_args(argv[1:], argparse.Namespace(command=argv[0]))
+        return parser.parse_args(argv[1:], argparse.Namespace(command=argv[0]))
     except SystemExit as exc:
         words = argv[1 : argv.index("--")] if "--" in argv else argv[1:]
-        dashed = next((w for w in words if w.startswith("-") and not w.startswith("--") and w != "-"), None)
-        if argv[0] == "search" and exc.code == 2 and dashed:
-            hint = f"to search for {dashed}, end the options with --: claude-tui search [OPTIONS] -- {dashed}"
-            warn(hint)
+        at = next((i for i, w in enumerate(words) if w.startswith("-") and not w.startswith("--") and w != "-"), None)
+        if exc.code != 2 or at is None:
+            raise
+        dashed, option = words[at], parser._option_string_actions.get(words[at - 1]) if at else None
+        if option is not None and option.nargs != 0:  # a value that starts with -, as a project folder's name
+            warn(f"to give {words[at - 1]} a value that starts with -, join them with =: {words[at - 1]}={dashed}")
+        elif argv[0] == "search":
+            warn(f"to search for {dashed}, end the options with --: claude-tui search [OPTIONS] -- {dashed}")
         raise
 
 

@@ -15,18 +15,13 @@ from typing import TextIO
 
 import orjson
 
-from claude_tui.cli import ERROR, CommandError, argument_text, warn, write_utf8
+from claude_tui.cli import ERROR, CommandError, argument_text, takes_escapes, warn, write_utf8
 from claude_tui.core.files import default_roots
 from claude_tui.core.index import WRITE_WAIT, Index, IndexBusy, Progress, UpdateResult
 from claude_tui.core.sanitize import folded, inert_json, visible_controls
 from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, search
 
 BAR_WIDTH = 24
-
-
-def takes_escapes(stream: TextIO) -> bool:
-    """Whether `stream` is a terminal that acts on escape sequences (TERM=dumb does not)."""
-    return stream.isatty() and os.environ.get("TERM") != "dumb"
 
 
 class ProgressBar:
@@ -54,9 +49,18 @@ class ProgressBar:
         self._draw(line)
 
     def _draw(self, line: str) -> None:
-        self.stream.write("\r" + line + "\x1b[K")
+        self.stream.write("\r" + line[: self._width() - 1] + "\x1b[K")  # a wrapped line is not drawn over
         self.stream.flush()
         self.drawn = True
+
+    def _width(self) -> int:
+        """The terminal's columns (now: it may have been resized)."""
+        try:
+            return os.get_terminal_size(self.stream.fileno()).columns
+        except (OSError, ValueError):  # not a file (a test's stream): $COLUMNS or stdout's terminal
+            import shutil
+
+            return shutil.get_terminal_size().columns
 
     def clear(self) -> None:
         if self.drawn:

@@ -134,7 +134,9 @@ def test_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
         assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
 
 
-def run_in_terminal(*args: str, stdin: bool = True, stdout: bool = True) -> subprocess.CompletedProcess[str]:
+def run_in_terminal(
+    *args: str, stdin: bool = True, stdout: bool = True, term: str = "xterm-256color"
+) -> subprocess.CompletedProcess[str]:
     """`claude-tui ARGS` with a pseudo-terminal as stdin and stdout (else /dev/null, a pipe); stderr captured."""
     master, terminal = os.openpty()
     try:
@@ -145,6 +147,7 @@ def run_in_terminal(*args: str, stdin: bool = True, stdout: bool = True) -> subp
             stderr=subprocess.PIPE,
             text=True,
             timeout=30,
+            env={**os.environ, "TERM": term},
         )
     finally:
         os.close(terminal)
@@ -166,6 +169,15 @@ def test_the_app_without_a_terminal_says_so_and_exits_2(stdin: bool, stdout: boo
     not_one = "stdout" if stdin else "stdin"
     expected = f"the app needs a terminal ({not_one} is not one); for scripts see search, stats and export"
     assert (out.returncode, out.stderr, out.stdout or "") == (2, f"claude-tui: {expected}\n", "")
+
+
+def test_the_app_in_a_terminal_that_takes_no_escapes_says_so_and_exits_2(tmp_path: Path) -> None:
+    """Under TERM=dumb the app drew its screen all the same, in escape sequences the terminal shows as text."""
+    out = run_in_terminal("--projects-dir", str(make_home(tmp_path)), term="dumb")
+    expected = (
+        "the app needs a terminal that takes escape sequences (TERM is dumb); for scripts see search, stats and export"
+    )
+    assert (out.returncode, out.stderr) == (2, f"claude-tui: {expected}\n")
 
 
 def test_a_line_break_in_a_message_is_shown_not_made(tmp_path: Path) -> None:

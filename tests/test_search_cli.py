@@ -388,6 +388,7 @@ def test_progress_bar_shows_files_megabytes_and_eta(monkeypatch: pytest.MonkeyPa
     from claude_tui.library_cli import ProgressBar
 
     monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.setenv("COLUMNS", "100")
     stream = Terminal()
     bar = ProgressBar(stream)
     progress = Progress(files_done=3, files_total=10, bytes_done=50_000_000, bytes_total=200_000_000)
@@ -405,6 +406,10 @@ def test_progress_bar_shows_files_megabytes_and_eta(monkeypatch: pytest.MonkeyPa
     bar(waiting)
     told = "\rwaiting 3s for another process to finish writing the index (ctrl+c stops)\x1b[K"
     assert stream.getvalue().endswith(told)
+    monkeypatch.setenv("COLUMNS", "40")
+    narrow = Terminal()
+    ProgressBar(narrow)(progress)  # a line as wide as the terminal wraps, and the next draws below it
+    assert narrow.getvalue() == "\rindexing [######..................] 3/1\x1b[K"
     monkeypatch.setenv("TERM", "dumb")
     dumb = Terminal()
     ProgressBar(dumb)(progress)
@@ -662,6 +667,18 @@ def test_a_query_word_taken_for_an_option_gets_a_hint(argv: list[str], capsys: p
         main(["search", *argv])
     assert exc.value.code == 2
     hint = "claude-tui: to search for -foo, end the options with --: claude-tui search [OPTIONS] -- -foo"
+    assert capsys.readouterr().err.splitlines()[-1] == hint
+
+
+@pytest.mark.parametrize("option", ["--project", "--since", "--tool"])
+def test_an_option_value_that_starts_with_a_dash_gets_its_own_hint(
+    option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The hint said to end the options with --, which searched for the value instead."""
+    with pytest.raises(SystemExit) as exc:
+        main(["search", option, "-home-u-proj", "word"])
+    assert exc.value.code == 2
+    hint = f"claude-tui: to give {option} a value that starts with -, join them with =: {option}=-home-u-proj"
     assert capsys.readouterr().err.splitlines()[-1] == hint
 
 

@@ -31,13 +31,19 @@ def parser() -> argparse.ArgumentParser:
 def run_app(argv: list[str]) -> int:
     """Parse `argv` and run the app; returns the exit status."""
     gc.disable()  # start-up makes many objects and little garbage: no passes before the first frame (app.py)
-    from claude_tui.cli import ERROR, warn
+    from claude_tui.cli import ERROR, takes_escapes, warn
     from claude_tui.ui.prefetch import Prefetch
 
     args = parser().parse_args(argv)
     streams = (("stdin", sys.stdin), ("stdout", sys.stdout))
     if not_one := next((name for name, stream in streams if not stream.isatty()), None):
         warn(f"the app needs a terminal ({not_one} is not one); for scripts see search, stats and export")
+        return ERROR
+    if not takes_escapes(sys.stdout):
+        warn(
+            "the app needs a terminal that takes escape sequences (TERM is dumb);"
+            " for scripts see search, stats and export"
+        )
         return ERROR
     demo = demo_roots() if args.demo else None
     prefetch = Prefetch(lambda: demo or _roots(args))  # first of all: see prefetch.py
