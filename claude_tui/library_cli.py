@@ -87,9 +87,15 @@ def _update(index: Index, roots: list[Path]) -> UpdateResult:
         bar.clear()
 
 
-def _print_notices(index: Index) -> None:
+def _print_notices(index: Index, roots: list[Path]) -> None:
+    """The index's notices, and one line for the files it could not read (kept out of search)."""
     for notice in dict.fromkeys(index.notices):
         warn(notice)
+    unreadable = index.unreadable(roots)
+    if unreadable:
+        path, error = unreadable[0]
+        count = f"{len(unreadable)} session file{'s' if len(unreadable) > 1 else ''}"
+        warn(f"{count} could not be read: {path} ({error})" + (", …" if len(unreadable) > 1 else ""))
 
 
 def run_index(args: argparse.Namespace) -> int:
@@ -99,11 +105,11 @@ def run_index(args: argparse.Namespace) -> int:
     try:
         result = _update(index, roots)
     except KeyboardInterrupt:
-        _print_notices(index)
+        _print_notices(index, roots)
         projects, sessions, size = _totals(index, roots)
         print(f"interrupted: {projects} projects, {sessions} sessions, {size / 1e6:,.1f} MB indexed so far")
         return 130
-    _print_notices(index)
+    _print_notices(index, roots)
     projects, sessions, size = _totals(index, roots)
     read = f" (read {result.bytes_read / 1e6:,.1f} MB)" if result.bytes_read else " (nothing new)"
     print(f"{projects} projects, {sessions} sessions, {size / 1e6:,.1f} MB in {time.monotonic() - started:.2f} s{read}")
@@ -137,7 +143,7 @@ def run_search(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise CommandError(str(exc)) from exc
     finally:
-        _print_notices(index)
+        _print_notices(index, roots)
     out = sys.stdout
     if args.json:
         write_utf8(inert_json("".join(orjson.dumps(hit_json(h)).decode() + "\n" for h in hits)))

@@ -10,9 +10,11 @@ import orjson
 import pytest
 
 from claude_tui.cli import main
+from claude_tui.core import index
 from claude_tui.core.files import read_session
 from claude_tui.core.library import Library
 from claude_tui.core.model import Kind
+from claude_tui.core.reader import ReadError
 from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, parse_query, parse_since, snippet, unaccented
 from claude_tui.library_cli import unmark
 from tests.library_data import Writer, encode, simple_project
@@ -259,6 +261,31 @@ def test_index_command_fails_when_nothing_can_be_kept(
     monkeypatch.setenv("CLAUDE_TUI_CACHE_DIR", str(tmp_path / "file" / "cache"))
     assert main(["index", "--projects-dir", str(root)]) == 2
     assert "working from memory" in capsys.readouterr().err
+
+
+def test_index_and_search_say_which_files_could_not_be_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One line for them all, each time (the index keeps the error), and the exit status unchanged."""
+    root = tmp_path / "projects"
+    paths = simple_project(root, sessions=4)
+    denied = sorted(str(p) for p in paths[1:])
+    opened = index.open_readonly
+
+    def open_readonly(path: str) -> int:
+        if path in denied:
+            raise ReadError("permission denied")
+        return opened(path)
+
+    monkeypatch.setattr(index, "open_readonly", open_readonly)
+    said = f"claude-tui: 3 session files could not be read: {denied[0]} (permission denied), …\n"
+    for _ in range(2):  # reading them, then with nothing new to read
+        assert main(["index", "--projects-dir", str(root)]) == 0
+        assert capsys.readouterr().err == said
+    assert main(["search", "parser", "--projects-dir", str(root)]) == 0
+    assert capsys.readouterr().err == said
+    assert main(["search", "nowhere", "--projects-dir", str(root)]) == 1
+    assert capsys.readouterr().err == said + "no matches\n"
 
 
 def test_a_folder_given_twice_is_one_root(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -661,6 +661,15 @@ class Index:
         )
         return self.read(roots, lambda db: db.execute(sql, names).fetchall())
 
+    def unreadable(self, roots: list[Path]) -> list[tuple[str, str]]:
+        """(path, error) of every file under `roots` that could not be read, by path."""
+        names = [str(r) for r in roots]
+        sql = (
+            "SELECT path, error FROM files"
+            f" WHERE root IN ({','.join('?' * len(names))}) AND error IS NOT NULL ORDER BY path"
+        )
+        return self.read(roots, lambda db: db.execute(sql, names).fetchall())
+
     def summaries(self, roots: list[Path]) -> dict[tuple[str, str], str]:
         """(folder, leafUuid) -> summary for the summaries under `roots` (of a leaf's several: the last written)."""
         names = [str(r) for r in roots]
