@@ -10,6 +10,7 @@ import pytest
 
 from claude_tui.core.facts import encode_path, split_path
 from claude_tui.core.files import (
+    SessionNotFound,
     agent_files,
     default_roots,
     find_session,
@@ -431,3 +432,23 @@ def test_a_session_named_by_a_relative_path_is_the_one_the_library_lists(
     named = find_session(str(path.relative_to(tmp_path)), roots)
     info = lib.session(named)
     assert info is not None and info.path == path
+
+
+def test_an_ambiguous_id_names_the_matches_so_they_can_be_told_apart(tmp_path: Path) -> None:
+    """Ids when they differ; the same id, copied into two project folders, by the files' paths under the
+    folder they share (it said "2 sessions match (c…c, c…c)")."""
+    sid = "cccccccc-0000-4000-8000-00000000000c"
+    roots = [tmp_path / "projects"]
+    for folder in ("-home-u-a", "-home-u-b"):
+        Writer(sid).write(roots[0] / folder)
+    Writer("cccccccc-0000-4000-8000-00000000000d").write(roots[0] / "-home-u-a")
+    with pytest.raises(SessionNotFound) as exc:
+        find_session(sid, roots)
+    assert str(exc.value) == (
+        f"{sid!r} is ambiguous: 2 session files match under {roots[0]}"
+        f" (-home-u-a/{sid}.jsonl, -home-u-b/{sid}.jsonl): name one by its path"
+    )
+    with pytest.raises(
+        SessionNotFound, match=rf"3 session files match .* \(-home-u-a/{sid}.jsonl, -home-u-a/{sid[:-1]}d"
+    ):
+        find_session("cccc", roots)

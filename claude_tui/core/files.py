@@ -129,8 +129,22 @@ def find_session(spec: str, roots: list[Path]) -> Path:
         where = ", ".join(str(r) for r in roots)
         hints = "".join(f"; {hint}" for root in roots if (hint := root_hint(root)))
         raise SessionNotFound(f"no session matches {spec!r} under {where}{hints}")
-    names = ", ".join(m.stem for m in matches[:5]) + (f" and {len(matches) - 5} more" if len(matches) > 5 else "")
-    raise SessionNotFound(f"{spec!r} is ambiguous: {len(matches)} sessions match ({names})")
+    raise SessionNotFound(f"{spec!r} is ambiguous: {_matches_told_apart(sorted(matches))}")
+
+
+def _matches_told_apart(matches: list[Path]) -> str:
+    """How many files match, and the first few: by id, or by their paths under the folder they share when
+    two have the same id (a session copied into another project's folder)."""
+    names = [m.stem for m in matches]
+    if len(set(names)) == len(names):
+        return f"{len(matches)} sessions match ({_first_few(names)})"
+    shared = Path(os.path.commonpath(matches))
+    names = [str(m.relative_to(shared)) for m in matches]
+    return f"{len(matches)} session files match under {shared} ({_first_few(names)}): name one by its path"
+
+
+def _first_few(names: list[str]) -> str:
+    return ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
 
 
 def _transcripts(project_dir: Path) -> list[Path]:
