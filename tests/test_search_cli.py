@@ -152,6 +152,34 @@ def test_filters(lib: Library) -> None:
         lib.search("json", role="robot")
 
 
+def test_a_message_with_no_time_is_left_out_by_dates_and_comes_last(tmp_path: Path) -> None:
+    """A timestamp missing, not a time or not a string: the message has no time (it was given the time of
+    the record before it, so it passed --since and --until and sorted among dated hits)."""
+    folder = tmp_path / "projects" / encode("/home/u/alpha")
+    early = Writer("early", cwd="/home/u/alpha")
+    early.prompt("timeword early")  # 09:00:01
+    early.write(folder)
+    late = Writer("late", cwd="/home/u/alpha", start=100)
+    late.prompt("a dated prompt")  # 09:01:41
+    late.prompt("timeword missing").pop("timestamp")
+    late.prompt("timeword yesterday", timestamp="yesterday")
+    late.prompt("timeword number", timestamp=1767603700)
+    late.prompt("timeword late")  # 09:01:45
+    late.write(folder)
+    lib = Library([tmp_path / "projects"], tmp_path / "cache")
+    lib.refresh()
+
+    def found(**filters: str) -> list[str]:
+        return [unmark(h.snippet)[0] for h in lib.search("timeword", **filters)]
+
+    undated = ["timeword number", "timeword yesterday", "timeword missing"]
+    assert found() == ["timeword late", "timeword early", *undated]
+    assert found(since="2026-01-05T09:01:00+00:00") == ["timeword late"]
+    assert found(until="2026-01-05") == ["timeword late", "timeword early"]
+    assert found(since="2026-01-05", until="2026-01-05T09:01:00+00:00") == ["timeword early"]
+    assert [h.timestamp for h in lib.search("timeword", limit=3)][2:] == [None]
+
+
 def test_parse_since() -> None:
     assert parse_since("2026-01-06T00:00:00+00:00") == 1767657600
     assert parse_since("3d") > parse_since("2w")

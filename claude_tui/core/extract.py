@@ -93,14 +93,13 @@ class State:
         "agent", "ai_title", "answers", "branches", "calls", "calls_seen", "custom_title", "cwds", "errors",
         "errors_seen", "first_command", "first_prompt", "first_ts", "has_answer", "inline_subs", "last_ts", "last_uuid",
         "leaves", "lines", "models", "msgs", "owner", "paused_ms", "prev_ts", "progress", "prompt_seen", "prompts",
-        "sec", "sidechain", "usage", "warmup", "worktrees",
+        "sidechain", "usage", "warmup", "worktrees",
     )  # fmt: skip
 
     def __init__(self, agent: bool = False) -> None:
         self.agent = agent  #: a subagent transcript: every record is its own
         self.owner: str | None = None  #: agent files: the first sessionId in the file
         self.lines = 0
-        self.sec = 0  #: the last timestamp seen, in epoch seconds
         self.first_ts: str | None = None  #: the earliest record time
         self.last_ts: str | None = None  #: the latest
         self.prev_ts: str | None = None  #: the time of the last record read (in file order)
@@ -359,8 +358,8 @@ class Extractor:
         self.state = state
         self.file_id = file_id
         self.base = base
-        #: (rowid, file id, line offset, kind, block index, tool, is_error, epoch seconds)
-        self.rows: list[tuple[int, int, int, int, int, str | None, int, int]] = []
+        #: (rowid, file id, line offset, kind, block index, tool, is_error, epoch seconds or None)
+        self.rows: list[tuple[int, int, int, int, int, str | None, int, int | None]] = []
         self.texts: list[tuple[int, str]] = []  #: (rowid, text)
         self.summaries: list[tuple[str, str]] = []  #: (leafUuid, summary) found, in file order
         self._uuids: set[str] = set()  #: uuids read in this pass, for summaries later in the file
@@ -368,6 +367,7 @@ class Extractor:
         self._off = -1
         self._rank = 0
         self._record = 0  #: the rank in its line of the record being added (see LINE_RECORD)
+        self._sec: int | None = None  #: the epoch seconds of the record being added; None: it has no time
         self._minute = ("", 0)  #: the last `YYYY-MM-DDTHH:MM` of a `...Z` stamp, and its epoch seconds
         self._chunk: tuple[Any, Any] = (None, None)  #: the last assistant record's message id and usage
 
@@ -378,7 +378,7 @@ class Extractor:
             self._off, self._rank = off, 0
         rowid = self.base + off + self._rank
         self._rank += 1
-        self.rows.append((rowid, self.file_id, off, kind, blk + self._record * LINE_RECORD, tool, err, self.state.sec))
+        self.rows.append((rowid, self.file_id, off, kind, blk + self._record * LINE_RECORD, tool, err, self._sec))
         self.texts.append((rowid, spaced_cjk(searchable(text[: CAPS[kind]]))))
 
     def feed(self, lines: bytes, off: int) -> None:
@@ -412,7 +412,8 @@ class Extractor:
             if isinstance(sid, str) and state.lines <= OWNER_LINES:
                 state.owner = sid
         stamp = get("timestamp")
-        timed = type(stamp) is str and self._clock(stamp)
+        self._sec = self._clock(stamp) if type(stamp) is str else None
+        timed = self._sec is not None
         rtype = get("type")
         if get("isSidechain") is True and not state.agent:
             self._sidechain(obj, rtype, off)
@@ -462,22 +463,18 @@ class Extractor:
             if uuid in self._leaves:
                 self._leaf(uuid)
 
-    def _clock(self, stamp: str) -> bool:
-        """The state's time from a record's stamp; whether it is a time (model.plausible). Claude Code's
+    def _clock(self, stamp: str) -> int | None:
+        """The epoch seconds of a record's stamp; None when it is not a time (model.plausible). Claude Code's
         `...Z` stamps of the minute before are read without parsing (records come many a minute)."""
         key, base = self._minute
         if stamp[:16] == key and usual_digits(stamp):  # the minute of a stamp found plausible
-            self.state.sec = base + int(stamp[17:19])
-            return True
+            return base + int(stamp[17:19])
         if not plausible(stamp):
-            return False
+            return None
         sec = epoch(stamp)
-        if sec is None:
-            return False
-        self.state.sec = sec
-        if stamp[-1:] == "Z" and stamp[16:17] == ":":
+        if sec is not None and stamp[-1:] == "Z" and stamp[16:17] == ":":
             self._minute = (stamp[:16], sec - sec % 60)
-        return True
+        return sec
 
     def _leaf(self, uuid: str) -> None:
         """Note a uuid of this file that a summary points at (the session's title, lacking a better one)."""

@@ -10,7 +10,8 @@ Beside it, one text database per worker process (`index-text-N.sqlite3`, attache
 so that workers fill the full-text index side by side rather than in turns:
 
 - `rows` and `fts`: one row per searchable part of a message (prompt, answer, thinking,
-  tool input, tool output), keyed by the order text arrived (see extract.Extractor). `fts` is
+  tool input, tool output), keyed by the order text arrived (see extract.Extractor), with its
+  record's time (NULL for a record without one: no date filter lets it through). `fts` is
   a contentless FTS5 table (no copy of the text, no positions): snippets and phrase checks
   read the session file itself, at the row's byte offset, when a hit is shown. Its segments are
   merged only once 64 pile up at a level (not a few at every commit, as by default): that made
@@ -52,7 +53,7 @@ from claude_tui.core.files import is_under, leading_leaves, root_hint
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.sanitize import undecoded
 
-SCHEMA_VERSION = 17
+SCHEMA_VERSION = 18
 DB_NAME = "index.sqlite3"
 TEXT_NAME = "index-text-{}.sqlite3"
 #: A result is cut once this many bytes of a file have been read (memory stays bounded).
@@ -308,7 +309,7 @@ def _insert_text(text: sqlite3.Connection, schema: str, batch: list[Result]) -> 
     """The results' rows, reads and texts, sorted: FTS5 flushes its pending terms whenever a rowid goes backwards."""
     rows = sorted(row for item in batch for row in item[7])
     texts = sorted(pair for item in batch for pair in item[8])
-    reads = [(item[7][0][0], max(r[7] for r in item[7])) for item in batch if item[7]]  # a read's ids rise
+    reads = [(item[7][0][0], max(r[7] or 0 for r in item[7])) for item in batch if item[7]]  # a read's ids rise
     text.executemany(f"INSERT INTO {schema}.rows VALUES (?,?,?,?,?,?,?,?)", rows)
     text.executemany(f"INSERT INTO {schema}.reads VALUES (?,?)", reads)
     text.executemany(f"INSERT INTO {schema}.fts(rowid, text) VALUES (?,?)", texts)

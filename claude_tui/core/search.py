@@ -276,8 +276,9 @@ def search(
     tool: str | None = None,
     errors_only: bool = False,
 ) -> Hits:
-    """Hits for `query` among the files under `roots`, newest first (`since` <= time < `until`); with
-    no words but a filter, every message the filters let through. ValueError for a bad filter."""
+    """Hits for `query` among the files under `roots`, newest first (`since` <= time < `until`), those
+    without a time last (no date filter lets them through); with no words but a filter, every message the
+    filters let through. ValueError for a bad filter."""
     if not query.strip() and not any((project, role, kind, since, until, tool, errors_only)):
         raise ValueError("nothing to search for: give a word, or a filter")
     q = parse_query(query) if query.strip() else None
