@@ -610,3 +610,21 @@ def test_a_record_with_no_message_is_shown_and_told(tmp_path: Path, rtype: str) 
     [odd] = [m for m in session.messages if m.kind is Kind.UNKNOWN]
     assert odd.text == f"{rtype} record with no message"
     assert [p.message for p in session.problems] == [f"a {rtype} record with no message, shown as is"]
+
+
+def test_a_timestamp_that_is_not_a_time_is_told_whatever_its_type(tmp_path: Path) -> None:
+    """A number, like a word, is no time: both are noted (a number was left out without a word); a record
+    with no timestamp (a summary, say) is not."""
+    thread = Thread()
+    thread.prompt("a word", timestamp="yesterday")
+    thread.prompt("a number", timestamp=1741600000)
+    thread.prompt("an object", timestamp={"at": "x" * 100})
+    thread.prompt("none", timestamp=None)
+    thread.records.append({"type": "summary", "summary": "a title", "leafUuid": "u0001"})
+    session = load(thread, tmp_path)
+    assert [p.message for p in session.problems] == [
+        "timestamp 'yesterday' is not a time: left out",
+        "timestamp 1741600000 is not a time: left out",
+        "timestamp {'at': '" + "x" * 32 + " is not a time: left out",  # cut at 40 characters
+    ]
+    assert session.first_timestamp is None

@@ -195,9 +195,10 @@ class Session:
             self._add_inline_sidechain(obj, span)
             return
         stamp = obj.get("timestamp")
-        if isinstance(stamp, str) and not plausible(stamp):
+        if stamp is not None and not (isinstance(stamp, str) and plausible(stamp)):  # a word, a number, ...
             where = (span.line_no, span.offset) if span else (0, 0)
-            self.problems.append(Problem(*where, f"timestamp {stamp[:40]!r} is not a time: left out"))
+            shown = repr(stamp[:40]) if isinstance(stamp, str) else repr(stamp)[:40]
+            self.problems.append(Problem(*where, f"timestamp {shown} is not a time: left out"))
         elif isinstance(stamp, str):
             previous = self.last_in_file
             # in another hour than the record before it: maybe after a pause
