@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+import os
 import sys
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import orjson
@@ -15,7 +18,16 @@ from claude_tui.core.files import read_session
 from claude_tui.core.library import Library
 from claude_tui.core.model import Kind
 from claude_tui.core.reader import ReadError
-from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, parse_query, parse_since, snippet, unaccented
+from claude_tui.core.search import (
+    CUT_SHORT,
+    MARK_END,
+    MARK_START,
+    parse_query,
+    parse_since,
+    parse_until,
+    snippet,
+    unaccented,
+)
 from claude_tui.library_cli import unmark
 from tests.library_data import Writer, encode, simple_project
 
@@ -185,6 +197,40 @@ def test_parse_since() -> None:
     assert parse_since("3d") > parse_since("2w")
     with pytest.raises(ValueError, match="not a date"):
         parse_since("last tuesday")
+
+
+@pytest.fixture
+def zone() -> Iterator[Callable[[str], None]]:
+    """Sets the local time zone (TZ) for the test; the one before is back after it."""
+    before = os.environ.get("TZ")
+
+    def use(name: str) -> None:
+        os.environ["TZ"] = name
+        time.tzset()
+
+    yield use
+    if before is None:
+        os.environ.pop("TZ", None)
+    else:
+        os.environ["TZ"] = before
+    time.tzset()
+
+
+def test_the_first_and_last_days_a_date_can_name_are_dates(
+    lib: Library, zone: Callable[[str], None], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In local time, 0001-01-01 is before what a date can hold in zones east of UTC (and in UTC too, for
+    Python), 9999-12-31T23:59 after it west of UTC: the conversion failed (exit 2, or a traceback)."""
+    root = str(lib.roots[0])
+    for name in ("UTC0", "JST-9", "EST5"):
+        zone(name)
+        assert parse_since("0001-01-01") < parse_until("0001-01-01") < parse_since("9999-12-31T23:59")
+        assert (
+            main(["search", "json", "--since", "0001-01-01", "--until", "9999-12-31T23:59", "--projects-dir", root])
+            == 0
+        )
+        assert capsys.readouterr().out.count("  [prompt]\n") == 3
+        assert main(["search", "json", "--until", "0001-01-01", "--projects-dir", root]) == 1
 
 
 def test_snippet_window_and_marks() -> None:

@@ -18,7 +18,7 @@ import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from itertools import accumulate, pairwise
 from operator import itemgetter
 from pathlib import Path
@@ -213,8 +213,17 @@ def parse_since(value: str) -> int:
     except ValueError:
         raise ValueError(f"not a date: {value!r} (try 2026-01-31, 2026-01-31T09:00 or 7d)") from None
     if moment.tzinfo is None:
-        moment = moment.astimezone()  # a date the user typed is local time
+        moment = _local(moment)  # a date the user typed is local time
     return int(moment.timestamp())
+
+
+def _local(moment: datetime) -> datetime:
+    """`moment` in the local time zone; in UTC at the ends of what a datetime holds (0001-01-01,
+    9999-12-31), where the local offset would take it out of range: hours off, where no record is."""
+    try:
+        return moment.astimezone()
+    except (ValueError, OverflowError):
+        return moment.replace(tzinfo=UTC)
 
 
 def parse_until(value: str) -> int:
