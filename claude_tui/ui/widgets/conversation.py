@@ -65,6 +65,8 @@ APPLY_EVERY = 0.25
 APPLY_MOST = 250
 #: Drawn entries kept.
 CACHE_ENTRIES = 600
+#: A session read whole with this many messages is kept from the cycle collector while it is shown (gc.freeze).
+FREEZE_MESSAGES = 2000
 
 
 def _b(key: str, action: str, description: str, name: str, show: bool = False, **kw: object) -> Binding:
@@ -201,6 +203,7 @@ class ConversationView(ScrollView, can_focus=True):
         self._error: str | None = None
         self._token = 0
         self._all_thinking = False
+        self._froze = False  #: the session shown was frozen (FREEZE_MESSAGES)
 
     # ---------------------------------------------------------------- opening and feeding
 
@@ -225,7 +228,6 @@ class ConversationView(ScrollView, can_focus=True):
         self._rebuild()
 
     def _reset(self, at_end: bool) -> None:
-        gc.unfreeze()  # what the last session froze may be collected again
         if self._apply_timer is not None:
             self._apply_timer.stop()
             self._apply_timer = None
@@ -248,6 +250,10 @@ class ConversationView(ScrollView, can_focus=True):
         self.scroll_to(0, 0, animate=False, immediate=True, force=True)
         self._sync_size()
         self.refresh()
+        if self._froze:  # the last session, frozen, is garbage now: in cycles, which only the collector frees
+            self._froze = False
+            gc.unfreeze()
+            gc.collect()
 
     @property
     def follow(self) -> bool:
@@ -346,7 +352,9 @@ class ConversationView(ScrollView, can_focus=True):
             self.placeholder = f"Cannot read this session: {error}" if error else _no_messages(session)
             # A big session is millions of objects that live as long as it is shown: keep the
             # cycle collector from walking them all (a 150 ms pause) every so often while it is.
-            gc.freeze()
+            if len(session.messages) >= FREEZE_MESSAGES:
+                gc.freeze()
+                self._froze = True
             if not self._entries:
                 self.refresh()  # the placeholder says why
         self._tell_loaded(session, done)
