@@ -554,6 +554,40 @@ async def test_a_hit_in_a_tool_output_whose_call_line_is_damaged_opens_it(tmp_pa
         assert "ORPHANRESULT permission denied" in shown and "⚠ line 2: invalid JSON" in shown
 
 
+def forked_thread() -> Thread:
+    """A prompt edited twice over: the first branch forked again inside; the newest branch is the last one."""
+    thread = Thread(session_id="forks", cwd="/home/u/forks")
+    thread.prompt("start the work")
+    start = thread.answer(text("started"))["uuid"]
+    thread.prompt("the first way")
+    first = thread.answer(text("first way taken"))["uuid"]
+    thread.prompt("go deeper", parent=first)
+    thread.answer(text("the HIDDENNEEDLE is down here"))
+    thread.prompt("go elsewhere", parent=first)
+    thread.answer(text("elsewhere"))
+    thread.prompt("the second way", parent=start)
+    thread.answer(text("second way taken"))
+    return thread
+
+
+async def test_a_hit_on_another_branch_switches_to_the_branch_that_holds_it(tmp_path: Path) -> None:
+    forked_thread().write(tmp_path / "projects" / "-home-u-forks" / "forks.jsonl")
+    app = ClaudeTUI([tmp_path / "projects"], clock=CLOCK)
+    async with app.run_test(size=(140, 40), notifications=True) as pilot:
+        view = await browser_ready(pilot, app)
+        assert view.session is not None and not any("HIDDENNEEDLE" in m.plain_text for m in view.messages)
+        outer, inner = view.session.forks
+        await search(pilot, app, "HIDDENNEEDLE")
+        await pilot.press("down", "enter")
+        await settled(pilot, lambda: app.main._hit is None and not view.reading)
+        entry = view.cursor
+        assert entry is not None and "HIDDENNEEDLE" in entry.message.plain_text
+        assert view.session.branch_of(outer) == 0 and view.session.branch_of(inner) == 0
+        said = [n.message for n in app._notifications]
+        assert "Switched to the branch that holds this message" in said
+        assert not [m for m in said if "another branch" in m]
+
+
 async def test_search_screen_opens_a_compaction_summary(roots: list[Path]) -> None:
     app = ClaudeTUI(roots, clock=CLOCK)
     async with app.run_test(size=(140, 40)) as pilot:

@@ -505,6 +505,16 @@ class Session:
         self._layout = None
         self.version += 1
 
+    def choose_branches_to(self, message: Message) -> bool:
+        """Read the branches that lead to `message`, one of this session's: whether that changed the path read."""
+        layout = self._current_layout()
+        held = message.index < len(self.messages) and self.messages[message.index] is message
+        if not held or message.segment in layout.active:
+            return False
+        for fork, index in layout.branches_to(message.segment, self.forks):
+            self.choose_branch(fork, index)
+        return True
+
     def visible(self) -> list[Message]:
         """The messages of the branch being read, in file order (tool results live in their calls)."""
         return self._current_layout().visible

@@ -79,6 +79,14 @@ class Layout:
         newest = [self.newest[s] for s in self.branch_segments[id(fork)]]
         return newest.index(max(newest))
 
+    def branches_to(self, segment: int, forks: list[Fork]) -> list[tuple[Fork, int]]:
+        """Each fork on the way from the root to `segment`, and the index of its branch that leads there."""
+        path: set[int] = set()
+        while segment > 0:  # segment 0 is the root's, on every path
+            path.add(segment)
+            segment = self.segment_parent[segment]
+        return [(f, i) for f in forks for i, s in enumerate(self.branch_segments[id(f)]) if s in path]
+
     def active_segments(self, forks: list[Fork]) -> set[int]:
         """Segments on the path being read: at each fork reached, the chosen or newest branch."""
         active = {0}

@@ -645,7 +645,7 @@ class MainScreen(Screen[None]):
             shown = view.reveal(message, call, block=block)
         entry = view.cursor
         if not shown or entry is None:
-            self.notify("That message is on another branch of the conversation (< and > switch)", timeout=4)
+            self.notify("That message has no row in the conversation", timeout=4)
             return
         if entry.expandable and entry.key not in view.expanded:
             view.set_expanded(entry, True)

@@ -1045,13 +1045,22 @@ class ConversationView(ScrollView, can_focus=True):
         self, message: Message, call: ToolCall | None = None, *, block: Block | None = None, highlight: bool = True
     ) -> bool:
         """Bring `message` (or its `call`, or its `block`) into view and select it, opening the subagent
-        calls that hold it. Returns False when the message is not on the branch being read or is filtered out."""
+        calls that hold it and switching to the branches that lead to it (and saying so). Returns False
+        when it has no row: filtered out, say."""
         with self.lock:
             chain: list[ToolCall] = []
-            owner = _session_of(message, self.session)
-            while owner is not None and owner.parent_call is not None:
+            switched = False
+            held, owner = message, _session_of(message, self.session)
+            while owner is not None:
+                switched = owner.choose_branches_to(held) or switched
+                if owner.parent_call is None:
+                    break
                 chain.append(owner.parent_call)
-                owner = _session_of(owner.parent_call.message, self.session)
+                held = owner.parent_call.message
+                owner = _session_of(held, self.session)
+            if switched:
+                self._rebuild()
+                self.notify("Switched to the branch that holds this message", timeout=3)
             top_message = chain[-1].message if chain else message
             top = self._top_of(top_message)
             if top is None:
