@@ -6,6 +6,7 @@ import dataclasses
 import io
 import os
 import re
+import threading
 import time
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from ui_support import CLOCK, browser_ready, demo_copy, loaded, settled
 
 from claude_tui.core import index
 from claude_tui.core.index import cache_dir
-from claude_tui.core.library import Library
+from claude_tui.core.library import Library, Project
 from claude_tui.core.reader import ReadError
 from claude_tui.ui import app as app_module
 from claude_tui.ui.app import OPEN_DELAY, ClaudeTUI, LibraryLoaded, MainScreen, _help_sections
@@ -207,6 +208,52 @@ async def test_rows_keep_their_places_while_the_user_is_in_the_tree_or_the_list(
         await pilot.press("1")
         sessions.set_sessions(newer)
         assert [s.file for s in sessions.shown] == [listed[-1], *listed[:-1]]
+
+
+class StagedLibrary:
+    """A first index in two loads: what the index had committed early (`reload`), then all of it (`refresh`,
+    once `go` is set)."""
+
+    def __init__(self, early: list[Project], final: list[Project]) -> None:
+        self.early, self.final = early, final
+        self.projects: list[Project] = []
+        self.notices: list[str] = []
+        self.go = threading.Event()
+
+    def reload(self) -> None:
+        self.projects = self.early
+
+    def refresh(self, progress: object = None) -> None:
+        assert self.go.wait(20)
+        self.projects = self.final
+
+
+@pytest.mark.parametrize("pane", ["projects", "sessions"])
+async def test_the_index_s_last_load_is_shown_in_order_whatever_has_the_focus(
+    roots: list[Path], tmp_path: Path, pane: str
+) -> None:
+    """The list (focused from the start) or the tree kept the early load's order when the index's last load
+    replaced its rows: the newest session stayed near the bottom until `s` went round."""
+    library = Library(roots, cache_dir=tmp_path / "cache")
+    library.refresh()
+    final = library.projects
+    weather = next(p for p in final if p.name == "weather-cli")
+    by_age = sorted(weather.sessions, key=lambda s: s.last_activity)  # early, the oldest was the newest
+    early_weather = [dataclasses.replace(s, ended=f"2026-04-22T0{9 - i}:00:00.000Z") for i, s in enumerate(by_age)]
+    early = [dataclasses.replace(p, sessions=early_weather) if p is weather else p for p in reversed(final)]
+    staged = StagedLibrary(early, final)
+    app = browser(roots, library=staged)
+    async with app.run_test(size=WIDE) as pilot:
+        tree, sessions = app.main.query_one(ProjectTree), app.main.query_one(SessionList)
+        await settled(pilot, lambda: sessions.shown and str(sessions.border_title).endswith("weather-cli"))
+        assert [s.id for s in sessions.shown] == [s.id for s in early_weather if sessions.shows_kind(s)]
+        app.main.action_focus_pane(pane)
+        staged.go.set()
+        await settled(pilot, lambda: app.main._up_to_date)
+        assert app.main.query_one(f"#{pane}").has_focus
+        assert [p.path for p in tree.projects] == [p.path for p in final]
+        newest_first = sorted(weather.sessions, key=lambda s: s.last_activity, reverse=True)
+        assert [s.id for s in sessions.shown] == [s.id for s in newest_first if sessions.shows_kind(s)]
 
 
 async def test_a_list_with_every_session_hidden_says_why(tmp_path: Path) -> None:

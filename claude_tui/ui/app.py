@@ -61,7 +61,8 @@ WIDE_FROM = 110
 
 
 class LibraryLoaded(TextualMessage):
-    """The projects as the index holds them (`final`: after bringing it up to date)."""
+    """The projects as the index holds them (`final`: after bringing it up to date; `live`: a change the watcher
+    saw, whose rows keep their places under a user in the tree or the list, where an index load sorts them)."""
 
     def __init__(
         self,
@@ -71,9 +72,10 @@ class LibraryLoaded(TextualMessage):
         *,
         final: bool = True,
         update: bool = False,
+        live: bool = False,
     ) -> None:
         super().__init__()
-        self.projects, self.notices, self.error, self.final = projects, notices, error, final
+        self.projects, self.notices, self.error, self.final, self.live = projects, notices, error, final, live
         self.update = update  #: read from the index early: bring the index up to date next
 
 
@@ -328,10 +330,10 @@ class MainScreen(Screen[None]):
             or (self._project_of(self.direct) if self.direct else None)
             or self._newest_shown(message.projects)
         )
-        tree.set_projects(message.projects, project)
+        tree.set_projects(message.projects, project, keep_places=message.live)
         if project is not None:
             open_newest = self.direct is None and (self.info is None or catch_up)
-            self._show_project(project, open_newest=open_newest)
+            self._show_project(project, open_newest=open_newest, keep_places=message.live)
             if open_newest and self.follow:
                 self.call_after_refresh(self._read)  # what is followed in front, on a narrow screen too
         else:
@@ -403,16 +405,17 @@ class MainScreen(Screen[None]):
     def _project_opened(self) -> None:
         self.query_one(SessionList).focus()
 
-    def _list_sessions(self, project: Project, chosen: str | None) -> SessionList:
+    def _list_sessions(self, project: Project, chosen: str | None, keep_places: bool = True) -> SessionList:
         """The list holds the sessions of `project`, and its title says so."""
         sessions = self.query_one(SessionList)
         sessions.border_title = f"Sessions · {tilde(project.path)}"
-        sessions.set_sessions(project.sessions, chosen)
+        sessions.set_sessions(project.sessions, chosen, keep_places=keep_places)
         return sessions
 
-    def _show_project(self, project: Project, *, open_newest: bool) -> None:
+    def _show_project(self, project: Project, *, open_newest: bool, keep_places: bool = True) -> None:
         session = self.conversation.session
-        sessions = self._list_sessions(project, None if open_newest or session is None else str(session.path))
+        chosen = None if open_newest or session is None else str(session.path)
+        sessions = self._list_sessions(project, chosen, keep_places)
         if open_newest and sessions.shown:
             self.call_after_refresh(self.open_session, sessions.shown[0])  # the list first, then its session
         elif open_newest:
@@ -510,7 +513,7 @@ class MainScreen(Screen[None]):
     @on(LibraryChanged)
     def _library_changed(self, message: LibraryChanged) -> None:
         """The watcher saw the history change: show it, and switch to a new session when following."""
-        self.on_library_loaded(LibraryLoaded(message.projects, message.notices))
+        self.on_library_loaded(LibraryLoaded(message.projects, message.notices, live=True))
         if self.info is not None:
             self.info = self._info_of(self.info.path) or self.info
         if not self._follow_successor(message.projects):

@@ -52,10 +52,11 @@ class ProjectTree(Tree["Project | None"]):
         self._twins: set[str] = set()
         self._target: TreeNode[Project | None] | None = None  #: where the cursor goes once the tree is laid out
 
-    def set_projects(self, projects: list[Project], chosen: Project | None = None) -> None:
-        """Show `projects` (most recent first), keeping the cursor on `chosen` or the current one; while the
-        tree has the focus, those already shown keep their places."""
-        self.projects = in_place(projects, self.projects, lambda p: p.path) if self.has_focus else projects
+    def set_projects(self, projects: list[Project], chosen: Project | None = None, *, keep_places: bool = True) -> None:
+        """Show `projects` (most recent first), keeping the cursor on `chosen` or the current one; with
+        `keep_places`, those already shown keep their places while the tree has the focus."""
+        keep = keep_places and self.has_focus
+        self.projects = in_place(projects, self.projects, lambda p: p.path) if keep else projects
         if chosen is not None:
             self._chosen = chosen
         self._rebuild()

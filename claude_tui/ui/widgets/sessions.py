@@ -156,12 +156,13 @@ class SessionList(ScrollView, can_focus=True):
 
     # ---------------------------------------------------------------- data
 
-    def set_sessions(self, sessions: list[SessionInfo], chosen: str | None = None) -> None:
-        """Show `sessions`; those already shown keep their places while the list has the focus."""
+    def set_sessions(self, sessions: list[SessionInfo], chosen: str | None = None, *, keep_places: bool = True) -> None:
+        """Show `sessions`; with `keep_places`, those already shown keep their places while the list has the focus
+        (else all are sorted)."""
         self.sessions = sessions
         if chosen is not None:
             self._chosen_path = str(chosen)
-        self._refill(keep_places=self.has_focus)
+        self._refill(keep_places=keep_places and self.has_focus)
 
     def set_filter(self, text: str) -> None:
         if text.strip().lower() != self.filter_text:
