@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from claude_tui import __version__
 
 if TYPE_CHECKING:
+    from claude_tui.core.files import FolderSummaries
     from claude_tui.core.session import Session
 
 
@@ -61,6 +62,7 @@ def _run_stats(args: argparse.Namespace) -> int:
     from claude_tui.core.session import gc_paused
 
     failed, printed = 0, False
+    scanned: dict[Path, FolderSummaries] = {}  # the summaries of each folder's files read so far
     with gc_paused():  # no collector pass over a big model while it is read and counted
         session = None
         for spec in args.sessions:
@@ -68,7 +70,7 @@ def _run_stats(args: argparse.Namespace) -> int:
                 session = None  # the model just counted: cyclic garbage, gone in one collection
                 gc.collect()
             try:
-                session, facts = _stats_of(_resolve(spec, args.projects_dir))
+                session, facts = _stats_of(_resolve(spec, args.projects_dir), scanned)
             except CommandError as exc:  # said, and on to the next one
                 warn(str(exc))
                 failed = ERROR
@@ -82,17 +84,19 @@ def _run_stats(args: argparse.Namespace) -> int:
     return failed
 
 
-def _stats_of(path: Path) -> tuple[Session, dict[str, Any]]:
-    """A session's model (kept until the process ends) and its facts; the project folder's summaries
-    are scanned meanwhile in a child process."""
-    from claude_tui.core.files import plan_file, sessions_index, sibling_summaries
+def _stats_of(path: Path, scanned: dict[Path, FolderSummaries]) -> tuple[Session, dict[str, Any]]:
+    """A session's model (kept until the process ends) and its facts; the project folder's summaries are
+    scanned meanwhile in a child process, each file once for all the sessions asked for (`scanned`, by folder)."""
+    from claude_tui.core.files import folder_summaries, plan_file, sessions_index, sibling_summaries
     from claude_tui.core.forked import Forked
     from claude_tui.core.stats import tally_file
 
-    with Forked(sibling_summaries, path) as summaries:
+    folder = path.parent
+    with Forked(folder_summaries, folder, path.name, scanned.get(folder)) as summaries:
         with _reading(path):
             session, tally = tally_file(path)
-        facts = tally.facts(summaries.result(), sessions_index(path.parent).get(session.id))
+        scanned[folder] = summaries.result()
+    facts = tally.facts(sibling_summaries(path, scanned[folder]), sessions_index(folder).get(session.id))
     facts["plans"] = [str(p) for slug in facts["plan_slugs"] if (p := plan_file(slug, path))]
     return session, facts
 

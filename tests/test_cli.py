@@ -5,12 +5,16 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import orjson
 import pytest
 
+from claude_tui.cli import main
+from claude_tui.core import files, forked
 from tests.jsonl import Thread, text
+from tests.library_data import Writer
 
 
 def run(
@@ -104,6 +108,34 @@ def test_stats_human_output_for_several(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert "make the parser tolerant" in out.stdout and "second" in out.stdout
     assert "1 prompt, 1 answer" in out.stdout
+
+
+def test_stats_of_several_sessions_reads_their_folder_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The other session files of a folder are read for the summaries that title a session (written into a
+    later session's file): they were read again for each session asked for, and `stats` of a folder's 828
+    sessions read its 578 MB 828 times (6 minutes)."""
+    folder = tmp_path / "projects" / "-home-u-proj"
+    writers = [Writer(f"s{i}", start=100 * i) for i in range(4)]
+    for i, w in enumerate(writers):
+        w.prompt(f"prompt {i}")
+        w.answer()
+    writers[3].meta("summary", summary="Summary of s0", leafUuid=writers[0].last)
+    paths = [w.write(folder) for w in writers]
+    opened: Counter[str] = Counter()
+    open_readonly = files.open_readonly
+
+    def counted(path: str | os.PathLike[str]) -> int:
+        opened[Path(path).name] += 1
+        return open_readonly(path)
+
+    monkeypatch.setattr(files, "open_readonly", counted)
+    monkeypatch.setattr(forked, "can_fork", lambda: False)  # the scan in this process, where it is counted
+    assert main(["stats", "--json", *map(str, paths)]) == 0
+    titles = [orjson.loads(line)["title"] for line in capsys.readouterr().out.splitlines()]
+    assert titles == ["Summary of s0", "prompt 1", "prompt 2", "prompt 3"]
+    assert {name: n for name, n in opened.items() if name.endswith(".jsonl")} == {p.name: 1 for p in paths}
 
 
 def test_stats_goes_on_after_a_session_it_cannot_find(tmp_path: Path) -> None:

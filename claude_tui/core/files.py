@@ -20,6 +20,8 @@ from claude_tui.core.session import Session
 _SUMMARY = b'"type":"summary"'
 #: Bytes read at the start of a file for the summary records there (a few hundred bytes each).
 LEAD_BYTES = 16384
+#: The summary records of a folder's session files: by file name, each file's by leafUuid.
+FolderSummaries = dict[str, dict[str, str]]
 
 
 class SessionNotFound(LookupError):
@@ -226,30 +228,46 @@ def attach_agents(session: Session, paths: list[Path]) -> None:
         session.attach_agent(sub)
 
 
-def sibling_summaries(path: Path) -> dict[str, str]:
+def sibling_summaries(path: Path, by_file: FolderSummaries | None = None) -> dict[str, str]:
     """`summary` records of the other session files in the project folder, by leafUuid (its own
-    are in its model).
+    are in its model); `by_file`: the folder's, as folder_summaries gives them, else read now."""
+    by_file = folder_summaries(path.parent, skip=path.name) if by_file is None else by_file
+    return {leaf: text for name, found in by_file.items() if name != path.name for leaf, text in found.items()}
+
+
+def folder_summaries(project_dir: Path, skip: str = "", known: FolderSummaries | None = None) -> FolderSummaries:
+    """The `summary` records of each session file of a project folder but `skip`, by leafUuid, by file
+    name in the folder's order; a file in `known` (read for another of its sessions) is not read again.
 
     Claude Code writes a session's summary into the file of a later session; a byte
     search finds the few lines that hold one without parsing whole files. Files are read
     in chunks, not mapped: a mapped file cut short under us would kill the process (SIGBUS).
     """
-    found: dict[str, str] = {}
+    known = known or {}
+    by_file: FolderSummaries = {}
     buffer = bytearray(1 << 20)
-    for other in session_files(path.parent):
-        if other.name == path.name:
-            continue
-        try:
-            fd = open_readonly(other)
-        except ReadError:
-            continue
-        try:
-            buffer = _summaries_in(fd, found, buffer)
-        except OSError:
-            pass
-        finally:
-            os.close(fd)
-    return found
+    for path in session_files(project_dir):
+        if path.name in known:
+            by_file[path.name] = known[path.name]
+        elif path.name != skip:
+            by_file[path.name], buffer = _file_summaries(path, buffer)
+    return by_file
+
+
+def _file_summaries(path: Path, buffer: bytearray) -> tuple[dict[str, str], bytearray]:
+    """The summary records of one file (none when it cannot be read), and the buffer for the next."""
+    found: dict[str, str] = {}
+    try:
+        fd = open_readonly(path)
+    except ReadError:
+        return found, buffer
+    try:
+        buffer = _summaries_in(fd, found, buffer)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    return found, buffer
 
 
 def _summaries_in(fd: int, found: dict[str, str], buffer: bytearray) -> bytearray:
