@@ -148,17 +148,28 @@ def test_deleted_file_keeps_what_was_read(tmp_path: Path) -> None:
     assert tail.deleted and len(tail.session.messages) == before
 
 
-def test_subagent_file_appears_and_grows(tmp_path: Path) -> None:
-    project = tmp_path / "proj"
+def task_session(project: Path, tool: str = "Task") -> Path:
+    """A main session in `project` whose one answer calls `tool` (call id "task")."""
     t = Thread(session_id="main")
     t.prompt("go")
-    t.answer(tool_use("task", "Agent", prompt="dig"), msg_id="m1")
-    path = t.write(project / "main.jsonl")
+    t.answer(tool_use("task", tool, prompt="dig"), msg_id="m1")
+    return t.write(project / "main.jsonl")
+
+
+def subagent_thread() -> Thread:
+    """The transcript of the subagent that call runs, its prompt written."""
+    sub = Thread(session_id="main")
+    sub.prompt("dig", parent=None, isSidechain=True)
+    return sub
+
+
+def test_subagent_file_appears_and_grows(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    path = task_session(project, "Agent")
     tail = SessionTail(path)
     tail.poll()
     assert tail.session.subagents == []
-    sub = Thread(session_id="main")
-    sub.prompt("dig", parent=None, isSidechain=True)
+    sub = subagent_thread()
     agent_path = sub.write(project / "main" / "subagents" / "agent-a123.jsonl")
     update = tail.poll()
     assert update.threads_changed and tail.session.calls["task"].message.index in update.changed
@@ -175,10 +186,7 @@ def test_subagent_file_appears_and_grows(tmp_path: Path) -> None:
 
 def test_subagent_file_created_empty_links_when_its_prompt_arrives(tmp_path: Path) -> None:
     project = tmp_path / "proj"
-    t = Thread(session_id="main")
-    t.prompt("go")
-    t.answer(tool_use("task", "Task", prompt="dig"), msg_id="m1")
-    path = t.write(project / "main.jsonl")
+    path = task_session(project)
     tail = SessionTail(path)
     tail.poll()
     agent_path = project / "main" / "subagents" / "agent-a1.jsonl"
@@ -187,8 +195,7 @@ def test_subagent_file_created_empty_links_when_its_prompt_arrives(tmp_path: Pat
     assert tail.poll().threads_changed
     call = tail.session.calls["task"]
     assert call.subagent is None
-    sub = Thread(session_id="main")
-    sub.prompt("dig", parent=None, isSidechain=True)
+    sub = subagent_thread()
     agent_path.write_bytes(sub.bytes())
     update = tail.poll()
     assert call.subagent is not None and call.message.index in update.changed
@@ -196,10 +203,7 @@ def test_subagent_file_created_empty_links_when_its_prompt_arrives(tmp_path: Pat
 
 def test_a_subagent_file_unreadable_at_first_is_attached_when_it_can_be_read(tmp_path: Path) -> None:
     project = tmp_path / "proj"
-    t = Thread(session_id="main")
-    t.prompt("go")
-    t.answer(tool_use("task", "Task", prompt="dig"), msg_id="m1")
-    path = t.write(project / "main.jsonl")
+    path = task_session(project)
     target = tmp_path / "elsewhere" / "agent.jsonl"
     agent_path = project / "main" / "subagents" / "agent-a1.jsonl"
     agent_path.parent.mkdir(parents=True)
@@ -207,8 +211,7 @@ def test_a_subagent_file_unreadable_at_first_is_attached_when_it_can_be_read(tmp
     tail = SessionTail(path)
     tail.poll()
     assert tail.session.subagents == [] and len(tail.session.problems) == 1
-    sub = Thread(session_id="main")
-    sub.prompt("dig", parent=None, isSidechain=True)
+    sub = subagent_thread()
     sub.write(target)
     update = tail.poll()
     call = tail.session.calls["task"]
