@@ -655,31 +655,26 @@ class Index:
 
     def files(self, roots: list[Path]) -> list[tuple[str, str, bool, int, int, bytes | None, str | None]]:
         """(path, folder, agent, size, mtime_ns, facts JSON, error) of every indexed file under `roots`."""
-        names = [str(r) for r in roots]
-        sql = (
-            "SELECT path, folder, agent, size, mtime_ns, facts, error FROM files"
-            f" WHERE root IN ({','.join('?' * len(names))})"
-        )
-        return self.read(roots, lambda db: db.execute(sql, names).fetchall())
+        sql = "SELECT path, folder, agent, size, mtime_ns, facts, error FROM files WHERE root IN ({})"
+        return self._under(roots, sql)
 
     def unreadable(self, roots: list[Path]) -> list[tuple[str, str]]:
         """(path, error) of every file under `roots` that could not be read, by path."""
-        names = [str(r) for r in roots]
-        sql = (
-            "SELECT path, error FROM files"
-            f" WHERE root IN ({','.join('?' * len(names))}) AND error IS NOT NULL ORDER BY path"
-        )
-        return self.read(roots, lambda db: db.execute(sql, names).fetchall())
+        sql = "SELECT path, error FROM files WHERE root IN ({}) AND error IS NOT NULL ORDER BY path"
+        return self._under(roots, sql)
 
     def summaries(self, roots: list[Path]) -> dict[tuple[str, str], str]:
         """(folder, leafUuid) -> summary for the summaries under `roots` (of a leaf's several: the last written)."""
-        names = [str(r) for r in roots]
         sql = (
             "SELECT s.folder, s.leaf, s.summary FROM summaries s JOIN files f ON f.id = s.file"
-            f" WHERE f.root IN ({','.join('?' * len(names))}) ORDER BY s.rowid"
+            " WHERE f.root IN ({}) ORDER BY s.rowid"
         )
-        rows = self.read(roots, lambda db: db.execute(sql, names).fetchall())
-        return {(folder, leaf): text for folder, leaf, text in rows}
+        return {(folder, leaf): text for folder, leaf, text in self._under(roots, sql)}
+
+    def _under(self, roots: list[Path], sql: str) -> list[Any]:
+        """The rows of `sql` for the files under `roots`, whose names fill its `{}`."""
+        names = [str(r) for r in roots]
+        return self.read(roots, lambda db: db.execute(sql.format(",".join("?" * len(names))), names).fetchall())
 
     # ---------------------------------------------------------------- updating
 
