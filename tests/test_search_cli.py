@@ -337,13 +337,9 @@ def test_index_command_fails_when_nothing_can_be_kept(
     assert "working from memory" in capsys.readouterr().err
 
 
-def test_index_and_search_say_which_files_could_not_be_read(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """One line for them all, each time (the index keeps the error), and the exit status unchanged."""
-    root = tmp_path / "projects"
-    paths = simple_project(root, sessions=4)
-    denied = sorted(str(p) for p in paths[1:])
+def _deny(monkeypatch: pytest.MonkeyPatch, denied: list[str]) -> None:
+    """Opening a path in `denied` fails as it does without read permission (chmod 000 stops no root).
+    Emptying the list gives the permission back."""
     opened = index.open_readonly
 
     def open_readonly(path: str) -> int:
@@ -352,6 +348,16 @@ def test_index_and_search_say_which_files_could_not_be_read(
         return opened(path)
 
     monkeypatch.setattr(index, "open_readonly", open_readonly)
+
+
+def test_index_and_search_say_which_files_could_not_be_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One line for them all, each time (the index keeps the error), and the exit status unchanged."""
+    root = tmp_path / "projects"
+    paths = simple_project(root, sessions=4)
+    denied = sorted(str(p) for p in paths[1:])
+    _deny(monkeypatch, denied)
     said = f"claude-tui: 3 session files could not be read: {denied[0]} (permission denied), …\n"
     for _ in range(2):  # reading them, then with nothing new to read
         assert main(["index", "--projects-dir", str(root)]) == 0
@@ -360,6 +366,27 @@ def test_index_and_search_say_which_files_could_not_be_read(
     assert capsys.readouterr().err == said
     assert main(["search", "nowhere", "--projects-dir", str(root)]) == 1
     assert capsys.readouterr().err == said + "no matches\n"
+
+
+def test_a_file_that_becomes_readable_is_read_though_unchanged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """chmod +r does not change a file's mtime: each update tries the unreadable files again."""
+    root = tmp_path / "projects"
+    paths = simple_project(root, sessions=2)
+    denied = [str(paths[1])]
+    _deny(monkeypatch, denied)
+
+    def sessions_found() -> set[str]:
+        assert main(["search", "parser", "--json", "--projects-dir", str(root)]) == 0
+        return {orjson.loads(line)["path"] for line in capsys.readouterr().out.splitlines()}
+
+    assert sessions_found() == {str(paths[0])}
+    assert sessions_found() == {str(paths[0])}  # tried again, in vain
+    denied.clear()
+    assert sessions_found() == {str(p) for p in paths}
+    assert main(["index", "--projects-dir", str(root)]) == 0
+    assert capsys.readouterr().err == ""  # no more "could not be read"
 
 
 def test_a_folder_given_twice_is_one_root(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

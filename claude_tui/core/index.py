@@ -53,7 +53,7 @@ from claude_tui.core.files import is_under, leading_leaves, root_hint
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.sanitize import undecoded
 
-SCHEMA_VERSION = 18
+SCHEMA_VERSION = 19
 DB_NAME = "index.sqlite3"
 TEXT_NAME = "index-text-{}.sqlite3"
 #: A result is cut once this many bytes of a file have been read (memory stays bounded).
@@ -97,6 +97,8 @@ CREATE TABLE files(
 );
 -- covers the check of every file for changes: it reads this index, not the rows and their blobs
 CREATE INDEX files_stamp ON files(root, path, size, mtime_ns, inode, offset, id);
+-- the few files that could not be read: each update tries them again
+CREATE INDEX files_unreadable ON files(root, path) WHERE error IS NOT NULL;
 CREATE TABLE summaries(file INTEGER NOT NULL, folder TEXT NOT NULL, leaf TEXT NOT NULL, summary TEXT NOT NULL);
 CREATE INDEX summaries_file ON summaries(file);
 CREATE INDEX summaries_leaf ON summaries(folder, leaf);
@@ -285,7 +287,8 @@ def _result(
 
 
 def _failure(job: Job, error: str) -> Result:
-    """The result of a file that cannot be read: kept as it is, and not tried again until it changes."""
+    """The result of a file that cannot be read: kept as it is, and tried again by the next update
+    that can open it (Index._plan)."""
     try:
         mtime_ns = os.stat(job[1]).st_mtime_ns
     except OSError:
@@ -744,15 +747,17 @@ class Index:
             self.rebuild()
             db = self.db
         root_names = [str(r) for r in roots]
+        under = f"root IN ({','.join('?' * len(root_names))})"
         known = {
             path: (fid, size, mtime_ns, inode, offset)
             for fid, path, size, mtime_ns, inode, offset in db.execute(
-                "SELECT id, path, size, mtime_ns, inode, offset FROM files"
-                f" WHERE root IN ({','.join('?' * len(root_names))})",
-                root_names,
+                f"SELECT id, path, size, mtime_ns, inode, offset FROM files WHERE {under}", root_names
             )
         }
-        jobs, new, gone = self._plan(disk, known)
+        failed = {
+            path for (path,) in db.execute(f"SELECT path FROM files WHERE {under} AND error IS NOT NULL", root_names)
+        }
+        jobs, new, gone = self._plan(disk, known, failed)
         if not jobs and not gone and not new:
             result.seconds = time.monotonic() - started
             return result
@@ -770,9 +775,10 @@ class Index:
         return result
 
     def _plan(
-        self, disk: list[DiskFile], known: dict[str, tuple[int, int, int, int, int]]
+        self, disk: list[DiskFile], known: dict[str, tuple[int, int, int, int, int]], failed: set[str]
     ) -> tuple[list[Job], list[DiskFile], list[str]]:
-        """Jobs for files that grew; files to add (new or rewritten); paths gone from disk."""
+        """Jobs for files that grew, or that could not be read (`failed`) and open now (a `chmod` does
+        not change a file's mtime); files to add (new or rewritten); paths gone from disk."""
         jobs: list[Job] = []
         new: list[DiskFile] = []
         seen = set()
@@ -785,6 +791,8 @@ class Index:
                 continue
             fid, size, mtime_ns, inode, offset = old
             if size == f.size and mtime_ns == f.mtime_ns and inode == f.inode:
+                if f.path in failed and _opens(f.path):
+                    grown.append((fid, f, offset))  # read on from where it failed
                 continue  # unchanged: the common case costs one stat
             if inode == f.inode and f.size >= offset and (f.size > size or mtime_ns == -1):
                 grown.append((fid, f, offset))  # appended to, or its last read was stopped
@@ -965,6 +973,15 @@ def _pool(
                 p.join()
         tasks.cancel_join_thread()
         events.cancel_join_thread()
+
+
+def _opens(path: str) -> bool:
+    """Whether `path` can be opened for reading now."""
+    try:
+        os.close(open_readonly(path))
+    except ReadError:
+        return False
+    return True
 
 
 def _still_ends(path: str, offset: int, tail: bytes | None) -> bool:
