@@ -19,7 +19,7 @@ from claude_tui.cli import ERROR, CommandError, argument_text, takes_escapes, wa
 from claude_tui.core.files import default_roots
 from claude_tui.core.index import WRITE_WAIT, Index, IndexBusy, Progress, UpdateResult
 from claude_tui.core.sanitize import folded, inert_json, visible_controls
-from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, search
+from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, left_out_note, search
 
 BAR_WIDTH = 24
 
@@ -152,6 +152,8 @@ def run_search(args: argparse.Namespace) -> int:
         out.write("".join(format_hit(h, color) for h in hits))
     if hits.cut_short:
         warn(f"{CUT_SHORT}: narrow it with --since, --until or --project")
+    if hits.left_out:
+        warn(left_out_note(hits.left_out))
     if not hits:
         print("no matches", file=sys.stderr)
     return 0 if hits else 1

@@ -80,6 +80,24 @@ def test_a_query_with_no_words_is_an_error(query: str) -> None:
         parse_query(query)
 
 
+def test_a_part_with_no_letter_or_digit_is_left_out_and_said_to_be(
+    lib: Library, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The index holds words and numbers: 🎉 or -> can never match, so they are not searched for silently."""
+    assert parse_query("parser 🎉 -> 🎉 C++").left_out == ("🎉", "->")
+    assert lib.search("parser 🎉").left_out == ("🎉",) and not lib.search("parser").left_out
+    root = str(lib.roots[0])
+    assert main(["search", "--json", "--projects-dir", root, "--", "parser", "->"]) == 0
+    out, err = capsys.readouterr()
+    assert [orjson.loads(line)["session_id"] for line in out.splitlines()] == ["new"]
+    assert err == "claude-tui: left out '->': the index holds words and numbers\n"
+    assert main(["search", "--json", "--projects-dir", root, "🎉"]) == 2  # an error, as a bad date is
+    assert capsys.readouterr() == (
+        "",
+        "claude-tui: nothing to search for: the index holds words and numbers, not '🎉'\n",
+    )
+
+
 def test_bad_queries_search_as_plain_words(lib: Library) -> None:
     for query in ['"two json', "two (json", "two:json", "(two json)", "two^json*", "two OR"[:3]]:
         hits = lib.search(query)

@@ -740,6 +740,22 @@ async def test_errors_only_with_no_words_lists_every_error(roots: list[Path]) ->
         assert "or set a filter below" in str(screen.query_one("#search-status").render())
 
 
+async def test_a_query_part_with_no_letter_or_digit_is_said_to_be_left_out(roots: list[Path]) -> None:
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await browser_ready(pilot, app)
+        screen = await search(pilot, app, "notes")
+        status = screen.query_one("#search-status", Static)
+        query = screen.query_one("#search-query", Input)
+        query.value = "🎉"
+        await settled(pilot, lambda: status.has_class("-error"))
+        assert "nothing to search for: the index holds words and numbers, not '🎉'" in str(status.render())
+        assert not screen.query_one(HitList).lines
+        query.value = "notes 🎉"
+        await settled(pilot, lambda: screen.hits and not screen._timer and screen._shown == screen._token)
+        assert "messages, newest first · left out '🎉': the index holds words and numbers" in str(status.render())
+
+
 async def test_the_palette_opens_the_search(roots: list[Path]) -> None:
     app = ClaudeTUI(roots, clock=CLOCK)
     async with app.run_test(size=(140, 40)) as pilot:

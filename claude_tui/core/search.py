@@ -3,6 +3,7 @@
 A query is words that must all match, and "quoted words" that must match as a phrase;
 a word ending in `*` matches as a prefix. Anything else (unbalanced quotes, FTS syntax
 characters, `-` or `:`) is taken as plain words: a query never reaches FTS5 unquoted.
+A part with no letter or digit (`🎉`, `->`) is left out, and said to be: the index holds none.
 
 The index keeps no copy of the text, so a hit's snippet (and a phrase's check) is read
 from the session file at the row's byte offset: a few lines per search.
@@ -105,11 +106,26 @@ def unaccented(text: str) -> str:
 CUT_SHORT = "the search stopped after many messages with the words but not as written: older matches may be missing"
 
 
+#: Why a part of a query with no letter or digit is never found.
+WORDS_ONLY = "the index holds words and numbers"
+
+
+def left_out_note(parts: tuple[str, ...]) -> str:
+    """What a search says of the parts of its query it left out (Query.left_out)."""
+    return f"left out {_listed(parts)}: {WORDS_ONLY}"
+
+
+def _listed(parts: tuple[str, ...]) -> str:
+    return ", ".join(f"'{part}'" for part in parts)
+
+
 class Hits(list["Hit"]):
     """Hits, newest first. `cut_short`: the search stopped after rejecting MAX_REJECTED candidates,
-    so older matches may be missing (see CUT_SHORT)."""
+    so older matches may be missing (see CUT_SHORT). `left_out`: the query's parts it could not
+    look for (see left_out_note)."""
 
     cut_short = False
+    left_out: tuple[str, ...] = ()
 
 
 @dataclass
@@ -121,6 +137,7 @@ class Query:
     phrases: list[tuple[list[str], bool]]  #: token sequences that must be adjacent, the last maybe a prefix
     literals: list[str]  #: words with CJK characters (looked up a character at a time): they must appear as written
     terms: tuple[str, ...] = ()  #: the words and phrases as typed (a prefix's `*` left off)
+    left_out: tuple[str, ...] = ()  #: the parts typed with no letter or digit (🎉, ->): the index holds none
 
     _compiled: dict[bool, tuple[list[re.Pattern[str]], re.Pattern[str]]] = field(default_factory=dict, repr=False)
 
@@ -150,15 +167,18 @@ def parse_query(text: str) -> Query:
 
     A word the index splits (snake_case, a/path, a CJK run) is a phrase of its parts; `*` after it
     makes its last part a prefix. A word that starts or ends with a symbol (C++, -Wall) must be in
-    the text as typed (any case)."""
+    the text as typed (any case). A part with no letter or digit (🎉, ->) is left out."""
     terms: list[tuple[str, bool]] = []
     words: list[tuple[str, bool]] = []
     phrases: list[tuple[list[str], bool]] = []
     literals: list[str] = []
     typed: list[str] = []
+    left_out: list[str] = []
     for quoted, bare in _PARTS.findall(text):
         tokens = _TOKEN.findall(quoted if quoted else bare)
         if not tokens:
+            if part := quoted.strip() or bare:
+                left_out.append(part)
             continue
         typed.append(quoted.strip() or bare.rstrip("*"))
         prefix = bool(bare) and bare.endswith("*")
@@ -176,11 +196,13 @@ def parse_query(text: str) -> Query:
                     words.append(terms[-1])
         if len(tokens) > 1:
             phrases.append((tokens, prefix))
+    left = tuple(dict.fromkeys(left_out))
     if not terms:
-        raise ValueError("nothing to search for: give a word of letters or digits")
+        why = f"{WORDS_ONLY}, not {_listed(left)}" if left else "give a word of letters or digits"
+        raise ValueError(f"nothing to search for: {why}")
     unique = list(dict.fromkeys(terms))
     fts = " ".join(f'"{t}"' + ("*" if p else "") for t, p in unique)
-    return Query(fts, list(dict.fromkeys(words)), phrases, literals, tuple(dict.fromkeys(typed)))
+    return Query(fts, list(dict.fromkeys(words)), phrases, literals, tuple(dict.fromkeys(typed)), left)
 
 
 def _letter(cjk: bool) -> str:
@@ -326,6 +348,7 @@ def search(
     shards = [_candidates(db, sql.format(s=schema), args, page) for schema in schemas]
     candidates = heapq.merge(*shards, key=itemgetter(0), reverse=True)
     found = Hits()
+    found.left_out = q.left_out if q is not None else ()
     rejected = 0
     hits: list[tuple[int, str, int, Hit]] = []
     sessions: dict[str, tuple[str, str, str]] = {}

@@ -26,7 +26,7 @@ from textual.strip import Strip
 from textual.widgets import Checkbox, Input, Select, Static
 
 from claude_tui.core.find import Query
-from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, Hits
+from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, Hits, left_out_note
 from claude_tui.ui.bindings import cursor_bindings, key_display
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.findbar import match_styles
@@ -351,15 +351,24 @@ class SearchScreen(Screen[None]):
             self._status(message.error, error=True)
             return
         self._fill(message.hits, message.cursor)
-        count = len(message.hits)
+        self._status(self._found(message.hits))
+
+    def _found(self, hits: Hits) -> str:
+        """What the status says of hits: how many, what of the query was left out, the keys that go on."""
+        count = len(hits)
         more = "+" if count >= self._limit else ""
         noun = "message" if count == 1 else "messages"
-        opens = key_display(self.app, self.BINDINGS, "search.open")
-        found = f"{count:,}{more} {noun}, newest first · {opens} opens one" if count else "Nothing found"
+        parts = [f"{count:,}{more} {noun}, newest first" if count else "Nothing found"]
+        if hits.left_out:
+            parts.append(left_out_note(hits.left_out))
+        if count:
+            parts.append(f"{key_display(self.app, self.BINDINGS, 'search.open')} opens one")
         if more:
             down = key_display(self.app, HitList.BINDINGS, "search.hits.down", prefer="↓")
-            found += f" · {down} on the last shows more"
-        self._status(f"{found} · {CUT_SHORT}" if message.hits.cut_short else found)
+            parts.append(f"{down} on the last shows more")
+        if hits.cut_short:
+            parts.append(CUT_SHORT)
+        return " · ".join(parts)
 
     def _fill(self, hits: list[Hit], cursor: int = 0) -> None:
         self.hits = hits
