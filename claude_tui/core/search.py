@@ -313,6 +313,29 @@ def search(
     if not query.strip() and not any((project, role, kind, since, until, tool, errors_only)):
         raise ValueError("nothing to search for: give a word, or a filter")
     q = parse_query(query) if query.strip() else None
+    where, args = _conditions(
+        roots, q, project=project, role=role, kind=kind, since=since, until=until, tool=tool, errors_only=errors_only
+    )
+    rows = _rows_by_time(db, _select(where, words=q is not None), args, limit)
+    found = _gather(db, rows, q, limit)
+    found.left_out = q.left_out if q is not None else ()
+    return found
+
+
+def _conditions(
+    roots: list[Path],
+    q: Query | None,
+    *,
+    project: str | None,
+    role: str | None,
+    kind: str | None,
+    since: str | None,
+    until: str | None,
+    tool: str | None,
+    errors_only: bool,
+) -> tuple[list[str], list[Any]]:
+    """The SQL conditions a row (`r`), its file (`f`) and its text (`fts`) must meet, and their arguments:
+    under `roots`, holding the query's words, let through by each filter. ValueError for a bad filter."""
     where = [f"f.root IN ({','.join('?' * len(roots))})"]
     args: list[Any] = [str(r) for r in roots]
     if q is not None:
@@ -336,25 +359,39 @@ def search(
         args.append(tool)
     if errors_only:  # failed tool calls, and API errors
         where.append(f"(r.err = 1 OR r.kind = {API_ERROR})")
+    return where, args
+
+
+def _select(where: list[str], words: bool) -> str:
+    """The query for one text database (`{s}`): the rows meeting `where` below a row id (the first
+    argument after `where`'s), by falling row id, at most a number of them (the last argument)."""
     # by the FTS table's own row ids when there are words: it gives them in that order, unsorted
-    texts, rowid = ("{s}.fts JOIN {s}.rows r ON r.id = fts.rowid", "fts.rowid") if q else ("{s}.rows r", "r.id")
-    sql = (
+    texts, rowid = ("{s}.fts JOIN {s}.rows r ON r.id = fts.rowid", "fts.rowid") if words else ("{s}.rows r", "r.id")
+    return (
         f"SELECT {rowid}, r.off, r.kind, r.blk, r.tool, r.err, r.ts, f.path, f.folder, f.agent, f.facts"
         f" FROM {texts} JOIN files f ON f.id = r.file"
         f" WHERE {' AND '.join(where)} AND {rowid} < ? ORDER BY {rowid} DESC LIMIT ?"
     )
+
+
+def _rows_by_time(db: Any, sql: str, args: list[Any], limit: int) -> Iterator[tuple[Any, ...]]:
+    """The rows of `sql` in every text database, newest first (see newest_first), fetched a page at a time."""
     page = min(max(2 * limit, 100), 10_000)  # rows fetched at a time (any --limit fits SQLite's integers)
     schemas = text_schemas(db)
     shards = [_candidates(db, sql.format(s=schema), args, page) for schema in schemas]
-    candidates = heapq.merge(*shards, key=itemgetter(0), reverse=True)
+    return newest_first(heapq.merge(*shards, key=itemgetter(0), reverse=True), _reads(db, schemas))
+
+
+def _gather(db: Any, rows: Iterator[tuple[Any, ...]], q: Query | None, limit: int) -> Hits:
+    """The newest `limit` hits of `rows` (given newest first), a row written twice (a worker killed
+    mid-write) once; cut short after MAX_REJECTED rows whose text lacks a phrase or a word as written."""
     found = Hits()
-    found.left_out = q.left_out if q is not None else ()
     rejected = 0
     hits: list[tuple[int, str, int, Hit]] = []
     sessions: dict[str, tuple[str, str, str]] = {}
-    seen: set[tuple[str, int, int, int]] = set()  # a part written twice (a worker killed mid-write) shows once
+    seen: set[tuple[str, int, int, int]] = set()
     with _Lines() as lines:
-        for row in newest_first(candidates, _reads(db, schemas)):
+        for row in rows:
             if len(hits) >= limit and (row[6] or 0) < hits[-1][0]:
                 break  # the hits of the last second are all in: their order is by the exact timestamp
             if (part := (row[7], row[1], row[2], row[3])) in seen:
