@@ -660,3 +660,28 @@ def test_the_real_corpus_indexes_incrementally_to_the_same_facts(real_projects: 
     cold = fresh(copy, tmp_path, "cold")
     assert infos(lib) == infos(cold)
     assert len(infos(cold)) > 50
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_file_claude_tui_fails_on_is_noted_not_fatal_and_not_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    """A defect of ours met in one file (an exception while reading it) stops neither the update nor the
+    other files, whether read here or in workers; the file is listed as unreadable and, unlike one that
+    could not be opened, not read again at every update while it is unchanged."""
+    root = tmp_path / "projects"
+    paths = simple_project(root, sessions=3)
+    _in_workers(monkeypatch, workers)
+    feed = index_module.Extractor.feed
+
+    def failing_feed(self: index_module.Extractor, lines: bytes, off: int) -> None:  # forked workers run it too
+        if b"number 1" in lines:
+            raise ValueError("a defect")
+        feed(self, lines, off)
+
+    monkeypatch.setattr(index_module.Extractor, "feed", failing_feed)
+    lib = Library([root], tmp_path / "cache")
+    assert lib.refresh().files_read == 3
+    assert lib.index.unreadable(lib.roots) == [(str(paths[1]), f"{index_module.DEFECT}ValueError('a defect')")]
+    assert len(hits(lib, "green")) == 2
+    assert lib.refresh().files_read == 0

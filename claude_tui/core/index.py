@@ -66,6 +66,8 @@ COMMIT_EVERY = 1.0
 COMMIT_BYTES = 32 * 1024 * 1024
 #: Rebuild from scratch when dead rows exceed both this and the live rows.
 DEAD_ROWS_LIMIT = 200_000
+#: How the error of a file that claude-tui failed on (an exception, not the file's fault) begins.
+DEFECT = "claude-tui failed on it: "
 #: Seconds to wait for another process's write to finish.
 BUSY_TIMEOUT = 30.0
 #: Seconds an update waits to start writing while another process writes (claude-tui's own writes take
@@ -263,6 +265,8 @@ def run_job(job: Job, leaves: frozenset[str]) -> Iterator[Result]:
         yield _result(ex, begin, end, True, st, stop, tail)
     except OSError as exc:
         yield _failure(job, exc.strerror or str(exc))
+    except Exception as exc:  # a defect of ours, met in one file, must not stop the others
+        yield _failure(job, f"{DEFECT}{exc!r}")
     finally:
         os.close(fd)
 
@@ -407,15 +411,11 @@ def _worker(tasks: Any, events: Any, leaves: frozenset[str], path: str, shard: i
     try:
         batcher = _Batcher(connect(path), connect(str(text_path(Path(path), shard))), "main")
         while not stopping and (job := _next_job(tasks, parent)) is not None:
-            try:
-                for item in run_job(job, leaves):
-                    if (written := batcher.add(item)) is not None:
-                        events.put(written)
-                    if stopping:
-                        return
-            except Exception as exc:  # one bad file must not stop the others
-                if (written := batcher.add(_failure(job, repr(exc)))) is not None:
+            for item in run_job(job, leaves):
+                if (written := batcher.add(item)) is not None:
                     events.put(written)
+                if stopping:
+                    return
         if not stopping and (written := batcher.flush()) is not None:
             events.put(written)
     except sqlite3.Error as exc:
@@ -754,8 +754,12 @@ class Index:
                 f"SELECT id, path, size, mtime_ns, inode, offset FROM files WHERE {under}", root_names
             )
         }
-        failed = {
-            path for (path,) in db.execute(f"SELECT path FROM files WHERE {under} AND error IS NOT NULL", root_names)
+        failed = {  # that could not be opened or read: not those that met a defect of ours, which would again
+            path
+            for (path,) in db.execute(
+                f"SELECT path FROM files WHERE {under} AND error IS NOT NULL AND instr(error, ?) != 1",
+                [*root_names, DEFECT],
+            )
         }
         jobs, new, gone = self._plan(disk, known, failed)
         if not jobs and not gone and not new:
