@@ -601,6 +601,29 @@ def test_json_survives_integers_beyond_64_bits(tmp_path: Path) -> None:
     assert doc["messages"][1]["tool_calls"][0]["input"]["n"] == 123456789012345678901234567890
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_the_lock_given_is_held_for_each_message_not_the_whole_export(tmp_path: Path, fmt: str) -> None:
+    """The app's view lock keeps its live reader out of the session while it is read; held for a whole export,
+    it kept the screen (which draws under it) from taking keys for seconds on a big session."""
+    log = Log()
+    for n in range(3):
+        log.prompt(f"question {n}")
+        log.answer(text(f"answer {n}"))
+    session = read_session(log.write(tmp_path / "s1.jsonl"))
+    holds = 0
+
+    class Counted:
+        def __enter__(self) -> None:
+            nonlocal holds
+            holds += 1
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+    assert "answer 2" in export_session(session, fmt, lock=Counted())
+    assert holds == 2 + len(session.visible())  # the facts, the messages to show, then each message
+
+
 def test_unknown_format_is_refused(tmp_path: Path) -> None:
     path = hostile_session(tmp_path)
     with pytest.raises(ValueError, match="unknown export format 'pdf'"):

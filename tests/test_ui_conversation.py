@@ -549,40 +549,52 @@ async def test_export_asks_where_then_writes_there(tmp_path: Path, monkeypatch: 
         assert not (path.parent / "x.md").exists()
 
 
-async def test_export_reads_the_session_while_the_live_reader_waits(
+async def test_export_reads_the_session_a_message_at_a_time_under_the_views_lock(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The export runs in a thread: the live reader adding to the session meanwhile made it fail ("dictionary
-    changed size during iteration"). While it reads the session, the view's lock is held."""
+    changed size during iteration"), so it reads the session under the view's lock. It held that lock for the
+    whole export: on a 98 MB session the screen, which draws under it, took no key for 2 s. Now it holds it
+    for each message and lets go between two."""
     from claude_tui.core import export
 
-    free_while_exporting: list[bool] = []
-
-    def probed(session: Any, fmt: str) -> str:
-        probe = threading.Thread(target=lambda: free_while_exporting.append(try_lock(view.lock)))
-        probe.start()
-        probe.join()
-        return real(session, fmt)
-
-    real = export.export_session
-    monkeypatch.setattr(export, "export_session", probed)
-    app = session_app(demo("dce61781"))
+    log: list[str] = []
+    real = export._Walker.message
+    monkeypatch.setattr(export._Walker, "message", lambda walker, *a: (log.append("message"), real(walker, *a)))
+    thread = Thread()
+    for n in range(3):
+        thread.prompt(f"question {n}")
+        thread.answer(text(f"answer {n}"))
+    app = session_app(thread.write(tmp_path / "proj" / "s1.jsonl"))
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
+        view.lock = LoggedLock(view.lock, log)  # type: ignore[assignment]
         await pilot.press("x")
         await settled(pilot, lambda: isinstance(app.screen, ExportPrompt))
         app.screen.query_one(Input).value = str(tmp_path / "out.md")
         await pilot.press("enter")
         await settled(pilot, lambda: (tmp_path / "out.md").is_file())
-    assert free_while_exporting == [False]
+    assert "answer 2" in (tmp_path / "out.md").read_text()
+    assert log[-18:] == ["take", "message", "let go"] * 6
 
 
-def try_lock(lock: Any) -> bool:
-    """Whether this thread could take `lock` (released again at once)."""
-    if not lock.acquire(blocking=False):
-        return False
-    lock.release()
-    return True
+class LoggedLock:
+    """A lock that notes in `log` when a worker thread (not the screen's) takes it and lets go of it."""
+
+    def __init__(self, lock: Any, log: list[str]) -> None:
+        self.lock, self.log = lock, log
+
+    def __enter__(self) -> None:
+        self.lock.__enter__()
+        self._note("take")
+
+    def __exit__(self, *exc: object) -> None:
+        self._note("let go")
+        self.lock.__exit__(*exc)
+
+    def _note(self, event: str) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            self.log.append(event)
 
 
 async def test_the_header_counts_slash_commands_beside_prompts(tmp_path: Path) -> None:

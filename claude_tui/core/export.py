@@ -14,8 +14,10 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from markdown_it import MarkdownIt
@@ -54,20 +56,37 @@ MARKDOWN_CHARS = 100_000
 #: Input keys that summarise a call in its heading, by preference.
 SUMMARY_KEYS = ("description", "file_path", "notebook_path", "path", "pattern", "url", "query", "skill", "command")
 
+#: A lock, or nothing to hold: see `export_session`.
+Guard = AbstractContextManager[Any]
+X = TypeVar("X")
+Y = TypeVar("Y")
 
-def export_session(session: Session, fmt: str, summaries: dict[str, str] | None = None) -> str:
-    """`session` as a Markdown, HTML or JSON document (`fmt` is one of FORMATS)."""
-    facts = session_stats(session, summaries)
-    if fmt == "json":
-        return _json_document(session, facts)
-    if fmt == "markdown":
-        writer: _Markdown | _Html = _Markdown()
-    elif fmt == "html":
-        writer = _Html()
-    else:
+
+def export_session(
+    session: Session, fmt: str, summaries: dict[str, str] | None = None, lock: Guard | None = None
+) -> str:
+    """`session` as a Markdown, HTML or JSON document (`fmt` is one of FORMATS). `lock` (a live session's) is
+    held while the session is read: for its facts, then for each message in turn, never for the whole walk."""
+    if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r}; expected one of {', '.join(FORMATS)}")
-    _Walker(session, writer).document(facts)
+    guard = nullcontext() if lock is None else lock
+    with guard:
+        facts = session_stats(session, summaries)
+    if fmt == "json":
+        return _json_document(session, facts, guard)
+    writer: _Markdown | _Html = _Markdown() if fmt == "markdown" else _Html()
+    _Walker(session, writer, guard).document(facts)
     return writer.finish()
+
+
+def _each_held(lock: Guard, items: list[X], do: Callable[[X], Y]) -> list[Y]:
+    """`do(item)` for each of `items`, with `lock` held for each and let go between two: a live reader (and a
+    screen that draws the session) waits for one message, not for a whole export."""
+    done = []
+    for item in items:
+        with lock:
+            done.append(do(item))
+    return done
 
 
 # ---------------------------------------------------------------- what is shown
@@ -76,20 +95,22 @@ def export_session(session: Session, fmt: str, summaries: dict[str, str] | None 
 class _Walker:
     """Walks the visible messages of a session (and its subagents) and tells a writer what to show."""
 
-    def __init__(self, session: Session, out: _Markdown | _Html) -> None:
+    def __init__(self, session: Session, out: _Markdown | _Html, lock: Guard) -> None:
         self.session = session
         self.out = out
+        self.lock = lock  #: held while a message (or an unlinked subagent) is read, see `export_session`
         self.day = ""  #: the date of the last time shown; a time shows its date when the day changes
 
     def document(self, facts: dict[str, Any]) -> None:
+        session = self.session
         self.out.header(facts["title"] or "(untitled session)", _fact_rows(facts))
-        self.messages(self.session)
-        unlinked = [s for s in self.session.subagents if s.parent_call is None]
+        with self.lock:
+            shown, unlinked = session.visible(), _unlinked(session)
+        _each_held(self.lock, shown, lambda m: self.message(session, m))
         if unlinked:
             self.out.divider(f"{len(unlinked)} subagent(s) not linked to a tool call", "subagent")
-            for sub in unlinked:
-                self.subagent(sub)
-        self.out.footer(f"Exported by claude-tui {__version__} from {self.session.path}")
+            _each_held(self.lock, unlinked, self.subagent)
+        self.out.footer(f"Exported by claude-tui {__version__} from {session.path}")
 
     def messages(self, session: Session) -> None:
         for message in session.visible():
@@ -240,6 +261,11 @@ class _Walker:
         return shown
 
 
+def _unlinked(session: Session) -> list[Session]:
+    """The subagents of `session` that no tool call started (a warmup, say): shown after its messages."""
+    return [s for s in session.subagents if s.parent_call is None]
+
+
 def _fact_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
     tokens = facts["tokens_with_subagents"]
     cost = facts["cost_with_subagents_usd"]
@@ -334,14 +360,16 @@ def _json_text(value: Any) -> str:
 # ---------------------------------------------------------------- JSON
 
 
-def _json_document(session: Session, facts: dict[str, Any]) -> str:
+def _json_document(session: Session, facts: dict[str, Any], lock: Guard) -> str:
+    with lock:
+        shown, unlinked = session.visible(), _unlinked(session)
     document = {
         "format": "claude-tui-export",
         "version": 1,
         "exported_by": f"claude-tui {__version__}",
         "session": facts,
-        "messages": [_json_message(session, m) for m in session.visible()],
-        "unlinked_subagents": [_json_agent(s) for s in session.subagents if s.parent_call is None],
+        "messages": _each_held(lock, shown, lambda m: _json_message(session, m)),
+        "unlinked_subagents": _each_held(lock, unlinked, _json_agent),
     }
     return _json_text(document) + "\n"
 

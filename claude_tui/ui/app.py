@@ -902,14 +902,13 @@ class MainScreen(Screen[None]):
 
     @work(thread=True, group="export", exit_on_error=False)
     def _export(self, session: Any, lock: RLock, fmt: str, target: Path) -> None:
-        """Write `session` as `fmt` to `target`; `lock` (the view's) keeps the live reader out while it is read."""
+        """Write `session` as `fmt` to `target`; `lock` (the view's) keeps the live reader out while a message is
+        read, and lets it (and the screen, which draws under it) in between two."""
         from claude_tui.core.export import export_session
         from claude_tui.writing import write_export
 
         try:
-            with lock:
-                document = export_session(session, fmt)
-            write_export(target, document)
+            write_export(target, export_session(session, fmt, lock=lock))
         except OSError as exc:
             self.app.notify(f"Cannot write {target}: {exc.strerror or exc}", severity="error", markup=False)
             return
