@@ -36,6 +36,7 @@ from claude_tui.ui.widgets.status import LiveStatus
 if TYPE_CHECKING:  # and what the first screen does not show is imported when it is wanted
     from threading import RLock
 
+    from textual.binding import ActiveBinding
     from textual.command import Provider
 
     from claude_tui.core.find import Query
@@ -293,56 +294,66 @@ class MainScreen(Screen[None]):
             self.query_one(ProjectTree).border_title = f"Projects · indexing {message.done}/{message.total}"
 
     def on_library_loaded(self, message: LibraryLoaded) -> None:
+        """The projects read (what the index held, or brought up to date): the tree and the list show them."""
         app: ClaudeTUI = self.app  # type: ignore[assignment]
+        if message.update and not message.projects:
+            self.refresh_library()  # the index held nothing: bring it up to date now
+            return
         if message.update:  # what the index held is on screen: bring it up to date once that is drawn
-            if not message.projects:
-                self.refresh_library()
-                return
             self.call_after_refresh(self.set_timer, UPDATE_DELAY, self.refresh_library)
         app.projects = message.projects
         if message.final:
             self.query_one(ProjectTree).border_title = "Projects"
         empty = not message.projects and self.direct is None and self.conversation.session is None
-        if not (empty and message.final):  # else the first-run page says them
+        self._tell_problems(message, first_run=empty and message.final)
+        if empty:
+            if message.final:
+                self._show_empty(app.roots, message.notices)
+            return  # (the last session deleted while shown: it stays, with an empty tree and list)
+        self.remove_class("-empty")
+        self._show_projects(message)
+        if self.direct is not None:
+            self.info = self._info_of(self.direct)
+            self.update_header()
+        if message.final:
+            self._search_again()
+
+    def _tell_problems(self, message: LibraryLoaded, first_run: bool) -> None:
+        """Toast the library's notices not toasted yet (the first-run page says them) and its error."""
+        if not first_run:
             fresh = [notice for notice in message.notices if notice not in self._noticed]
             self._noticed.update(fresh)
             for notice in fresh[:3]:
                 self.notify(notice, severity="warning", timeout=6, markup=False)
         if message.error:
             self.notify(f"Could not read the history: {message.error}", severity="error", timeout=10, markup=False)
-        if empty:
-            if message.final:
-                self._show_empty(app.roots, message.notices)
-            return  # (the last session deleted while shown: it stays, with an empty tree and list)
-        self.remove_class("-empty")
-        tree = self.query_one(ProjectTree)
-        current = tree.chosen
+
+    def _show_projects(self, message: LibraryLoaded) -> None:
+        """The tree shows the projects loaded, on the one to show (see `_project_to_show`), and the list its
+        sessions; the newest is opened when none is (or following catches up with one)."""
         # following: the newest session is the one that started since the index was last brought up to date
         catch_up = message.final and not self._up_to_date and self.follow and self.direct is None
         self._up_to_date |= message.final
+        tree = self.query_one(ProjectTree)
+        project = self._project_to_show(message.projects, tree.chosen, catch_up)
+        tree.set_projects(message.projects, project, keep_places=message.live)
+        if project is None:
+            self.query_one(SessionList).set_sessions([])
+            return
+        open_newest = self.direct is None and (self.info is None or catch_up)
+        self._show_project(project, open_newest=open_newest, keep_places=message.live)
+        if open_newest and self.follow:
+            self.call_after_refresh(self._read)  # what is followed in front, on a narrow screen too
+
+    def _project_to_show(self, projects: list[Project], current: Project | None, catch_up: bool) -> Project | None:
+        """The `current` project still (unless following catches up with a newer session), else the session's
+        opened directly, else that of the newest session."""
         # the same folder (a project's path comes from its sessions, and may change as more are read), or the
         # same path (a project under two roots takes the folder of its newest session)
         keep = None
-        if current is not None:
-            keep = next((p for p in message.projects if p.folder == current.folder or p.path == current.path), None)
-        project = (
-            (None if catch_up else keep)
-            or (self._project_of(self.direct) if self.direct else None)
-            or self._newest_shown(message.projects)
-        )
-        tree.set_projects(message.projects, project, keep_places=message.live)
-        if project is not None:
-            open_newest = self.direct is None and (self.info is None or catch_up)
-            self._show_project(project, open_newest=open_newest, keep_places=message.live)
-            if open_newest and self.follow:
-                self.call_after_refresh(self._read)  # what is followed in front, on a narrow screen too
-        else:
-            self.query_one(SessionList).set_sessions([])
-        if self.direct is not None:
-            self.info = self._info_of(self.direct)
-            self.update_header()
-        if message.final:
-            self._search_again()
+        if current is not None and not catch_up:
+            keep = next((p for p in projects if p.folder == current.folder or p.path == current.path), None)
+        return keep or (self._project_of(self.direct) if self.direct else None) or self._newest_shown(projects)
 
     def _search_again(self) -> None:
         """The search screen, if it is open, searches again: the index has what was written since."""
@@ -777,45 +788,56 @@ class MainScreen(Screen[None]):
 
     def on_key(self, event: events.Key) -> None:
         """Type-to-filter: a printable key that nothing bound, typed in the tree or the list; and / in the
-        conversation, which opens the find bar."""
-        focused = self.focused
+        conversation, which opens the find bar. A key taken here goes no further."""
+        focused, character = self.focused, event.character
         if event.key == "backspace" and isinstance(focused, ProjectTree | SessionList) and focused.filter_text:
-            box = self._filter_box(isinstance(focused, ProjectTree))  # back to editing the filter
-            self.set_focus(box)
-            box.action_delete_left()
+            took = self._delete_in_filter(focused)
+        elif not event.is_printable or not character:
+            took = False
+        elif isinstance(focused, Input):  # typed fast, it was sent to a pane before the box took the focus
+            focused.replace(character, *focused.selection)  # as the box does: over what is selected
+            took = True
+        elif isinstance(focused, ConversationView):
+            took = self._find_key(focused, character, self.active_bindings.get(event.key))
+        elif isinstance(focused, ProjectTree | SessionList):
+            took = self._filter_key(focused, character, self.active_bindings.get(event.key))
+        else:
+            took = False
+        if took:
             event.stop()
-            return
-        if not event.is_printable or not event.character:
-            return
-        if isinstance(focused, Input):  # typed fast, it was sent to a pane before the box took the focus
-            focused.replace(event.character, *focused.selection)  # as the box does: over what is selected
-            event.stop()
-            return
-        bound = self.active_bindings.get(event.key)
-        if isinstance(focused, ConversationView):
-            if self._typed_early is not None:  # the find bar is on its way: these keys are for it
-                self._typed_early += event.character
-                event.stop()
-            elif bound is not None and bound.node is focused and bound.binding.action == "find(0)":
-                if (bar := self.find_bar) is not None:
-                    bar.open()  # here, not as a binding: that would run after the keys typed next reach us
-                else:
-                    self._typed_early = ""
-                    self.run_worker(self._open_find_bar_early())
-                event.stop()
-            return
-        if not isinstance(focused, ProjectTree | SessionList):
-            return
+
+    def _delete_in_filter(self, pane: ProjectTree | SessionList) -> bool:
+        """Backspace in a filtered tree or list: back to editing its filter, a character fewer."""
+        box = self._filter_box(isinstance(pane, ProjectTree))
+        self.set_focus(box)
+        box.action_delete_left()
+        return True
+
+    def _find_key(self, view: ConversationView, character: str, bound: ActiveBinding | None) -> bool:
+        """A key typed in the conversation: for the find bar while it is on its way; / opens it."""
+        if self._typed_early is not None:  # the find bar is on its way: these keys are for it
+            self._typed_early += character
+            return True
+        if bound is None or bound.node is not view or bound.binding.action != "find(0)":
+            return False
+        if (bar := self.find_bar) is not None:
+            bar.open()  # here, not as a binding: that would run after the keys typed next reach us
+        else:
+            self._typed_early = ""
+            self.run_worker(self._open_find_bar_early())
+        return True
+
+    def _filter_key(self, pane: ProjectTree | SessionList, character: str, bound: ActiveBinding | None) -> bool:
+        """A key typed in the tree or the list: / opens its filter; a printable key that nothing bound starts it."""
         if bound is not None and bound.node is self and bound.binding.action == "filter":
             self.action_filter()  # here, not as a binding: that would run after the keys typed next reach us
-            event.stop()
-            return
-        if event.character.isspace() or (bound is not None and bound.enabled):
-            return
-        box = self._filter_box(isinstance(focused, ProjectTree))
+            return True
+        if character.isspace() or (bound is not None and bound.enabled):
+            return False
+        box = self._filter_box(isinstance(pane, ProjectTree))
         self.set_focus(box)  # at once, not after the keys already queued: those are sent to the box
-        box.insert_text_at_cursor(event.character)
-        event.stop()
+        box.insert_text_at_cursor(character)
+        return True
 
     @on(Input.Changed, "#projects-filter")
     def _project_filter(self, event: Input.Changed) -> None:
