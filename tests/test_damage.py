@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -470,8 +471,9 @@ def test_batches_go_on_past_a_line_longer_than_a_batch(tmp_path: Path) -> None:
     assert len(batches) > 10
 
 
-def test_summaries_are_found_across_read_boundaries(tmp_path: Path) -> None:
-    """Summaries before, inside and after megabytes of other lines, one longer than the read buffer."""
+def test_only_the_summaries_that_open_a_sibling_file_are_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Claude Code writes summary records at the top of a file: a block of them longer than one read is found
+    whole, and the megabytes after it are never read (stats of one session read every file of its folder)."""
     project = tmp_path / "-home-u-p"
     project.mkdir()
 
@@ -479,12 +481,27 @@ def test_summaries_are_found_across_read_boundaries(tmp_path: Path) -> None:
         return orjson.dumps({"type": "summary", "summary": f"title {n}", "leafUuid": f"leaf-{n}"})
 
     filler = b"\n".join(orjson.dumps({"type": "user", "n": i, "pad": "y" * 300}) for i in range(4000))
-    huge = orjson.dumps({"type": "user", "pad": "z" * 3_000_000})
-    parts = [summary(1), filler, summary(2), huge, summary(3), filler, summary(4)]
-    (project / "a.jsonl").write_bytes(b"\n".join(parts))  # the last summary has no newline
-    (project / "b.jsonl").write_bytes(summary(5) + b"\n")  # b's own: in its model, not searched for
+    block = b"\n".join(summary(n) for n in range(300))  # over 20 KB
+    (project / "a.jsonl").write_bytes(block + b"\n" + filler + b"\n")
+    (project / "c.jsonl").write_bytes(summary(300))  # only a summary, with no newline
+    (project / "b.jsonl").write_bytes(summary(301) + b"\n")  # b's own: in its model, not searched for
+    read: list[int] = []
+    for name in ("pread", "preadv"):
+        monkeypatch.setattr(os, name, _counting(getattr(os, name), read))
     found = sibling_summaries(project / "b.jsonl")
-    assert found == {f"leaf-{n}": f"title {n}" for n in range(1, 5)}
+    assert found == {f"leaf-{n}": f"title {n}" for n in range(301)}
+    assert sum(read) < 2 * len(block)
+
+
+def _counting(read: Callable[..., Any], counts: list[int]) -> Callable[..., Any]:
+    """`read` (os.pread or os.preadv), noting in `counts` how many bytes each call read."""
+
+    def counted(*args: Any) -> Any:
+        got = read(*args)
+        counts.append(got if isinstance(got, int) else len(got))
+        return got
+
+    return counted
 
 
 def test_stats_export_and_the_header_count_the_damage_alike(

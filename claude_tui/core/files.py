@@ -18,8 +18,8 @@ from claude_tui.core.session import Session
 
 #: What a summary record's line holds, as Claude Code writes it.
 _SUMMARY = b'"type":"summary"'
-#: Bytes read at the start of a file for the summary records there (a few hundred bytes each).
-LEAD_BYTES = 16384
+#: Bytes read at a time at the start of a file for the summary records there (a few hundred bytes each).
+LEAD_BYTES = 4096
 #: The summary records of a folder's session files: by file name, each file's by leafUuid.
 FolderSummaries = dict[str, dict[str, str]]
 
@@ -239,62 +239,15 @@ def folder_summaries(project_dir: Path, skip: str = "", known: FolderSummaries |
     """The `summary` records of each session file of a project folder but `skip`, by leafUuid, by file
     name in the folder's order; a file in `known` (read for another of its sessions) is not read again.
 
-    Claude Code writes a session's summary into the file of a later session; a byte
-    search finds the few lines that hold one without parsing whole files. Files are read
-    in chunks, not mapped: a mapped file cut short under us would kill the process (SIGBUS).
+    Claude Code writes a session's summary at the top of the file of a later session: only the
+    summary lines that open each file are read (see leading_summaries), not whole files.
     """
     known = known or {}
-    by_file: FolderSummaries = {}
-    buffer = bytearray(1 << 20)
-    for path in session_files(project_dir):
-        if path.name in known:
-            by_file[path.name] = known[path.name]
-        elif path.name != skip:
-            by_file[path.name], buffer = _file_summaries(path, buffer)
-    return by_file
-
-
-def _file_summaries(path: Path, buffer: bytearray) -> tuple[dict[str, str], bytearray]:
-    """The summary records of one file (none when it cannot be read), and the buffer for the next."""
-    found: dict[str, str] = {}
-    try:
-        fd = open_readonly(path)
-    except ReadError:
-        return found, buffer
-    try:
-        buffer = _summaries_in(fd, found, buffer)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-    return found, buffer
-
-
-def _summaries_in(fd: int, found: dict[str, str], buffer: bytearray) -> bytearray:
-    """Collect the summary records of one open file, reading it through `buffer` (grown for
-    a line longer than it, and returned for the next file)."""
-    pos = have = 0
-    while True:
-        if have == len(buffer):
-            buffer.extend(bytes(len(buffer)))
-        with memoryview(buffer) as view, view[have:] as free:
-            n = os.preadv(fd, [free], pos)
-        pos += n
-        size = have + n
-        cut = buffer.rfind(b"\n", 0, size) + 1 if n else size  # complete lines; the rest waits for more
-        start = buffer.find(_SUMMARY, 0, cut)
-        while start >= 0:
-            begin = buffer.rfind(b"\n", 0, start) + 1
-            end = buffer.find(b"\n", start, cut)
-            end = cut if end < 0 else end
-            record = summary_record(buffer[begin:end])
-            if record is not None:
-                found[record[0]] = record[1]
-            start = buffer.find(_SUMMARY, end, cut)
-        if not n:
-            return buffer
-        have = size - cut
-        buffer[:have] = buffer[cut:size]
+    return {
+        path.name: known[path.name] if path.name in known else leading_summaries(path)
+        for path in session_files(project_dir)
+        if path.name in known or path.name != skip
+    }
 
 
 def summary_record(line: bytes | bytearray) -> tuple[str, str] | None:
@@ -311,28 +264,43 @@ def summary_record(line: bytes | bytearray) -> tuple[str, str] | None:
 
 
 def leading_leaves(paths: Iterable[str]) -> set[str]:
-    """The leafUuids of the summary records that open each file (where Claude Code writes them): a few
-    bytes of each, so that an index reading many files notes each summarized message in whichever file
-    holds it, read before or after the summary's."""
-    found: set[str] = set()
-    for path in paths:
-        try:
-            fd = open_readonly(path)
-        except ReadError:
-            continue
-        try:
-            lead = os.pread(fd, LEAD_BYTES, 0)
-        except OSError:
-            continue
-        finally:
-            os.close(fd)
-        start = 0
-        while (end := lead.find(b"\n", start)) >= 0 and lead.find(_SUMMARY, start, end) >= 0:
-            record = summary_record(lead[start:end])
-            if record is not None:
-                found.add(record[0])
-            start = end + 1
+    """The leafUuids of the summary records that open each file: so that an index reading many files notes
+    each summarized message in whichever file holds it, read before or after the summary's."""
+    return {leaf for path in paths for leaf in leading_summaries(path)}
+
+
+def leading_summaries(path: str | os.PathLike[str]) -> dict[str, str]:
+    """The summary records that open a file (where Claude Code writes them), by leafUuid: its first bytes
+    only, read on while its lines are summaries (none when it cannot be read)."""
+    found: dict[str, str] = {}
+    try:
+        fd = open_readonly(path)
+    except ReadError:
+        return found
+    try:
+        for line in _leading_lines(fd):
+            if (record := summary_record(line)) is not None:
+                found[record[0]] = record[1]
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
     return found
+
+
+def _leading_lines(fd: int) -> Iterator[bytes]:
+    """The lines that open a file while each holds a summary record, read LEAD_BYTES at a time."""
+    pos = 0
+    while chunk := os.pread(fd, LEAD_BYTES, pos):
+        lines = chunk.split(b"\n")
+        cut = lines.pop() if len(chunk) == LEAD_BYTES else b""  # a line the read cut: read again whole
+        for line in lines:
+            if _SUMMARY not in line:
+                return
+            yield line
+        if len(cut) == len(chunk):
+            return  # one line longer than a read: not a summary record
+        pos += len(chunk) - len(cut)
 
 
 def plan_file(slug: str, session_path: Path) -> Path | None:
