@@ -15,7 +15,7 @@ import pytest
 
 from claude_tui.core import index as index_module
 from claude_tui.core.extract import State
-from claude_tui.core.files import read_session
+from claude_tui.core.files import read_session, sibling_summaries
 from claude_tui.core.index import DB_NAME, SCHEMA_VERSION, TEXT_NAME, Progress, cache_dir, text_schemas
 from claude_tui.core.library import Library
 from claude_tui.core.stats import session_stats
@@ -685,3 +685,32 @@ def test_a_file_claude_tui_fails_on_is_noted_not_fatal_and_not_read_again(
     assert lib.index.unreadable(lib.roots) == [(str(paths[1]), f"{index_module.DEFECT}ValueError('a defect')")]
     assert len(hits(lib, "green")) == 2
     assert lib.refresh().files_read == 0
+
+
+@pytest.mark.parametrize("grows", [False, True])
+def test_a_new_summary_of_an_earlier_message_of_an_indexed_file_titles_its_session(tmp_path: Path, grows: bool) -> None:
+    """A session indexed, then a new file whose summary names one of its messages before its last (where it
+    paused, then went on): the session kept its first prompt as its title until its file was read again,
+    and lost the summary for good when that read was of its new lines only."""
+    root = tmp_path / "projects"
+    earlier = Writer("earlier")
+    earlier.prompt("the typed prompt")
+    earlier.answer()
+    summarized = earlier.last
+    earlier.prompt("and then")
+    earlier.answer()
+    path = earlier.write(root / "p")
+    lib = fresh(root, tmp_path, "c")
+    later = Writer("later", start=5000)
+    later.meta("summary", summary="Summary of the pause", leafUuid=summarized)
+    later.prompt("another session")
+    later.write(root / "p")
+    lib.refresh()
+    if grows:
+        n = len(earlier.records)
+        earlier.prompt("one more")
+        earlier.append(path, n)
+        lib.refresh()
+    stats = session_stats(read_session(path), sibling_summaries(path))
+    assert {s.id: s.title for s in lib.projects[0].sessions}["earlier"] == stats["title"] == "Summary of the pause"
+    assert [hit.title for hit in lib.search("typed")] == ["Summary of the pause"]

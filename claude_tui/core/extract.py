@@ -60,6 +60,8 @@ WINDOW = 64
 CHUNK = 4 * 1024 * 1024
 #: Lines of a flat agent file searched for the sessionId naming its owner (as files.first_session_id).
 OWNER_LINES = 20
+#: The uuids of a file that summaries name, noted in its facts (the first ones: a file's are few).
+MAX_LEAVES = 64
 #: A row's block index says too which record of its line holds the part, for a line of records written with
 #: no newline between them (Claude Code's known bug): block b of the line's n-th record is stored as
 #: b + n * LINE_RECORD, so the rows of an ordinary line keep their block as it is.
@@ -362,6 +364,9 @@ class Extractor:
         self.rows: list[tuple[int, int, int, int, int, str | None, int, int | None]] = []
         self.texts: list[tuple[int, str]] = []  #: (rowid, text)
         self.summaries: list[tuple[str, str]] = []  #: (leafUuid, summary) found, in file order
+        #: uuids a summary may name, as found: the last message before each prompt (where a session paused or a
+        #: branch ended) and those known summaries name; the index looks them up for summaries written later
+        self.marks: list[str] = []
         self._uuids: set[str] = set()  #: uuids read in this pass, for summaries later in the file
         self._leaves: set[str] = set(known_leaves)  #: leaves of summaries known, or read in this pass
         self._off = -1
@@ -478,7 +483,8 @@ class Extractor:
 
     def _leaf(self, uuid: str) -> None:
         """Note a uuid of this file that a summary points at (the session's title, lacking a better one)."""
-        if uuid not in self.state.leaves and len(self.state.leaves) < 64:
+        self.marks.append(uuid)
+        if uuid not in self.state.leaves and len(self.state.leaves) < MAX_LEAVES:
             self.state.leaves.append(uuid)
 
     def _sidechain(self, obj: dict[str, Any], rtype: Any, off: int) -> None:
@@ -595,6 +601,8 @@ class Extractor:
         text = "\n\n".join(texts)
         if top:
             state.prompts += 1
+            if state.last_uuid is not None:
+                self.marks.append(state.last_uuid)
             if not state.prompt_seen:
                 state.prompt_seen = True
                 state.warmup = text.strip() == "Warmup"

@@ -4,7 +4,9 @@ One database in the user's cache folder (`cache_dir()`):
 
 - `files`: per file its size, mtime, inode, the byte offset read so far, its facts (JSON)
   and the state needed to read on from that offset (see extract.State);
-- `summaries`: summary records by leaf, for titles.
+- `summaries`: summary records by leaf, for titles;
+- `marks`: the uuids of each file that a summary may name (see extract.Extractor.marks), so that a summary
+  read after the file that holds its message titles that file's session without reading the file again.
 
 Beside it, one text database per worker process (`index-text-N.sqlite3`, attached as `textN`),
 so that workers fill the full-text index side by side rather than in turns:
@@ -48,7 +50,7 @@ from typing import Any, TypeVar
 
 import orjson
 
-from claude_tui.core.extract import Extractor, State, read_chunks
+from claude_tui.core.extract import MAX_LEAVES, Extractor, State, read_chunks
 from claude_tui.core.files import is_under, leading_leaves, root_hint
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.sanitize import undecoded
@@ -104,6 +106,9 @@ CREATE INDEX files_unreadable ON files(root, path) WHERE error IS NOT NULL;
 CREATE TABLE summaries(file INTEGER NOT NULL, folder TEXT NOT NULL, leaf TEXT NOT NULL, summary TEXT NOT NULL);
 CREATE INDEX summaries_file ON summaries(file);
 CREATE INDEX summaries_leaf ON summaries(folder, leaf);
+CREATE TABLE marks(file INTEGER NOT NULL, uuid TEXT NOT NULL);
+CREATE INDEX marks_file ON marks(file);
+CREATE INDEX marks_uuid ON marks(uuid);
 INSERT INTO meta VALUES ('schema', {SCHEMA_VERSION}), ('dead', 0), ('top', 1);
 """
 _TEXT_SCHEMA = """
@@ -233,9 +238,10 @@ def _scan_folder(path: str, root: str, folder: str, found: list[DiskFile], neste
 
 
 Job = tuple[int, str, bool, int, int, int, bytes | None, int]  #: (file id, path, agent, start, end, inode, state, base)
-#: (file id, start, end, final, size, mtime_ns, inode, rows, texts, summaries, state, facts, project, tail, error)
+#: (file id, start, end, final, size, mtime_ns, inode, rows, texts, summaries, marks, state, facts, project, tail,
+#: error)
 Blob = bytes | None
-Result = tuple[int, int, int, bool, int, int, int, list, list, list, Blob, Blob, str | None, Blob, str | None]
+Result = tuple[int, int, int, bool, int, int, int, list, list, list, list, Blob, Blob, str | None, Blob, str | None]
 #: Bytes before a file's offset kept to tell, when it grows, that it was appended to and not rewritten.
 TAIL_BYTES = 64
 
@@ -283,10 +289,10 @@ def _result(
     ex: Extractor, begin: int, end: int, final: bool, st: os.stat_result, stop: int, tail: bytes | None
 ) -> Result:
     state = ex.state
-    rows, texts, summaries = ex.rows, ex.texts, ex.summaries
-    ex.rows, ex.texts, ex.summaries = [], [], []
+    rows, texts, summaries, marks = ex.rows, ex.texts, ex.summaries, ex.marks
+    ex.rows, ex.texts, ex.summaries, ex.marks = [], [], [], []
     project = state.cwds[0] if state.cwds else None
-    return (ex.file_id, begin, end, final, stop, st.st_mtime_ns, st.st_ino, rows, texts, summaries,
+    return (ex.file_id, begin, end, final, stop, st.st_mtime_ns, st.st_ino, rows, texts, summaries, marks,
             state.dump(), orjson.dumps(state.facts()), project, tail, None)  # fmt: skip
 
 
@@ -297,7 +303,7 @@ def _failure(job: Job, error: str) -> Result:
         mtime_ns = os.stat(job[1]).st_mtime_ns
     except OSError:
         mtime_ns = -1
-    return (job[0], job[3], job[3], True, job[4], mtime_ns, job[5], [], [], [], job[6], None, None, None, error)
+    return (job[0], job[3], job[3], True, job[4], mtime_ns, job[5], [], [], [], [], job[6], None, None, None, error)
 
 
 def write_batch(db: sqlite3.Connection, text: sqlite3.Connection, schema: str, batch: list[Result]) -> tuple[int, int]:
@@ -338,10 +344,12 @@ def _still_wanted(db: sqlite3.Connection, batch: list[Result]) -> list[Result]:
 
 
 def _record_progress(db: sqlite3.Connection, batch: list[Result]) -> tuple[int, int]:
-    """Each file's new offset, state and facts, and its summaries; (bytes, files) recorded."""
+    """Each file's new offset, state and facts, its summaries and marks; (bytes, files) recorded."""
     done = files = 0
     for item in batch:
-        fid, start, end, final, size, mtime_ns, inode, rows, _, summaries, state, facts, project, tail, error = item
+        fid, start, end, final, size, mtime_ns, inode, rows, _, summaries, marks, state, facts, project, tail, error = (
+            item
+        )
         cur = db.execute(
             "UPDATE files SET offset=?, size=?, mtime_ns=?, inode=?, nrows=nrows+?, state=?, facts=coalesce(?, facts),"
             " project=coalesce(?, project), tail=coalesce(?, tail), error=? WHERE id=? AND offset=?",
@@ -354,6 +362,7 @@ def _record_progress(db: sqlite3.Connection, batch: list[Result]) -> tuple[int, 
                 "INSERT INTO summaries SELECT ?, folder, ?, ? FROM files WHERE id=?",
                 [(fid, leaf, summary, fid) for leaf, summary in summaries],
             )
+        db.executemany("INSERT INTO marks VALUES (?, ?)", [(fid, uuid) for uuid in marks])
         done += end - start
         files += final
     return done, files
@@ -840,6 +849,7 @@ class Index:
             row = db.execute("DELETE FROM files WHERE id=? RETURNING nrows", (fid,)).fetchone()
             dead += row[0] if row else 0
             db.execute("DELETE FROM summaries WHERE file=?", (fid,))
+            db.execute("DELETE FROM marks WHERE file=?", (fid,))
         db.execute("UPDATE meta SET value = value + ? WHERE key='dead'", (dead,))
         return len(fids)
 
@@ -891,6 +901,7 @@ class Index:
         if batcher is not None and (last := batcher.flush()) is not None:  # what was read is kept
             report.bytes_done += last[0]
             report.files_done += last[1]
+        self._note_late_leaves(known)
         result.bytes_read, result.files_read = report.bytes_done, report.files_done
         if cancel is not None and cancel.is_set():
             result.interrupted = True
@@ -898,6 +909,37 @@ class Index:
             progress(report)
         if result.interrupted and cancel is None:
             raise KeyboardInterrupt
+
+    def _note_late_leaves(self, known: set[str]) -> None:
+        """Note the messages that summaries new to the index (not in `known`) name in the files that hold them, as
+        reading those files again would: files read before the summaries, or beside them."""
+        updates = list(self._late_leaves(known))
+        if updates:  # written first in the transaction (see _transaction); a file read meanwhile is left as it is
+            sql = "UPDATE files SET state=?, facts=? WHERE id=? AND offset=?"
+            _transaction(self.db, lambda: self.db.executemany(sql, updates))
+
+    def _late_leaves(self, known: set[str]) -> Iterator[tuple[bytes, bytes, int, int]]:
+        """(state, facts, file id, offset) of each file whose marks hold a leaf of a summary not in `known` and
+        whose noted leaves change: its marks that its folder's summaries name, in file order."""
+        db = self.db
+        fresh = [leaf for (leaf,) in db.execute("SELECT DISTINCT leaf FROM summaries") if leaf not in known]
+        holders: set[int] = set()
+        for i in range(0, len(fresh), 500):
+            part = fresh[i : i + 500]
+            sql = f"SELECT DISTINCT file FROM marks WHERE uuid IN ({','.join('?' * len(part))})"
+            holders.update(fid for (fid,) in db.execute(sql, part))
+        for fid in holders:
+            named = db.execute(
+                "SELECT m.uuid FROM marks m JOIN files f ON f.id = m.file"
+                " JOIN summaries s ON s.folder = f.folder AND s.leaf = m.uuid WHERE m.file = ? ORDER BY m.rowid",
+                (fid,),
+            )
+            leaves = list(dict.fromkeys(uuid for (uuid,) in named))[:MAX_LEAVES]
+            blob, offset = db.execute("SELECT state, offset FROM files WHERE id = ?", (fid,)).fetchone()
+            state = State.load(blob)
+            if state.leaves != leaves:
+                state.leaves = leaves
+                yield state.dump(), orjson.dumps(state.facts()), fid, offset
 
     def _dead_rows(self) -> int:
         row = self.db.execute("SELECT value FROM meta WHERE key='dead'").fetchone()
