@@ -46,7 +46,7 @@ import urllib.parse
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import orjson
 
@@ -238,10 +238,29 @@ def _scan_folder(path: str, root: str, folder: str, found: list[DiskFile], neste
 
 
 Job = tuple[int, str, bool, int, int, int, bytes | None, int]  #: (file id, path, agent, start, end, inode, state, base)
-#: (file id, start, end, final, size, mtime_ns, inode, rows, texts, summaries, marks, state, facts, project, tail,
-#: error)
-Blob = bytes | None
-Result = tuple[int, int, int, bool, int, int, int, list, list, list, list, Blob, Blob, str | None, Blob, str | None]
+
+
+class Result(NamedTuple):
+    """What a read of one file found between two byte offsets, as `write_batch` writes it."""
+
+    file: int  #: the file's id
+    start: int  #: the offset read from: the result is written only if the index still has the file there
+    end: int  #: the offset read to
+    final: bool  #: the last result of the read
+    size: int
+    mtime_ns: int
+    inode: int
+    rows: list[tuple[int, int, int, int, int, str | None, int, int | None]]  #: see Extractor.rows
+    texts: list[tuple[int, str]]  #: (row id, text) for the full-text table
+    summaries: list[tuple[str, str]]  #: (leafUuid, summary)
+    marks: list[str]  #: see Extractor.marks
+    state: bytes | None  #: extract.State, to read on from `end`
+    facts: bytes | None  #: the session's facts (JSON); None leaves them as they were
+    project: str | None  #: the first working folder
+    tail: bytes | None  #: the last bytes before `end` (see TAIL_BYTES)
+    error: str | None  #: why the file could not be read
+
+
 #: Bytes before a file's offset kept to tell, when it grows, that it was appended to and not rewritten.
 TAIL_BYTES = 64
 
@@ -292,18 +311,19 @@ def _result(
     rows, texts, summaries, marks = ex.rows, ex.texts, ex.summaries, ex.marks
     ex.rows, ex.texts, ex.summaries, ex.marks = [], [], [], []
     project = state.cwds[0] if state.cwds else None
-    return (ex.file_id, begin, end, final, stop, st.st_mtime_ns, st.st_ino, rows, texts, summaries, marks,
-            state.dump(), orjson.dumps(state.facts()), project, tail, None)  # fmt: skip
+    return Result(ex.file_id, begin, end, final, stop, st.st_mtime_ns, st.st_ino, rows, texts, summaries, marks,
+                  state.dump(), orjson.dumps(state.facts()), project, tail, None)  # fmt: skip
 
 
 def _failure(job: Job, error: str) -> Result:
-    """The result of a file that cannot be read: kept as it is, and tried again by the next update
-    that can open it (Index._plan)."""
+    """The result of a file that could not be read: kept as it is. The next update that can open it reads it
+    again (Index._plan), unless the error was claude-tui's own (DEFECT): then only once it changes."""
+    fid, path, _, start, stop, inode, state, _ = job
     try:
-        mtime_ns = os.stat(job[1]).st_mtime_ns
+        mtime_ns = os.stat(path).st_mtime_ns
     except OSError:
         mtime_ns = -1
-    return (job[0], job[3], job[3], True, job[4], mtime_ns, job[5], [], [], [], [], job[6], None, None, None, error)
+    return Result(fid, start, start, True, stop, mtime_ns, inode, [], [], [], [], state, None, None, None, error)
 
 
 def write_batch(db: sqlite3.Connection, text: sqlite3.Connection, schema: str, batch: list[Result]) -> tuple[int, int]:
@@ -320,9 +340,10 @@ def write_batch(db: sqlite3.Connection, text: sqlite3.Connection, schema: str, b
 
 def _insert_text(text: sqlite3.Connection, schema: str, batch: list[Result]) -> None:
     """The results' rows, reads and texts, sorted: FTS5 flushes its pending terms whenever a rowid goes backwards."""
-    rows = sorted(row for item in batch for row in item[7])
-    texts = sorted(pair for item in batch for pair in item[8])
-    reads = [(item[7][0][0], max(r[7] or 0 for r in item[7])) for item in batch if item[7]]  # a read's ids rise
+    rows = sorted(row for item in batch for row in item.rows)
+    texts = sorted(pair for item in batch for pair in item.texts)
+    # a read's first row id, and its rows' latest time: its ids rise
+    reads = [(item.rows[0][0], max(r[7] or 0 for r in item.rows)) for item in batch if item.rows]
     text.executemany(f"INSERT INTO {schema}.rows VALUES (?,?,?,?,?,?,?,?)", rows)
     text.executemany(f"INSERT INTO {schema}.reads VALUES (?,?)", reads)
     text.executemany(f"INSERT INTO {schema}.fts(rowid, text) VALUES (?,?)", texts)
@@ -330,16 +351,16 @@ def _insert_text(text: sqlite3.Connection, schema: str, batch: list[Result]) -> 
 
 def _still_wanted(db: sqlite3.Connection, batch: list[Result]) -> list[Result]:
     """The results that continue their file from where the index has it, in order."""
-    ids = sorted({item[0] for item in batch})
+    ids = sorted({item.file for item in batch})
     offsets: dict[int, int] = {}
     for i in range(0, len(ids), 500):
         part = ids[i : i + 500]
         offsets.update(db.execute(f"SELECT id, offset FROM files WHERE id IN ({','.join('?' * len(part))})", part))
     wanted = []
     for item in batch:
-        if offsets.get(item[0]) == item[1]:
+        if offsets.get(item.file) == item.start:
             wanted.append(item)
-            offsets[item[0]] = item[2]
+            offsets[item.file] = item.end
     return wanted
 
 
@@ -347,24 +368,24 @@ def _record_progress(db: sqlite3.Connection, batch: list[Result]) -> tuple[int, 
     """Each file's new offset, state and facts, its summaries and marks; (bytes, files) recorded."""
     done = files = 0
     for item in batch:
-        fid, start, end, final, size, mtime_ns, inode, rows, _, summaries, marks, state, facts, project, tail, error = (
-            item
-        )
+        fid = item.file
+        mtime_ns = item.mtime_ns if item.final else -1  # a read stopped short: the next update reads on
         cur = db.execute(
             "UPDATE files SET offset=?, size=?, mtime_ns=?, inode=?, nrows=nrows+?, state=?, facts=coalesce(?, facts),"
             " project=coalesce(?, project), tail=coalesce(?, tail), error=? WHERE id=? AND offset=?",
-            (end, size, mtime_ns if final else -1, inode, len(rows), state, facts, project, tail, error, fid, start),
-        )
+            (item.end, item.size, mtime_ns, item.inode, len(item.rows), item.state, item.facts, item.project,
+             item.tail, item.error, fid, item.start),
+        )  # fmt: skip
         if cur.rowcount != 1:
             continue  # written meanwhile by another process: its rows here are duplicates, which search drops
-        if summaries:
+        if item.summaries:
             db.executemany(
                 "INSERT INTO summaries SELECT ?, folder, ?, ? FROM files WHERE id=?",
-                [(fid, leaf, summary, fid) for leaf, summary in summaries],
+                [(fid, leaf, summary, fid) for leaf, summary in item.summaries],
             )
-        db.executemany("INSERT INTO marks VALUES (?, ?)", [(fid, uuid) for uuid in marks])
-        done += end - start
-        files += final
+        db.executemany("INSERT INTO marks VALUES (?, ?)", [(fid, uuid) for uuid in item.marks])
+        done += item.end - item.start
+        files += item.final
     return done, files
 
 
@@ -393,7 +414,7 @@ class _Batcher:
 
     def add(self, item: Result) -> tuple[int, int] | None:
         self.batch.append(item)
-        self.waiting += item[2] - item[1]
+        self.waiting += item.end - item.start
         if self.waiting >= COMMIT_BYTES or time.monotonic() - self.last >= COMMIT_EVERY:
             return self.flush()
         return None
