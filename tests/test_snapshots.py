@@ -113,7 +113,7 @@ def _find(query: str) -> Callable[[Any, ClaudeTUI], Awaitable[None]]:
         await loaded(pilot, app)
         await pilot.press("slash", *query)
         bar = app.screen.query_one(FindBar)
-        await settled(pilot, lambda: bar._done and bar.input.value == query)
+        await settled(pilot, lambda: bar.done and bar.input.value == query)
         await pilot.press("enter")
 
     return step

@@ -777,7 +777,7 @@ async def test_subagents_no_call_started_come_last_under_a_marker_that_opens(rea
         await pilot.press("h")
         assert not any(e.depth for e in view.entries)
         bar = await find(pilot, app, "search through your codebase")  # in the second, closed
-        assert len(bar._before) + len(bar._after) == 1
+        assert len(bar._count.ordered) == 1
         await pilot.press("enter")
         cursor = view.cursor
         assert cursor is not None and cursor.depth == 1 and "search through your codebase" in cursor.message.plain_text

@@ -50,7 +50,7 @@ async def test_matches_highlight_as_you_type_and_are_counted() -> None:
         marked = [s for line in lines for s in line if s.style is not None and s.style.bgcolor == other.bgcolor]
         assert marked and {s.text for s in marked} == {"full-text"}  # on screen, highlighted, before Enter
         await pilot.press("backspace", *"T")
-        await settled(pilot, lambda: bar._done)
+        await settled(pilot, lambda: bar.done)
         assert bar._status_text() == "no matches"  # a capital: case counts
 
 
@@ -215,7 +215,7 @@ async def test_keys_typed_fast_after_slash_land_in_the_find_bar(keys: str) -> No
                 name = {"/": "slash", "\x1b": "escape"}.get(key, key)
                 app.post_message(events.Key(name, None if key == "\x1b" else key))
             await pilot.pause()
-            await settled(pilot, lambda: bar._done)
+            await settled(pilot, lambda: bar.done)
             assert bar.input.value == typed.split("/")[1]
             assert bar.active and bar.input.has_focus
             assert view.cursor_index == cursor and view.pane_filter is None  # no key ran as a conversation key
@@ -260,7 +260,7 @@ async def test_regex_toggle_and_a_bad_pattern() -> None:
         bar = await find(pilot, app, "updated_?at|passed")
         assert bar._status_text() == "no matches"
         await pilot.press("ctrl+r")
-        await settled(pilot, lambda: bar._done)
+        await settled(pilot, lambda: bar.done)
         assert bar.regex and bar._status_text() == "18 matches"
         await pilot.press("(")
         assert bar._status_text() == "bad regex: missing )"  # short: the box keeps its room
@@ -322,7 +322,7 @@ async def test_a_search_is_cancelled_by_the_next_key(big_session: Path, monkeypa
         await pilot.pause()
         bar = app.screen.query_one(FindBar)
         await pilot.press(*"needle")
-        await settled(pilot, lambda: bar._done and bar.input.value == "needle")
+        await settled(pilot, lambda: bar.done and bar.input.value == "needle")
         assert bar._status_text() == "1 match"
         assert ("needle", False) in ended  # the last search ran to the end
         assert any(cancelled for query, cancelled in ended if query != "needle")  # earlier ones were stopped
@@ -507,7 +507,7 @@ async def test_search_screen_opens_a_hit_inside_a_subagent_and_comes_back(roots:
         assert view.session.path == str(hit.path)
         bar = app.main.find_bar
         assert bar is not None and bar.active and bar.input.value == "deps"  # the words found in the session
-        await settled(pilot, lambda: bar._done)
+        await settled(pilot, lambda: bar.done)
         assert bar._landed is entry and bar._status_text().startswith("match ")  # on the match opened
         await pilot.press("escape")  # the bar was the hit's: closed, and back to the results
         assert not bar.active
@@ -525,10 +525,10 @@ async def test_the_find_bar_counts_its_query_in_the_next_session_shown(roots: li
         counted = bar._status_text()
         other = next(s for p in app.projects for s in p.sessions if first is not None and str(s.path) != first.path)
         app.main.open_session(other)
-        await settled(pilot, lambda: view.session is not first and not view.reading and bar._done)
-        assert bar.active and bar._scanned[0] is view.session
+        await settled(pilot, lambda: view.session is not first and not view.reading and bar.done)
+        assert bar.active and bar._count.session is view.session
         assert bar._status_text() != counted
-        found = len(bar._before) + len(bar._after)
+        found = len(bar._count.ordered)
         assert bar._status_text() == (f"{found} matches" if found else "no matches")
 
 

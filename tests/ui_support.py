@@ -89,5 +89,5 @@ async def find(pilot: Any, app: ClaudeTUI, query: str) -> FindBar:
     await pilot.pause()
     bar = app.screen.query_one(FindBar)
     await pilot.press(*query)
-    await settled(pilot, lambda: bar._done and bar.input.value == query)
+    await settled(pilot, lambda: bar.done and bar.input.value == query)
     return bar

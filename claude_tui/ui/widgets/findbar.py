@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -70,6 +70,24 @@ class Match:
     def key(self) -> tuple[object, ...]:
         """The same for the same match found by another search of the session."""
         return self.hit.message.index, *self.place, self.hit.part.where, self.hit.start
+
+
+@dataclass(slots=True)
+class Count:
+    """One count of the query in a session: what it was made in, and the matches found so far."""
+
+    session: Session | None = None
+    version: int = -1  #: the session's version when the count started
+    partial: bool = False  #: the session had not been read whole yet
+    started: float = 0.0  #: when the count started (time.monotonic)
+    before: list[Match] = field(default_factory=list)  #: matches above where the count started, in order
+    after: list[Match] = field(default_factory=list)  #: matches from where it started on, in order
+    done: bool = True
+
+    @property
+    def ordered(self) -> list[Match]:
+        """Every match found, in the order of the conversation."""
+        return self.before + self.after
 
 
 def match_cells(strip: Strip, query: Query) -> list[tuple[int, int]]:
@@ -186,19 +204,13 @@ class FindBar(Horizontal):
         self.regex = False
         self._searched: tuple[str, bool] = ("", False)  #: the text and regex switch `query_` was made from
         self._token = 0
-        self._before: list[Match] = []  #: matches above where the search started, in order
-        self._after: list[Match] = []  #: matches from where it started on, in order
-        self._done = True
-        self._recounting = False  #: counting again in the grown session: the matches above stand until done
-        self._fresh: tuple[list[Match], list[Match]] = ([], [])  #: what the recount found so far
+        self._count = Count()  #: the matches shown and gone through
+        self._fresh: Count | None = None  #: a count of the session that grew, under way: `_count` stands until done
         self._recount_timer: Timer | None = None
-        self._count_started = 0.0
         self._took = 0.0  #: seconds the last count took
         self._current: Match | None = None
         self._pending: int | None = None  #: a jump asked for before its match was found
         self._aim: tuple[int, int, int | None] | None = None  #: the place the next first jump prefers
-        self._scanned: tuple[Session | None, int] = (None, -1)  #: the session searched, and its version then
-        self._partial = False  #: the session counted had not been read whole yet
         self._mark: tuple[Entry, int, int] | None = None  #: where the current match is drawn: entry, row, cell
         self._landed: Entry | None = None  #: the entry the last jump put the cursor on (drawn there or not)
         self._nth = 0  #: which of the matches in that entry is the current one
@@ -217,6 +229,16 @@ class FindBar(Horizontal):
     @property
     def active(self) -> bool:
         return self.has_class("-active")
+
+    @property
+    def done(self) -> bool:
+        """Whether the matches shown are counted to the end."""
+        return self._count.done
+
+    @property
+    def _latest(self) -> Count:
+        """The count started last: the recount under way, else the one shown."""
+        return self._fresh or self._count
 
     # ---------------------------------------------------------------- opening and closing
 
@@ -245,11 +267,11 @@ class FindBar(Horizontal):
     def close(self) -> None:
         """Hide the bar and its highlights; the conversation takes the focus (n and N bring them back)."""
         self._show(False)
-        if not self._done or self._recounting:
+        if not self._count.done or self._fresh is not None:
             self._token += 1
-            self._recounting = False
+            self._fresh = None
             self.workers.cancel_group(self, "find")
-            self._scanned = (None, -1)
+            self._count.session = None  # counted again when the bar comes back
         self.view.marker = None
         self._mark = None
         self.view.refresh()
@@ -288,10 +310,9 @@ class FindBar(Horizontal):
         """Start again for the query in the box: highlight at once, count in the background
         (`again`: the same query in a session that changed; the current match stays current)."""
         self._token += 1
-        self._before, self._after, self._pending, self._recounting = [], [], None, False
+        self._count, self._fresh, self._pending = Count(), None, None
         if not again:
             self._current, self._mark, self._landed, self._aim = None, None, None, None
-        self._done = True
         text = self.input.value
         self._searched = (text, self.regex)
         self.query_, self.error = None, None
@@ -307,19 +328,17 @@ class FindBar(Horizontal):
         view.refresh()
         session = view.session
         if self.query_ is not None and session is not None:
-            self._done = False
-            self._count(self.query_, session)
+            self._count = self._start_count(self.query_, session)
         self._show_status()
 
-    def _count(self, query: Query, session: Session) -> None:
+    def _start_count(self, query: Query, session: Session) -> Count:
         """Count `query` in what the pane holds of `session` now, in the background."""
         view = self.view
         with view.lock:
             messages = list(view.messages)
-            self._scanned = (session, session.version)
-            self._partial = not view.read_whole
-        self._count_started = time.monotonic()
+            count = Count(session, session.version, not view.read_whole, time.monotonic(), done=False)
         self._scan(self._token, query, session, messages, self._start_index(messages))
+        return count
 
     def _recount(self) -> None:
         """Count again in the session that grew; the matches found before stand until it is done. A count
@@ -327,12 +346,11 @@ class FindBar(Horizontal):
         session = self.view.session
         if self.query_ is None or session is None:
             return
-        if not self._done or self._recounting:
+        if not self._count.done or self._fresh is not None:
             self._recount_later()
             return
         self._token += 1
-        self._recounting, self._fresh = True, ([], [])
-        self._count(self.query_, session)
+        self._fresh = self._start_count(self.query_, session)
 
     def _recount_later(self) -> None:
         if self._recount_timer is None:
@@ -345,7 +363,8 @@ class FindBar(Horizontal):
 
     def _grew(self, session: Session | None) -> bool:
         """Whether `session` is the one counted, and changed since."""
-        return session is not None and self._scanned[0] is session and self._scanned[1] != session.version
+        latest = self._latest
+        return session is not None and latest.session is session and latest.version != session.version
 
     def target(self) -> tuple[Query, int] | None:
         """The query, and which of its matches in the entry under the cursor is the current one, when the
@@ -359,10 +378,10 @@ class FindBar(Horizontal):
         another session than the one counted, or the rest of one that was counted half read."""
         if not self.active or self.query_ is None:
             return
-        if self._scanned[0] is not session:
+        if self._latest.session is not session:
             self._search()
         elif self._grew(session):
-            (self._recount if done and self._partial else self._recount_later)()
+            (self._recount if done and self._latest.partial else self._recount_later)()
 
     def _start_index(self, messages: list[Message]) -> int:
         """Where the search starts: the message under the cursor, else the first."""
@@ -410,16 +429,14 @@ class FindBar(Horizontal):
         message.stop()
         if message.token != self._token:
             return
-        before, after = self._fresh if self._recounting else (self._before, self._after)
+        count = self._latest  # a recount leaves the last count standing until it is done itself
         for match in message.matches:
-            (before if match.before else after).append(match)
+            (count.before if match.before else count.after).append(match)
         if message.done:
-            self._took = time.monotonic() - self._count_started
-            if self._recounting:
-                self._before, self._after = self._fresh
-                self._recounting, self._fresh = False, ([], [])
-        if not self._recounting:  # a recount leaves the last count standing, done, until it is done itself
-            self._done = message.done
+            count.done = True
+            self._took = time.monotonic() - count.started
+            if self._fresh is not None:
+                self._count, self._fresh = self._fresh, None
         if self._pending is not None and self._known(self._pending):
             step, self._pending = self._pending, None
             self._jump(step)
@@ -444,7 +461,7 @@ class FindBar(Horizontal):
             self._show(True)
             self.view.marker = self._marker
         session = self.view.session
-        if self._scanned[0] is not session:
+        if self._latest.session is not session:
             self._search(again=True)  # another session: count there, then go
         elif self._grew(session):
             self._recount()  # the session grew: go once it is counted again
@@ -456,18 +473,18 @@ class FindBar(Horizontal):
             self._pending = step  # the count goes on: go when it has found the match
             self._show_status()
             return
-        ordered = self._before + self._after
+        ordered = self._count.ordered
         if ordered:  # else the bar says "no matches"
             self._go(ordered, self._target(ordered, step))
 
     def _known(self, step: int) -> bool:
         """Whether the match to go to has been found (the first from the cursor on, for `step` 0: in the
         place aimed at, when there is one)."""
-        if self._recounting:
+        if self._fresh is not None:
             return False
-        if self._done:
+        if self._count.done:
             return True
-        return step == 0 and any(self._aim is None or m.place == self._aim for m in self._after)
+        return step == 0 and any(self._aim is None or m.place == self._aim for m in self._count.after)
 
     def _target(self, ordered: list[Match], step: int) -> int:
         """Index in `ordered` of the match to go to."""
@@ -581,13 +598,14 @@ class FindBar(Horizontal):
             return self.error
         if self.query_ is None:
             return "ctrl+r regex · ⏎ jump · esc close"
-        total = len(self._before) + len(self._after)
+        ordered = self._count.ordered
+        total = len(ordered)
         more = "+" if total >= MAX_HITS else ""
-        if not self._done:
+        if not self._count.done:
             return f"searching… {total:,} so far" if total else "searching…"
         if not total:
             return "no matches"
-        position = self._position(self._before + self._after)
+        position = self._position(ordered)
         if position is None:
             return f"{total:,}{more} match" + ("" if total == 1 else "es")
         past = self._mark is None and self._landed is not None
