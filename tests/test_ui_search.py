@@ -588,6 +588,33 @@ async def test_a_hit_on_another_branch_switches_to_the_branch_that_holds_it(tmp_
         assert not [m for m in said if "another branch" in m]
 
 
+async def test_find_says_what_other_branches_hold_and_n_goes_on_to_them(tmp_path: Path) -> None:
+    """A word only on a branch not being read was "no matches", with no hint that it was there."""
+    app = session_app(forked_thread().write(tmp_path / "forks.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        bar = await find(pilot, app, "HIDDENNEEDLE")
+        assert bar._status_text() == "no matches here · 1 on other branches: ⏎ goes there"
+        await pilot.press("enter")
+        await settled(pilot, lambda: bar.done and bar._fresh is None)
+        assert view.cursor is not None and "HIDDENNEEDLE" in view.cursor.message.plain_text
+        assert bar._status_text() == "match 1 of 1"  # counted again on the branch switched to
+        await pilot.press("escape")
+        bar = await find(pilot, app, "way taken")
+        assert bar._status_text() == "1 match · 1 on other branches"
+        view.select(0)
+        await pilot.press("enter")
+        assert (
+            "first way taken" in view.cursor.message.plain_text
+            and bar._status_text() == "match 1 of 1 · 1 on other branches"
+        )
+        await pilot.press("n")  # past the last match here: on to the other branch
+        await settled(pilot, lambda: bar.done and bar._fresh is None)
+        assert "second way taken" in view.cursor.message.plain_text
+        assert bar._status_text() == "match 1 of 1 · 1 on other branches"
+        assert view.session is not None and not any("first way" in m.plain_text for m in view.messages)
+
+
 async def test_search_screen_opens_a_compaction_summary(roots: list[Path]) -> None:
     app = ClaudeTUI(roots, clock=CLOCK)
     async with app.run_test(size=(140, 40)) as pilot:

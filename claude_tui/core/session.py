@@ -519,6 +519,10 @@ class Session:
         """The messages of the branch being read, in file order (tool results live in their calls)."""
         return self._current_layout().visible
 
+    def other_branches(self) -> list[Message]:
+        """The messages of the branches not being read, in file order (a finder's second place to look)."""
+        return self._current_layout().off_path(self) if self.forks else []
+
     def message_by_uuid(self, uuid: str) -> Message | None:
         return self._by_uuid.get(uuid)
 

@@ -75,6 +75,10 @@ class Layout:
             self.visible = self.visible + added  # a new list: views compare it with the one they show
         return True
 
+    def off_path(self, session: Session) -> list[Message]:
+        """The messages of the branches not being read, in file order."""
+        return [m for m in session.messages[: self.count] if m.segment not in self.active and shown(m)]
+
     def newest_branch(self, fork: Fork) -> int:
         newest = [self.newest[s] for s in self.branch_segments[id(fork)]]
         return newest.index(max(newest))

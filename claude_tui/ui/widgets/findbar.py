@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -31,7 +33,7 @@ from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
 from claude_tui.core.find import MAX_HITS, Hit, Query, find
-from claude_tui.core.model import Message, ToolCall
+from claude_tui.core.model import Message
 from claude_tui.core.session import Session
 from claude_tui.core.source import full_output
 from claude_tui.ui.bindings import key_display
@@ -50,10 +52,10 @@ RECOUNT_EVERY = 1.0
 
 @dataclass(slots=True)
 class Match:
-    """A hit, and whether it lies before the message the search started from."""
+    """A hit, and where it lies: before the message the search started from, after, or on another branch."""
 
     hit: Hit
-    before: bool
+    side: str  #: before, after, elsewhere
 
     @property
     def message(self) -> Message:
@@ -82,12 +84,23 @@ class Count:
     started: float = 0.0  #: when the count started (time.monotonic)
     before: list[Match] = field(default_factory=list)  #: matches above where the count started, in order
     after: list[Match] = field(default_factory=list)  #: matches from where it started on, in order
+    elsewhere: list[Match] = field(default_factory=list)  #: matches on the branches not being read, in order
     done: bool = True
 
     @property
+    def here(self) -> int:
+        """How many matches are on the branch being read."""
+        return len(self.before) + len(self.after)
+
+    @property
     def ordered(self) -> list[Match]:
-        """Every match found, in the order of the conversation."""
-        return self.before + self.after
+        """Every match found: those of the branch being read in its order, then those of the other branches."""
+        return self.before + self.after + self.elsewhere
+
+    def add(self, matches: list[Match]) -> None:
+        sides = {"before": self.before, "after": self.after, "elsewhere": self.elsewhere}
+        for match in matches:
+            sides[match.side].append(match)
 
 
 def match_cells(strip: Strip, query: Query) -> list[tuple[int, int]]:
@@ -335,9 +348,9 @@ class FindBar(Horizontal):
         """Count `query` in what the pane holds of `session` now, in the background."""
         view = self.view
         with view.lock:
-            messages = list(view.messages)
+            messages, others = list(view.messages), session.other_branches()
             count = Count(session, session.version, not view.read_whole, time.monotonic(), done=False)
-        self._scan(self._token, query, session, messages, self._start_index(messages))
+        self._scan(self._token, query, session, messages, self._start_index(messages), others)
         return count
 
     def _recount(self) -> None:
@@ -399,23 +412,31 @@ class FindBar(Horizontal):
         return view.messages[entry.top]
 
     @work(thread=True, exclusive=True, group="find", exit_on_error=False, description="find in the session")
-    def _scan(self, token: int, query: Query, session: Session, messages: list[Message], start: int) -> None:
-        """Every match of `query`, from message `start` on and then from the top, posted in batches."""
+    def _scan(
+        self, token: int, query: Query, session: Session, messages: list[Message], start: int, others: list[Message]
+    ) -> None:
+        """Every match of `query`, from message `start` on and then from the top, then on the branches not
+        being read (`others`), posted in batches."""
         worker = get_current_worker()
         first = messages[start].index if start < len(messages) else 0
         path = session.path
 
-        def whole(call: ToolCall) -> str:
-            return full_output(path, call)
+        def hits(visible: list[Message], start: int) -> Iterator[Hit]:
+            return find(
+                session, query, start, lambda call: full_output(path, call), visible, lambda: worker.is_cancelled
+            )
+
+        def matches() -> Iterator[Match]:
+            for hit in hits(messages, start):
+                yield Match(hit, "before" if hit.message.index < first else "after")
+            for hit in hits(others, 0):
+                yield Match(hit, "elsewhere")
 
         batch: list[Match] = []
         sent = time.monotonic()
-        hits = find(session, query, start, whole, messages, lambda: worker.is_cancelled)
         try:
-            for count, hit in enumerate(hits, 1):
-                batch.append(Match(hit, hit.message.index < first))
-                if count >= MAX_HITS:
-                    break
+            for count, match in enumerate(islice(matches(), MAX_HITS), 1):
+                batch.append(match)
                 now = time.monotonic()
                 if count == 1 or now - sent >= BATCH_SECONDS:
                     self.post_message(self.Found(token, batch, False))
@@ -430,8 +451,7 @@ class FindBar(Horizontal):
         if message.token != self._token:
             return
         count = self._latest  # a recount leaves the last count standing until it is done itself
-        for match in message.matches:
-            (count.before if match.before else count.after).append(match)
+        count.add(message.matches)
         if message.done:
             count.done = True
             self._took = time.monotonic() - count.started
@@ -476,6 +496,8 @@ class FindBar(Horizontal):
         ordered = self._count.ordered
         if ordered:  # else the bar says "no matches"
             self._go(ordered, self._target(ordered, step))
+            if self._grew(self.view.session):
+                self._recount()  # it switched to another branch: count there
 
     def _known(self, step: int) -> bool:
         """Whether the match to go to has been found (the first from the cursor on, for `step` 0: in the
@@ -505,12 +527,13 @@ class FindBar(Horizontal):
             index = match.hit.message.index
             return index < top.index or (index == top.index and rows.get(match.place, at) < at)
 
+        here = self._count.here  # past the last match here, n goes on to the other branches (the first, else)
         if step >= 0:
-            found = next((i for i, m in enumerate(ordered) if not before(m)), 0)
+            found = next((i for i in range(here) if not before(ordered[i])), here % len(ordered))
             if step and found == current and rows.get(ordered[found].place) == at:
                 found = (found + 1) % len(ordered)  # the cursor is on the current match: n goes on
             return found
-        earlier = [i for i, m in enumerate(ordered) if before(m)]
+        earlier = [i for i in range(here) if before(ordered[i])]
         return earlier[-1] if earlier else len(ordered) - 1
 
     def _rows_of_message(self, at: int) -> dict[tuple[int, int, int | None], int]:
@@ -598,19 +621,25 @@ class FindBar(Horizontal):
             return self.error
         if self.query_ is None:
             return "ctrl+r regex · ⏎ jump · esc close"
-        ordered = self._count.ordered
-        total = len(ordered)
+        count = self._count
+        ordered = count.ordered
+        total, here, others = len(ordered), count.here, len(count.elsewhere)
         more = "+" if total >= MAX_HITS else ""
-        if not self._count.done:
+        if not count.done:
             return f"searching… {total:,} so far" if total else "searching…"
         if not total:
             return "no matches"
+        jump = key_display(self.app, FindInput.BINDINGS, "find.jump")
+        elsewhere = f" · {others:,} on other branches" if others else ""
         position = self._position(ordered)
+        if position is None and not here:
+            return f"no matches here{elsewhere}: {jump} goes there"
         if position is None:
-            return f"{total:,}{more} match" + ("" if total == 1 else "es")
-        past = self._mark is None and self._landed is not None
-        hidden = f" · past the pane: {key_display(self.app, FindInput.BINDINGS, 'find.jump')} opens it" if past else ""
-        return f"match {position + 1:,} of {total:,}{more}{hidden}"
+            return f"{here:,}{more} match{'' if here == 1 else 'es'}{elsewhere}"
+        if position >= here:  # the branch switched to is counted next
+            return f"on another branch: match {position - here + 1:,} of {others:,}"
+        hidden = f" · past the pane: {jump} opens it" if self._mark is None and self._landed is not None else ""
+        return f"match {position + 1:,} of {here:,}{more}{elsewhere}{hidden}"
 
 
 class PaneNote(Static):
