@@ -72,6 +72,16 @@ def test_search_starts_at_the_cursor_and_wraps(tmp_path: Path) -> None:
     assert order[0] == s.visible()[last].index and order[-1] < order[0]
 
 
+def test_a_backward_search_finds_the_same_hits_last_first(tmp_path: Path) -> None:
+    s = read_session(session_file(tmp_path))
+    for start in range(len(s.visible())):
+        forward = [(h.message.index, h.part.where, h.start) for h in find(s, Query("o"), start=start)]
+        backward = [(h.message.index, h.part.where, h.start) for h in find(s, Query("o"), start=start, backward=True)]
+        assert backward == forward[::-1] and len(forward) > 10
+    assert Query("ab").spans("ab ab ab", 2, last=True) == [(3, 5), (6, 8)]
+    assert Query("a.", regex=True).spans("ab ac ad", 2, last=True) == [(3, 5), (6, 8)]
+
+
 def test_a_cancelled_search_stops_between_parts(tmp_path: Path) -> None:
     s = read_session(session_file(tmp_path))
     asked: list[int] = []

@@ -155,6 +155,53 @@ async def test_every_match_in_one_long_output_is_counted(tmp_path: Path) -> None
         assert bar._status_text() == "3,000 matches"
 
 
+def repeated(tmp_path: Path, messages: int, words: int) -> Path:
+    """A session of `messages` prompts, each the word "ab" `words` times."""
+    thread = Thread()
+    for i in range(messages):
+        thread.prompt(f"part {i}: " + "ab " * words)
+    return thread.write(tmp_path / "s.jsonl")
+
+
+async def test_N_from_the_first_of_more_matches_than_are_held_goes_to_the_last(tmp_path: Path) -> None:
+    """Past 50,000 matches, N from the first wrapped to the 50,000th, not to the last of the conversation."""
+    app = session_app(repeated(tmp_path, 3, 20_000))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        view.select(0)
+        bar = await find(pilot, app, "ab")
+        assert bar._status_text() == "50,000+ matches" and len(bar._count.ordered) == findbar.MAX_HITS
+        await pilot.press("enter")
+        assert bar._status_text() == "match 1 of 50,000+"
+        await pilot.press("N")
+        current = bar._current
+        assert current is not None and current.hit.message is view.messages[-1]
+        assert current.hit.start == current.hit.part.text.rindex("ab")
+        await pilot.press("n")
+        assert bar._status_text() == "match 1 of 50,000+"
+
+
+async def test_n_and_N_visit_every_match_of_more_than_are_held(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A capped count holds the matches nearest the cursor: going past them counts again around the match."""
+    monkeypatch.setattr(findbar, "MAX_HITS", 8)
+    app = session_app(repeated(tmp_path, 10, 2))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        view.select(index_of(view, lambda e: e.message is view.messages[1]))
+        bar = await find(pilot, app, "ab")
+        assert bar._status_text() == "8+ matches"
+        await pilot.press("escape")
+        every = [(m.index, start) for m in view.messages for start in (8, 11)]
+        for key, order in (("n", every[2:] + every[:2]), ("N", every[0::-1] + every[:0:-1])):
+            seen = []
+            for _ in every:
+                await pilot.press(key)
+                await settled(pilot, lambda: bar._pending is None and bar._fresh is None)
+                assert bar._current is not None and len(bar._count.ordered) <= 8
+                seen.append((bar._current.hit.message.index, bar._current.hit.start))
+            assert seen == order
+
+
 async def test_n_goes_on_through_matches_past_what_the_pane_shows(tmp_path: Path) -> None:
     thread = Thread()
     thread.prompt("run the tests")
@@ -304,14 +351,14 @@ async def test_a_search_is_cancelled_by_the_next_key(big_session: Path, monkeypa
     ended: list[tuple[str, bool]] = []
     original = findbar.find
 
-    def spy(session: Any, query: Any, *args: Any) -> Iterator[Any]:
+    def spy(session: Any, query: Any, *args: Any, **kw: Any) -> Iterator[Any]:
         cancelled = args[-1]
 
         def slowly() -> bool:  # a search that takes a while, whatever the machine
             time.sleep(0.002)
             return cancelled()
 
-        yield from original(session, query, *args[:-1], slowly)
+        yield from original(session, query, *args[:-1], slowly, **kw)
         ended.append((query.text, cancelled()))
 
     monkeypatch.setattr(findbar, "find", spy)

@@ -9,8 +9,10 @@ index (a file and a line offset) is in a session read whole.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
 import orjson
@@ -33,34 +35,28 @@ class Query:
         flags = 0 if self.case_sensitive else re.IGNORECASE
         self.pattern = re.compile(text if regex else re.escape(text), flags)  # raises re.error when invalid
 
-    def spans(self, text: str, limit: int = MAX_HITS) -> list[tuple[int, int]]:
-        """Where the query matches in `text` (empty matches skipped)."""
-        if not self.regex and self.text:
-            found = self._literal(text, limit)
-            if found is not None:
-                return found
-        out = []
-        for match in self.pattern.finditer(text):
-            if match.end() > match.start():
-                out.append(match.span())
-                if len(out) >= limit:
-                    break
-        return out
+    def spans(self, text: str, limit: int = MAX_HITS, last: bool = False) -> list[tuple[int, int]]:
+        """Where the query matches in `text` (empty matches skipped): the first `limit`, or the `last` ones."""
+        found = self._literal(text) if not self.regex and self.text else None
+        if found is None:
+            found = (match.span() for match in self.pattern.finditer(text) if match.end() > match.start())
+        return list(deque(found, maxlen=limit)) if last else list(islice(found, limit))
 
-    def _literal(self, text: str, limit: int) -> list[tuple[int, int]] | None:
+    def _literal(self, text: str) -> Iterator[tuple[int, int]] | None:
         """A plain query found with str.find: many times faster than a case-insensitive regex over
         megabytes, and each call short (a search in a thread holds the interpreter lock while it runs).
         None when lower-casing changes the text's length (a few non-ASCII letters): the regex decides."""
         hay = text if self.case_sensitive else text.lower()
         if len(hay) != len(text):
             return None
-        needle = self.text if self.case_sensitive else self.text.lower()
-        out = []
-        at = hay.find(needle)
-        while at >= 0 and len(out) < limit:
-            out.append((at, at + len(needle)))
-            at = hay.find(needle, at + len(needle))
-        return out
+        return _occurrences(hay, self.text if self.case_sensitive else self.text.lower())
+
+
+def _occurrences(hay: str, needle: str) -> Iterator[tuple[int, int]]:
+    at = hay.find(needle)
+    while at >= 0:
+        yield at, at + len(needle)
+        at = hay.find(needle, at + len(needle))
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,18 +112,23 @@ def find(
     full_output: Callable[[ToolCall], str] | None = None,
     visible: list[Message] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    backward: bool = False,
 ) -> Iterator[Hit]:
     """Hits in the messages being read (`visible`, taken from the session when not given), from
-    visible message `start` on, wrapping around to the top. `cancelled` is asked before each
+    visible message `start` on, wrapping around to the top (`backward`: the last hit first, from the
+    message before `start` up, wrapping around to the bottom). `cancelled` is asked before each
     part: True ends the search."""
     visible = session.visible() if visible is None else visible
-    order = list(range(start, len(visible))) + list(range(0, min(start, len(visible))))
-    for index in order:
+    start = min(start, len(visible))
+    order = [*range(start, len(visible)), *range(start)]
+    for index in reversed(order) if backward else order:
         message = visible[index]
-        for part in parts(message, full_output):
+        pieces: Iterable[Part] = list(parts(message, full_output))[::-1] if backward else parts(message, full_output)
+        for part in pieces:
             if cancelled is not None and cancelled():
                 return
-            for begin, end in query.spans(part.text):
+            spans = query.spans(part.text, last=backward)
+            for begin, end in reversed(spans) if backward else spans:
                 yield Hit(message, part, begin, end)
 
 

@@ -14,7 +14,7 @@ import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import islice, takewhile
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -52,10 +52,12 @@ RECOUNT_EVERY = 1.0
 
 @dataclass(slots=True)
 class Match:
-    """A hit, and where it lies: before the message the search started from, after, or on another branch."""
+    """A hit, and where it lies: from the message the count started from on (after), above it (before), on
+    another branch (elsewhere), or found past the end or the top of the conversation, going down from it (head)
+    or up from it (tail)."""
 
     hit: Hit
-    side: str  #: before, after, elsewhere
+    side: str  #: head, before, after, tail, elsewhere
 
     @property
     def message(self) -> Message:
@@ -82,23 +84,42 @@ class Count:
     version: int = -1  #: the session's version when the count started
     partial: bool = False  #: the session had not been read whole yet
     started: float = 0.0  #: when the count started (time.monotonic)
-    before: list[Match] = field(default_factory=list)  #: matches above where the count started, in order
+    head: list[Match] = field(default_factory=list)  #: the first matches of the conversation, in order
+    before: list[Match] = field(default_factory=list)  #: matches above where the count started, nearest first
     after: list[Match] = field(default_factory=list)  #: matches from where it started on, in order
+    tail: list[Match] = field(default_factory=list)  #: the last matches of the conversation, last first
     elsewhere: list[Match] = field(default_factory=list)  #: matches on the branches not being read, in order
     done: bool = True
+    capped: bool = False  #: more matches on this branch than are held: those far from where it started are not
 
     @property
     def here(self) -> int:
-        """How many matches are on the branch being read."""
-        return len(self.before) + len(self.after)
+        """How many matches of the branch being read are held."""
+        return len(self.head) + len(self.before) + len(self.after) + len(self.tail)
 
     @property
     def ordered(self) -> list[Match]:
-        """Every match found: those of the branch being read in its order, then those of the other branches."""
-        return self.before + self.after + self.elsewhere
+        """Every match held: those of the branch being read in its order, then those of the other branches."""
+        return self.head + self.before[::-1] + self.after + self.tail[::-1] + self.elsewhere
+
+    @property
+    def gap(self) -> int:
+        """Capped, the matches not held come after this one of `ordered` (-1: none are left out)."""
+        if not self.capped:
+            return -1
+        return len(self.head) - 1 if self.head else len(self.before) + len(self.after) - 1
+
+    def crosses(self, index: int, step: int) -> bool:
+        """Whether going `step` from match `index` of `ordered` passes over the matches not held."""
+        gap = self.gap
+        return gap >= 0 and ((index, step) == (gap, 1) or (index, step) == ((gap + 1) % self.here, -1))
+
+    def numbered(self, index: int) -> bool:
+        """Whether match `index` of `ordered` is known to be that match of the branch, counting from its first."""
+        return self.gap < 0 or (index <= self.gap and bool(self.head or self.tail))
 
     def add(self, matches: list[Match]) -> None:
-        sides = {"before": self.before, "after": self.after, "elsewhere": self.elsewhere}
+        sides = dict(head=self.head, before=self.before, after=self.after, tail=self.tail, elsewhere=self.elsewhere)
         for match in matches:
             sides[match.side].append(match)
 
@@ -203,11 +224,11 @@ class FindBar(Horizontal):
     """
 
     class Found(TextualMessage):
-        """A batch of matches from the search numbered `token` (`done`: the last one)."""
+        """A batch of matches from the search numbered `token` (`done`: the last one; `capped`: more not held)."""
 
-        def __init__(self, token: int, matches: list[Match], done: bool) -> None:
+        def __init__(self, token: int, matches: list[Match], done: bool, capped: bool = False) -> None:
             super().__init__()
-            self.token, self.matches, self.done = token, matches, done
+            self.token, self.matches, self.done, self.capped = token, matches, done, capped
 
     def __init__(self, view: ConversationView, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -382,7 +403,7 @@ class FindBar(Horizontal):
     def target(self) -> tuple[Query, int] | None:
         """The query, and which of its matches in the entry under the cursor is the current one, when the
         last jump put the cursor there: for the detail view to land on it."""
-        if self.query_ is None or self._landed is None or self.view.cursor is not self._landed:
+        if self.query_ is None or not self._on_current():
             return None
         return self.query_, self._nth
 
@@ -415,27 +436,50 @@ class FindBar(Horizontal):
     def _scan(
         self, token: int, query: Query, session: Session, messages: list[Message], start: int, others: list[Message]
     ) -> None:
-        """Every match of `query`, from message `start` on and then from the top, then on the branches not
-        being read (`others`), posted in batches."""
+        """The matches of `query` nearest message `start`, posted in batches: from it on, past the end to the top
+        (half of MAX_HITS at most); when that cut it short, going up from it, past the top to the end, until
+        it meets them; then those on the branches not being read (`others`). MAX_HITS at most in all: from
+        the first match, N reaches the last one whatever the count."""
         worker = get_current_worker()
         first = messages[start].index if start < len(messages) else 0
         path = session.path
 
-        def hits(visible: list[Message], start: int) -> Iterator[Hit]:
+        capped = False
+
+        def hits(visible: list[Message], start: int, backward: bool = False) -> Iterator[Hit]:
             return find(
-                session, query, start, lambda call: full_output(path, call), visible, lambda: worker.is_cancelled
+                session,
+                query,
+                start,
+                lambda call: full_output(path, call),
+                visible,
+                lambda: worker.is_cancelled,
+                backward=backward,
             )
 
         def matches() -> Iterator[Match]:
-            for hit in hits(messages, start):
-                yield Match(hit, "before" if hit.message.index < first else "after")
-            for hit in hits(others, 0):
-                yield Match(hit, "elsewhere")
+            nonlocal capped
+            held, met = 0, None
+            for hit in islice(hits(messages, start), MAX_HITS // 2):
+                match = Match(hit, "after" if hit.message.index >= first else "head")
+                held, met = held + 1, match.key
+                yield match
+            if held == MAX_HITS // 2:  # cut short: the rest of the room goes up from `start` until it meets `met`
+                up = (
+                    Match(hit, "before" if hit.message.index < first else "tail") for hit in hits(messages, start, True)
+                )
+                for match in takewhile(lambda match: match.key != met, up):
+                    if held == MAX_HITS:
+                        capped = True
+                        return
+                    held += 1
+                    yield match
+            yield from islice((Match(hit, "elsewhere") for hit in hits(others, 0)), MAX_HITS - held)
 
         batch: list[Match] = []
         sent = time.monotonic()
         try:
-            for count, match in enumerate(islice(matches(), MAX_HITS), 1):
+            for count, match in enumerate(matches(), 1):
                 batch.append(match)
                 now = time.monotonic()
                 if count == 1 or now - sent >= BATCH_SECONDS:
@@ -444,7 +488,7 @@ class FindBar(Horizontal):
         except RuntimeError:  # a dict of a subagent grew as its layout was made (live): what was found stands
             pass
         if not worker.is_cancelled:
-            self.post_message(self.Found(token, batch, True))
+            self.post_message(self.Found(token, batch, True, capped))
 
     def on_find_bar_found(self, message: Found) -> None:
         message.stop()
@@ -453,13 +497,13 @@ class FindBar(Horizontal):
         count = self._latest  # a recount leaves the last count standing until it is done itself
         count.add(message.matches)
         if message.done:
-            count.done = True
+            count.done, count.capped = True, message.capped
             self._took = time.monotonic() - count.started
             if self._fresh is not None:
                 self._count, self._fresh = self._fresh, None
         if self._pending is not None and self._known(self._pending):
             step, self._pending = self._pending, None
-            self._jump(step)
+            self._jump(step, recentre=False)
         self._show_status()
 
     # ---------------------------------------------------------------- jumping
@@ -487,13 +531,20 @@ class FindBar(Horizontal):
             self._recount()  # the session grew: go once it is counted again
         self._jump(step)
 
-    def _jump(self, step: int) -> None:
-        """Go to the match `step` asks for, or once it is found."""
+    def _jump(self, step: int, recentre: bool = True) -> None:
+        """Go to the match `step` asks for, or once it is found (`recentre`: count again around the current
+        match first when the one asked for is among those a capped count left out)."""
         if not self._known(step):
             self._pending = step  # the count goes on: go when it has found the match
             self._show_status()
             return
         ordered = self._count.ordered
+        current = self._position(ordered) if self._on_current() else None
+        session = self.view.session
+        if recentre and current is not None and self._count.crosses(current, step) and self.query_ and session:
+            self._token += 1  # count again around the current match, then go
+            self._fresh, self._pending = self._start_count(self.query_, session), step
+            return
         if ordered:  # else the bar says "no matches"
             self._go(ordered, self._target(ordered, step))
             if self._grew(self.view.session):
@@ -515,7 +566,7 @@ class FindBar(Horizontal):
         if aimed is not None:
             return aimed
         current = self._position(ordered)
-        if current is not None and step and self._landed is not None and self.view.cursor is self._landed:
+        if current is not None and step and self._on_current():
             return (current + step) % len(ordered)
         top, at = self._cursor_top(), self.view.cursor_index
         if top is None or at is None:
@@ -535,6 +586,10 @@ class FindBar(Horizontal):
             return found
         earlier = [i for i in range(here) if before(ordered[i])]
         return earlier[-1] if earlier else len(ordered) - 1
+
+    def _on_current(self) -> bool:
+        """Whether the cursor is where the last jump put it."""
+        return self._landed is not None and self.view.cursor is self._landed
 
     def _rows_of_message(self, at: int) -> dict[tuple[int, int, int | None], int]:
         """The place each entry of the message that holds entry `at` shows, and that entry's index."""
@@ -624,13 +679,13 @@ class FindBar(Horizontal):
         count = self._count
         ordered = count.ordered
         total, here, others = len(ordered), count.here, len(count.elsewhere)
-        more = "+" if total >= MAX_HITS else ""
+        more = "+" if count.capped else ""
         if not count.done:
             return f"searching… {total:,} so far" if total else "searching…"
         if not total:
             return "no matches"
         jump = key_display(self.app, FindInput.BINDINGS, "find.jump")
-        elsewhere = f" · {others:,} on other branches" if others else ""
+        elsewhere = f" · {others:,}{'+' if total == MAX_HITS else ''} on other branches" if others else ""
         position = self._position(ordered)
         if position is None and not here:
             return f"no matches here{elsewhere}: {jump} goes there"
@@ -639,7 +694,8 @@ class FindBar(Horizontal):
         if position >= here:  # the branch switched to is counted next
             return f"on another branch: match {position - here + 1:,} of {others:,}"
         hidden = f" · past the pane: {jump} opens it" if self._mark is None and self._landed is not None else ""
-        return f"match {position + 1:,} of {here:,}{more}{elsewhere}{hidden}"
+        number = f"{position + 1:,}" if count.numbered(position) else "?"
+        return f"match {number} of {here:,}{more}{elsewhere}{hidden}"
 
 
 class PaneNote(Static):
