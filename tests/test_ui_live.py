@@ -330,6 +330,31 @@ async def test_a_subagent_shows_under_its_call_as_it_runs(tmp_path: Path) -> Non
         assert app.main.live.rate.last == counted + 1  # the live line's rate counts the subagent's records
 
 
+async def test_the_last_subagent_listed_at_the_end_moves_under_its_call(tmp_path: Path) -> None:
+    """Two subagents no call started yet come last, under their markers; a Task result naming the second
+    moves it under its call, and the pane ends where the first one's messages end."""
+    project = tmp_path / "proj"
+    thread = Thread(session_id="main")
+    thread.prompt("go")
+    thread.answer(tool_use("task", "Task", prompt="dig", description="Dig"), msg_id="m1")
+    path = thread.write(project / "main.jsonl")
+    for name in ("a1", "a2"):
+        sub = Thread(session_id="main")
+        sub.prompt(f"side job {name}", parent=None, isSidechain=True)
+        sub.write(project / "main" / "subagents" / f"agent-{name}.jsonl")
+    app = session_app(path, follow=True)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        session = view.session
+        assert session is not None
+        assert [e.top for e in view.entries if e.kind == "agent"] == [2, 3]
+        thread.records = []
+        append(path, thread.result("task", "found", toolUseResult={"agentId": "a2", "status": "completed"}))
+        await settled(pilot, lambda: session.calls["task"].subagent is not None and "1 message" in pane(view))
+        assert [e.top for e in view.entries if e.kind == "agent"] == [2]
+        assert view.entries[-1].top == 2
+
+
 def browser(roots: list[Path], **kw: Any) -> ClaudeTUI:
     return ClaudeTUI(roots, clock=CLOCK, **kw)
 

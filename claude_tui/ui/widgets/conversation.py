@@ -479,7 +479,8 @@ class ConversationView(ScrollView, can_focus=True):
             last = messages[max(0, self._main_end - 1)]
             for problem in problems[bisect_right(lines, after) :]:
                 out.append(_reuse(Entry("problem", last, self._main_end, problem=problem), pool))
-        opened = start > main_end and messages[self._marker_of(start)] in expanded
+        # `start` may be the end of a list that shrank (a subagent listed last moved under its call): no message there
+        opened = main_end < start < end and messages[self._marker_of(start)] in expanded
         for top in range(max(start, main_end), end):  # the subagents no call started, each under its marker
             message = messages[top]
             if (agent := self._agents.get(message)) is not None:
