@@ -355,6 +355,33 @@ async def test_the_last_subagent_listed_at_the_end_moves_under_its_call(tmp_path
         assert view.entries[-1].top == 2
 
 
+async def test_a_result_that_comes_with_new_messages_shows_while_a_subagent_is_listed_last(tmp_path: Path) -> None:
+    """A call's result arrives in one batch with more messages than the subagent listed last (no call started it)
+    has: the call's row shows it has a result."""
+    project = tmp_path / "proj"
+    thread = Thread(session_id="main")
+    for i in range(10):
+        thread.prompt(f"prompt {i}")
+    thread.answer(tool_use("x", "Bash", command="make"), msg_id="m1")
+    path = thread.write(project / "main.jsonl")
+    sub = Thread(session_id="main")
+    sub.prompt("side job", parent=None, isSidechain=True)
+    for i in range(4):
+        sub.answer(text(f"step {i}"), msg_id=f"s{i}")
+    sub.write(project / "main" / "subagents" / "agent-a1.jsonl")
+    app = session_app(path, follow=True)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        assert "no result" in pane(view)
+        thread.records = []
+        thread.result("x", "built")
+        for i in range(10):
+            thread.prompt(f"later {i}")
+        append(path, *thread.records)
+        await settled(pilot, lambda: "later 9" in pane(view))
+        assert "no result" not in pane(view)
+
+
 def browser(roots: list[Path], **kw: Any) -> ClaudeTUI:
     return ClaudeTUI(roots, clock=CLOCK, **kw)
 

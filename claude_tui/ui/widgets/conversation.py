@@ -379,7 +379,7 @@ class ConversationView(ScrollView, can_focus=True):
         if (painter := self._painter) is not None:  # made before the session was read
             painter.cwd = painter.cwd or self.session.project_path
             painter.session_path = Path(self.session.path)
-        shown = self._listed()
+        shown, main_end, agents = self._listed()
         if update.started_over:
             self.notify("The session file was rewritten or cut short: read again from its start", timeout=6)
             self._grew.clear()  # what it counted were rows of the file before; now past its end, or other rows
@@ -394,6 +394,7 @@ class ConversationView(ScrollView, can_focus=True):
             self._refresh_from(self._range_of(grown[0])[0])
             if self.follow_mode and not self.follow:
                 self._grew.update(t for t in grown if t < self._seen and self._messages[t].kind not in QUIET_KINDS)
+        self._main_end, self._agents = main_end, agents  # the tops above were of the messages shown until now
         self._behind = len(shown) > keep + APPLY_MOST
         added = self._replace_from(keep, shown[: keep + APPLY_MOST], update.damaged)  # the rest in the next frames
         self._restore(anchor)
@@ -401,20 +402,21 @@ class ConversationView(ScrollView, can_focus=True):
         if (self.follow or at_end_asked) and (grown or added):
             self.action_last()  # the newest row in view, whether a message came or the last one grew
 
-    def _listed(self) -> list[Message]:
+    def _listed(self) -> tuple[list[Message], int, dict[Message, Session]]:
         """The pane's messages: the branch being read, then those of each subagent that no call in the session
-        started (a warmup, say): there is no call to open it under, so it comes last, under a closed marker."""
+        started (a warmup, say): there is no call to open it under, so it comes last, under a closed marker;
+        with them, the pane's `_main_end` and `_agents` for that list."""
         session = self.session
         if session is None:
-            self._main_end, self._agents = 0, {}
-            return []
+            return [], 0, {}
         listed = self._shown(session.visible())
-        self._main_end, self._agents = len(listed), {}
+        main_end = len(listed)
+        agents: dict[Message, Session] = {}
         for sub in session.subagents:
             if sub.parent_call is None and (messages := self._shown(sub.visible())):
-                self._agents[messages[0]] = sub
+                agents[messages[0]] = sub
                 listed = listed + messages
-        return listed
+        return listed, main_end, agents
 
     def _shown(self, visible: list[Message]) -> list[Message]:
         if not self.hide_quiet:
@@ -428,7 +430,7 @@ class ConversationView(ScrollView, can_focus=True):
         with self.lock:
             anchor = self._anchor()
             appendix = self._cursor is not None and self._cursor.top >= self._main_end
-            self._messages = self._listed()
+            self._messages, self._main_end, self._agents = self._listed()
             self._entries = self._build_range(0, len(self._messages))
             self._cache.clear()
             self._measure(self._entries)
