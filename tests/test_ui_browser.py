@@ -859,6 +859,22 @@ async def test_s_sorts_by_the_columns_shown_each_with_its_arrow(roots: list[Path
             assert marked is not None and marked[1] in ("", " "), header  # not run into the next label
 
 
+async def test_sorting_by_model_follows_the_names_shown(tmp_path: Path) -> None:
+    folder = tmp_path / "projects" / "-home-u-proj"
+    for name, model in (("s1", "claude-opus-4-1-20250805"), ("s2", "claude-3-5-sonnet-20241022")):
+        thread = Thread(session_id=name)
+        thread.prompt(name)
+        thread.answer(text("ok"), model=model)
+        thread.write(folder / f"{name}.jsonl")
+    app = browser([tmp_path / "projects"])
+    async with app.run_test(size=(200, 45)) as pilot:  # wide enough for the Model column
+        await browser_ready(pilot, app)
+        sessions = app.main.query_one(SessionList)
+        sessions._sort_by("model")
+        assert "Model ▲" in sessions.render_line(0).text
+        assert [s.id for s in sessions.shown] == ["s1", "s2"]  # opus-4.1, sonnet-3.5 (claude-3-5-sonnet… first)
+
+
 async def test_sorted_by_a_column_the_width_drops_the_header_still_says_by_what(roots: list[Path]) -> None:
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:

@@ -56,6 +56,11 @@ def title_of(info: SessionInfo) -> str:
     return f"↳ {title}" if info.orphan_of else title  # a subagent's: its session has no file
 
 
+def model_of(info: SessionInfo) -> str:
+    """The Model column: the short name of the session's first model ("sonnet-4.5"), or "-"."""
+    return short_model(info.models[0]) if info.models else "-"
+
+
 def _fit(text: str, size: int, right: bool) -> str:
     """`text` cut (with an ellipsis) or padded to `size` cells, as rich.text.Text's truncate and align do."""
     length = cell_len(text)
@@ -74,7 +79,7 @@ COLUMNS: list[tuple[str, str, Callable[[SessionInfo], Any], int | None, bool]] =
     ("messages", "Msgs", lambda s: s.messages or 0, 5, True),
     ("tokens", "Tokens", lambda s: s.tokens or 0, 6, True),
     ("cost", "Cost", lambda s: s.cost_usd or 0, 7, True),
-    ("model", "Model", lambda s: ",".join(s.models or ()), 10, False),
+    ("model", "Model", lambda s: model_of(s).lower(), 10, False),
     ("branch", "Branch", lambda s: s.branch or "", 14, False),
 ]
 #: Cells between two columns.
@@ -288,7 +293,6 @@ class SessionList(ScrollView, can_focus=True):
 
     def _row(self, info: SessionInfo, width: int) -> Strip:
         dim = self._fg("session-list--dim")
-        models = list(info.models or ())
         title_style = dim + Style(italic=True) if info.empty or info.warmup else None
         recorded = _recorded(info)
         when = self.clock.ago(recorded) if recorded is not None else "~" + self.clock.ago(info.mtime)  # ~: file time
@@ -300,7 +304,7 @@ class SessionList(ScrollView, can_focus=True):
             "messages": (str(info.messages or 0), None),
             "tokens": (human_count(info.tokens or 0), dim),
             "cost": (cost_cell(info.cost_usd) if info.cost_usd else "-", dim),
-            "model": (short_model(models[0]) if models else "-", dim),
+            "model": (model_of(info), dim),
             "branch": (one_line(info.branch, 80), dim),
         }
         return self._strip([values[key] for key, _, _ in self._columns], width)
