@@ -94,6 +94,28 @@ def test_records_written_out_of_order_span_from_the_earliest_to_the_latest(tmp_p
     assert (facts["started"], facts["ended"], facts["duration_s"]) == (info.started, info.ended, 10.471)
 
 
+def test_inline_sidechain_records_time_the_session(tmp_path: Path) -> None:
+    """Before 2.0 a Task's subagent was written into the session's file (isSidechain): its answers count there,
+    and so do its times: the session ends at its last one, and a pause between two of them is left out."""
+    root = tmp_path / "projects"
+    w = Writer("side", cwd="/home/u/side")
+    w.prompt("delegate")  # 09:00:01
+    w.tool("Task", {"prompt": "look around"}, "done")
+    w.prompt("look around", parentUuid=None, isSidechain=True)
+    w.answer({"type": "text", "text": "looking"})
+    w.records[-1].update(isSidechain=True, timestamp="2026-01-05T09:30:00.000Z")
+    w.answer({"type": "text", "text": "found it"})
+    w.records[-1].update(isSidechain=True, timestamp="2026-01-05T11:00:00.000Z")  # after a pause of 1h30
+    path = w.write(root / encode("/home/u/side"))
+    [project] = library(root, tmp_path).projects
+    info = project.sessions[0]
+    assert (info.started, info.ended) == ("2026-01-05T09:00:01.000Z", "2026-01-05T11:00:00.000Z")
+    assert (info.duration_s, info.active_s) == (7199.0, 1799.0)
+    facts = session_stats(read_session(path))
+    assert (facts["started"], facts["ended"]) == (info.started, info.ended)
+    assert (facts["duration_s"], facts["active_s"], facts["interruptions"]) == (7199.0, 1799.0, 1)
+
+
 def test_encode_path_is_claude_codes_folder_name() -> None:
     assert encode_path("/Users/me/my_repo.v2") == "-Users-me-my-repo-v2"
 

@@ -420,10 +420,7 @@ class Extractor:
         self._sec = self._clock(stamp) if type(stamp) is str else None
         timed = self._sec is not None
         rtype = get("type")
-        if get("isSidechain") is True and not state.agent:
-            self._sidechain(obj, rtype, off)
-            return
-        if timed:  # as Session.add_record
+        if timed:  # as Session.add_record (an inline sidechain's too)
             previous = state.prev_ts
             if previous is not None and stamp[:13] != previous[:13]:  # another hour: maybe a pause
                 state.paused_ms += pause_ms(previous, stamp)
@@ -432,6 +429,9 @@ class Extractor:
                 state.first_ts = stamp
             if state.last_ts is None or earlier(state.last_ts, stamp):
                 state.last_ts = stamp
+        if get("isSidechain") is True and not state.agent:
+            self._sidechain(obj, rtype, off)
+            return
         cwd, branch = get("cwd"), get("gitBranch")
         if type(cwd) is str and cwd not in state.cwds and len(state.cwds) < 64:
             state.cwds.append(cwd)

@@ -191,26 +191,18 @@ class Session:
         if not isinstance(rtype, str):
             rtype = "?"
         self.record_types[rtype] += 1
+        stamp = obj.get("timestamp")
         if obj.get("isSidechain") is True and not self.is_agent:
+            if isinstance(stamp, str) and plausible(stamp):  # its answers count here: its times too
+                self._note_time(stamp)
             self._add_inline_sidechain(obj, span)
             return
-        stamp = obj.get("timestamp")
         if stamp is not None and not (isinstance(stamp, str) and plausible(stamp)):  # a word, a number, ...
             where = (span.line_no, span.offset) if span else (0, 0)
             shown = repr(stamp[:40]) if isinstance(stamp, str) else repr(stamp)[:40]
             self.problems.append(Problem(*where, f"timestamp {shown} is not a time: left out"))
         elif isinstance(stamp, str):
-            previous = self.last_in_file
-            # in another hour than the record before it: maybe after a pause
-            if previous is not None and stamp[:13] != previous[:13] and (paused := pause_ms(previous, stamp)):
-                self.pauses += 1
-                self.paused_ms += paused
-            self.first_in_file = self.first_in_file or stamp
-            self.last_in_file = stamp
-            if self.first_timestamp is None or earlier(stamp, self.first_timestamp):
-                self.first_timestamp = stamp
-            if self.last_timestamp is None or earlier(self.last_timestamp, stamp):
-                self.last_timestamp = stamp
+            self._note_time(stamp)
         cwd, branch, version = obj.get("cwd"), obj.get("gitBranch"), obj.get("version")
         if type(cwd) is str and cwd not in self.cwds:
             self.cwds[cwd] = None
@@ -233,6 +225,20 @@ class Session:
                 where = (span.line_no, span.offset) if span else (0, 0)
                 self.problems.append(Problem(*where, f"{what}, shown as is"))
             self._new_message(Kind.UNKNOWN, obj, span, text=rtype)
+
+    def _note_time(self, stamp: str) -> None:
+        """Take a record's time into the session's span and pauses (records are not always in order)."""
+        previous = self.last_in_file
+        # in another hour than the record before it: maybe after a pause
+        if previous is not None and stamp[:13] != previous[:13] and (paused := pause_ms(previous, stamp)):
+            self.pauses += 1
+            self.paused_ms += paused
+        self.first_in_file = self.first_in_file or stamp
+        self.last_in_file = stamp
+        if self.first_timestamp is None or earlier(stamp, self.first_timestamp):
+            self.first_timestamp = stamp
+        if self.last_timestamp is None or earlier(self.last_timestamp, stamp):
+            self.last_timestamp = stamp
 
     # ---------------------------------------------------------------- record types
 
