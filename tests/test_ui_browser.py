@@ -707,6 +707,31 @@ async def test_keys_typed_fast_land_in_the_filter_box(roots: list[Path], pane: s
         assert sessions.sort_key == "when" and not sessions.show_hidden and not app.main.has_class("-zoomed")
 
 
+@pytest.mark.parametrize(
+    ("start", "burst", "moved"),
+    [("1", "2j", (0, 1, 0)), ("2", "3G", (0, 0, "last")), ("2", "zG", (0, 0, "last"))],
+)
+async def test_a_key_typed_right_after_a_pane_key_goes_to_the_pane_it_chose(
+    roots: list[Path], start: str, burst: str, moved: tuple[int, int, int | str]
+) -> None:
+    """`2 j`, `3 G` or `z G` in one burst (over SSH): the second key went to the old pane (`G` opened a session)."""
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        view = await browser_ready(pilot, app)
+        tree, sessions = app.main.query_one(ProjectTree), app.main.query_one(SessionList)
+        await pilot.press("1", "slash", *"weather", "enter")  # a project of several sessions
+        await settled(pilot, lambda: len(sessions.shown) > 1 and view.session is not None)
+        await pilot.press(start)
+        before = (tree.cursor_line, sessions.cursor, view.cursor_index or 0)
+        for key in burst:  # both in the queue before the first is handled
+            app.post_message(events.Key(key, key))
+        await settled(pilot, lambda: app.focused is (sessions if burst[0] == "2" else view))
+        await pilot.pause()
+        last = len(view.entries) - 1
+        expected = tuple(last if m == "last" else b + m for b, m in zip(before, moved, strict=True))
+        assert (tree.cursor_line, sessions.cursor, view.cursor_index or 0) == expected
+
+
 async def test_a_long_title_is_cut_with_an_ellipsis_under_the_list(tmp_path: Path) -> None:
     thread = Thread()
     title = "please " + " ".join(f"word{i}" for i in range(60))

@@ -722,9 +722,9 @@ class MainScreen(Screen[None]):
     def action_zoom(self) -> None:
         self.toggle_class("-zoomed")
         if self.has_class("-zoomed"):
-            self.conversation.focus()
+            self.set_focus(self.conversation)
         elif self.has_class("-narrow") or self.focused is None:  # the focus was in the pane the unzoom hides
-            self.query_one(SessionList).focus()
+            self.set_focus(self.query_one(SessionList))
 
     def action_back(self) -> None:
         if (bar := self.find_bar) is not None and bar.active:
@@ -735,7 +735,7 @@ class MainScreen(Screen[None]):
             return
         if self.has_class("-zoomed"):
             self.remove_class("-zoomed")
-            self.query_one(SessionList).focus()
+            self.set_focus(self.query_one(SessionList))
 
     def _back_to_search(self) -> bool:
         """Back to the search results, the query kept, from the session a hit opened."""
@@ -764,7 +764,7 @@ class MainScreen(Screen[None]):
             self.remove_class("-zoomed")
         elif name == "conversation" and self.has_class("-narrow"):
             self.add_class("-zoomed")
-        self.query_one(f"#{name}").focus()
+        self.set_focus(self.query_one(f"#{name}"))  # now, not later: the keys typed next are the pane's
 
     def action_filter(self) -> None:
         if self.has_class("-zoomed"):
