@@ -26,7 +26,7 @@ from claude_tui.core.library import Library, Project
 from claude_tui.core.reader import ReadError
 from claude_tui.ui import app as app_module
 from claude_tui.ui.app import OPEN_DELAY, ClaudeTUI, LibraryLoaded, MainScreen, _help_sections
-from claude_tui.ui.config import load_config
+from claude_tui.ui.config import is_key_name, load_config
 from claude_tui.ui.launch import DEMO_PROJECTS, parser
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.help import HelpScreen
@@ -517,6 +517,33 @@ def test_config_file(tmp_path: Path) -> None:
     assert len(load_config(path).problems) == 3
     path.write_text("not toml [")
     assert load_config(path).problems
+
+
+def test_a_misspelt_key_name_is_told_and_the_binding_keeps_its_default(tmp_path: Path) -> None:
+    """`ctlr+q` was taken as it was: the key bar said "ctlr+q Quit" and `q` no longer quit."""
+    path = tmp_path / "config.toml"
+    keys = {
+        "app.quit": '"ctlr+q"',
+        "app.help": '["question_mark", "ctrl+shift+banana"]',
+        "app.zoom": '"shift+ctrl+z"',  # never pressed: Textual names it ctrl+shift+z
+        "app.reload": '"ctrl+Q"',
+        "app.search_all": '["ctrl+shift+k", "f5", "?", "é", "alt+é", "pageup", "ctrl+left_square_brace", "space"]',
+    }
+    path.write_text("[keys]\n" + "".join(f'"{binding_id}" = {value}\n' for binding_id, value in keys.items()))
+    config = load_config(path)
+    assert config.keys == {"app.search_all": "ctrl+shift+k,f5,?,é,alt+é,pageup,ctrl+left_square_brace,space"}
+    assert [problem.removeprefix(f"{path}: ") for problem in config.problems] == [
+        "keys.app.quit: no key is named 'ctlr+q'; its default is kept",
+        "keys.app.help: no key is named 'ctrl+shift+banana'; its default is kept",
+        "keys.app.zoom: no key is named 'shift+ctrl+z'; its default is kept",
+        "keys.app.reload: no key is named 'ctrl+Q'; its default is kept",
+    ]
+
+
+def test_every_key_the_app_binds_is_a_key_name() -> None:
+    owners = [owner for _, owner in _help_sections()] + app_module._unlisted_binding_owners()
+    keys = [key for owner in owners for b in owner.BINDINGS if isinstance(b, Binding) for key in b.key.split(",")]
+    assert len(keys) > 50 and [key for key in keys if not is_key_name(key.strip())] == []
 
 
 async def test_theme_and_quiet_rows_from_config(roots: list[Path], tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,51 @@ def _read_toml(path: Path) -> dict[str, Any]:
     return tomllib.loads(text)
 
 
+#: The modifiers of a key, in the order Textual names them: "ctrl+shift+up", never "shift+ctrl+up".
+MODIFIERS = ("alt", "ctrl", "hyper", "meta", "shift", "super")
+
+
+@cache
+def _key_names() -> frozenset[str]:
+    """Textual's names of keys without modifiers: up, f5, pageup, tab, question_mark, ... (Textual is pinned:
+    these tables are its own, some private)."""
+    from textual._keyboard_protocol import FUNCTIONAL_KEYS
+    from textual.keys import KEY_ALIASES, Keys, _character_to_key
+
+    names = [key.value for key in Keys if not key.value.startswith("<")]
+    names += [alias for aliases in KEY_ALIASES.values() for alias in aliases]
+    names += FUNCTIONAL_KEYS.values()
+    names += (_character_to_key(chr(code)) for code in range(32, 127))
+    return frozenset(name.rpartition("+")[2] for name in names)
+
+
+def is_key_name(key: str) -> bool:
+    """Whether a key of the `[keys]` table can be pressed: one character, or a key's name after modifiers in
+    Textual's order (`ctrl+shift+up`, `alt+x`); `ctlr+q`, `ctrl+banana` and `ctrl+Q` cannot."""
+    if len(key) == 1:
+        return key.isprintable()
+    *modifiers, name = key.split("+")
+    known = set(modifiers) <= set(MODIFIERS) and modifiers == sorted(set(modifiers)) and name == name.lower()
+    return known and (name in _key_names() or (len(name) == 1 and name.isalnum()))  # or a letter such as é
+
+
+def _read_keys(config: Config, keys: object) -> None:
+    """The `[keys]` table into `config.keys`; an entry with a mistake is reported and left out (the default stays)."""
+    if not isinstance(keys, dict):
+        config.problems.append(f"{config.path}: [keys] must be a table")
+        return
+    for binding_id, value in keys.items():
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            value = ",".join(value)
+        if not isinstance(value, str) or not value.strip():
+            config.problems.append(f"{config.path}: keys.{binding_id} must be a key name or a list of them")
+        elif bad := [key.strip() for key in value.split(",") if not is_key_name(key.strip())]:
+            named = " or ".join(repr(key) for key in bad)
+            config.problems.append(f"{config.path}: keys.{binding_id}: no key is named {named}; its default is kept")
+        else:
+            config.keys[binding_id] = value
+
+
 def load_config(path: Path | None = None) -> Config:
     """Read the config file; a missing file gives the defaults."""
     path = path or config_path()
@@ -70,17 +116,7 @@ def load_config(path: Path | None = None) -> Config:
         config.hide_quiet = hide
     else:
         config.problems.append(f"{path}: hide_quiet must be true or false")
-    keys = data.get("keys", {})
-    if not isinstance(keys, dict):
-        config.problems.append(f"{path}: [keys] must be a table")
-        keys = {}
-    for binding_id, value in keys.items():
-        if isinstance(value, str) and value.strip():
-            config.keys[binding_id] = value
-        elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-            config.keys[binding_id] = ",".join(value)
-        else:
-            config.problems.append(f"{path}: keys.{binding_id} must be a key name or a list of them")
+    _read_keys(config, data.get("keys", {}))
     unknown = sorted(set(data) - {"theme", "hide_quiet", "keys"})
     if unknown:
         config.problems.append(f"{path}: unknown settings {', '.join(unknown)}")
