@@ -309,6 +309,14 @@ def _command_first(argv: list[str]) -> list[str]:
     return argv
 
 
+def _help_asked(argv: list[str]) -> list[str]:
+    """`claude-tui help [COMMAND]` (or `-help`, which argparse reads as `-h elp`) as `claude-tui [COMMAND] --help`,
+    unless a file of that name is the session meant."""
+    if argv and argv[0] in ("help", "-help") and not os.path.exists(argv[0]):
+        return [*argv[1:2], "--help"]
+    return argv
+
+
 def _parse(argv: list[str]) -> argparse.Namespace:
     """The subcommand's arguments; a query word taken for an unknown option gets a hint, as ripgrep gives."""
     parser = command_parser(argv[0])
@@ -363,7 +371,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     entry point), which a subcommand may end itself once its output is flushed."""
     whole_process = argv is None
     _standard_streams()
-    argv = _command_first(list(sys.argv[1:] if argv is None else argv))
+    argv = _help_asked(_command_first(list(sys.argv[1:] if argv is None else argv)))
     try:
         if argv and argv[0] in COMMANDS:
             args = _parse(argv)

@@ -323,3 +323,19 @@ def test_help_names_every_subcommand() -> None:
     out = run("--help")
     assert out.returncode == 0
     assert "Subcommands: stats, export, index, search" in " ".join(out.stdout.split())
+
+
+@pytest.mark.parametrize(
+    ("asked", "meant"),
+    [(("help",), ("--help",)), (("-help",), ("--help",)), (("help", "search"), ("search", "--help"))],
+)
+def test_help_as_a_word_shows_the_usage(asked: tuple[str, ...], meant: tuple[str, ...]) -> None:
+    """`claude-tui help` said "no session matches 'help'"; `-help`, "ignored explicit argument 'elp'"."""
+    out, expected = run(*asked), run(*meant)
+    assert (out.returncode, out.stdout, out.stderr) == (0, expected.stdout, "") and expected.stdout.startswith("usage:")
+
+
+def test_a_file_named_help_is_a_session_not_a_request_for_help(tmp_path: Path) -> None:
+    (tmp_path / "help").write_text("")
+    out = run("help", cwd=tmp_path)
+    assert out.returncode == 2 and "usage:" not in out.stdout and "the app needs a terminal" in out.stderr
