@@ -159,6 +159,7 @@ def test_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
         (("stats", "0f1e2d3c", "--projects-dir", str(tmp_path / "nowhere")), "no projects folder at"),
         (("serch", "parser", "--projects-dir", str(projects)), "no command 'serch': did you mean 'search'?"),
         (("statss", "--projects-dir", str(projects)), "no command 'statss': did you mean 'stats'?"),
+        (("--demo", "--projects-dir", str(projects)), "--demo and --projects-dir cannot go together"),
     ]
     for args, message in cases:
         out = run(*args)

@@ -24,17 +24,19 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("session", nargs="?", metavar="SESSION", help="a session file, id or unique id prefix to open")
     add_roots(p)
     p.add_argument("--follow", action="store_true", help="open SESSION (or the newest session) at its end")
-    p.add_argument("--demo", action="store_true", help="open a small bundled demo history")
+    p.add_argument("--demo", action="store_true", help="open a small bundled demo history (takes no --projects-dir)")
     return p
 
 
 def run_app(argv: list[str]) -> int:
     """Parse `argv` and run the app; returns the exit status."""
     gc.disable()  # start-up makes many objects and little garbage: no passes before the first frame (app.py)
-    from claude_tui.cli import ERROR, takes_escapes, warn
+    from claude_tui.cli import ERROR, CommandError, takes_escapes, warn
     from claude_tui.ui.prefetch import Prefetch
 
     args = parser().parse_args(argv)
+    if args.demo and args.projects_dir:
+        raise CommandError("--demo and --projects-dir cannot go together: the demo is a history of its own")
     streams = (("stdin", sys.stdin), ("stdout", sys.stdout))
     if not_one := next((name for name, stream in streams if not stream.isatty()), None):
         warn(f"the app needs a terminal ({not_one} is not one); for scripts see search, stats and export")
