@@ -927,6 +927,22 @@ async def test_sorting_by_model_follows_the_names_shown(tmp_path: Path) -> None:
         assert [s.id for s in sessions.shown] == ["s1", "s2"]  # opus-4.1, sonnet-3.5 (claude-3-5-sonnet… first)
 
 
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
+async def test_the_highlighted_session_is_one_colour_on_the_cursor(roots: list[Path], theme: str) -> None:
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        app.theme = theme
+        app.choose_project(next(p for p in app.projects if len(p.sessions) > 1))
+        sessions = app.main.query_one(SessionList)
+        for key in ("1", "2"):  # the cursor blurred, then focused
+            await pilot.press(key)
+            cursor = sessions.render_line(1 + sessions.cursor - round(sessions.scroll_offset.y))
+            assert len({s.style.color for s in cursor if s.text.strip() and s.style}) == 1, cursor.text
+            other = sessions.render_line(2 if sessions.cursor == 0 else 1)
+            assert len({s.style.color for s in other if s.text.strip() and s.style}) == 2  # its dim cells
+
+
 async def test_sorted_by_a_column_the_width_drops_the_header_still_says_by_what(roots: list[Path]) -> None:
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:

@@ -126,6 +126,26 @@ async def test_branches_switch_with_keys() -> None:
         assert session.branch_of(fork) == 0  # wraps around
 
 
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
+async def test_dim_text_on_the_cursor_row_takes_the_text_colour(theme: str) -> None:
+    app = session_app(demo("dce61781"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        app.theme = theme
+        await pilot.pause()
+        lifted = 0
+        for index, entry in enumerate(view.entries):
+            view.select(index, top=True)
+            palette = view._palette
+            assert palette is not None
+            grey = {palette.dim.color, palette.faint.color}
+            y = view._starts[index] + entry.pad - round(view.scroll_offset.y)
+            shown = {s.style.color for s in view.render_line(y) if s.text.strip() and s.style is not None}
+            assert not shown & grey, (index, view.render_line(y).text)
+            lifted += bool({s.style.color for s in view._strips(entry, view._width)[entry.pad] if s.style} & grey)
+        assert lifted > 5  # rows with dim or faint text, off the cursor
+
+
 async def test_quiet_rows_hide_and_compactions_jump() -> None:
     app = session_app(demo("da41"))
     async with app.run_test(size=SIZE, notifications=True) as pilot:

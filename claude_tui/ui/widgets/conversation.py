@@ -709,7 +709,7 @@ class ConversationView(ScrollView, can_focus=True):
         assert palette is not None
         if entry is self._cursor and row >= entry.pad:
             mark = Segment("▌", palette.cursor_mark if self.has_focus else palette.faint)
-            strip = Strip([mark, *strip.crop(1).apply_style(palette.cursor)], width)
+            strip = Strip([mark, *palette.on_cursor(strip.crop(1))], width)
         elif entry.message in self.highlighted and row >= entry.pad:
             strip = strip.apply_style(palette.match)
         if self.marker is not None and row >= entry.pad:

@@ -257,12 +257,11 @@ class SessionList(ScrollView, can_focus=True):
             return Strip([Segment(hint, self._fg("session-list--dim"))], width).apply_style(base)
         if index >= len(self.shown):
             return Strip.blank(width, base)
-        strip = self._rows.get(index)
-        if strip is None:
-            strip = self._rows[index] = self._row(self.shown[index], width)
-        if index == self.cursor:
+        if index == self.cursor:  # drawn each time: its dim cells take the cursor's colour, not the cache's grey
             name = "session-list--cursor" if self.has_focus else "session-list--cursor-blurred"
-            strip = strip.apply_style(self.get_component_rich_style(name))
+            strip = self._row(self.shown[index], width, Style()).apply_style(self.get_component_rich_style(name))
+        elif (strip := self._rows.get(index)) is None:
+            strip = self._rows[index] = self._row(self.shown[index], width, self._fg("session-list--dim"))
         return strip.apply_style(base)
 
     def _fg(self, name: str) -> Style:
@@ -291,8 +290,8 @@ class SessionList(ScrollView, can_focus=True):
                 after[i] = Segment(f" {arrow}".ljust(_GAP), sorted_)
         return self._strip(cells, width, after)
 
-    def _row(self, info: SessionInfo, width: int) -> Strip:
-        dim = self._fg("session-list--dim")
+    def _row(self, info: SessionInfo, width: int, dim: Style) -> Strip:
+        """One session's line, its secondary cells in `dim` (on the cursor's row: no colour of their own)."""
         title_style = dim + Style(italic=True) if info.empty or info.warmup else None
         recorded = _recorded(info)
         when = self.clock.ago(recorded) if recorded is not None else "~" + self.clock.ago(info.mtime)  # ~: file time
