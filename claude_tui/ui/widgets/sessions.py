@@ -231,15 +231,20 @@ class SessionList(ScrollView, can_focus=True):
     # ---------------------------------------------------------------- drawing
 
     def _layout(self, width: int) -> None:
-        """Columns that fit `width`, the title taking what the others leave."""
+        """Columns that fit `width`, the title taking what the others leave; the sorted column is as wide as its
+        label and arrow ("Tokens ▼"), its few more cells taken from the title."""
         columns = list(COLUMNS)
         for key in _DROP_ORDER:
             fixed = sum((w or 0) + _GAP for _, _, _, w, _ in columns)
             if width - fixed >= _TITLE_MIN:
                 break
             columns = [c for c in columns if c[0] != key]
-        fixed = sum((w or 0) + _GAP for _, _, _, w, _ in columns)
-        self._columns = [(key, w or max(8, width - fixed), right) for key, _, _, w, right in columns]
+        sized = [
+            (key, w if w is None or key != self.sort_key else max(w, cell_len(label) + 2), right)
+            for key, label, _, w, right in columns
+        ]
+        fixed = sum((w or 0) + _GAP for _, w, _ in sized)
+        self._columns = [(key, w or max(8, width - fixed), right) for key, w, right in sized]
         self._layout_width = width
         self._rows.clear()
         self.virtual_size = Size(width, len(self.shown) + 1)
@@ -274,21 +279,13 @@ class SessionList(ScrollView, can_focus=True):
         sorted_ = self._fg("session-list--sorted")
         labels = {key: label for key, label, *_ in COLUMNS}
         arrow = "▼" if self.sort_descending else "▲"
-        cells: list[tuple[str, Style | None]] = []
-        after: dict[int, Segment] = {}
         if all(key != self.sort_key for key, _, _ in self._columns):  # sorted by a column too narrow to show
             labels["title"] = f"Title (by {labels[self.sort_key].lower()} {arrow})"
-        for i, (key, size, _) in enumerate(self._columns):
-            if key != self.sort_key:
-                cells.append((labels[key], plain))
-                continue
-            fits = [f for f in (f"{labels[key]} {arrow}", f"{arrow}{labels[key]}") if cell_len(f) <= size]
-            if fits:  # "When ▼", else "▼Msgs": beside the next column's label, "Msgs ▼" would read as its arrow
-                cells.append((fits[0], sorted_))
-            else:  # the arrow in the gap after the label: "Tokens ▼"
-                cells.append((labels[key], sorted_))
-                after[i] = Segment(f" {arrow}".ljust(_GAP), sorted_)
-        return self._strip(cells, width, after)
+        cells = [
+            (f"{labels[key]} {arrow}", sorted_) if key == self.sort_key else (labels[key], plain)
+            for key, _, _ in self._columns
+        ]
+        return self._strip(cells, width)
 
     def _row(self, info: SessionInfo, width: int, dim: Style) -> Strip:
         """One session's line, its secondary cells in `dim` (on the cursor's row: no colour of their own)."""
@@ -308,15 +305,12 @@ class SessionList(ScrollView, can_focus=True):
         }
         return self._strip([values[key] for key, _, _ in self._columns], width)
 
-    def _strip(
-        self, cells: list[tuple[str, Style | None]], width: int, after: dict[int, Segment] | None = None
-    ) -> Strip:
-        """One line of cells (text without control characters, and a style), as segments: no Text to render.
-        `after`: what fills the gap after a cell, instead of spaces."""
+    def _strip(self, cells: list[tuple[str, Style | None]], width: int) -> Strip:
+        """One line of cells (text without control characters, and a style), as segments: no Text to render."""
         segments = [Segment(" ")]
         gap = Segment(" " * _GAP)
-        for i, ((_, size, right), (text, style)) in enumerate(zip(self._columns, cells, strict=True)):
-            segments += (Segment(_fit(text, size, right), style), (after or {}).get(i, gap))
+        for (_, size, right), (text, style) in zip(self._columns, cells, strict=True):
+            segments += (Segment(_fit(text, size, right), style), gap)
         return Strip(segments).adjust_cell_length(width)
 
     # ---------------------------------------------------------------- moving
@@ -360,6 +354,8 @@ class SessionList(ScrollView, can_focus=True):
         else:
             self.sort_key = key
             self.sort_descending = key not in _ASCENDING
+            if self._layout_width:
+                self._layout(self._layout_width)  # the sorted column as wide as its label and arrow
         self._refill()
 
     def action_sort_reverse(self) -> None:
