@@ -383,6 +383,27 @@ async def test_escape_leaves_the_session_named_on_the_command_line_for_the_brows
         assert view.region and view.session is not None and Path(view.session.path) == asked
 
 
+async def test_a_session_opened_by_its_path_with_no_history_says_so_in_the_panes(tmp_path: Path) -> None:
+    """`claude-tui ~/Downloads/x.jsonl` with nothing in the projects folder: Escape shows panes that say why
+    they are empty, not two blank ones."""
+    projects = tmp_path / "projects"
+    projects.mkdir()
+    asked = tmp_path / "elsewhere" / "mine.jsonl"
+    thread = Thread()
+    thread.prompt("hello")
+    thread.answer(text("hi"))
+    thread.write(asked)
+    app = ClaudeTUI([projects], session=asked, clock=CLOCK)
+    async with app.run_test(size=WIDE) as pilot:
+        await loaded(pilot, app)
+        await pilot.press("escape")
+        tree, sessions = app.main.query_one(ProjectTree), app.main.query_one(SessionList)
+        await settled(pilot, lambda: "No sessions in" in tree.render_line(0).text)
+        assert tree.note == f"No sessions in {projects}"  # shown cut to the pane's width
+        assert sessions.render_line(1).text.strip() == "Showing mine.jsonl alone, opened by its path"
+        assert not app.main.has_class("-empty")  # the session stays on screen
+
+
 async def test_resizing_keeps_the_focus_and_each_width_its_zoom(roots: list[Path]) -> None:
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:

@@ -232,14 +232,16 @@ class MainScreen(Screen[None]):
     def on_mount(self) -> None:
         self.call_after_refresh(_resume_gc)  # first: before the reads that the first frame sets off
         self.call_after_refresh(self._add_find_bar)
-        self.query_one("#projects").border_title = "Projects"
+        app: ClaudeTUI = self.app  # type: ignore[assignment]
+        tree = self.query_one(ProjectTree)
+        tree.border_title = "Projects"
+        tree.note = f"No sessions in {', '.join(tilde(root) for root in app.roots)}"
         self.query_one("#sessions").border_title = "Sessions"
         self.conversation.hide_quiet = self.hide_quiet
         self.query_one(SessionHeader).show(None, "Reading your history…")
         if self.direct is not None:
             self.add_class("-zoomed")
             self.conversation.open(self.direct, at_end=self.follow)  # read while the first frame is drawn
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
         if app.prefetch is not None and app.prefetch.ready():
             self.on_library_loaded(_prefetched(app.prefetch))  # in the first frame
         elif app.prefetch is not None:
@@ -337,8 +339,10 @@ class MainScreen(Screen[None]):
         tree = self.query_one(ProjectTree)
         project = self._project_to_show(message.projects, tree.chosen, catch_up)
         tree.set_projects(message.projects, project, keep_places=message.live)
-        if project is None:
-            self.query_one(SessionList).set_sessions([])
+        if project is None:  # no history, but a session is shown: the one named by its path (or deleted since)
+            sessions = self.query_one(SessionList)
+            sessions.note = f"Showing {self.direct.name} alone, opened by its path" if self.direct is not None else ""
+            sessions.set_sessions([])
             return
         open_newest = self.direct is None and (self.info is None or catch_up)
         self._show_project(project, open_newest=open_newest, keep_places=message.live)

@@ -47,6 +47,7 @@ class ProjectTree(Tree["Project | None"]):
         self.guide_depth = 2
         self.projects: list[Project] = []
         self.filter_text = ""
+        self.note = ""  #: what the tree says when it has no project at all (once the projects are read)
         self.show_quiet = False  #: empty and warmup sessions counted (when the session list shows them)
         self._chosen: Project | None = None
         self._twins: set[str] = set()
@@ -114,6 +115,8 @@ class ProjectTree(Tree["Project | None"]):
             target = next((n for n in self._rows() if n.data is not None), None)
         if not self.root.children and self.filter_text:
             self.root.add_leaf(Text(f"No project matches “{one_line(self.filter_text, 40)}”", "dim"), None)
+        elif not self.projects and self.note:
+            self.root.add_leaf(Text(self.note, "dim"), None)
         self._target = target  # the latest rebuild's node: an earlier one's is gone by then
         if target is not None:
             self.call_after_refresh(self._to_target)

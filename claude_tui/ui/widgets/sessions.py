@@ -149,6 +149,7 @@ class SessionList(ScrollView, can_focus=True):
         self.sessions: list[SessionInfo] = []
         self.shown: list[SessionInfo] = []
         self.filter_text = ""
+        self.note = ""  #: what the list says when it has no session at all (why a session shows all the same)
         self.show_hidden = False
         self.sort_key = "when"
         self.sort_descending = True
@@ -210,7 +211,10 @@ class SessionList(ScrollView, can_focus=True):
         return self.show_hidden or not quiet(info)
 
     def empty_hint(self) -> str:
-        """Why a project with sessions shows none: the filter, or `a` hiding empty ones."""
+        """Why the list shows no session: it has none (its note says why, if anything), the filter, or `a`
+        hiding empty ones."""
+        if not self.sessions:
+            return self.note
         if self.filter_text and any(self.shows_kind(s) for s in self.sessions):
             return f"No session matches “{self.filter_text}”"
         key = key_display(self.app, self.BINDINGS, "sessions.hidden")
@@ -257,8 +261,8 @@ class SessionList(ScrollView, can_focus=True):
         if y == 0:
             return self._header(width).apply_style(base)
         index = round(self.scroll_offset.y) + y - 1
-        if index == 0 and not self.shown and self.sessions:
-            hint = set_cell_size(f" {self.empty_hint()}", width)
+        if index == 0 and not self.shown and (hint := self.empty_hint()):
+            hint = set_cell_size(f" {hint}", width)
             return Strip([Segment(hint, self._fg("session-list--dim"))], width).apply_style(base)
         if index >= len(self.shown):
             return Strip.blank(width, base)
