@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -560,6 +561,26 @@ async def test_search_screen_opens_a_hit_inside_a_subagent_and_comes_back(roots:
         assert not bar.active
         assert app.screen is screen and screen.query_one("#search-query", Input).value == "deps"
         assert screen.query_one(HitList).has_focus  # back on the results, at the hit opened
+
+
+async def test_a_hit_of_a_prefix_opens_the_find_bar_with_the_words_typed(roots: list[Path]) -> None:
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=(140, 40)) as pilot:
+        view = await browser_ready(pilot, app)
+        screen = await search(pilot, app, "conf")
+        hit = screen.hits[0]
+        await pilot.press("down", "enter")
+        await settled(pilot, lambda: app.main._hit is None and view.session is not None and not view.reading)
+        bar = app.main.find_bar
+        assert bar is not None and bar.active
+        await settled(pilot, lambda: bar._done)
+        assert bar.input.value == "conf" and not bar.regex  # as typed, not the pattern that finds what it found
+        marked = re.findall(f"{MARK_START}(.*?){MARK_END}", hit.snippet)[0]
+        assert bar.query_ is not None and bar.query_.spans(marked) == [(0, len(marked))]
+        assert bar._status_text().startswith("match ")
+        bar.input.value = "confi"  # typed over: the box's text is the query
+        await settled(pilot, lambda: bar._done and bar._searched == ("confi", False))
+        assert bar.query_ is not None and bar.query_.text == "confi"
 
 
 async def test_the_find_bar_counts_its_query_in_the_next_session_shown(roots: list[Path]) -> None:

@@ -668,7 +668,7 @@ class MainScreen(Screen[None]):
         if entry.expandable and entry.key not in view.expanded:
             view.set_expanded(entry, True)
         if words is not None and (bar := self.find_bar) is not None:
-            bar.seek(words)  # the words highlighted, the cursor on the first (n and N go on)
+            bar.seek(words, " ".join(hit.terms))  # the words highlighted, the cursor on the first (n and N go on)
 
     @on(ConversationView.OpenRequested)
     def _open_requested(self, message: ConversationView.OpenRequested) -> None:

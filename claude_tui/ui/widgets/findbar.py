@@ -236,6 +236,7 @@ class FindBar(Horizontal):
         self.query_: Query | None = None
         self.error: str | None = None
         self.regex = False
+        self._given: tuple[str, Query] | None = None  #: a search hit's words as the box shows them, and its query
         self._searched: tuple[str, bool] = ("", False)  #: the text and regex switch `query_` was made from
         self._token = 0
         self._count = Count()  #: the matches shown and gone through
@@ -286,14 +287,15 @@ class FindBar(Horizontal):
         if box.value and self.view.marker is None:
             self._search()
 
-    def seek(self, query: Query) -> None:
-        """Show the bar with `query` in it and go to its first match from the cursor on; the
-        conversation keeps the focus (a search hit opened: its words found in the session)."""
+    def seek(self, query: Query, shown: str) -> None:
+        """Show the bar with `shown` in it, find `query` and go to its first match from the cursor on; the
+        conversation keeps the focus (a search hit opened: its words as typed, found as the index found them)."""
         self._styles = match_styles(self.app)
         self._show(True)
-        self._set_regex(query.regex)
-        self.input.value = query.text
-        self._catch_up()
+        self._set_regex(False)
+        self._given = (shown, query)
+        self.input.value = shown
+        self._search()
         entry = self.view.cursor
         self._aim = None if entry is None else _place_of(entry)
         self.step(0)
@@ -349,8 +351,8 @@ class FindBar(Horizontal):
             self._current, self._mark, self._landed, self._aim = None, None, None, None
         text = self.input.value
         self._searched = (text, self.regex)
-        self.query_, self.error = None, None
-        if text:
+        self.query_, self.error = self._given_for(text), None
+        if self.query_ is None and text:
             try:
                 self.query_ = Query(text, self.regex)
             except re.error as exc:  # the first clause: "missing )" of "missing ), unterminated subpattern"
@@ -364,6 +366,12 @@ class FindBar(Horizontal):
         if self.query_ is not None and session is not None:
             self._count = self._start_count(self.query_, session)
         self._show_status()
+
+    def _given_for(self, text: str) -> Query | None:
+        """The query of a search hit while the box shows its words as `seek` put them there."""
+        if self._given is not None and (text, self.regex) != (self._given[0], False):
+            self._given = None  # typed over, or made a regular expression: the box's text is the query now
+        return self._given[1] if self._given is not None else None
 
     def _start_count(self, query: Query, session: Session) -> Count:
         """Count `query` in what the pane holds of `session` now, in the background."""
