@@ -573,13 +573,13 @@ async def test_a_hit_of_a_prefix_opens_the_find_bar_with_the_words_typed(roots: 
         await settled(pilot, lambda: app.main._hit is None and view.session is not None and not view.reading)
         bar = app.main.find_bar
         assert bar is not None and bar.active
-        await settled(pilot, lambda: bar._done)
+        await settled(pilot, lambda: bar.done)
         assert bar.input.value == "conf" and not bar.regex  # as typed, not the pattern that finds what it found
         marked = re.findall(f"{MARK_START}(.*?){MARK_END}", hit.snippet)[0]
         assert bar.query_ is not None and bar.query_.spans(marked) == [(0, len(marked))]
         assert bar._status_text().startswith("match ")
         bar.input.value = "confi"  # typed over: the box's text is the query
-        await settled(pilot, lambda: bar._done and bar._searched == ("confi", False))
+        await settled(pilot, lambda: bar.done and bar._searched == ("confi", False))
         assert bar.query_ is not None and bar.query_.text == "confi"
 
 
