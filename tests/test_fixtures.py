@@ -11,6 +11,7 @@ from claude_tui.core.model import Kind
 from claude_tui.core.stats import session_stats
 from claude_tui.core.tail import SessionTail
 from claude_tui.core.usage import Tokens, price_for
+from tests.jsonl import text
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -137,6 +138,30 @@ def test_the_model_and_the_index_price_one_hour_writes_alike(tmp_path: Path) -> 
     lib = Library([tmp_path / "projects"], tmp_path / "cache")
     lib.refresh()
     assert lib.projects[0].sessions[0].cost_usd == facts["cost_usd"]
+
+
+def test_a_request_over_200k_input_tokens_is_billed_at_long_context_rates(tmp_path: Path) -> None:
+    from claude_tui.core.library import Library
+    from tests.library_data import Writer
+
+    w = Writer("s1")
+    w.prompt("read the whole repository")
+    long = {"input_tokens": 5, "cache_creation_input_tokens": 10_000, "cache_read_input_tokens": 250_000}
+    w.answer(text("a"), text("b"), usage={**long, "output_tokens": 2000})  # streamed: counted once
+    w.records[-2]["message"] = {**w.records[-2]["message"], "usage": {"input_tokens": 5, "output_tokens": 1}}
+    w.answer(usage={"input_tokens": 5, "cache_read_input_tokens": 199_995, "output_tokens": 1000})  # 200K: not over
+    w.answer(model="claude-opus-4-6", usage={**long, "output_tokens": 100})  # no long-context rates
+    path = w.write(tmp_path / "projects" / "p")
+    facts = session_stats(read_session(path))
+    long_rates = (5 * 6 + 10_000 * 7.5 + 250_000 * 0.6 + 2000 * 22.5) / 1e6
+    standard = (5 * 3 + 199_995 * 0.3 + 1000 * 15) / 1e6
+    opus = (5 * 5 + 10_000 * 6.25 + 250_000 * 0.5 + 100 * 25) / 1e6
+    assert facts["cost_usd"] == pytest.approx(long_rates + standard + opus)
+    assert facts["tokens"]["output"] == 3100 and facts["models"] == ["claude-sonnet-4-5-20250929", "claude-opus-4-6"]
+    lib = Library([tmp_path / "projects"], tmp_path / "cache")
+    lib.refresh()
+    info = lib.projects[0].sessions[0]
+    assert (info.cost_usd, info.models) == (facts["cost_usd"], facts["models"])
 
 
 def test_inline_sidechain_and_agent_progress() -> None:

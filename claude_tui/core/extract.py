@@ -16,7 +16,7 @@ import functools
 import os
 import re
 import shlex
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -44,7 +44,7 @@ from claude_tui.core.session import (
     queued_prompt,
     user_kind,
 )
-from claude_tui.core.usage import replaces, usage_counts
+from claude_tui.core.usage import Tokens, priced_as, replaces, usage_counts
 
 #: Row kinds of the full-text index, by code; and the role each belongs to (an API error and a
 #: compaction's summary: Claude's side; what a `!` or slash command printed: a tool's).
@@ -659,17 +659,23 @@ class Extractor:
 
 
 def _count_usage(usage: dict[str, list[int]], entry: list[Any], raw: dict[str, Any]) -> None:
-    """Count a message's usage once: a later chunk's replaces the earlier's as `usage.replaces` says."""
+    """Count a message's usage once, under its `usage.priced_as` key: a later chunk's replaces the earlier's as
+    `usage.replaces` says."""
     new = usage_counts(raw)
     old = entry[1]
-    if old is not None and not replaces(new[1], old[1]):
-        return
-    total = usage.get(entry[0])
-    if total is None:
-        total = usage[entry[0]] = [0] * len(new)
-    for i, value in enumerate(new):
-        total[i] += value - (old[i] if old is not None else 0)
+    if old is not None:
+        if not replaces(new[1], old[1]):
+            return
+        _add_counts(usage, entry[0], old, -1)
+    _add_counts(usage, entry[0], new, 1)
     entry[1] = new
+
+
+def _add_counts(usage: dict[str, list[int]], model: str, counts: Sequence[int], sign: int) -> None:
+    """Add (`sign` 1) or take away (-1) one request's usage counts."""
+    total = usage.setdefault(priced_as(model, Tokens(*counts)) or "", [0] * len(counts))
+    for i, value in enumerate(counts):
+        total[i] += sign * value
 
 
 def read_chunks(fd: int, start: int, size: int) -> Iterator[tuple[bytes, int, int]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from claude_tui.core.facts import LIVE_SECONDS, Project, SessionInfo, project_pa
 from claude_tui.core.index import Index, IndexBusy, Progress, UpdateResult
 from claude_tui.core.model import active_seconds, span_seconds
 from claude_tui.core.search import MARK_END, MARK_START, Hit, Hits, search
-from claude_tui.core.usage import Tokens, UsageTotal
+from claude_tui.core.usage import Tokens, UsageTotal, model_of
 
 __all__ = ["LIVE_SECONDS", "MARK_END", "MARK_START", "Hit", "Library", "Progress", "Project", "SessionInfo"]
 
@@ -161,8 +162,12 @@ def session_info(
 
 
 def most_used_first(models: list[str], usage: dict[str, list[int]]) -> list[str]:
-    """`models` with the one that wrote the most output tokens first (in ties, the first seen)."""
-    return sorted(models, key=lambda model: -(usage.get(model) or [0, 0])[1])
+    """`models` with the one that wrote the most output tokens first (in ties, the first seen); `usage` is keyed
+    by `usage.priced_as`."""
+    output: Counter[str | None] = Counter()
+    for key, counts in usage.items():
+        output[model_of(key)] += counts[1]
+    return sorted(models, key=lambda model: -output[model])
 
 
 def _project(folder: Path, items: list[tuple[SessionInfo, dict[str, Any]]]) -> Project:

@@ -14,7 +14,7 @@ from claude_tui.core.forked import Forked, can_fork
 from claude_tui.core.model import Kind, Message, active_seconds, earlier, parse_time, pause_ms, span_seconds
 from claude_tui.core.reader import Reader, ReadError, open_readonly
 from claude_tui.core.session import KNOWN_TYPES, Session, agent_id_of, nothing_exchanged, pick_title
-from claude_tui.core.usage import Tokens, UsageTotal, by_model
+from claude_tui.core.usage import Tokens, UsageTotal, by_model, priced_as
 
 #: Files at least this big are counted in two halves at once (a smaller one is read in less than a
 #: fork and the merge take).
@@ -24,8 +24,9 @@ _SPLIT_WINDOW = 1 << 20
 
 
 def usage_items(session: Session) -> list[tuple[str | None, Tokens]]:
-    """(model, tokens) once per assistant message of this file, inline sidechains included."""
-    items = [(m.model, m.tokens) for m in session.messages if m.tokens is not None]
+    """(model as `usage.priced_as` keys it, tokens) once per assistant message of this file, inline sidechains
+    included."""
+    items = [(priced_as(m.model, m.tokens), m.tokens) for m in session.messages if m.tokens is not None]
     for sub in session.subagents:
         if sub.source == "inline":
             items += usage_items(sub)

@@ -33,20 +33,48 @@ PRICES: dict[str, tuple[float, float, float, float]] = {
     "claude-3-haiku": (0.25, 1.25, 0.30, 0.03),
 }
 ONE_HOUR_WRITE = 2.0
+#: Sonnet 4 and 4.5 bill a request whose input (input, cache read and cache write tokens) is over LONG_CONTEXT
+#: tokens at long-context rates, all of its tokens: twice the input price (the cache at the same multiples of it)
+#: and 1.5 times the output price (Anthropic's pricing page, "Long context pricing"). Later models have none.
+LONG_CONTEXT = 200_000
+LONG_PRICES: dict[str, tuple[float, float, float, float]] = {
+    "claude-sonnet-4-5": (6.0, 22.50, 7.50, 0.60),
+    "claude-sonnet-4": (6.0, 22.50, 7.50, 0.60),
+}
+#: Added to the model of a request billed at long-context rates: its usage is summed and priced apart.
+LONG_MARK = " (long context)"
 _PREFIXES = sorted(PRICES, key=len, reverse=True)
 _DATE_SUFFIX = re.compile(r"-\d{8}$")
 _NEXT_VERSION = re.compile(r"[-.]?\d")
 
 
-def price_for(model: str | None) -> tuple[float, float, float, float] | None:
-    """The price row of `model`, or None for a model we do not know (and `<synthetic>`)."""
+def _family(model: str | None) -> str | None:
+    """The key of PRICES that prices `model`, or None for a model we do not know (and `<synthetic>`)."""
     if not model:
         return None
     name = _DATE_SUFFIX.sub("", model.lower()).removeprefix("anthropic/").removeprefix("us.anthropic.")
-    for prefix in _PREFIXES:
-        if name.startswith(prefix) and not _NEXT_VERSION.match(name, len(prefix)):
-            return PRICES[prefix]
-    return None
+    return next((p for p in _PREFIXES if name.startswith(p) and not _NEXT_VERSION.match(name, len(p))), None)
+
+
+def price_for(model: str | None) -> tuple[float, float, float, float] | None:
+    """The price row of `model` (a key of `priced_as`: long-context rates when it says so), or None for a model
+    we do not know."""
+    name = model_of(model)
+    family = _family(name)
+    return (PRICES if name == model else LONG_PRICES).get(family) if family else None
+
+
+def priced_as(model: str | None, tokens: Tokens) -> str | None:
+    """The key one request's usage is summed and priced under: its model, marked when it is billed at long-context
+    rates."""
+    if model and tokens.context > LONG_CONTEXT and _family(model) in LONG_PRICES:
+        return model + LONG_MARK
+    return model
+
+
+def model_of(key: str | None) -> str | None:
+    """The model of a `priced_as` key."""
+    return key.removesuffix(LONG_MARK) if key else key
 
 
 @dataclass(slots=True)
@@ -69,6 +97,11 @@ class Tokens:
     def total(self) -> int:
         return self.input + self.output + self.cache_read + self.cache_creation
 
+    @property
+    def context(self) -> int:
+        """The input of the request: what the long-context rates are reckoned on."""
+        return self.input + self.cache_read + self.cache_creation
+
     def add(self, other: Tokens) -> None:
         self.input += other.input
         self.output += other.output
@@ -77,7 +110,7 @@ class Tokens:
         self.cache_creation_1h += other.cache_creation_1h
 
     def cost(self, model: str | None) -> float | None:
-        """USD at list price, or None when the model is not in the table."""
+        """USD at list price of `model` (a `priced_as` key), or None when the model is not in the table."""
         price = price_for(model)
         if price is None:
             return None
@@ -151,7 +184,7 @@ class UsageTotal:
 
 
 def by_model(items: Iterable[tuple[str | None, Tokens]]) -> dict[str | None, Tokens]:
-    """Tokens summed per model; messages that used none left out."""
+    """Tokens summed per model (per `priced_as` key); messages that used none left out."""
     sums: dict[str | None, Tokens] = {}
     for model, tokens in items:
         if tokens.total:
