@@ -10,7 +10,7 @@ from claude_tui.core.files import read_session, session_files, sibling_summaries
 from claude_tui.core.model import Kind
 from claude_tui.core.stats import session_stats
 from claude_tui.core.tail import SessionTail
-from claude_tui.core.usage import Tokens, price_for
+from claude_tui.core.usage import Tokens, price_for, priced_as
 from tests.jsonl import text
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -111,6 +111,13 @@ def test_a_write_to_the_one_hour_cache_costs_twice_the_input(usage: dict, cost: 
         ("claude-haiku-4-5-20251001", 1.0),
         ("claude-3-5-sonnet-20241022", 3.0),
         ("claude-sonnet-4-5[1m]", 3.0),
+        ("us.anthropic.claude-sonnet-4-5-20250929-v1:0", 3.0),  # Amazon Bedrock's ids
+        ("eu.anthropic.claude-opus-4-1-20250805-v1:0", 15.0),
+        ("global.anthropic.claude-haiku-4-5-20251001-v1:0", 1.0),
+        ("anthropic.claude-3-5-sonnet-20241022-v2:0", 3.0),
+        ("claude-sonnet-4-5@20250929", 3.0),  # Google Vertex AI's
+        ("claude-3-5-sonnet-v2@20241022", 3.0),
+        ("us.anthropic.claude-opus-5-v1:0", None),
         ("claude-opus-4-8", None),  # a version the table does not know is not priced as an older one
         ("claude-opus-5", None),
         ("claude-haiku-4-6", None),
@@ -120,6 +127,12 @@ def test_a_write_to_the_one_hour_cache_costs_twice_the_input(usage: dict, cost: 
 def test_models_are_priced_by_their_own_version(model: str, price: float | None) -> None:
     row = price_for(model)
     assert (row[0] if row else None) == price
+
+
+def test_a_bedrock_request_over_200k_input_tokens_is_billed_at_long_context_rates() -> None:
+    model = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+    row = price_for(priced_as(model, Tokens(input=200_001)))
+    assert (row[0] if row else None) == 6.0
 
 
 def test_the_model_and_the_index_price_one_hour_writes_alike(tmp_path: Path) -> None:

@@ -345,6 +345,12 @@ def test_short_model_names() -> None:
     assert short_model("claude-3-5-haiku-20241022") == "haiku-3.5"
     assert short_model("claude-opus-4-6") == "opus-4.6"
     assert short_model("<synthetic>") == "synthetic"
+    assert short_model("us.anthropic.claude-sonnet-4-5-20250929-v1:0") == "sonnet-4.5"  # Amazon Bedrock's ids
+    assert short_model("global.anthropic.claude-haiku-4-5-20251001-v1:0") == "haiku-4.5"
+    assert short_model("anthropic.claude-3-5-sonnet-20241022-v2:0") == "sonnet-3.5"
+    assert short_model("claude-opus-4-1@20250805") == "opus-4.1"  # Google Vertex AI's
+    assert short_model("claude-3-5-sonnet-v2@20241022") == "sonnet-3.5"
+    assert short_model("glm-5") == "glm-5"
 
 
 def test_clock_is_injectable() -> None:

@@ -46,13 +46,25 @@ LONG_MARK = " (long context)"
 _PREFIXES = sorted(PRICES, key=len, reverse=True)
 _DATE_SUFFIX = re.compile(r"-\d{8}$")
 _NEXT_VERSION = re.compile(r"[-.]?\d")
+#: Bedrock's `us.anthropic.` (any region, or none) and a router's `anthropic/` before a model id.
+_CLOUD_PREFIX = re.compile(r"^(?:[a-z]+(?:-[a-z]+)?\.)?anthropic[./]", re.IGNORECASE)
+#: Bedrock's `-v1:0` after it, or Vertex AI's `@20250929` (after a `-v2` for some) for its date.
+_CLOUD_SUFFIX = re.compile(r"-v\d+(?::\d+)?$|(?:-v\d+)?@(\d{8})$", re.IGNORECASE)
+
+
+def anthropic_id(model: str) -> str:
+    """A model id of Amazon Bedrock or Google Vertex AI as Anthropic's API names the model
+    (`us.anthropic.claude-sonnet-4-5-20250929-v1:0`, `claude-sonnet-4-5@20250929`: `claude-sonnet-4-5-20250929`);
+    other ids unchanged."""
+    name = _CLOUD_PREFIX.sub("", model)
+    return _CLOUD_SUFFIX.sub(lambda m: f"-{m[1]}" if m[1] else "", name)
 
 
 def _family(model: str | None) -> str | None:
     """The key of PRICES that prices `model`, or None for a model we do not know (and `<synthetic>`)."""
     if not model:
         return None
-    name = _DATE_SUFFIX.sub("", model.lower()).removeprefix("anthropic/").removeprefix("us.anthropic.")
+    name = _DATE_SUFFIX.sub("", anthropic_id(model.lower()))
     return next((p for p in _PREFIXES if name.startswith(p) and not _NEXT_VERSION.match(name, len(p))), None)
 
 

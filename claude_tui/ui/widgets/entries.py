@@ -21,6 +21,7 @@ from claude_tui.core.model import QUIET_KINDS, Block, Kind, Message, Problem, To
 from claude_tui.core.sanitize import without_markup
 from claude_tui.core.session import Session, prompt_text
 from claude_tui.core.stats import human_count, human_size
+from claude_tui.core.usage import anthropic_id
 from claude_tui.ui import lines, tools
 from claude_tui.ui.clock import Clock, epoch_of
 from claude_tui.ui.palette import Palette
@@ -414,8 +415,8 @@ def _rule(label: str, width: int, style: Style) -> Text:
 
 
 def short_model(model: str) -> str:
-    """ "claude-opus-4-1-20250805" -> "opus-4.1"; other names unchanged."""
-    match = _MODEL.match(model)
+    """ "claude-opus-4-1-20250805" (or its Bedrock or Vertex AI id) -> "opus-4.1"; other names unchanged."""
+    match = _MODEL.match(anthropic_id(model))
     if not match:
         return tools.one_line(model.strip("<>"), 60)  # a name from the file: controls made visible
     major, minor, family, new_major, new_minor = match.groups()
