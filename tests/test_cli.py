@@ -316,7 +316,7 @@ def test_stats_human_output_is_one_block_per_session(tmp_path: Path) -> None:
     blocks = out.stdout.split("\n\n")
     assert len(blocks) == 2 and blocks[0].startswith("two lines\n  session   s-title\n")
     assert "  when      2026-01-05 09:00:05 .. 09:00:15 UTC  (10s)\n" in blocks[0]
-    assert "cache write  $0.00  (no price for claude-opus-9)\n" in blocks[0]
+    assert "cache write  $0.00+ (no price for claude-opus-9)\n" in blocks[0]
     assert blocks[1].startswith("make the parser tolerant\n")
 
 

@@ -188,6 +188,16 @@ def test_every_real_file_exports_in_every_format(real_projects: Path) -> None:
                 assert out.startswith("# "), path
 
 
+def test_the_cost_says_which_models_it_leaves_out(tmp_path: Path) -> None:
+    log = Log()
+    log.prompt("hello")
+    log.answer(text("hi"))
+    log.answer(text("hi from a model with no price"))
+    log.records[-1]["message"]["model"] = "claude-opus-9"
+    md = export(log.write(tmp_path / "p" / "s1.jsonl"), "markdown")
+    assert "- **Cost at list price:** $0.00+ (no price for claude-opus-9)\n" in md
+
+
 def test_cli_export_writes_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = hostile_session(tmp_path)
     out = tmp_path / "out.html"

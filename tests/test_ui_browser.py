@@ -1009,3 +1009,29 @@ def test_a_cost_fits_its_column_whatever_its_size() -> None:
     cells = [cost_cell(usd) for usd in (0.27, 999.994, 1221.45, 99_999.4, 99_999.6, 123_456.0, 9_876_543.0)]
     assert cells == ["$0.27", "$999.99", "$1,221", "$99,999", "$100k", "$123k", "$9,877k"]
     assert all(len(c) <= width for c in cells[:-1])  # nine million dollars in one session may be cut
+    partial = [cost_cell(usd, unpriced=True) for usd in (0.27, 999.994, 1221.45, 99_999.4, 123_456.0)]
+    assert partial == ["$0.27+", "$1,000+", "$1,221+", "$100k+", "$123k+"] and all(len(c) <= width for c in partial)
+    assert (cost_cell(None), cost_cell(None, unpriced=True)) == ("-", "?")
+
+
+async def test_a_cost_that_leaves_out_a_model_with_no_price_says_so(tmp_path: Path) -> None:
+    """1,000 tokens of Sonnet and 50,000 of a model with no price showed "$0.02" as if complete, and a session
+    of such a model alone "-" as if free."""
+    folder = tmp_path / "projects" / "-home-u-proj"
+    for prompt, models in (("partial", ("claude-sonnet-4-5-20250929", "claude-opus-5")), ("unpriced", ("glm-5",))):
+        thread = Thread()
+        thread.prompt(prompt)
+        for model in models:
+            thread.answer(text("ok"), model=model, output_tokens=1000 if model.startswith("claude-s") else 50_000)
+        thread.write(folder / f"{prompt}.jsonl")
+        os.utime(folder / f"{prompt}.jsonl", (CLOCK.now() - 86400, CLOCK.now() - 86400))  # not live
+    app = browser([tmp_path / "projects"])
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        sessions = app.main.query_one(SessionList)
+        rows = {line.split()[0]: line.split() for line in (sessions.render_line(y).text for y in (1, 2))}
+        assert rows["partial"][-1] == "$0.02+" and rows["unpriced"][-1] == "?"  # the Cost column, last at this width
+        facts = app.main.query_one("#session-facts")
+        sessions.move_to(sessions.shown.index(next(s for s in sessions.shown if s.id == "partial")))
+        await settled(pilot, lambda: "partial" in facts.render_line(0).text)
+        assert " · $0.02+ (no price for claude-opus-5) · " in facts.render_line(3).text

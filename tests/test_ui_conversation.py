@@ -630,6 +630,27 @@ async def test_the_header_counts_slash_commands_beside_prompts(tmp_path: Path) -
         assert "1 prompt, 1 command · 0 tool calls" in str(header.render())
 
 
+@pytest.mark.parametrize(
+    ("models", "shown"),
+    [
+        (("claude-sonnet-4-5-20250929", "claude-opus-5"), " · $0.02+ (no price for claude-opus-5) · "),
+        (("glm-5",), " · $? (no price for glm-5) · "),
+    ],
+)
+async def test_the_header_says_which_models_its_cost_leaves_out(
+    tmp_path: Path, models: tuple[str, ...], shown: str
+) -> None:
+    """It showed "$0.02" for 1,000 tokens of Sonnet and 50,000 of a model with no price, as if complete."""
+    thread = Thread()
+    thread.prompt("hello")
+    for model in models:
+        thread.answer(text("hi"), model=model, output_tokens=1000 if model.startswith("claude-s") else 50_000)
+    app = session_app(thread.write(tmp_path / "s1.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
+        assert shown in str(app.screen.query_one(SessionHeader).render())
+
+
 async def test_next_error_opens_the_subagent_that_holds_it(tmp_path: Path) -> None:
     """An inline (1.0.x) subagent's failed call: `e` opens the subagent at it, `E` comes back to it."""
     t = Thread(version="1.0.50")

@@ -30,6 +30,7 @@ from claude_tui.core.session import AGENT_TOOLS, Session, prompt_text
 from claude_tui.core.source import full_output
 from claude_tui.core.stats import (
     damage,
+    human_cost,
     human_count,
     human_duration,
     human_size,
@@ -268,11 +269,7 @@ def _unlinked(session: Session) -> list[Session]:
 
 def _fact_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
     tokens = facts["tokens_with_subagents"]
-    cost = facts["cost_with_subagents_usd"]
-    unpriced = facts["unpriced_models"]
-    cost_text = "unknown" if cost is None else f"${cost:.2f} at list price"
-    if unpriced:
-        cost_text += f" (no price for {', '.join(unpriced)})"
+    cost = human_cost(facts["cost_with_subagents_usd"], facts["unpriced_models"])
     rows = [
         ("Project", (facts["project"] or "-") + (f"  ({', '.join(facts['branches'])})" if facts["branches"] else "")),
         ("Session", facts["session_id"]),
@@ -295,7 +292,7 @@ def _fact_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
             f"{human_count(tokens['input'])} in, {human_count(tokens['output'])} out, "
             f"{human_count(tokens['cache_read'])} cache read, {human_count(tokens['cache_creation'])} cache write",
         ),
-        ("Cost", cost_text),
+        ("Cost at list price", cost or "-"),
     ]
     if facts["problems"]:
         rows.append(("Damage", damage(len(facts["problems"]), facts["malformed_lines"])))

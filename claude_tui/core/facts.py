@@ -59,6 +59,7 @@ class SessionInfo:
     tool_errors: int
     tokens: int  #: all tokens, subagents included
     cost_usd: float | None  #: at list price, subagents included; None when no model has a price
+    unpriced: list[str]  #: the models with no price that used tokens: left out of `cost_usd`
     models: list[str]  #: the one that wrote the most first
     branch: str | None  #: the last git branch seen
     size: int

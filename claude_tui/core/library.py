@@ -151,6 +151,7 @@ def session_info(
         tool_errors=facts.get("errors", 0),
         tokens=total.tokens.total,
         cost_usd=None if total.cost is None else round(total.cost, 6),
+        unpriced=sorted(total.unpriced_models),
         models=most_used_first(facts.get("models", []), facts.get("usage", {})),
         branch=branches[-1] if branches else None,
         size=size,

@@ -422,6 +422,15 @@ def human_count(n: int) -> str:
     return f"{n / 1_000_000:.1f}M"
 
 
+def human_cost(cost: float | None, unpriced: list[str]) -> str:
+    """A cost at list price: "$1.23"; "$1.23+ (no price for glm-5)" when models with no price used tokens too,
+    "$? (no price for glm-5)" when only they did; "" when no model used any."""
+    amount = "" if cost is None else f"${cost:,.2f}"
+    if not unpriced:
+        return amount
+    return (f"{amount}+" if amount else "$?") + f" (no price for {', '.join(unpriced)})"
+
+
 def human_duration(seconds: float | None) -> str:
     if seconds is None:
         return "-"
@@ -459,9 +468,7 @@ def _span(started: str | None, ended: str | None) -> str:
 def format_stats(facts: dict[str, Any]) -> str:
     """A short readable summary of one session's facts."""
     tokens = facts["tokens_with_subagents"]
-    cost = facts["cost_with_subagents_usd"]
-    priced = f"  ${cost:.2f}" if cost is not None else ""
-    unpriced = f"  (no price for {', '.join(facts['unpriced_models'])})" if facts["unpriced_models"] else ""
+    cost = human_cost(facts["cost_with_subagents_usd"], facts["unpriced_models"])
     flags = [f for f in ("empty", "warmup") if facts[f]]
     lines = [
         " ".join((facts["title"] or "(untitled)").split()) + (f"  [{', '.join(flags)}]" if flags else ""),
@@ -476,8 +483,7 @@ def format_stats(facts: dict[str, Any]) -> str:
         f"{facts['interruptions']} resumptions",
         f"  tokens    {human_count(tokens['input'])} in, {human_count(tokens['output'])} out, "
         f"{human_count(tokens['cache_read'])} cache read, {human_count(tokens['cache_creation'])} cache write"
-        + priced
-        + unpriced,
+        + (f"  {cost}" if cost else ""),
         f"  models    {', '.join(facts['models']) or '-'}   versions {', '.join(facts['versions']) or '-'}",
         f"  records   {facts['records']}"
         + (f" · {damage(len(facts['problems']), facts['malformed_lines'])}" if facts["problems"] else ""),

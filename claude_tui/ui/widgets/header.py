@@ -13,6 +13,7 @@ from claude_tui.core.session import Session
 from claude_tui.core.stats import (
     agent_errors,
     damage,
+    human_cost,
     human_count,
     human_size,
     human_span,
@@ -78,8 +79,9 @@ class SessionHeader(Static):
         if session.subagents:
             parts.append(plural(len(session.subagents), "subagent") + _failed(agent_errors(session)))
         parts.append(f"{human_count(usage.tokens.total)} tokens")
-        if usage.cost is not None:
-            parts.append(f"${usage.cost:,.2f}")
+        cost = human_cost(usage.cost, sorted(usage.unpriced_models))
+        if cost:
+            parts.append(one_line(cost, 300))
         if session.models:
             parts.append(", ".join(short_model(m) for m in session.models))
         branch = next(reversed(session.branches), "") if session.branches else ""
@@ -120,7 +122,8 @@ class SessionFacts(Static):
         when = f"{note}{self.clock.day(stamp)} {self.clock.clock_time(stamp, seconds=False)}{recent}"
         duration = f" · {human_span(info.duration_s, info.active_s)}" if info.duration_s else ""
         errors = f" ({plural(info.tool_errors, 'error')})" if info.tool_errors else ""
-        money = f" · ${info.cost_usd:,.2f}" if info.cost_usd else ""
+        cost = human_cost(info.cost_usd, info.unpriced)
+        money = f" · {one_line(cost, 300)}" if cost else ""
         models = " · " + ", ".join(short_model(m) for m in info.models) if info.models else ""
         title = one_line(info.title or info.first_prompt or "(untitled)", 300)
         lines = [

@@ -70,6 +70,8 @@ def _fit(text: str, size: int, right: bool) -> str:
     return pad + text if right else text + pad
 
 
+#: The Cost column's width.
+COST_CELLS = 7
 #: Columns: key, label, sort key, width (None: the title, which takes the rest), right-aligned.
 COLUMNS: list[tuple[str, str, Callable[[SessionInfo], Any], int | None, bool]] = [
     ("live", " ", lambda s: bool(s.live), 1, False),
@@ -78,7 +80,7 @@ COLUMNS: list[tuple[str, str, Callable[[SessionInfo], Any], int | None, bool]] =
     ("active", "Active", lambda s: s.active_s or 0, 6, True),
     ("messages", "Msgs", lambda s: s.messages or 0, 5, True),
     ("tokens", "Tokens", lambda s: s.tokens or 0, 6, True),
-    ("cost", "Cost", lambda s: s.cost_usd or 0, 7, True),
+    ("cost", "Cost", lambda s: s.cost_usd or 0, COST_CELLS, True),
     ("model", "Model", lambda s: model_of(s).lower(), 10, False),
     ("branch", "Branch", lambda s: s.branch or "", 14, False),
 ]
@@ -93,11 +95,14 @@ SORTABLE = [key for key, *_ in COLUMNS if key != "live"]
 _ASCENDING = ("title", "model", "branch")
 
 
-def cost_cell(usd: float) -> str:
-    """A cost in the Cost column's 7 cells: "$12.34", "$1,221" (no cents from $1,000), "$123k"."""
-    if usd < 1000:
-        return f"${usd:,.2f}"
-    return f"${usd:,.0f}" if usd < 99_999.5 else f"${usd / 1000:,.0f}k"
+def cost_cell(usd: float | None, unpriced: bool = False) -> str:
+    """A cost in the Cost column: "$12.34", "$1,221" (no cents from $1,000), "$123k"; with a "+" when models with
+    no price used tokens too ("$0.03+", "$123+"), "?" when only they did, "-" when no model used any."""
+    if usd is None:
+        return "?" if unpriced else "-"
+    mark = "+" if unpriced else ""
+    shapes = (f"${usd:,.2f}", f"${usd:,.0f}", f"${usd / 1000:,.0f}k")
+    return next((s for s in shapes if len(s + mark) <= COST_CELLS), shapes[-1]) + mark
 
 
 class SessionList(ScrollView, can_focus=True):
@@ -303,7 +308,7 @@ class SessionList(ScrollView, can_focus=True):
             "active": (human_duration(info.active_s) if info.active_s else "-", dim),
             "messages": (str(info.messages or 0), None),
             "tokens": (human_count(info.tokens or 0), dim),
-            "cost": (cost_cell(info.cost_usd) if info.cost_usd else "-", dim),
+            "cost": (cost_cell(info.cost_usd, bool(info.unpriced)), dim),
             "model": (model_of(info), dim),
             "branch": (one_line(info.branch, 80), dim),
         }
