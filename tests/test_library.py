@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from claude_tui.core.export import export_session
 from claude_tui.core.facts import encode_path, split_path
 from claude_tui.core.files import (
     SessionNotFound,
@@ -20,7 +21,7 @@ from claude_tui.core.files import (
 )
 from claude_tui.core.library import Library, most_used_first, repo_of
 from claude_tui.core.session import Session
-from claude_tui.core.stats import session_stats, usage_items
+from claude_tui.core.stats import format_stats, session_stats, usage_items
 from tests.library_data import Writer, encode, simple_project
 
 
@@ -303,6 +304,33 @@ def test_subagents_count_with_their_tokens(tmp_path: Path) -> None:
     assert {s.id: s.orphan_of for s in lib.projects[0].sessions} == {"main": None, "agent-zzz": "someone-else"}
 
 
+def test_the_facts_say_what_subagents_add_and_which_models_they_used(tmp_path: Path) -> None:
+    """stats said "1 answer" beside tokens and a cost that included a subagent's file, without saying so, and
+    named only the models of the session's own file: the export and the list's facts likewise."""
+    folder = tmp_path / "projects" / "p"
+    main = Writer("main")
+    main.prompt("delegate")
+    main.tool("Task", {"prompt": "look around"}, "done")
+    path = main.write(folder)
+    agent = Writer("main")
+    agent.answer(model="claude-opus-4-6", out=100_000)
+    agent.answer(model="claude-haiku-4-5-20251001", out=10)
+    agent.answer(model="claude-sonnet-4-5-20250929", out=10)  # the session's own model: named once
+    (folder / "main" / "subagents").mkdir(parents=True)
+    (folder / "main" / "subagents" / "agent-abc.jsonl").write_bytes(agent.lines())
+    facts = session_stats(read_session(path))
+    assert facts["subagent_models"] == ["claude-opus-4-6", "claude-haiku-4-5-20251001"]
+    text = format_stats(facts)
+    assert "$2.50  (with 1 subagent; the session's file alone: 113 tokens, $0.00)\n" in text
+    models = "claude-sonnet-4-5-20250929 (subagents also: claude-opus-4-6, claude-haiku-4-5-20251001)"
+    assert f"  models    {models}   versions" in text
+    md = export_session(read_session(path), "markdown")
+    assert f"- **Models:** {models}\n" in md
+    assert "- **Cost at list price:** $2.50 (with 1 subagent; the session's file alone: 113 tokens, $0.00)\n" in md
+    info = library(tmp_path / "projects", tmp_path).session(path)
+    assert info is not None and (info.models, info.subagent_models) == (facts["models"], facts["subagent_models"])
+
+
 def test_empty_and_warmup_sessions(tmp_path: Path) -> None:
     folder = tmp_path / "projects" / "p"
     w = Writer("warm")
@@ -351,6 +379,7 @@ def _core_facts(path: Path) -> dict:
         "tokens": sum(tokens.values()) - tokens["cache_creation_1h"],  # a part of cache_creation
         "cost_usd": stats["cost_with_subagents_usd"],
         "models": most_used_first(stats["models"], _output_by_model(session)),
+        "subagent_models": stats["subagent_models"],
         "branch": stats["branches"][-1] if stats["branches"] else None,
         "empty": stats["empty"],
         "warmup": stats["warmup"],

@@ -651,6 +651,24 @@ async def test_the_header_says_which_models_its_cost_leaves_out(
         assert shown in str(app.screen.query_one(SessionHeader).render())
 
 
+async def test_the_header_says_its_cost_and_models_include_the_subagents(tmp_path: Path) -> None:
+    """It showed the cost of the session and its subagents, and the models of the session's file alone: the
+    subagents' part of the cost and the models only they used are said beside their count."""
+    thread = Thread(session_id="s1")
+    thread.prompt("delegate")
+    thread.answer(tool_use("t1", "Task", description="look", prompt="look around"), model="claude-haiku-4-5-20251001")
+    path = thread.write(tmp_path / "s1.jsonl")
+    agent = Thread(session_id="s1")
+    agent.prompt("look around", None, isSidechain=True, agentId="abc")
+    agent.answer(text("found it"), model="claude-opus-4-6", output_tokens=100_000)
+    agent.write(tmp_path / "s1" / "subagents" / "agent-abc.jsonl")
+    app = session_app(path)
+    async with app.run_test(size=(200, 40)) as pilot:
+        await loaded(pilot, app)
+        header = str(app.screen.query_one(SessionHeader).render())
+        assert " · 1 subagent ($2.50, opus-4.6) · 100.3k tokens · $2.50 · haiku-4.5 · " in header
+
+
 async def test_next_error_opens_the_subagent_that_holds_it(tmp_path: Path) -> None:
     """An inline (1.0.x) subagent's failed call: `e` opens the subagent at it, `E` comes back to it."""
     t = Thread(version="1.0.50")
@@ -705,7 +723,7 @@ async def test_the_header_counts_the_subagents_errors_that_e_visits(real_project
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         header = str(app.screen.query_one(SessionHeader).render())
-        assert "108 tool calls (4 errors)" in header and "1 subagent (1 error)" in header
+        assert "108 tool calls (4 errors)" in header and "1 subagent (1 error, $0.07, haiku-4.5)" in header
         visited: list[str] = []
         view.select(0)
         for _ in range(5):

@@ -33,11 +33,13 @@ from claude_tui.core.stats import (
     human_cost,
     human_count,
     human_duration,
+    human_models,
     human_size,
     human_span,
     human_time,
     plural,
     session_stats,
+    subagents_share,
 )
 
 FORMATS = ("markdown", "html", "json")
@@ -270,12 +272,13 @@ def _unlinked(session: Session) -> list[Session]:
 def _fact_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
     tokens = facts["tokens_with_subagents"]
     cost = human_cost(facts["cost_with_subagents_usd"], facts["unpriced_models"])
+    share = subagents_share(facts)
     rows = [
         ("Project", (facts["project"] or "-") + (f"  ({', '.join(facts['branches'])})" if facts["branches"] else "")),
         ("Session", facts["session_id"]),
         ("Started", human_time(facts["started"])),
         ("Ended", f"{human_time(facts['ended'])}  ({human_span(facts['duration_s'], facts['active_s'])})"),
-        ("Models", ", ".join(facts["models"]) or "-"),
+        ("Models", human_models(facts["models"], facts["subagent_models"]) or "-"),
         ("Claude Code", ", ".join(facts["versions"]) or "-"),
         (
             "Messages",
@@ -292,7 +295,7 @@ def _fact_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
             f"{human_count(tokens['input'])} in, {human_count(tokens['output'])} out, "
             f"{human_count(tokens['cache_read'])} cache read, {human_count(tokens['cache_creation'])} cache write",
         ),
-        ("Cost at list price", cost or "-"),
+        ("Cost at list price", (cost or "-") + (f" ({share})" if share else "")),
     ]
     if facts["problems"]:
         rows.append(("Damage", damage(len(facts["problems"]), facts["malformed_lines"])))

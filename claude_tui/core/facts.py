@@ -61,6 +61,7 @@ class SessionInfo:
     cost_usd: float | None  #: at list price, subagents included; None when no model has a price
     unpriced: list[str]  #: the models with no price that used tokens: left out of `cost_usd`
     models: list[str]  #: the one that wrote the most first
+    subagent_models: list[str]  #: those only its subagents with transcripts of their own used, as `models`
     branch: str | None  #: the last git branch seen
     size: int
     mtime: float

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ from claude_tui.core.facts import LIVE_SECONDS, Project, SessionInfo, project_pa
 from claude_tui.core.index import Index, IndexBusy, Progress, UpdateResult
 from claude_tui.core.model import active_seconds, span_seconds
 from claude_tui.core.search import MARK_END, MARK_START, Hit, Hits, search
-from claude_tui.core.usage import Tokens, UsageTotal, model_of
+from claude_tui.core.usage import Tokens, UsageTotal, by_model, model_of, other_models
 
 __all__ = ["LIVE_SECONDS", "MARK_END", "MARK_START", "Hit", "Library", "Progress", "Project", "SessionInfo"]
 
@@ -122,15 +122,18 @@ def session_info(
     summaries: dict[str, str],
 ) -> SessionInfo:
     """One session's facts, its subagents' tokens included (as stats.session_stats counts them)."""
-    usage = [facts.get("usage", {})]
+    usage = facts.get("usage", {})
+    agent_parts = []
     progress = list(facts.get("progress", {}).values())
     for agent_id, agent_facts in agents:
-        usage.append(agent_facts.get("usage", {}))
+        agent_parts.append(agent_facts.get("usage", {}))
         copy = next((p for p in progress if p.get("a") and p["a"] == agent_id), None)
         if copy is not None:
             progress.remove(copy)  # the file is the whole transcript; the progress copies are not
-    usage += [p.get("u", {}) for p in progress]
-    total = UsageTotal.of([(model or None, Tokens(*counts)) for part in usage for model, counts in part.items()])
+    agent_parts += [p.get("u", {}) for p in progress]
+    agent_usage = by_model(_usage_items(agent_parts))
+    total = UsageTotal.of([*_usage_items([usage]), *agent_usage.items()])
+    models = most_used_first(facts.get("models", []), usage)
     started, ended = facts.get("first_ts"), facts.get("last_ts")
     cwds = facts.get("cwds") or []
     branches = facts.get("branches") or []
@@ -152,7 +155,8 @@ def session_info(
         tokens=total.tokens.total,
         cost_usd=None if total.cost is None else round(total.cost, 6),
         unpriced=sorted(total.unpriced_models),
-        models=most_used_first(facts.get("models", []), facts.get("usage", {})),
+        models=models,
+        subagent_models=other_models(agent_usage, models),
         branch=branches[-1] if branches else None,
         size=size,
         mtime=mtime_ns / 1e9,
@@ -160,6 +164,11 @@ def session_info(
         warmup=facts.get("warmup", False),
         subagents=facts.get("inline_subs", 0) + len(progress) + len(agents),
     )
+
+
+def _usage_items(parts: list[dict[str, list[int]]]) -> Iterator[tuple[str | None, Tokens]]:
+    """(model, tokens) of usage facts as the index keeps them (usage.priced_as keys, "" for no model)."""
+    return ((model or None, Tokens(*counts)) for part in parts for model, counts in part.items())
 
 
 def most_used_first(models: list[str], usage: dict[str, list[int]]) -> list[str]:

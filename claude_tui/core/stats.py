@@ -14,7 +14,7 @@ from claude_tui.core.forked import Forked, can_fork
 from claude_tui.core.model import Kind, Message, active_seconds, earlier, parse_time, pause_ms, span_seconds
 from claude_tui.core.reader import Reader, ReadError, open_readonly
 from claude_tui.core.session import KNOWN_TYPES, Session, agent_id_of, nothing_exchanged, pick_title
-from claude_tui.core.usage import Tokens, UsageTotal, by_model, priced_as
+from claude_tui.core.usage import Tokens, UsageTotal, by_model, other_models, priced_as
 
 #: Files at least this big are counted in two halves at once (a smaller one is read in less than a
 #: fork and the merge take).
@@ -38,8 +38,9 @@ def subagent_usage_items(session: Session) -> list[tuple[str | None, Tokens]]:
     return [item for sub in session.subagents if sub.source != "inline" for item in usage_items(sub)]
 
 
-def usage_with_subagents(session: Session) -> UsageTotal:
-    return UsageTotal.of(usage_items(session) + subagent_usage_items(session))
+def usage_split(session: Session) -> tuple[dict[str | None, Tokens], dict[str | None, Tokens]]:
+    """Tokens per model of this file (inline sidechains included), and of its other subagents."""
+    return by_model(usage_items(session)), by_model(subagent_usage_items(session))
 
 
 def _inline(session: Session) -> list[Session]:
@@ -144,6 +145,7 @@ class Tally:
     @classmethod
     def of(cls, session: Session) -> Tally:
         messages = session.messages
+        usage, agent_usage = usage_split(session)
         kinds = Counter(m.kind for m in messages)
         results, errors = _outcomes(session)
         micro = sum(1 for m in messages if m.micro)
@@ -170,8 +172,8 @@ class Tally:
             inline_agents=bool(_inline(session)),
             progress_keys=set(session.progress_keys),
             progress_agent_ids={s.agent_id for s in session.subagents if s.source == "progress" and s.agent_id},
-            usage=by_model(usage_items(session)),
-            agent_usage=by_model(subagent_usage_items(session)),
+            usage=usage,
+            agent_usage=agent_usage,
             models=list(session.models),
             versions=list(session.versions),
             branches=list(session.branches),
@@ -293,6 +295,7 @@ class Tally:
             "cost_with_subagents_usd": None if total.cost is None else round(total.cost, 6),
             "unpriced_models": sorted(total.unpriced_models),
             "models": self.models,
+            "subagent_models": other_models(self.agent_usage, self.models),
             "versions": self.versions,
             "branches": self.branches,
             "started": self.started,
@@ -431,6 +434,25 @@ def human_cost(cost: float | None, unpriced: list[str]) -> str:
     return (f"{amount}+" if amount else "$?") + f" (no price for {', '.join(unpriced)})"
 
 
+def human_models(models: list[str], subagent_models: list[str]) -> str:
+    """Models used: "opus-4.7 (subagents also: sonnet-4.5)"; "" for none."""
+    own, theirs = ", ".join(models), ", ".join(subagent_models)
+    if not theirs:
+        return own
+    return f"{own} (subagents also: {theirs})" if own else f"subagents: {theirs}"
+
+
+def subagents_share(facts: dict[str, Any]) -> str:
+    """What the tokens and cost of a session's `facts` include besides its file: "with 6 subagents; the session's
+    file alone: 855.2k tokens, $1.97"; "" when nothing."""
+    if facts["tokens_with_subagents"] == facts["tokens"]:
+        return ""
+    alone = f"{human_count(Tokens(**facts['tokens']).total)} tokens"
+    if facts["cost_usd"] is not None:
+        alone += f", ${facts['cost_usd']:,.2f}"
+    return f"with {plural(facts['subagents'], 'subagent')}; the session's file alone: {alone}"
+
+
 def human_duration(seconds: float | None) -> str:
     if seconds is None:
         return "-"
@@ -469,6 +491,7 @@ def format_stats(facts: dict[str, Any]) -> str:
     """A short readable summary of one session's facts."""
     tokens = facts["tokens_with_subagents"]
     cost = human_cost(facts["cost_with_subagents_usd"], facts["unpriced_models"])
+    share = subagents_share(facts)
     flags = [f for f in ("empty", "warmup") if facts[f]]
     lines = [
         " ".join((facts["title"] or "(untitled)").split()) + (f"  [{', '.join(flags)}]" if flags else ""),
@@ -483,8 +506,10 @@ def format_stats(facts: dict[str, Any]) -> str:
         f"{facts['interruptions']} resumptions",
         f"  tokens    {human_count(tokens['input'])} in, {human_count(tokens['output'])} out, "
         f"{human_count(tokens['cache_read'])} cache read, {human_count(tokens['cache_creation'])} cache write"
-        + (f"  {cost}" if cost else ""),
-        f"  models    {', '.join(facts['models']) or '-'}   versions {', '.join(facts['versions']) or '-'}",
+        + (f"  {cost}" if cost else "")
+        + (f"  ({share})" if share else ""),
+        f"  models    {human_models(facts['models'], facts['subagent_models']) or '-'}"
+        f"   versions {', '.join(facts['versions']) or '-'}",
         f"  records   {facts['records']}"
         + (f" · {damage(len(facts['problems']), facts['malformed_lines'])}" if facts["problems"] else ""),
     ]

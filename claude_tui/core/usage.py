@@ -195,6 +195,17 @@ class UsageTotal:
         return cls(total, math.fsum(costs) if costs else None, frozenset(unpriced))
 
 
+def other_models(usage: dict[str | None, Tokens], own: Iterable[str]) -> list[str]:
+    """The models of `usage` (keyed by `priced_as`) not in `own`, the one that wrote the most output first (in
+    ties, by name); unnamed ones and `<synthetic>` left out."""
+    output: dict[str, int] = {}
+    for key, tokens in usage.items():
+        model = model_of(key)
+        if model and model != "<synthetic>" and model not in own:
+            output[model] = output.get(model, 0) + tokens.output
+    return sorted(output, key=lambda model: (-output[model], model))
+
+
 def by_model(items: Iterable[tuple[str | None, Tokens]]) -> dict[str | None, Tokens]:
     """Tokens summed per model (per `priced_as` key); messages that used none left out."""
     sums: dict[str | None, Tokens] = {}

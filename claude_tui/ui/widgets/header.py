@@ -19,8 +19,9 @@ from claude_tui.core.stats import (
     human_span,
     plural,
     tool_call_counts,
-    usage_with_subagents,
+    usage_split,
 )
+from claude_tui.core.usage import UsageTotal, other_models
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.entries import short_model
@@ -59,7 +60,8 @@ class SessionHeader(Static):
         self.update(text)
 
     def _facts(self, session: Session) -> Text:
-        usage = usage_with_subagents(session)
+        own, agents = usage_split(session)
+        usage = UsageTotal.of([*own.items(), *agents.items()])
         started, ended = session.first_timestamp, session.last_timestamp
         prompts = sum(1 for m in session.messages if m.kind is Kind.PROMPT)
         commands = sum(1 for m in session.messages if m.kind is Kind.COMMAND)
@@ -77,7 +79,11 @@ class SessionHeader(Static):
             + f" · {plural(calls, 'tool call')}{_failed(errors)}"
         )
         if session.subagents:
-            parts.append(plural(len(session.subagents), "subagent") + _failed(agent_errors(session)))
+            theirs = UsageTotal.of_models(agents).cost if agents else None
+            share = [f"${theirs:,.2f}"] if theirs is not None else []
+            parts.append(
+                _subagents(len(session.subagents), agent_errors(session), share, other_models(agents, session.models))
+            )
         parts.append(f"{human_count(usage.tokens.total)} tokens")
         cost = human_cost(usage.cost, sorted(usage.unpriced_models))
         if cost:
@@ -131,7 +137,7 @@ class SessionFacts(Static):
             Text(when + duration, style="dim"),
             Text(
                 f"{plural(info.prompts, 'prompt')} · {plural(info.tool_calls, 'tool call')}{errors}"
-                + (f" · {plural(info.subagents, 'subagent')}" if info.subagents else ""),
+                + (f" · {_subagents(info.subagents, 0, [], info.subagent_models)}" if info.subagents else ""),
                 style="dim",
             ),
             Text(f"{human_count(info.tokens)} tokens{money}{models}", style="dim"),
@@ -158,3 +164,10 @@ class SessionFacts(Static):
 def _failed(errors: int) -> str:
     """ " (3 errors)" after a count of calls, when some failed."""
     return f" ({plural(errors, 'error')})" if errors else ""
+
+
+def _subagents(count: int, errors: int, share: list[str], models: list[str]) -> str:
+    """ "2 subagents (1 error, $0.02, sonnet-4.5)": their failed calls, their part of the cost and the models only
+    they used."""
+    notes = ([plural(errors, "error")] if errors else []) + share + [short_model(m) for m in models]
+    return plural(count, "subagent") + (f" ({one_line(', '.join(notes), 300)})" if notes else "")
