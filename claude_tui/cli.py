@@ -298,30 +298,54 @@ def command_parser(name: str) -> argparse.ArgumentParser:
     return sub.choices[name]
 
 
-def _command_first(argv: list[str]) -> list[str]:
-    """`claude-tui --projects-dir DIR search X` as `claude-tui search --projects-dir DIR X`: the
-    roots may come before a subcommand, as they do for the app (and stay before a `--`)."""
-    i = 0
+#: Words that ask for the usage (`-help`: argparse would read it as `-h elp`).
+HELP_WORDS = ("help", "-help")
+
+
+def _past_roots(argv: list[str], start: int = 0) -> int:
+    """Where the --projects-dir options that begin `argv[start:]` end."""
+    i = start
     while i < len(argv) and (argv[i] == "--projects-dir" or argv[i].startswith("--projects-dir=")):
         i += 1 if "=" in argv[i] else 2
-    if 0 < i < len(argv) and argv[i] in COMMANDS:
+    return i
+
+
+def _command_first(argv: list[str]) -> list[str]:
+    """`claude-tui --projects-dir DIR search X` as `claude-tui search --projects-dir DIR X`: the roots may come
+    before a subcommand, `help` or a mistyped subcommand, as they do for the app (and stay before a `--`)."""
+    i = _past_roots(argv)
+    if 0 < i < len(argv) and (argv[i] in COMMANDS or argv[i] in HELP_WORDS or _command_meant(argv[i])):
         return [argv[i], *argv[:i], *argv[i + 1 :]]
     return argv
 
 
 def _help_asked(argv: list[str]) -> list[str]:
-    """`claude-tui help [COMMAND]` (or `-help`, which argparse reads as `-h elp`) as `claude-tui [COMMAND] --help`,
-    unless a file of that name is the session meant."""
-    if argv and argv[0] in ("help", "-help") and not os.path.exists(argv[0]):
-        return [*argv[1:2], "--help"]
+    """`claude-tui help [COMMAND]` (or `-help`) as `claude-tui [COMMAND] --help`, unless a file of that name is the
+    session meant."""
+    if argv and argv[0] in HELP_WORDS and not os.path.exists(argv[0]):
+        return [*argv[_past_roots(argv, 1) :][:1], "--help"]
     return argv
+
+
+def dashed_paths(words: list[str]) -> list[str]:
+    """`words` with each one before `--` that starts with - and names a file or folder, or reads as a path (a
+    `/` in it, a `.jsonl` name), written `./` first, so that argparse takes it for a path, not an option:
+    every project folder's name starts with - (`-home-me-app/ID.jsonl`, given in the projects folder)."""
+    end = words.index("--") if "--" in words else len(words)
+    return [f"./{word}" if at < end and _dashed_path(word) else word for at, word in enumerate(words)]
+
+
+def _dashed_path(word: str) -> bool:
+    """Whether `word`, which may look like an option, is a path: it exists, or only a path has its shape."""
+    return bool(re.match(r"-[^-]", word)) and ("/" in word or word.endswith(".jsonl") or os.path.exists(word))
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
     """The subcommand's arguments; a query word taken for an unknown option gets a hint, as ripgrep gives."""
     parser = command_parser(argv[0])
     try:
-        return parser.parse_args(argv[1:], argparse.Namespace(command=argv[0]))
+        words = argv[1:] if argv[0] == "search" else dashed_paths(argv[1:])  # a query word stays as typed
+        return parser.parse_args(words, argparse.Namespace(command=argv[0]))
     except SystemExit as exc:
         words = argv[1 : argv.index("--")] if "--" in argv else argv[1:]
         at = next((i for i, w in enumerate(words) if w.startswith("-") and not w.startswith("--") and w != "-"), None)

@@ -106,21 +106,28 @@ def run_index(args: argparse.Namespace) -> int:
         result = _update(index, roots)
     except KeyboardInterrupt:
         _print_notices(index, roots)
-        projects, sessions, size = _totals(index, roots)
-        print(f"interrupted: {projects} projects, {sessions} sessions, {size / 1e6:,.1f} MB indexed so far")
+        kept = "indexed so far" if index.path is not None else "read so far, not saved: the index could not be written"
+        print(f"interrupted: {_totals(index, roots)} {kept}")
         return 130
     _print_notices(index, roots)
-    projects, sessions, size = _totals(index, roots)
+    totals = _totals(index, roots)
+    took = f"in {time.monotonic() - started:.2f} s"
+    if index.path is None:  # held in memory only: nothing was kept for next time
+        print(f"{totals} read {took}, not saved: the index could not be written")
+        return ERROR
     read = f" (read {result.bytes_read / 1e6:,.1f} MB)" if result.bytes_read else " (nothing new)"
-    print(f"{projects} projects, {sessions} sessions, {size / 1e6:,.1f} MB in {time.monotonic() - started:.2f} s{read}")
-    return 0 if index.path is not None else ERROR  # held in memory only: nothing was kept for next time
+    print(f"{totals} {took}{read}")
+    return 0
 
 
-def _totals(index: Index, roots: list[Path]) -> tuple[int, int, int]:
-    """Projects (folders with a session), sessions and bytes of history under `roots`."""
+def _totals(index: Index, roots: list[Path]) -> str:
+    """ "2 projects, 5 sessions, 3.1 MB": projects (folders with a session), sessions and history under `roots`."""
+    from claude_tui.core.stats import plural  # `index` only: `search` starts without it
+
     files = [f for f in index.files(roots) if f[5] is not None or f[6] is not None]  # read (or unreadable)
     sessions = [f for f in files if not f[2]]
-    return len({f[1] for f in sessions}), len(sessions), sum(max(0, f[3]) for f in files)
+    projects, size = len({f[1] for f in sessions}), sum(max(0, f[3]) for f in files)
+    return f"{plural(projects, 'project')}, {plural(len(sessions), 'session')}, {size / 1e6:,.1f} MB"
 
 
 def run_search(args: argparse.Namespace) -> int:

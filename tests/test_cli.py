@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import orjson
@@ -101,6 +102,27 @@ def test_the_projects_folder_may_come_before_the_subcommand(tmp_path: Path) -> N
         assert orjson.loads(out.stdout)["title"] == "make the parser tolerant"
 
 
+def test_a_session_path_that_starts_with_a_dash_is_not_taken_for_an_option(tmp_path: Path) -> None:
+    """Every project folder's name starts with -: run in the projects folder, `stats -home-u-proj/ID.jsonl`
+    printed the help (-h), and `stats -Users-…/ID.jsonl` said that SESSION was missing."""
+    projects = make_home(tmp_path)
+    home = "-home-u-proj/0f1e2d3c-0000-4000-8000-000000000001.jsonl"
+    (projects / "-Users-u-app").symlink_to(projects / "-home-u-proj")
+    users = home.replace("-home-u-proj", "-Users-u-app")
+    for path in (home, users):
+        for given in ([path], ["--", path]):
+            out = run("stats", "--projects-dir", ".", "--json", *given, cwd=projects)
+            assert out.returncode == 0, out.stderr
+            assert orjson.loads(out.stdout)["title"] == "make the parser tolerant"
+        out = run("export", path, "--projects-dir", ".", cwd=projects)
+        assert out.returncode == 0 and "make the parser tolerant" in out.stdout, out.stderr
+        out = run("--projects-dir", ".", path, cwd=projects)  # the app parsed it: it needs a terminal
+        assert out.returncode == 2 and "the app needs a terminal" in out.stderr, out.stderr
+    for missing in ("-Users-u-app/missing.jsonl", "-home-u-proj/missing.jsonl"):  # not argparse's -h, nor a hint
+        out = run("stats", missing, cwd=projects)
+        assert out.returncode == 2 and out.stderr == f"claude-tui: no such file: ./{missing}\n", out.stderr
+
+
 def test_stats_human_output_for_several(tmp_path: Path) -> None:
     projects = make_home(tmp_path)
     files = sorted(str(p) for p in projects.rglob("*.jsonl"))
@@ -159,6 +181,7 @@ def test_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
         (("stats", "0f1e2d3c", "--projects-dir", str(tmp_path / "nowhere")), "no projects folder at"),
         (("serch", "parser", "--projects-dir", str(projects)), "no command 'serch': did you mean 'search'?"),
         (("statss", "--projects-dir", str(projects)), "no command 'statss': did you mean 'stats'?"),
+        (("--projects-dir", str(projects), "serch", "parser"), "no command 'serch': did you mean 'search'?"),
         (("--demo", "--projects-dir", str(projects)), "--demo and --projects-dir cannot go together"),
     ]
     for args, message in cases:
@@ -311,13 +334,38 @@ def test_stats_human_output_is_one_block_per_session(tmp_path: Path) -> None:
     t.answer(text("hi again"), model="claude-opus-9")
     first = t.write(tmp_path / "p" / "s-title.jsonl")
     second = make_home(tmp_path) / "-home-u-proj" / "0f1e2d3c-0000-4000-8000-000000000001.jsonl"
-    out = run("stats", str(first), str(second))
+    out = run("stats", str(first), str(second), env={"TZ": "UTC0"})
     assert out.returncode == 0, out.stderr
     blocks = out.stdout.split("\n\n")
     assert len(blocks) == 2 and blocks[0].startswith("two lines\n  session   s-title\n")
     assert "  when      2026-01-05 09:00:05 .. 09:00:15 UTC  (10s)\n" in blocks[0]
     assert "cache write  $0.00+ (no price for claude-opus-9)\n" in blocks[0]
     assert blocks[1].startswith("make the parser tolerant\n")
+
+
+#: Los Angeles' rule, whole (no zone database needed): 2025-09-03 00:52 UTC is 2025-09-02 17:52 PDT.
+LOS_ANGELES = "PST8PDT,M3.2.0,M11.1.0"
+
+
+def late_evening(tmp_path: Path) -> Path:
+    """A session of 2025-09-02 17:52:31 to 18:02:03 in Los Angeles: the next day in UTC."""
+    t = Thread(session_id="s-late")
+    t.prompt("hello")["timestamp"] = "2025-09-03T00:52:31.000Z"
+    t.answer(text("hi"))["timestamp"] = "2025-09-03T01:02:03.000Z"
+    return t.write(tmp_path / "p" / "s-late.jsonl")
+
+
+def test_stats_says_local_times_and_json_keeps_utc(
+    tmp_path: Path, zone: Callable[[str], None], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As the app and `search` do: the stats of an evening in Los Angeles are not of 00:52 UTC the next day."""
+    path = late_evening(tmp_path)
+    zone(LOS_ANGELES)
+    assert main(["stats", str(path)]) == 0
+    assert "  when      2025-09-02 17:52:31 .. 18:02:03 PDT  (" in capsys.readouterr().out
+    assert main(["stats", str(path), "--json"]) == 0
+    facts = orjson.loads(capsys.readouterr().out)
+    assert (facts["started"], facts["ended"]) == ("2025-09-03T00:52:31.000Z", "2025-09-03T01:02:03.000Z")
 
 
 def test_help_names_every_subcommand() -> None:
@@ -328,10 +376,19 @@ def test_help_names_every_subcommand() -> None:
 
 @pytest.mark.parametrize(
     ("asked", "meant"),
-    [(("help",), ("--help",)), (("-help",), ("--help",)), (("help", "search"), ("search", "--help"))],
+    [
+        (("help",), ("--help",)),
+        (("-help",), ("--help",)),
+        (("help", "search"), ("search", "--help")),
+        (("--projects-dir", "elsewhere", "help"), ("--help",)),
+        (("--projects-dir=elsewhere", "-help"), ("--help",)),
+        (("--projects-dir", "a", "--projects-dir", "b", "help", "stats"), ("stats", "--help")),
+        (("help", "--projects-dir", "elsewhere", "index"), ("index", "--help")),
+    ],
 )
 def test_help_as_a_word_shows_the_usage(asked: tuple[str, ...], meant: tuple[str, ...]) -> None:
-    """`claude-tui help` said "no session matches 'help'"; `-help`, "ignored explicit argument 'elp'"."""
+    """`claude-tui help` said "no session matches 'help'"; `-help`, "ignored explicit argument 'elp'"; with the
+    roots before it (as the app takes them), `help` was read as a session."""
     out, expected = run(*asked), run(*meant)
     assert (out.returncode, out.stdout, out.stderr) == (0, expected.stdout, "") and expected.stdout.startswith("usage:")
 

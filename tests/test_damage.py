@@ -512,8 +512,10 @@ def test_stats_export_and_the_header_count_the_damage_alike(
     from claude_tui.ui.widgets.header import SessionHeader
 
     session = hostile_session
-    said = f"{len(session.problems)} problems ({session.malformed_lines} unreadable lines)"
+    problems = session.all_problems()  # with the records whose parent was on an unreadable line
+    said = f"{len(problems)} problems ({session.malformed_lines} unreadable lines)"
     assert session.malformed_lines and len(session.problems) > session.malformed_lines  # some lines were read
+    assert len(problems) > len(session.problems)
     assert f"records   {session.records} · {said}\n" in cli("stats", str(hostile[0])).stdout
     assert f"**Damage:** {said}\n" in export_session(session, "markdown")
     assert f" · {said} · " in SessionHeader(Clock())._facts(session).plain

@@ -7,6 +7,7 @@ import os
 import re
 import stat
 import threading
+from collections.abc import Callable
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
@@ -196,6 +197,28 @@ def test_the_cost_says_which_models_it_leaves_out(tmp_path: Path) -> None:
     log.records[-1]["message"]["model"] = "claude-opus-9"
     md = export(log.write(tmp_path / "p" / "s1.jsonl"), "markdown")
     assert "- **Cost at list price:** $0.00+ (no price for claude-opus-9)\n" in md
+
+
+def test_exports_say_local_times_with_their_zone_and_json_keeps_utc(
+    tmp_path: Path, zone: Callable[[str], None]
+) -> None:
+    """The header's times, the first heading's date and zone, then times alone on the same local day; a heading
+    after midnight in Los Angeles (not in UTC) says its date again."""
+    log = Log()
+    log.prompt("evening", timestamp="2025-09-03T00:52:31.000Z")  # 17:52:31 PDT
+    log.answer(text("one"))
+    log.records[-1]["timestamp"] = "2025-09-03T00:52:38.000Z"
+    log.prompt("after midnight", timestamp="2025-09-03T07:10:00.000Z")  # 00:10:00 PDT, the next day
+    path = log.write(tmp_path / "s1.jsonl")
+    zone("PST8PDT,M3.2.0,M11.1.0")
+    md = export(path, "markdown")
+    assert "- **Started:** 2025-09-02 17:52:31 PDT\n" in md
+    assert "\n## Prompt · 2025-09-02 17:52:31 PDT\n" in md
+    assert f"\n## Assistant · {MODEL} · 17:52:38\n" in md
+    assert "\n## Prompt · 2025-09-03 00:10:00 PDT\n" in md
+    assert "2025-09-02 17:52:31 PDT" in export(path, "html")
+    document = json.loads(export(path, "json"))
+    assert "2025-09-03T00:52:31.000Z" in json.dumps(document) and "PDT" not in json.dumps(document)
 
 
 def test_cli_export_writes_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -486,7 +509,7 @@ def test_edit_and_write_show_a_diff(tmp_path: Path) -> None:
 
     md = export(path, "markdown")
     assert "```diff\n--- /p/a.py\n+++ /p/a.py\n@@ -3,2 +3,2 @@\n a\n-x = 1\n+x = 2\n```" in md
-    assert "```diff\n--- /p/b.py\n+++ /p/b.py\n@@ -1 +1 @@\n-old line\n+new line\n```" in md
+    assert "```diff\n--- /p/b.py\n+++ /p/b.py\n@@ -? +? @@\n-old line\n+new line\n```" in md
     assert "```diff\n--- /p/c.py\n+++ /p/c.py\n@@ -0,0 +1,2 @@\n+first\n+second\n```" in md
     assert "-m1\n+m2" in md
     assert "**String to replace not found**" not in md and "String to replace not found" in md
@@ -564,7 +587,7 @@ def test_fork_compaction_subagent_and_errors_are_marked(tmp_path: Path) -> None:
     md = export(main_path, "markdown")
     assert "**⑂ Fork: branch 2 of 2 (a prompt was edited or rewound here; the other is not in this export" in md
     assert "export: the app's < and > switch branches, x exports the one shown)**" in md  # no entity: plain `<`
-    assert "3 prompts, 5 answers, 1 tool call (0 errors) in all branches" in md  # the facts count both
+    assert "3 prompts, 4 answers, 1 tool call (0 errors) in all branches" in md  # both branches; not the API error
     assert "- **Threads:** 1 fork, " in md
     assert "edited follow-up" in md and "original follow-up" not in md
     assert "*[image: image/png, 3 B]*" in md

@@ -317,7 +317,7 @@ def test_a_damaged_page_met_when_reading_has_the_index_rebuilt(
         assert main(["search", "green", "--projects-dir", str(root)]) == 0
         assert main(["index", "--projects-dir", str(root)]) == 0
         out, err = capsys.readouterr()
-        assert out.count("All green") == 2 and "1 projects, 2 sessions" in out
+        assert out.count("All green") == 2 and "1 project, 2 sessions" in out
         mended += "index damaged (database disk image is malformed): rebuilt" in err
         path.write_bytes(data)
     assert pages > 4 and (mended or name == DB_NAME)  # the index's own damage may show as early as opening it

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from claude_tui.core.export import export_session
+from claude_tui.core.extract import MAX_LEAVES
 from claude_tui.core.facts import encode_path, split_path
 from claude_tui.core.files import (
     SessionNotFound,
@@ -158,11 +159,40 @@ def test_worktrees_group_under_their_repository(tmp_path: Path) -> None:
     }
 
 
+def test_worktrees_inside_or_beside_their_repository_group_under_it(tmp_path: Path) -> None:
+    """`.worktrees/NAME` inside the repository, and `worktrees/NAME` or `REPO-wt/NAME` when the repository is a
+    project too; a sub-folder that is its own project stays apart."""
+    root = tmp_path / "projects"
+    for cwd in (
+        "/x/repo",
+        "/x/repo/.worktrees/feat2",
+        "/x/repo/worktrees/feat4",
+        "/x/repo-wt/feature",
+        "/x/repo/docs",
+        "/y/worktrees/loose",
+        "/y/tools-wt/thing",
+    ):
+        simple_project(root, cwd=cwd)
+    repos = {p.path: p.repo for p in library(root, tmp_path).projects}
+    assert repos == {
+        "/x/repo": None,
+        "/x/repo/.worktrees/feat2": "/x/repo",
+        "/x/repo/worktrees/feat4": "/x/repo",
+        "/x/repo-wt/feature": "/x/repo",
+        "/x/repo/docs": None,
+        "/y/worktrees/loose": None,  # /y is no project: a folder of worktrees of anything
+        "/y/tools-wt/thing": None,
+    }
+
+
 def test_repo_of_paths() -> None:
     assert repo_of("/r/.claude/worktrees/x", {}) == "/r"
     assert repo_of("C:\\code\\r-worktrees\\x", {}) == "C:\\code\\r"
     assert repo_of("/r/x", {"/r/x": "/q"}) == "/q"
     assert repo_of("/r/x", {}) is None
+    assert repo_of("C:\\code\\r\\.worktrees\\x", {}) == "C:\\code\\r"
+    assert repo_of("/r/.worktrees", {}) is None
+    assert repo_of("/r/worktrees/x", {}, {"/r"}) == "/r"
 
 
 def test_live_means_written_in_the_last_minute(tmp_path: Path) -> None:
@@ -198,6 +228,30 @@ def test_a_summary_of_an_earlier_message_titles_its_session_on_a_cold_index(tmp_
     titles = {s.id: s.title for s in project.sessions}
     stats = session_stats(read_session(path), sibling_summaries(path))
     assert titles["b"] == _core_facts(path)["title"] == stats["title"] == "Summary of the middle"
+
+
+@pytest.mark.parametrize("order", ["cold", "summaries later"])
+def test_the_latest_of_many_summarized_messages_titles_its_session(tmp_path: Path, order: str) -> None:
+    """More summarized messages than the index notes per file (MAX_LEAVES): it keeps the latest, as `stats`."""
+    folder = tmp_path / "projects" / "p"
+    b = Writer("b")
+    befores = []
+    for i in range(MAX_LEAVES + 6):
+        b.prompt(f"prompt {i}")
+        b.answer()
+        befores.append(b.last)
+    path = b.write(folder, mtime=1_000_000)
+    if order == "summaries later":
+        library(tmp_path / "projects", tmp_path)
+    z = Writer("z", start=50_000)
+    for i, uuid in enumerate(befores[:-1]):
+        z.meta("summary", summary=f"Summary of {i}", leafUuid=uuid)
+    z.prompt("typed prompt z")
+    z.write(folder, mtime=2_000_000)
+    [project] = library(tmp_path / "projects", tmp_path).projects
+    stats = session_stats(read_session(path), sibling_summaries(path))
+    latest = f"Summary of {MAX_LEAVES + 4}"
+    assert {s.id: s.title for s in project.sessions}["b"] == stats["title"] == latest
 
 
 def test_titles_custom_then_ai_then_summary_then_prompt(tmp_path: Path) -> None:
@@ -433,22 +487,59 @@ def test_tokens_of_streamed_chunks_count_once_and_of_id_less_messages_each(tmp_p
     assert project.sessions[0].tokens == _core_facts(path)["tokens"] == 7 + 12 + 4 + 4 + 3 + 2
 
 
+def test_an_api_error_is_not_counted_as_an_answer(tmp_path: Path) -> None:
+    """The Markdown export, stats and the list's Msgs counted Claude Code's API error message as an answer."""
+    w = Writer("failed")
+    w.prompt("go")
+    w.answer()
+    w.prompt("again")
+    w.answer({"type": "text", "text": "You've hit your weekly limit"}, model="<synthetic>", usage={"output_tokens": 0})
+    w.records[-1]["isApiErrorMessage"] = True
+    path = w.write(tmp_path / "projects" / "p")
+    [project] = library(tmp_path / "projects", tmp_path).projects
+    assert project.sessions[0].messages == _core_facts(path)["messages"] == 3
+    session = read_session(path)
+    assert "2 prompts, 1 answer," in export_session(session, "markdown")
+    assert "2 prompts, 1 answer," in format_stats(session_stats(session))
+    assert session_stats(session)["api_errors"] == 1
+
+
 @pytest.mark.parametrize(
-    ("command", "cwd", "target"),
+    ("command", "cwd", "targets"),
     [
-        ("git worktree add ../feat", "/src/app", "/src/feat"),
-        ("git worktree add -b fix /tmp/wt main", "/src/app", "/tmp/wt"),
-        ("cd x && git -C /src/app worktree add --detach wt", "/elsewhere", "/src/app/wt"),
-        ("git worktree list", "/src/app", None),
-        ("echo 'git worktree add' ", "/src/app", None),
-        ('git worktree add "unclosed', "/src/app", None),
-        ("git worktree add rel", None, None),
+        ("git worktree add ../feat", "/src/app", ["/src/feat"]),
+        ("git worktree add -b fix /tmp/wt main", "/src/app", ["/tmp/wt"]),
+        ("cd x && git -C /src/app worktree add --detach wt", "/elsewhere", ["/src/app/wt"]),
+        ("git worktree list", "/src/app", []),
+        ("echo 'git worktree add' ", "/src/app", []),
+        ('git worktree add "unclosed', "/src/app", []),
+        ("git worktree add rel", None, []),
+        ("git worktree add -b && ls", "/src/app", []),
+        (
+            "git worktree add -b feat2 .worktrees/feat2 && git worktree add ../repo-wt/feature",
+            "/x/repo",
+            ["/x/repo/.worktrees/feat2", "/x/repo-wt/feature"],
+        ),
+        ("git worktree add a;git worktree add b|cat", "/r", ["/r/a", "/r/b"]),
     ],
 )
-def test_worktree_commands(command: str, cwd: str | None, target: str | None) -> None:
-    from claude_tui.core.extract import worktree_target
+def test_worktree_commands(command: str, cwd: str | None, targets: list[str]) -> None:
+    """Every `git worktree add` of a command line, each up to its own `&&`, `;` or `|`."""
+    from claude_tui.core.extract import worktree_targets
 
-    assert worktree_target(command, cwd) == target
+    assert worktree_targets(command, cwd) == targets
+
+
+def test_every_worktree_a_command_made_groups_under_its_maker(tmp_path: Path) -> None:
+    root = tmp_path / "projects"
+    w = Writer("maker", cwd="/src/lib")
+    w.prompt("make two worktrees")
+    w.tool("Bash", {"command": "git worktree add ../lib-a && git worktree add -b b ../lib-b"}, "Preparing worktree")
+    w.write(root / encode("/src/lib"))
+    simple_project(root, cwd="/src/lib-a")
+    simple_project(root, cwd="/src/lib-b")
+    repos = {p.path: p.repo for p in library(root, tmp_path).projects}
+    assert repos == {"/src/lib": None, "/src/lib-a": "/src/lib", "/src/lib-b": "/src/lib"}
 
 
 def test_refresh_reloads_only_when_the_index_changed(tmp_path: Path) -> None:

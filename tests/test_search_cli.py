@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import io
-import os
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import orjson
 import pytest
 
+from claude_tui import library_cli
 from claude_tui.cli import main
 from claude_tui.core import index
 from claude_tui.core.files import read_session
@@ -98,6 +97,21 @@ def test_a_part_with_no_letter_or_digit_is_left_out_and_said_to_be(
     )
 
 
+def test_a_symbol_inside_a_phrase_is_left_out_and_said_to_be(lib: Library, capsys: pytest.CaptureFixture[str]) -> None:
+    """A quoted phrase is its words one after the other: the arrow in "deploy -> prod" is not looked for
+    (the phrase finds "deploy => prod" and "deploy prod" too), so it is said to be left out, as a loose one is."""
+    query = parse_query('"deploy -> prod" "ship 🎉 it" "json ->"')
+    assert query.left_out == ("->", "🎉")
+    arrow = parse_query('"deploy -> prod"')  # what the phrase then matches: its words, whatever is between them
+    assert arrow.accepts("deploy => prod") and arrow.accepts("deploy prod") and not arrow.accepts("deploy to prod")
+    assert parse_query('"-> =>"' + " json").left_out == ("->", "=>")
+    assert not parse_query('"json lines"').left_out
+    assert main(["search", "--json", "--projects-dir", str(lib.roots[0]), '"two -> JSON objects"']) == 0
+    out, err = capsys.readouterr()
+    assert [orjson.loads(line)["session_id"] for line in out.splitlines()] == ["new"]
+    assert err == "claude-tui: left out '->': the index holds words and numbers\n"
+
+
 def test_bad_queries_search_as_plain_words(lib: Library) -> None:
     for query in ['"two json', "two (json", "two:json", "(two json)", "two^json*", "two OR"[:3]]:
         hits = lib.search(query)
@@ -166,7 +180,8 @@ def test_prefixes(lib: Library) -> None:
     assert lib.search("recover") == []
 
 
-def test_filters(lib: Library) -> None:
+def test_filters(lib: Library, zone: Callable[[str], None]) -> None:
+    zone("UTC0")  # the days of --since and --until are local
     assert {h.role for h in lib.search("json", role="user")} == {"user"}
     assert {h.kind for h in lib.search("pytest", role="tool")} == {"tool_input"}
     assert {h.session_id for h in lib.search("json", project="beta")} == {"other"}
@@ -215,23 +230,6 @@ def test_parse_since() -> None:
     assert parse_since("3d") > parse_since("2w")
     with pytest.raises(ValueError, match="not a date"):
         parse_since("last tuesday")
-
-
-@pytest.fixture
-def zone() -> Iterator[Callable[[str], None]]:
-    """Sets the local time zone (TZ) for the test; the one before is back after it."""
-    before = os.environ.get("TZ")
-
-    def use(name: str) -> None:
-        os.environ["TZ"] = name
-        time.tzset()
-
-    yield use
-    if before is None:
-        os.environ.pop("TZ", None)
-    else:
-        os.environ["TZ"] = before
-    time.tzset()
 
 
 def test_the_first_and_last_days_a_date_can_name_are_dates(
@@ -348,11 +346,37 @@ def test_index_command_fails_when_nothing_can_be_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = tmp_path / "projects"
-    simple_project(root)
+    simple_project(root, cwd="/home/u/a")
+    simple_project(root, cwd="/home/u/b")
     (tmp_path / "file").write_text("x")
     monkeypatch.setenv("CLAUDE_TUI_CACHE_DIR", str(tmp_path / "file" / "cache"))
     assert main(["index", "--projects-dir", str(root)]) == 2
-    assert "working from memory" in capsys.readouterr().err
+    captured = capsys.readouterr()
+    assert "working from memory" in captured.err
+    # what was read, and that it was not saved: not the summary of an index kept for next time
+    assert captured.out.startswith("2 projects, 4 sessions, 0.0 MB read in ")
+    assert captured.out.endswith(" s, not saved: the index could not be written\n")
+
+
+def test_an_index_interrupted_says_what_it_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C: "indexed so far" only when there is an index to keep it; one project is not "1 projects"."""
+    root = tmp_path / "projects"
+    simple_project(root, cwd="/home/u/a")
+    assert main(["index", "--projects-dir", str(root)]) == 0
+    monkeypatch.setattr(library_cli, "_update", lambda index, roots: _raise(KeyboardInterrupt()))
+    assert main(["index", "--projects-dir", str(root)]) == 130
+    assert capsys.readouterr().out.endswith("interrupted: 1 project, 2 sessions, 0.0 MB indexed so far\n")
+    (tmp_path / "file").write_text("x")
+    monkeypatch.setenv("CLAUDE_TUI_CACHE_DIR", str(tmp_path / "file" / "cache"))
+    assert main(["index", "--projects-dir", str(root)]) == 130
+    out = capsys.readouterr().out
+    assert out == "interrupted: 0 projects, 0 sessions, 0.0 MB read so far, not saved: the index could not be written\n"
+
+
+def _raise(exc: BaseException) -> None:
+    raise exc
 
 
 def _deny(monkeypatch: pytest.MonkeyPatch, denied: list[str]) -> None:
@@ -412,7 +436,7 @@ def test_a_folder_given_twice_is_one_root(tmp_path: Path, capsys: pytest.Capture
     simple_project(root, sessions=2)
     (tmp_path / "link").symlink_to(root)
     assert main(["index", "--projects-dir", str(root), "--projects-dir", str(tmp_path / "link")]) == 0
-    assert capsys.readouterr().out.startswith("1 projects, 2 sessions")
+    assert capsys.readouterr().out.startswith("1 project, 2 sessions")
 
 
 def test_search_command_json(lib: Library, capsys: pytest.CaptureFixture[str]) -> None:
@@ -594,7 +618,10 @@ def test_help_texts_name_every_option_and_default(capsys: pytest.CaptureFixture[
     assert "the document's format (default: from FILE's name, .html or .json, else markdown)" in out
 
 
-def test_search_command_filters_as_the_app_does(lib: Library, capsys: pytest.CaptureFixture[str]) -> None:
+def test_search_command_filters_as_the_app_does(
+    lib: Library, capsys: pytest.CaptureFixture[str], zone: Callable[[str], None]
+) -> None:
+    zone("UTC0")  # the days of --until are local
     root = str(lib.roots[0])
 
     def found(*args: str) -> list[tuple[str, str]]:

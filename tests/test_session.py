@@ -103,6 +103,49 @@ def test_fork_detected_and_newest_branch_read_by_default(tmp_path: Path) -> None
     assert session_stats(s)["forks"] == 1
 
 
+def test_a_thread_that_cannot_be_followed_shows_every_message_and_says_why() -> None:
+    """A parent in no file, or parents that loop: the message starts a thread where it was written, with a
+    note on its line; a parent written after its child is followed (the child stays on its branch)."""
+    s = read_session(Path(__file__).parent / "fixtures" / "broken_threads.jsonl")
+    assert [m.plain_text for m in s.visible()] == [
+        "Plan the migration.",
+        "Two tables to move.",
+        "No, move orders first.",
+        "turn took 4.0s",  # written before its parent: on the branch of its parent, not on every branch
+        "Moving orders.",
+        "Continue where we left off.",
+        "Continuing with orders.",
+        "Is it done?",
+        "Yes.",
+    ]
+    s.choose_branch(s.forks[0], 0)
+    assert [m.plain_text for m in s.visible()][2:5] == [
+        "Move users first.",
+        "Moving users.",
+        "Continue where we left off.",
+    ]
+    assert not s.problems
+    shown = ": shown where it was written, as a thread of its own"
+    assert [(p.line_no, p.message) for p in s.all_problems()] == [
+        (8, "parentUuid ffffffff names no record in the file" + shown),
+        (11, "parentUuid 0000000f leads back to this record (a loop)" + shown),
+    ]
+    facts = session_stats(s)
+    assert facts["problems"] == [f"line {p.line_no}: {p.message}" for p in s.all_problems()]
+
+
+def test_a_resumed_session_naming_the_end_of_the_one_before_is_not_damage(tmp_path: Path) -> None:
+    """The first message of a file names its parent in the file it resumes (and cut files do): no note."""
+    t = Thread()
+    t.prompt("Continue where we left off.", parent="e0f1d2c3-0000-4000-8000-000000000000")
+    t.answer()
+    t.prompt("And now?", parent="a1b2c3d4-0000-4000-8000-000000000000")
+    s = read_session(t.write(tmp_path / "s1.jsonl"))
+    assert [m.plain_text for m in s.visible()] == ["Continue where we left off.", "ok", "And now?"]
+    assert [p.message[:35] for p in s.all_problems()] == ["parentUuid a1b2c3d4 names no record"]
+    assert s.missing_parents() == [("a1b2c3d4-0000-4000-8000-000000000000", s.all_problems()[0])]
+
+
 def test_parallel_results_and_progress_are_not_forks(tmp_path: Path) -> None:
     t = Thread()
     t.prompt("go")

@@ -780,6 +780,98 @@ async def test_a_key_typed_right_after_a_pane_key_goes_to_the_pane_it_chose(
         assert (tree.cursor_line, sessions.cursor, view.cursor_index or 0) == expected
 
 
+async def _after_keys(
+    roots: list[Path], pane: str, typed: str, burst: list[str], fast: bool, size: tuple[int, int] = WIDE
+) -> tuple[object, ...]:
+    """Where the focus is, what the filter box holds, each pane's cursor, the project chosen and the zoom after
+    `pane`, `typed` into its filter and then `burst`: each key handled before the next is sent, or (`fast`) the
+    burst in the queue at once."""
+    app = browser(roots)
+    async with app.run_test(size=size) as pilot:
+        view = await browser_ready(pilot, app)
+        tree, sessions = app.main.query_one(ProjectTree), app.main.query_one(SessionList)
+        if pane == "2":
+            await pilot.press("1", "slash", *"weather", "enter")  # a project of several sessions
+            await settled(pilot, lambda: len(sessions.shown) > 1 and view.session is not None)
+        await pilot.press(pane, *typed)
+        await pilot.pause(3 * OPEN_DELAY)  # a session chosen in the list opens after OPEN_DELAY
+        await settled(pilot, lambda: not view.reading)
+        for key in burst:
+            if fast:  # all in the queue before the first is handled, as over SSH
+                app.post_message(events.Key(key, key if len(key) == 1 else None))
+            else:
+                await pilot.press(key)
+        await pilot.pause(3 * OPEN_DELAY)  # a session chosen in the list opens after OPEN_DELAY
+        await settled(pilot, lambda: not view.reading)
+        box = app.main.query("#projects-filter" if pane == "1" else "#sessions-filter")
+        focused = app.focused.id if app.focused else None
+        session = view.session.id if view.session else None
+        project = tree.chosen.name if tree.chosen else None
+        value, zoomed = box.first(Input).value if box else "", app.main.has_class("-zoomed")
+        cursor = (view.cursor_index, view.scroll_offset.y)
+        return value, focused, tree.cursor_line, sessions.cursor, session, cursor, project, zoomed
+
+
+BURSTS = [("1", "co", "enter j"), ("1", "co", "up j"), ("1", "co", "escape j"), ("2", "rel", "enter j")]
+BURSTS += [("2", "e", "down j"), ("2", "e", "up j"), ("2", "e", "escape j")]
+
+
+@pytest.mark.parametrize(
+    ("typed_first", "pane", "typed", "burst"),
+    [(False, *case) for case in BURSTS] + [(True, *case) for case in [*BURSTS, ("1", "co", "down j")]],
+)
+async def test_a_key_typed_right_after_enter_an_arrow_or_escape_in_a_filter_goes_where_they_put_the_focus(
+    roots: list[Path], pane: str, typed: str, burst: str, typed_first: bool
+) -> None:
+    """`we` Enter `j` in one burst (over SSH): the `j` was typed into the filter box (`wej`), before Enter had
+    moved the focus to the list or the conversation; Escape `j` lost the `j`. Now a burst does what the same
+    keys typed slowly do, whether the filter was typed in the same burst or before."""
+    keys = burst.split()
+    slow = await _after_keys(roots, pane, typed, keys, fast=False)
+    panes = {"1": "projects", "2": "sessions"}
+    if keys[0] == "enter":
+        assert slow[:2] == (typed, {"1": "sessions", "2": "conversation"}[pane])  # where Enter on a row goes
+    else:
+        assert slow[:2] == ("" if keys[0] == "escape" else typed, panes[pane])
+    if typed_first:
+        fast = await _after_keys(roots, pane, typed, keys, fast=True)
+    else:  # the filter's letters in the burst too
+        fast = await _after_keys(roots, pane, "", [*typed, *keys], fast=True)
+    assert fast == slow
+
+
+#: A pane, then keys sent from it in one burst: Enter on a row, and keys for where it leads (or another pane).
+ROW_BURSTS = [
+    ("2", "enter G"),
+    ("2", "enter j"),
+    ("2", "enter 3"),
+    ("2", "enter 1"),
+    ("1", "enter j"),
+    ("1", "enter 3"),
+    ("2", "j enter 3"),  # the j first
+    ("2", "j enter G"),  # G while the session Enter opened is read
+    ("1", "j enter j"),  # onto another project: its list, not the old one
+    ("1", "k enter G"),
+]
+
+
+@pytest.mark.parametrize("size", [WIDE, (80, 24)])
+@pytest.mark.parametrize(("pane", "burst"), ROW_BURSTS)
+async def test_a_key_typed_right_after_enter_on_a_row_goes_where_enter_put_the_focus(
+    roots: list[Path], pane: str, burst: str, size: tuple[int, int]
+) -> None:
+    """Enter `G` on the session list in one burst (tmux send-keys, over SSH): the `G` went to the list, which
+    kept the focus until Enter's message came, and opened the last session; on the tree, Enter `j` moved in the
+    old project's list, filled with the new one's later, and Enter `3` was undone when that message put the
+    focus back on the list. Now a burst does what the same keys typed slowly do, wide and narrow."""
+    keys = burst.split()
+    slow = await _after_keys(roots, pane, "", keys, fast=False, size=size)
+    opened = {"1": "sessions", "2": "conversation"}[pane]  # where Enter on a row goes
+    assert slow[1] == {"1": "projects", "3": "conversation"}.get(keys[-1], opened)
+    fast = await _after_keys(roots, pane, "", keys, fast=True, size=size)
+    assert fast == slow
+
+
 async def test_a_long_title_is_cut_with_an_ellipsis_under_the_list(tmp_path: Path) -> None:
     thread = Thread()
     title = "please " + " ".join(f"word{i}" for i in range(60))
@@ -909,6 +1001,24 @@ async def test_long_project_paths_are_cut_with_an_ellipsis_in_the_tree(tmp_path:
         rows = sorted(tree.render_line(y).text.rstrip() for y in range(2))
         assert rows[0].startswith("app  1  /home/u/clients/acme-corporation/") and rows[0].endswith("…")
         assert rows[1] == "app  1  /home/u/personal" and tree.virtual_size.width <= tree.size.width
+
+
+async def test_worktrees_sit_under_their_repository_and_rows_of_one_name_say_where(tmp_path: Path) -> None:
+    """A worktree in `<repo>/.worktrees/` sits under its repository; a repository shown only for its worktrees
+    (dim) whose name another row has says where it is, as twin projects do."""
+    root = tmp_path / "projects"
+    for i, cwd in enumerate(["/x/repo", "/x/repo/.worktrees/feat2", "/z/repo/.claude/worktrees/a1", "/x/repo/docs"]):
+        thread = Thread(session_id=f"s{i}", cwd=cwd)
+        thread.prompt("hi")
+        thread.answer(text("ok"))
+        written = CLOCK.now() - 86400 * (i + 1)
+        os.utime(thread.write(root / cwd.replace("/", "-") / f"s{i}.jsonl"), (written, written))
+    app = browser([root])
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        tree = app.main.query_one(ProjectTree)
+        rows = {str(top.label): [str(kid.label) for kid in top.children] for top in tree.root.children}
+        assert rows == {"repo  1  /x": ["⎇ feat2  1"], "repo  /z": ["⎇ a1  1"], "docs  1": []}
 
 
 @pytest.mark.parametrize("size", [WIDE, (120, 40), (80, 24)])

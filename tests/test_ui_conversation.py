@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 import pytest
 from jsonl import Thread, text, tool_use
+from textual import events
 from textual.widgets import Input, Static
 from ui_support import demo, demo_copy, find, index_of, loaded, session_app, settled
 
@@ -22,7 +23,7 @@ from claude_tui.core.tail import SessionTail
 from claude_tui.ui.actions import resume_command
 from claude_tui.ui.config import Config, load_config
 from claude_tui.ui.widgets.conversation import ConversationView
-from claude_tui.ui.widgets.detail import DetailScreen
+from claude_tui.ui.widgets.detail import DetailBody, DetailScreen
 from claude_tui.ui.widgets.entries import Entry, dates_its_time, is_error
 from claude_tui.ui.widgets.export_prompt import ExportPrompt
 from claude_tui.ui.widgets.findbar import PaneNote
@@ -173,6 +174,28 @@ async def test_quiet_rows_hide_and_compactions_jump() -> None:
         assert summary.height > 5
 
 
+async def test_a_warning_stands_out_and_is_not_hidden_with_the_dim_rows(tmp_path: Path) -> None:
+    """System records of level "warning" (the model fell back, an unknown command) were dim grey rows like
+    "turn took 1m22s", and `.` hid them."""
+    thread = Thread()
+    thread.prompt("go")
+    thread.system("informational", content="Claude Opus 4 limit reached, now using Sonnet 4", level="warning")
+    thread.answer(text("on it"))
+    thread.system("turn_duration", durationMs=82_000, level="info")
+    app = session_app(thread.write(tmp_path / "s.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        for hidden in (False, True):
+            index = index_of(view, lambda e: "limit reached" in (e.message.text or ""))
+            [line] = view._strips(view.entries[index], view._width)
+            assert "⚠ Claude Opus 4 limit reached, now using Sonnet 4" in line.text
+            palette = view._palette
+            assert palette is not None
+            assert {s.style.color for s in line if "limit" in s.text and s.style} == {palette.warning.color}
+            assert any("turn took" in e.message.text for e in view.entries) is not hidden
+            await pilot.press("full_stop")
+
+
 async def test_with_quiet_rows_hidden_the_pane_starts_on_its_first_line() -> None:
     """A session that opens with a slash command under hidden meta rows: no blank line above it."""
     app = session_app(demo("36630c25"), config=Config(hide_quiet=True))
@@ -238,6 +261,38 @@ async def test_tool_detail_reads_the_whole_output_back(tmp_path: Path) -> None:
         assert isinstance(app.screen, DetailScreen)
         await settled(pilot, lambda: app.screen._text)
         assert app.screen._text.endswith("59999")  # the whole output, for copy and $PAGER
+
+
+async def test_a_call_that_never_got_a_result_says_so_expanded_and_opened(tmp_path: Path) -> None:
+    """Its row said "no result" (the session stopped long ago) but, expanded, opened or seen in its message's
+    detail, it said "running"."""
+    thread = Thread()
+    thread.prompt("run it")
+    thread.answer(tool_use("t1", "Bash", command="python radical_musical_ai.py"))
+    app = session_app(thread.write(tmp_path / "s.jsonl"))
+
+    async def detail_text() -> str:
+        await settled(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen.subject.mode == "content")
+        body = app.screen.query_one(DetailBody)
+        await settled(pilot, lambda: "Reading…" not in body.plain_line(0).text)
+        facts = str(app.screen.query_one("#detail-facts", Static).render())
+        return facts + "\n".join(body.plain_line(y).text for y in range(body.size.height))
+
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        index = index_of(view, lambda e: e.call is not None)
+        view.select(index)
+        await pilot.press("space")
+        shown = "\n".join(strip.text for strip in view._strips(view.entries[index], view._width))
+        assert "no result" in shown and "running" not in shown
+        await pilot.press("enter")
+        shown = await detail_text()
+        assert "no result" in shown and "running" not in shown
+        await pilot.press("escape")
+        view.select(index_of(view, lambda e: e.kind == "header" and e.message.kind is Kind.ASSISTANT))
+        await pilot.press("enter")
+        shown = await detail_text()
+        assert "no result" in shown and "running" not in shown
 
 
 @pytest.mark.parametrize("keys", [("enter", "r"), ("r",)])  # r in the detail view, or on the call in the pane
@@ -630,6 +685,31 @@ async def test_the_header_counts_slash_commands_beside_prompts(tmp_path: Path) -
         assert "1 prompt, 1 command · 0 tool calls" in str(header.render())
 
 
+def api_error(thread: Thread, said: str) -> None:
+    """Claude Code's own stand-in answer for a failed call: model `<synthetic>`, usage all zeros."""
+    record = thread.answer(text(said), model="<synthetic>", output_tokens=0)
+    record["isApiErrorMessage"] = True
+    record["message"]["usage"] = dict.fromkeys(record["message"]["usage"], 0)
+
+
+async def test_an_api_error_gives_its_turn_no_model_and_no_context(tmp_path: Path) -> None:
+    """The header of a turn ending in an API error said "0 ctx" (the error's zeros), and one of an API error
+    alone named the model "synthetic"."""
+    thread = Thread()
+    thread.prompt("go")
+    thread.answer(text("working"), model="claude-opus-4-7", output_tokens=143)
+    api_error(thread, "API Error: Request rejected (429)")
+    thread.prompt("again")
+    api_error(thread, "You've hit your weekly limit")
+    app = session_app(thread.write(tmp_path / "s1.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        headers = [e for e in view.entries if e.kind == "header" and e.message.kind is not Kind.PROMPT]
+        shown = [view._strips(e, view._width)[-1].text for e in headers]
+        assert "opus-4.7" in shown[0] and "123 ctx · 143 out" in shown[0]
+        assert "synthetic" not in shown[1] and "ctx" not in shown[1]
+
+
 @pytest.mark.parametrize(
     ("models", "shown"),
     [
@@ -667,6 +747,16 @@ async def test_the_header_says_its_cost_and_models_include_the_subagents(tmp_pat
         await loaded(pilot, app)
         header = str(app.screen.query_one(SessionHeader).render())
         assert " · 1 subagent ($2.50, opus-4.6) · 100.3k tokens · $2.50 · haiku-4.5 · " in header
+
+
+async def test_the_header_of_a_session_of_another_year_says_its_day(tmp_path: Path) -> None:
+    thread = Thread(session_id="s1")
+    thread.prompt("hello", timestamp="2025-09-02T17:52:00.000Z")
+    thread.answer(text("hi"))["timestamp"] = "2025-09-02T18:01:32.000Z"
+    app = session_app(thread.write(tmp_path / "s1.jsonl"))
+    async with app.run_test(size=(200, 40)) as pilot:
+        await loaded(pilot, app)
+        assert str(app.screen.query_one(SessionHeader).render()).split("\n")[1].startswith("2 Sep '25 · 9m32s")
 
 
 async def test_next_error_opens_the_subagent_that_holds_it(tmp_path: Path) -> None:
@@ -955,3 +1045,26 @@ async def test_a_big_session_is_freed_when_another_is_opened(monkeypatch: pytest
         gc.unfreeze()
     # each open of the two demo sessions froze ~800 objects more (their garbage); now a few dozen (Textual's)
     assert frozen[-1] - frozen[1] < 1000, frozen
+
+
+@pytest.mark.parametrize(("keys", "where"), [("G", -1), ("j j", 2), ("G k g", 0)])
+async def test_moves_typed_before_the_first_rows_are_made_once_they_come(tmp_path: Path, keys: str, where: int) -> None:
+    """A session opened and G (or j) typed at once, before its first rows were made (over SSH, in one burst
+    with Enter): the move did nothing and was lost. Now the moves wait for the first rows, in order, and G goes
+    on to the real end as the read goes on."""
+    thread = Thread()
+    for i in range(200):
+        thread.prompt(f"question {i}")
+        thread.answer(text(f"answer {i}"))
+    path = thread.write(tmp_path / "s.jsonl")
+    app = session_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        with view.lock:  # the read of the session opened again waits: no row of it is made
+            view.open(path)
+            for key in keys.split():
+                app.post_message(events.Key(key, key))
+            await pilot.pause()
+            assert view.reading and not view.entries
+        await settled(pilot, lambda: not view.reading)
+        assert view.cursor_index == where % len(view.entries)

@@ -194,3 +194,21 @@ async def test_a_session_of_damaged_lines_only_shows_them(tmp_path: Path) -> Non
         text = screen_text(app)
     assert "This session has no messages, only 12 problems (12 unreadable lines):" in text
     assert "⚠ line 1: invalid JSON" in text and "⚠ line 3: invalid JSON" in text and "… and 4 more" in text
+
+
+async def test_a_thread_that_cannot_be_followed_is_noted_in_the_pane(tmp_path: Path) -> None:
+    """A parent in no file and a loop of parents: every message is shown, each gap with its note."""
+    path = tmp_path / "s.jsonl"
+    path.write_bytes((Path(__file__).parent / "fixtures" / "broken_threads.jsonl").read_bytes())
+    app = ClaudeTUI([tmp_path], session=path, library=NoLibrary(), clock=CLOCK)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        await pilot.pause()
+        text = screen_text(app)
+        notes = [e.problem.message for e in view.entries if e.kind == "problem" and e.problem is not None]
+    assert "2 problems" in text and "Continue where we left off." in text and "Is it done?" in text
+    assert "⚠ line 8: parentUuid ffffffff names no record in the file" in text
+    assert [n.split(":")[0] for n in notes] == [
+        "parentUuid ffffffff names no record in the file",
+        "parentUuid 0000000f leads back to this record (a loop)",
+    ]

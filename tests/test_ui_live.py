@@ -20,6 +20,8 @@ from claude_tui.core.index import DB_NAME, cache_dir
 from claude_tui.core.library import Library
 from claude_tui.core.model import parse_time
 from claude_tui.core.session import Session
+from claude_tui.core.watch import Changes
+from claude_tui.ui import live as live_module
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.config import Config
@@ -417,6 +419,57 @@ async def test_new_sessions_and_projects_appear(roots: list[Path]) -> None:
         # An ai-title record renames the session in the list.
         append(folder / "fresh.jsonl", {"type": "ai-title", "aiTitle": "Renamed by the model", "sessionId": "fresh"})
         await settled(pilot, lambda: any(s.title == "Renamed by the model" for s in sessions.shown), timeout=10)
+
+
+async def test_a_file_renamed_in_where_one_was_deleted_is_listed_again(
+    roots: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editor's save (delete, then `mv tmp x.jsonl`): the rename comes while the refresh for the delete runs,
+    and the list still names the path. watchfiles says `added`: that is news, read at once, not at the next
+    paced refresh (20 s away for a library whose refresh takes a second; never, here)."""
+    monkeypatch.setattr(live_module, "LIBRARY_EVERY", 3600.0)
+    app = browser(roots)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await browser_ready(pilot, app)
+        tree, sessions = app.main.query_one(ProjectTree), app.main.query_one(SessionList)
+        assert tree.chosen is not None
+        folder = tree.chosen.sessions[0].path.parent
+        thread = Thread(session_id="saved", cwd=tree.chosen.path)
+        thread.prompt("saved by an editor")
+        thread.answer(text("ok"))
+        thread.write(folder / "saved.jsonl")
+
+        def listed() -> bool:
+            return any(s.title == "saved by an editor" for s in sessions.shown)
+
+        await settled(pilot, listed, timeout=10)
+        refresh, scanned, gate = app.library.refresh, threading.Event(), threading.Event()
+
+        def slow_refresh() -> Any:  # the scan has seen the file gone; the rest of the refresh takes a while
+            result = refresh()
+            scanned.set()
+            gate.wait(10)
+            return result
+
+        seen: list[Changes] = []
+        changed = app.main.live.changed
+
+        def watched(changes: Changes) -> None:
+            seen.append(changes)
+            changed(changes)
+
+        monkeypatch.setattr(app.main.live, "changed", watched)
+        monkeypatch.setattr(app.library, "refresh", slow_refresh)
+        try:
+            (folder / "saved.jsonl").unlink()
+            await settled(pilot, scanned.is_set, timeout=10)
+            thread.write(folder / "saved.tmp")
+            (folder / "saved.tmp").rename(folder / "saved.jsonl")
+            await settled(pilot, lambda: any(folder / "saved.jsonl" in c.modified for c in seen), timeout=10)
+        finally:
+            gate.set()
+        await settled(pilot, lambda: not listed(), timeout=10)  # the refresh that saw it gone
+        await settled(pilot, listed, timeout=10)
 
 
 async def test_a_notice_of_the_index_is_shown_once_however_often_the_history_changes(roots: list[Path]) -> None:

@@ -168,11 +168,26 @@ def test_edit_diff_from_structured_patch_and_from_strings() -> None:
         "Edit", {"file_path": "/p/x.py", "old_string": "b", "new_string": "c\nd"}, "ok", {"structuredPatch": patch}
     )
     assert core_diff.counts(core_diff.hunks_of(call)) == (2, 1)
+    rows = diff.render_hunks(core_diff.hunks_of(call), "/p/x.py", PALETTE)
+    assert [row.text.plain for row in rows] == ["3   a", "4 - b", "4 + c", "5 + d"]
     call = _call("Edit", {"file_path": "/p/x.py", "old_string": "a\nb\nc", "new_string": "a\nB\nc"})
     hunks = core_diff.hunks_of(call)
     assert core_diff.counts(hunks) == (1, 1)
     rows = diff.render_hunks(hunks, "/p/x.py", PALETTE)
-    assert any(row.text.plain.startswith("2 + B") for row in rows)
+    assert [row.text.plain for row in rows] == ["  a", "- b", "+ B", "  c"]  # where in the file: not known
+
+
+def test_a_failed_deletion_removes_its_lines_and_claims_no_line_numbers() -> None:
+    """A failed Edit has no patch: its empty new_string was diffed as one blank line (`+1 -114`), and the
+    diff was numbered from line 1 as if that were where it was in the file."""
+    old = "\n".join(f"line {i}" for i in range(114))
+    call = _call("Edit", {"file_path": "/p/x.py", "old_string": old, "new_string": ""}, "not found", error=True)
+    hunks = core_diff.hunks_of(call)
+    assert core_diff.counts(hunks) == (0, 114)
+    assert "x.py  +0 -114" in tools.headline(call, 80, PALETTE, "/p", False).plain
+    rows = diff.render_hunks(hunks, "/p/x.py", PALETTE)
+    assert [row.text.plain for row in rows[:2]] == ["- line 0", "- line 1"]
+    assert core_diff.unified(call)[2:4] == ["@@ -?,114 +?,0 @@", "-line 0"]
 
 
 def _compared(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -197,7 +212,7 @@ def test_a_huge_edit_is_diffed_in_bounded_work(monkeypatch: pytest.MonkeyPatch) 
     hunks = core_diff.hunks_of(call)
     assert sum(compared) <= core_diff.MAX_DIFF_PAIRS
     [hunk] = hunks
-    assert (hunk.old_start, hunk.new_start) == (999, 999)
+    assert (hunk.old_start, hunk.new_start) == (None, None)
     assert hunk.lines == [" " + old[998], " " + old[999], "-" + old[1000], "+" + new[1000], "+" + new[1001],
                           " " + old[1001], " " + old[1002]]  # fmt: skip
     small = _call("Edit", {"file_path": "/p/x.py", "old_string": "a\nb\nc", "new_string": "a\nB\nc"})
@@ -279,7 +294,7 @@ def test_a_task_prompt_and_answer_say_how_many_lines_are_left_out() -> None:
 def detail(kind: Kind, *blocks: Block) -> str:
     """The detail view's body of a message with `blocks`, as text."""
     console = Console(width=60, record=True)
-    console.print(render.message_body(Message(kind, "u1", None, None, None, 0, list(blocks)), PALETTE, None))
+    console.print(render.message_body(Message(kind, "u1", None, None, None, 0, list(blocks)), PALETTE, None, Clock()))
     return "\n".join(line.rstrip() for line in console.export_text().split("\n"))
 
 
@@ -302,7 +317,7 @@ def test_tool_output_colours_show_as_styles_and_other_escapes_stay_visible() -> 
     call = _call("Bash", {"command": "pytest"}, COLOURED, {"stdout": COLOURED, "stderr": ""}, error=True)
     assert tools.headline(call, 80, PALETTE, None, False).plain.startswith("✗ Bash    pytest  FAILED plain ␛[2J")
     pane = lines.wrap_rows(tools.body(call, 200, PALETTE, None), 200)
-    detail = render.call_body(call, COLOURED, PALETTE, None)
+    detail = render.call_body(call, COLOURED, PALETTE, None, Clock())
     assert isinstance(detail, Group)
     for text in (pane[2], detail.renderables[-1]):
         assert isinstance(text, Text)
@@ -363,6 +378,9 @@ def test_clock_is_injectable() -> None:
     assert clock.ago("2026-04-22T10:00:30Z") == "now"  # a clock a little ahead
     assert clock.ago("2026-04-23T10:00:00Z") == "23 Apr"  # later than now: its date, not "now"
     assert clock.ago("2027-03-18T18:00:00Z") == "Mar '27"
+    assert clock.ago("2025-09-02T18:00:00Z", day=True) == "2 Sep '25"  # beside a time of day: which day
+    assert clock.ago("2026-01-02T10:00:00Z", day=True) == "2 Jan"
+    assert clock.ago("2026-04-22T07:00:00Z", day=True) == "3h ago"
     assert clock.clock_time("2026-04-22T07:05:09Z") == "07:05:09"
     assert clock.day("2026-04-21T07:05:09Z") == "Tue 21 Apr"
     assert Clock().ago(time.time() - 7200) == "2h ago"
@@ -443,7 +461,7 @@ def test_command_output_shows_its_colours_and_drops_the_codes_that_drew_its_scre
         "\x1b[38;2;153;153;153mclaude-sonnet-4-5 · 66k/200k tokens (33%)\x1b[39m\x1b[2K</local-command-stdout>"
     )
     message = Message(Kind.COMMAND_OUTPUT, None, None, None, None, 0, [Block("text", raw)])
-    shown = render.message_body(message, PALETTE, None)
+    shown = render.message_body(message, PALETTE, None, Clock())
     assert isinstance(shown, Text)
     assert shown.plain.strip() == "Context Usage\nclaude-sonnet-4-5 · 66k/200k tokens (33%)"
     assert any(span.style and "bold" in str(span.style) for span in shown.spans)

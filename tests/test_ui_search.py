@@ -143,6 +143,37 @@ async def test_n_and_N_go_by_the_row_under_the_cursor_not_its_whole_message(tmp_
             assert bar._status_text() == expected
 
 
+async def test_a_match_in_a_subagent_no_call_started_is_numbered_where_the_pane_draws_it(tmp_path: Path) -> None:
+    """Matches in a subagent drawn after the conversation were placed by their line in its own file: from the
+    last prompt, n went to it as "match 1 of 4", then to the first prompt as "match 2 of 4"."""
+    thread = Thread(session_id="s1")
+    for i in range(12):
+        thread.prompt(f"prompt {i}" + (" WORD" if i in (1, 6, 10) else ""))
+        thread.answer(text(f"answer {i}"))
+    path = thread.write(tmp_path / "s1.jsonl")
+    warmup = Thread(session_id="s1")
+    warmup.prompt("Warmup", None, isSidechain=True, agentId="w1")
+    warmup.answer(text("Ready. WORD in the warmup"))
+    warmup.write(tmp_path / "s1" / "subagents" / "agent-w1.jsonl")
+    app = session_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        assert view.entries[-1].agent is not None  # the subagent is drawn last
+        view.select(index_of(view, lambda e: e.message.plain_text == "prompt 5"))
+        bar = await find(pilot, app, "WORD")
+        seen = []
+        for key in ("enter", "n", "n", "n"):
+            await pilot.press(key)
+            assert view.cursor is not None
+            seen.append((view.cursor.message.plain_text.split(" WORD")[0], bar._status_text()))
+        assert seen == [
+            ("prompt 6", "match 2 of 4"),
+            ("prompt 10", "match 3 of 4"),
+            ("Ready.", "match 4 of 4"),
+            ("prompt 1", "match 1 of 4"),
+        ]
+
+
 async def test_every_match_in_one_long_output_is_counted(tmp_path: Path) -> None:
     """Matches in one piece of text were counted up to 1,000, with no "+" to say so."""
     thread = Thread()
@@ -201,6 +232,27 @@ async def test_n_and_N_visit_every_match_of_more_than_are_held(tmp_path: Path, m
                 assert bar._current is not None and len(bar._count.ordered) <= 8
                 seen.append((bar._current.hit.message.index, bar._current.hit.start))
             assert seen == order
+
+
+async def test_n_and_N_from_a_cursor_moved_away_from_a_capped_count_go_next_to_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A capped count holds the matches nearest where it started: with the cursor moved to the top, n went to
+    the first of those (the middle of the session), not to the first match under the cursor; N the same."""
+    monkeypatch.setattr(findbar, "MAX_HITS", 8)
+    app = session_app(repeated(tmp_path, 10, 2))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        view.select(index_of(view, lambda e: e.message is view.messages[5]))
+        bar = await find(pilot, app, "ab")
+        assert bar._status_text() == "8+ matches"
+        await pilot.press("escape")
+        for where, key, expected in ((0, "n", (0, 8)), (-1, "N", (8, 11))):
+            view.select(index_of(view, lambda e, where=where: e.message is view.messages[where]))
+            await pilot.press(key)
+            await settled(pilot, lambda: bar._pending is None and bar._fresh is None)
+            assert bar._current is not None
+            assert (bar._current.hit.message.index, bar._current.hit.start) == expected
 
 
 async def test_n_goes_on_through_matches_past_what_the_pane_shows(tmp_path: Path) -> None:
@@ -452,6 +504,25 @@ async def search(pilot: Any, app: ClaudeTUI, query: str) -> SearchScreen:
     return screen
 
 
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
+async def test_the_highlighted_hit_is_one_colour_on_the_cursor(roots: list[Path], theme: str) -> None:
+    """Its dim where-and-when kept its grey on the cursor's colour (about 1.4:1), as the session list's did."""
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await browser_ready(pilot, app)
+        app.theme = theme
+        screen = await search(pilot, app, "notes")
+        hits = screen.query_one(HitList)
+        assert len(screen.hits) > 1 and not any(hit.is_error for hit in screen.hits[:2])
+        for focused in (False, True):  # the cursor blurred (the query has the focus), then focused
+            if focused:
+                await pilot.press("down")
+            assert hits.has_focus == focused and hits.cursor == 0
+            cursor, other = hits.render_line(0), hits.render_line(2)  # each hit's title, where and who
+            assert len({(s.style.color, s.style.dim) for s in cursor if s.text.strip() and s.style}) == 1, cursor.text
+            assert len({(s.style.color, s.style.dim) for s in other if s.text.strip() and s.style}) == 2  # its dim
+
+
 async def test_more_hits_come_when_the_cursor_reaches_the_last(tmp_path: Path) -> None:
     thread = Thread(session_id="many", cwd="/home/u/many")
     for i in range(150):
@@ -470,6 +541,19 @@ async def test_more_hits_come_when_the_cursor_reaches_the_last(tmp_path: Path) -
         assert hits.cursor == 99 and "150 messages" in str(status.render())
         await pilot.press("end")
         assert hits.cursor == 149 and len(screen.hits) == 150  # all there is
+
+
+async def test_a_hit_of_another_year_says_its_day(tmp_path: Path) -> None:
+    """A time of day needs its day: "2 Sep '25 18:01", not "Sep '25 18:01"."""
+    thread = Thread(session_id="old", cwd="/home/u/old")
+    thread.prompt("needle of last year", timestamp="2025-09-02T18:01:00.000Z")
+    thread.write(tmp_path / "projects" / "-home-u-old" / "old.jsonl")
+    app = ClaudeTUI([tmp_path / "projects"], clock=CLOCK)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await browser_ready(pilot, app)
+        screen = await search(pilot, app, "needle")
+        lines = [screen.query_one(HitList).render_line(y).text for y in range(3)]
+        assert any("old · 2 Sep '25 18:01 · you" in line for line in lines), lines
 
 
 async def test_the_results_of_a_search_a_newer_one_followed_are_dropped(
@@ -666,7 +750,7 @@ async def test_find_says_what_other_branches_hold_and_n_goes_on_to_them(tmp_path
         await pilot.press("enter")
         await settled(pilot, lambda: bar.done and bar._fresh is None)
         assert view.cursor is not None and "HIDDENNEEDLE" in view.cursor.message.plain_text
-        assert bar._status_text() == "match 1 of 1"  # counted again on the branch switched to
+        assert bar._status_text() == "on another branch: match 1 of 1"  # the order n goes round stands
         await pilot.press("escape")
         bar = await find(pilot, app, "way taken")
         assert bar._status_text() == "1 match · 1 on other branches"
@@ -679,8 +763,45 @@ async def test_find_says_what_other_branches_hold_and_n_goes_on_to_them(tmp_path
         await pilot.press("n")  # past the last match here: on to the other branch
         await settled(pilot, lambda: bar.done and bar._fresh is None)
         assert "second way taken" in view.cursor.message.plain_text
-        assert bar._status_text() == "match 1 of 1 · 1 on other branches"
+        assert bar._status_text() == "on another branch: match 1 of 1"
         assert view.session is not None and not any("first way" in m.plain_text for m in view.messages)
+
+
+async def test_n_and_N_go_round_every_match_above_a_fork_and_on_each_branch(tmp_path: Path) -> None:
+    """n from the last match here went to the other branch, which was counted again as the branch read: the
+    one left became "other branches", and n swapped between the two for good, never back above the fork."""
+    thread = Thread(session_id="forks", cwd="/home/u/forks")
+    thread.prompt("start: the WORD at the top")
+    start = thread.answer(text("started, WORD again"))["uuid"]
+    thread.prompt("the first way")
+    thread.answer(text("first WORD taken"))
+    thread.prompt("the second way", parent=start)
+    thread.answer(text("second WORD taken"))
+    app = session_app(thread.write(tmp_path / "forks.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        view.select(0)
+        bar = await find(pilot, app, "WORD")
+        await pilot.press("enter")
+        rounds = (  # those of the branch read (the newest), then the other's, and round again
+            ("n", ["started,", "second", "first", "start:", "started,"]),
+            ("N", ["start:", "first", "second", "started,", "start:"]),
+        )
+        for key, order in rounds:
+            seen = []
+            for _ in order:
+                await pilot.press(key)
+                await settled(pilot, lambda: bar.done and bar._fresh is None)
+                assert view.cursor is not None
+                seen.append(view.cursor.message.plain_text.split()[0])
+            assert seen == order
+        await pilot.press("N")  # to the other branch, which the pane switches to
+        assert bar._status_text() == "on another branch: match 1 of 1"
+        view.select(index_of(view, lambda e: e.message.plain_text == "the first way"))
+        await pilot.press("n")  # from the cursor: counted again in the pane as it is now
+        await settled(pilot, lambda: bar.done and bar._fresh is None)
+        assert view.cursor is not None and view.cursor.message.plain_text == "first WORD taken"
+        assert bar._status_text() == "match 3 of 3 · 1 on other branches"
 
 
 async def test_search_screen_opens_a_compaction_summary(roots: list[Path]) -> None:
@@ -772,6 +893,24 @@ async def test_ctrl_k_again_types_in_the_query_not_the_results(roots: list[Path]
         assert app.is_running and query.value == "quota"
         await pilot.press("home", "ctrl+k")  # in the query box too (not the box's delete-to-the-end)
         assert query.value == "quota" and query.selection == (0, len("quota"))
+
+
+@pytest.mark.parametrize("fast", [False, True])
+async def test_downs_in_a_burst_from_the_query_move_down_the_results(roots: list[Path], fast: bool) -> None:
+    """Five Downs from the query, sent at once (over SSH): the first moves to the results, the others went to the
+    query box before the focus had moved and were lost (the cursor stayed on the first hit)."""
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await browser_ready(pilot, app)
+        screen = await search(pilot, app, "notes")
+        assert len(screen.hits) > 5
+        for _ in range(5):
+            if fast:
+                app.post_message(events.Key("down", None))
+            else:
+                await pilot.press("down")
+        hits = screen.query_one(HitList)
+        await settled(pilot, lambda: hits.has_focus and hits.cursor == 4)
 
 
 async def test_search_screen_filters_and_errors(roots: list[Path]) -> None:

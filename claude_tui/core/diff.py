@@ -22,8 +22,8 @@ EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
 
 @dataclass(slots=True)
 class Hunk:
-    old_start: int
-    new_start: int
+    old_start: int | None  #: line numbers in the file; None where unknown (a diff of the call's strings)
+    new_start: int | None
     lines: list[str]  #: each starts with " ", "-" or "+"
 
 
@@ -79,8 +79,8 @@ def _diff(old: str, new: str, budget: int) -> tuple[list[Hunk], int]:
     """The hunks from `old` to `new`, and what is left of `budget` (pairs of lines difflib may compare)."""
     import difflib  # rarely needed: Claude Code writes the patch itself since 1.0
 
-    old_lines = old[:MAX_DIFF_CHARS].split("\n")
-    new_lines = new[:MAX_DIFF_CHARS].split("\n")
+    old_lines = _split(old[:MAX_DIFF_CHARS])
+    new_lines = _split(new[:MAX_DIFF_CHARS])
     pairs = len(old_lines) * len(new_lines)
     if pairs <= budget:
         groups = list(difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_grouped_opcodes(2))
@@ -96,8 +96,13 @@ def _diff(old: str, new: str, budget: int) -> tuple[list[Hunk], int]:
                 continue
             lines += ["-" + line for line in old_lines[i1:i2]]
             lines += ["+" + line for line in new_lines[j1:j2]]
-        hunks.append(Hunk(group[0][1] + 1, group[0][3] + 1, lines[:MAX_HUNK_LINES]))
+        hunks.append(Hunk(None, None, lines[:MAX_HUNK_LINES]))  # where the strings are in the file is unknown
     return hunks, budget
+
+
+def _split(text: str) -> list[str]:
+    """The lines of an edit's string: none for an empty one (a deletion adds no blank line)."""
+    return text.split("\n") if text else []
 
 
 Opcode = tuple[str, int, int, int, int]
@@ -120,7 +125,8 @@ def _replaced(old: list[str], new: list[str]) -> list[list[Opcode]]:
 
 
 def unified(call: ToolCall) -> list[str]:
-    """The hunks of a call as unified-diff text (header lines included), or [] when there is no change."""
+    """The hunks of a call as unified-diff text (header lines included), or [] when there is no change; a hunk
+    whose place in the file is unknown has `?` for its start lines."""
     lines: list[str] = []
     for hunk in hunks_of(call):
         old = sum(1 for line in hunk.lines if line[:1] in (" ", "-"))
@@ -131,9 +137,10 @@ def unified(call: ToolCall) -> list[str]:
     return [f"--- {path}", f"+++ {path}", *lines] if lines else []
 
 
-def _range(start: int, count: int) -> str:
+def _range(start: int | None, count: int) -> str:
     """A hunk header's range as diff writes it: the count only when it is not 1."""
-    return str(start) if count == 1 else f"{start},{count}"
+    first = "?" if start is None else str(start)
+    return first if count == 1 else f"{first},{count}"
 
 
 def _s(value: Any) -> str:

@@ -16,7 +16,6 @@ import json
 import re
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import orjson
@@ -37,9 +36,11 @@ from claude_tui.core.stats import (
     human_size,
     human_span,
     human_time,
+    local_time,
     plural,
     session_stats,
     subagents_share,
+    zoned,
 )
 
 FORMATS = ("markdown", "html", "json")
@@ -257,9 +258,9 @@ class _Walker:
         seconds = parse_time(stamp)
         if seconds is None:
             return ""
-        moment = datetime.fromtimestamp(seconds, UTC)
-        day = moment.strftime("%Y-%m-%d")
-        shown = moment.strftime("%H:%M:%S") if day == self.day else moment.strftime("%Y-%m-%d %H:%M:%S UTC")
+        moment = local_time(seconds)
+        day = f"{moment:%Y-%m-%d}"
+        shown = f"{moment:%H:%M:%S}" if day == self.day else zoned(moment)
         self.day = day
         return shown
 

@@ -60,7 +60,7 @@ WINDOW = 64
 CHUNK = 4 * 1024 * 1024
 #: Lines of a flat agent file searched for the sessionId naming its owner (as files.first_session_id).
 OWNER_LINES = 20
-#: The uuids of a file that summaries name, noted in its facts (the first ones: a file's are few).
+#: The uuids of a file that summaries name, noted in its facts: the latest (the title is the latest's summary).
 MAX_LEAVES = 64
 #: A row's block index says too which record of its line holds the part, for a line of records written with
 #: no newline between them (Claude Code's known bug): block b of the line's n-th record is stored as
@@ -116,7 +116,7 @@ class State:
         self.prompt_seen = False
         self.warmup = False
         self.prompts = 0
-        self.answers = 0  #: assistant messages (message ids), inline sidechains included
+        self.answers = 0  #: assistant messages (message ids), inline sidechains included, API errors not
         self.has_answer = False  #: a top-level assistant message that is not an API error
         self.calls = 0
         self.errors = 0
@@ -239,12 +239,19 @@ def result_text(content: Any, cap: int) -> str:
     return ""
 
 
-def worktree_target(command: str, cwd: str | None) -> str | None:
-    """The folder a `git [-C DIR] worktree add [options] PATH` command creates, made absolute."""
+#: What ends one command of a command line, as shlex's punctuation tokens.
+_COMMAND_ENDS = frozenset(("&&", "||", ";", "|", "&", ";;", "(", ")"))
+
+
+def worktree_targets(command: str, cwd: str | None) -> list[str]:
+    """The folders the `git [-C DIR] worktree add [options] PATH` commands of a command line create, made absolute."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
     try:
-        words = shlex.split(command)
+        words = list(lexer)
     except ValueError:
-        return None
+        return []
+    targets = []
     for i in range(1, len(words) - 2):
         if words[i] != "worktree" or words[i + 1] != "add":
             continue
@@ -254,16 +261,24 @@ def worktree_target(command: str, cwd: str | None) -> str | None:
         base = cwd
         if "-C" in head and head.index("-C") + 1 < len(head):
             base = os.path.join(cwd or "", head[head.index("-C") + 1])
-        rest = iter(words[i + 2 :])
-        for word in rest:
-            if word in ("-b", "-B", "--reason"):
-                next(rest, None)
-            elif word in ("&&", "||", ";", "|"):
+        target = _added_path(words[i + 2 :], base)
+        if target is not None:
+            targets.append(target)
+    return targets
+
+
+def _added_path(args: list[str], base: str | None) -> str | None:
+    """The PATH among `git worktree add`'s arguments (up to the end of its command), made absolute."""
+    value = False  #: the word is an option's value
+    for word in args:
+        if word in _COMMAND_ENDS:
+            return None
+        if value or word in ("-b", "-B", "--reason"):
+            value = not value
+        elif not word.startswith("-"):
+            if not os.path.isabs(word) and not (base and os.path.isabs(base)):
                 return None
-            elif not word.startswith("-"):
-                if not os.path.isabs(word) and not (base and os.path.isabs(base)):
-                    return None
-                return os.path.normpath(os.path.join(base or "", word))
+            return os.path.normpath(os.path.join(base or "", word))
     return None
 
 
@@ -484,8 +499,10 @@ class Extractor:
     def _leaf(self, uuid: str) -> None:
         """Note a uuid of this file that a summary points at (the session's title, lacking a better one)."""
         self.marks.append(uuid)
-        if uuid not in self.state.leaves and len(self.state.leaves) < MAX_LEAVES:
-            self.state.leaves.append(uuid)
+        leaves = self.state.leaves
+        if uuid not in leaves:
+            leaves.append(uuid)
+            del leaves[:-MAX_LEAVES]
 
     def _sidechain(self, obj: dict[str, Any], rtype: Any, off: int) -> None:
         """1.0.x: a subagent's record inline in the main file (each Task run starts a new root)."""
@@ -513,7 +530,8 @@ class Extractor:
         failed = bool(obj.get("isApiErrorMessage"))  # Claude Code's own message about a failed call
         said = API_ERROR if failed else ANSWER
         if entry is None:
-            state.answers += 1
+            if not failed:
+                state.answers += 1
             model = get("model")
             model = model if type(model) is str else None
             if top:
@@ -559,9 +577,9 @@ class Extractor:
         inp = item.get("input")
         self._row(off, TOOL_INPUT, blk, input_text(inp, CAPS[TOOL_INPUT]), name)
         if name == "Bash" and type(inp) is dict and "worktree" in as_text(inp.get("command")):
-            target = worktree_target(as_text(inp.get("command")), cwd if isinstance(cwd, str) else None)
-            if target and target not in state.worktrees and len(state.worktrees) < 64:
-                state.worktrees.append(target)
+            for target in worktree_targets(as_text(inp.get("command")), cwd if isinstance(cwd, str) else None):
+                if target not in state.worktrees and len(state.worktrees) < 64:
+                    state.worktrees.append(target)
 
     def _user(self, obj: dict[str, Any], off: int, top: bool) -> None:
         payload = obj.get("message")

@@ -211,6 +211,7 @@ def read_session(path: Path, *, agents: bool = True) -> Session:
 def session_of(path: Path, reader: Reader, stop: int | None = None) -> Session:
     """A Session of the lines `reader` reads from `path`, to its end or to byte `stop`; subagent files aside."""
     session = Session(path, agent=is_agent_file(path))
+    session.from_start = reader.offset == 0
     session.feed(reader.iter_lines(stop=stop))
     return session
 

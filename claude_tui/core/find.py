@@ -79,6 +79,13 @@ class Hit:
     part: Part
     start: int
     end: int
+    index: int  #: where `message` is in the messages searched
+    piece: int  #: which of the message's parts `part` is
+
+    @property
+    def order(self) -> tuple[int, int, int]:
+        """Where it lies among the hits of one search: by message, part and offset."""
+        return self.index, self.piece, self.start
 
 
 def parts(message: Message, full_output: Callable[[ToolCall], str] | None = None, depth: int = 0) -> Iterator[Part]:
@@ -123,13 +130,14 @@ def find(
     order = [*range(start, len(visible)), *range(start)]
     for index in reversed(order) if backward else order:
         message = visible[index]
-        pieces: Iterable[Part] = list(parts(message, full_output))[::-1] if backward else parts(message, full_output)
-        for part in pieces:
+        numbered = enumerate(parts(message, full_output))
+        pieces: Iterable[tuple[int, Part]] = list(numbered)[::-1] if backward else numbered
+        for piece, part in pieces:
             if cancelled is not None and cancelled():
                 return
             spans = query.spans(part.text, last=backward)
             for begin, end in reversed(spans) if backward else spans:
-                yield Hit(message, part, begin, end)
+                yield Hit(message, part, begin, end, index, piece)
 
 
 def locate(

@@ -55,7 +55,7 @@ from claude_tui.core.files import is_under, leading_leaves, root_hint
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.sanitize import undecoded
 
-SCHEMA_VERSION = 20
+SCHEMA_VERSION = 21
 DB_NAME = "index.sqlite3"
 TEXT_NAME = "index-text-{}.sqlite3"
 #: A result is cut once this many bytes of a file have been read (memory stays bounded).
@@ -955,7 +955,7 @@ class Index:
                 " JOIN summaries s ON s.folder = f.folder AND s.leaf = m.uuid WHERE m.file = ? ORDER BY m.rowid",
                 (fid,),
             )
-            leaves = list(dict.fromkeys(uuid for (uuid,) in named))[:MAX_LEAVES]
+            leaves = list(dict.fromkeys(uuid for (uuid,) in named))[-MAX_LEAVES:]
             blob, offset = db.execute("SELECT state, offset FROM files WHERE id = ?", (fid,)).fetchone()
             state = State.load(blob)
             if state.leaves != leaves:

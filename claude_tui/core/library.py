@@ -2,7 +2,8 @@
 
 Projects are the folders under a root, shown by their real path (from the sessions' `cwd`:
 the folder name cannot be decoded). Git worktrees group under their repository when the
-paths show it (`<repo>/.claude/worktrees/<name>`, `<repo>-worktrees/<name>`) or when a
+paths show it (`<repo>/.claude/worktrees/<name>`, `<repo>/.worktrees/<name>`, `<repo>-worktrees/<name>`,
+and `<repo>/worktrees/<name>` or `<repo>-wt/<name>` when `<repo>` is a project) or when a
 session of the repository made the worktree (`git worktree add`).
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -213,8 +214,9 @@ def _group_worktrees(projects: list[Project], facts: list[dict[str, Any]]) -> No
         for target in f.get("worktrees") or ():
             if cwds:
                 made.setdefault(target.rstrip("/"), cwds[0])
+    paths = {p.path for p in projects}
     for project in projects:
-        repo = repo_of(project.path, made)
+        repo = repo_of(project.path, made, paths)
         project.repo = repo if repo and repo != project.path else None
     by_path = {p.path: p for p in projects}
     for project in projects:  # a worktree of a worktree belongs to the repository at the top
@@ -224,12 +226,26 @@ def _group_worktrees(projects: list[Project], facts: list[dict[str, Any]]) -> No
             project.repo = by_path[project.repo].repo
 
 
-def repo_of(path: str, made: dict[str, str]) -> str | None:
-    """The repository a project path is a worktree of, when its path or its history shows it."""
+#: Folders that hold worktrees, inside their repository: `<repo>/.claude/worktrees/<name>` (Claude Code's own),
+#: `<repo>/.worktrees/<name>`; and `<repo>-worktrees/<name>` beside it.
+_INSIDE = ("/.claude/worktrees/", "/.worktrees/")
+_BESIDE = "-worktrees"
+#: Layouts that are worktrees only when `<repo>` is a project too: `<repo>/worktrees/<name>`, `<repo>-wt/<name>`.
+_INSIDE_IF_KNOWN = "/worktrees"
+_BESIDE_IF_KNOWN = "-wt"
+
+
+def repo_of(path: str, made: dict[str, str], projects: Collection[str] = ()) -> str | None:
+    """The repository a project path is a worktree of, when its path or its history shows it; `projects` are the
+    paths of the other projects."""
     posix = path.replace("\\", "/").rstrip("/")
-    if "/.claude/worktrees/" in posix:
-        return path[: posix.index("/.claude/worktrees/")]
-    parent, _, _ = posix.rpartition("/")
-    if parent.endswith("-worktrees") and len(parent) > len("-worktrees"):
-        return path[: len(parent) - len("-worktrees")]
+    for marker in _INSIDE:
+        if marker in posix:
+            return path[: posix.index(marker)]
+    parent = posix.rpartition("/")[0]
+    if parent.endswith(_BESIDE) and len(parent) > len(_BESIDE):
+        return path[: len(parent) - len(_BESIDE)]
+    for suffix in (_INSIDE_IF_KNOWN, _BESIDE_IF_KNOWN):
+        if parent.endswith(suffix) and path[: len(parent) - len(suffix)] in projects:
+            return path[: len(parent) - len(suffix)]
     return made.get(posix)

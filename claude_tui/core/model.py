@@ -39,6 +39,7 @@ class Kind(StrEnum):
     COMPACT_SUMMARY = "compact_summary"
     COMPACT_BOUNDARY = "compact_boundary"
     API_ERROR = "api_error"
+    WARNING = "warning"  #: a system record of level "warning": the model fell back, a command is unknown
     SYSTEM = "system"
     HOOK = "hook"
     ATTACHMENT = "attachment"
@@ -250,6 +251,11 @@ class Message:
     @property
     def tool_calls(self) -> list[ToolCall]:
         return [b.call for b in self.blocks if b.call is not None]
+
+    @property
+    def synthetic(self) -> bool:
+        """Written by Claude Code, not by a model: an API error, or a `<synthetic>` stand-in answer (no usage)."""
+        return self.kind is Kind.API_ERROR or self.model == "<synthetic>"
 
     @property
     def typed(self) -> bool:

@@ -3,7 +3,8 @@
 A query is words that must all match, and "quoted words" that must match as a phrase;
 a word ending in `*` matches as a prefix. Anything else (unbalanced quotes, FTS syntax
 characters, `-` or `:`) is taken as plain words: a query never reaches FTS5 unquoted.
-A part with no letter or digit (`🎉`, `->`) is left out, and said to be: the index holds none.
+A part with no letter or digit (`🎉`, `->`), loose or in a phrase, is left out, and said to be: the index
+holds none.
 
 The index keeps no copy of the text, so a hit's snippet (and a phrase's check) is read
 from the session file at the row's byte offset: a few lines per search.
@@ -167,7 +168,7 @@ def parse_query(text: str) -> Query:
 
     A word the index splits (snake_case, a/path, a CJK run) is a phrase of its parts; `*` after it
     makes its last part a prefix. A word that starts or ends with a symbol (C++, -Wall) must be in
-    the text as typed (any case). A part with no letter or digit (🎉, ->) is left out."""
+    the text as typed (any case). A part with no letter or digit (🎉, ->), loose or in a phrase, is left out."""
     terms: list[tuple[str, bool]] = []
     words: list[tuple[str, bool]] = []
     phrases: list[tuple[list[str], bool]] = []
@@ -176,9 +177,8 @@ def parse_query(text: str) -> Query:
     left_out: list[str] = []
     for quoted, bare in _PARTS.findall(text):
         tokens = _TOKEN.findall(quoted if quoted else bare)
+        left_out += [part for part in (quoted or bare).split() if not _TOKEN.search(part)]  # a phrase's too
         if not tokens:
-            if part := quoted.strip() or bare:
-                left_out.append(part)
             continue
         typed.append(quoted.strip() or bare.rstrip("*"))
         prefix = bool(bare) and bare.endswith("*")

@@ -94,6 +94,8 @@ class Session:
         self.path = str(path)
         self.id = session_id or Path(self.path).stem
         self.is_agent = agent  #: a subagent transcript: every record is its own, sidechain or not
+        #: read from the file's first line: a first message naming no record here continues the session it resumes
+        self.from_start = True
         self.agent_id: str | None = None
         self.source = "file"  #: subagents: "file", "inline" (1.0.x sidechain) or "progress" copies
         self.parent_call: ToolCall | None = None  #: subagents: the Task/Agent call that started it
@@ -396,7 +398,8 @@ class Session:
         elif subtype == "local_command":
             self._new_message(Kind.COMMAND_OUTPUT, obj, span, text=content)
             return
-        self._new_message(Kind.SYSTEM, obj, span, text=content or as_text(subtype) or "system")
+        kind = Kind.WARNING if obj.get("level") == "warning" else Kind.SYSTEM
+        self._new_message(kind, obj, span, text=content or as_text(subtype) or "system")
 
     def _on_progress(self, obj: dict[str, Any], span: Span | None) -> None:
         data = obj.get("data")
@@ -531,6 +534,17 @@ class Session:
 
     def message_by_uuid(self, uuid: str) -> Message | None:
         return self._by_uuid.get(uuid)
+
+    def all_problems(self) -> list[Problem]:
+        """`problems`, and the notes where the thread could not be followed (see threads.py), by line."""
+        notes = self._current_layout().notes
+        if not notes:
+            return self.problems
+        return sorted([*self.problems, *notes], key=lambda p: (not p.line_no, p.line_no))
+
+    def missing_parents(self) -> list[tuple[str, Problem]]:
+        """The parents named that are not in the file, each with the note on the message naming it."""
+        return self._current_layout().missing
 
     # ---------------------------------------------------------------- subagents
 

@@ -49,8 +49,8 @@ def _inline(session: Session) -> list[Session]:
 
 def _assistant_messages(session: Session) -> int:
     """Distinct message ids over top-level assistant records (an id-less record counts alone), inline sidechains'
-    included."""
-    own = sum(1 for m in session.messages if m.record_type == "assistant")
+    included; Claude Code's API error messages are not answers."""
+    own = sum(1 for m in session.messages if m.record_type == "assistant" and m.kind is not Kind.API_ERROR)
     return own + sum(_assistant_messages(sub) for sub in _inline(session))
 
 
@@ -105,6 +105,7 @@ class Tally:
     records: int
     malformed_lines: int
     problems: list[tuple[int, str]]  #: (line number, or 0 for none; what)
+    missing_parents: list[tuple[str, int, str]]  #: parents named not in the stretch: (uuid, line, its problem)
     record_types: dict[str, int]
     kinds: dict[Kind, int]  #: top-level messages of each kind
     assistant_messages: int
@@ -155,7 +156,8 @@ class Tally:
             path=session.path,
             records=session.records,
             malformed_lines=session.malformed_lines,
-            problems=[(p.line_no, p.message) for p in session.problems],
+            problems=[(p.line_no, p.message) for p in session.all_problems()],
+            missing_parents=[(uuid, p.line_no, p.message) for uuid, p in session.missing_parents()],
             record_types=dict(session.record_types),
             kinds=dict(kinds),
             assistant_messages=_assistant_messages(session),
@@ -198,9 +200,12 @@ class Tally:
         """Whether this stretch's records join those of the stretch `before` it (read without its subagent
         files, named `agent_ids`) in a way its tally cannot: a message streamed across the cut, a record
         written twice, one subagent's copies on both sides, a copied subagent whose file is there, a pre-2.0
-        compaction's summary cut from its boundary, or an unknown record type already noted."""
+        compaction's summary cut from its boundary, an unknown record type already noted, or a parent
+        named on either side that is not before it (in the stretch before, or in neither)."""
         return bool(
-            not self.message_ids.isdisjoint(before.message_ids)
+            before.missing_parents()
+            or any(uuid not in before.uuids for uuid, _, _ in self.missing_parents)
+            or not self.message_ids.isdisjoint(before.message_ids)
             or not self.uuids.keys().isdisjoint(before.uuids)
             or not self.progress_keys.isdisjoint(before.progress_keys)
             or not self.progress_agent_ids.isdisjoint(agent_ids)
@@ -211,7 +216,10 @@ class Tally:
 
     def merged(self, after: Tally, lines: int) -> Tally:
         """This tally followed by that of the stretch `after` it, which starts at line `lines` + 1."""
-        problems = self.problems + [(n + lines if n else 0, what) for n, what in after.problems]
+        found = {(n, what) for _, n, what in after.missing_parents}  # their parents are in this stretch
+        problems = self.problems + [
+            (n + lines if n else 0, what) for n, what in after.problems if (n, what) not in found
+        ]
         before_gap, after_gap = self.last_in_file, after.first_in_file
         gap = pause_ms(before_gap, after_gap) if before_gap is not None and after_gap is not None else 0
         return Tally(
@@ -220,6 +228,7 @@ class Tally:
             records=self.records + after.records,
             malformed_lines=self.malformed_lines + after.malformed_lines,
             problems=sorted(problems, key=lambda p: not p[0]),  # the subagent files' notes last, as when read whole
+            missing_parents=self.missing_parents,
             record_types=dict(Counter(self.record_types) + Counter(after.record_types)),
             kinds=dict(Counter(self.kinds) + Counter(after.kinds)),
             assistant_messages=self.assistant_messages + after.assistant_messages,
@@ -473,17 +482,28 @@ def human_span(duration_s: float | None, active_s: float | None) -> str:
     return f"{human_duration(active_s)} active over {human_duration(duration_s)}"
 
 
+def local_time(seconds: float) -> datetime:
+    """Epoch seconds in the local time zone, as the app and `search` show times."""
+    return datetime.fromtimestamp(seconds, UTC).astimezone()
+
+
+def zoned(moment: datetime) -> str:
+    """ "2026-01-31 09:00:05 PST": a time with its date and zone (its offset when the zone has no name)."""
+    return f"{moment:%Y-%m-%d %H:%M:%S} {moment.tzname() or f'{moment:%z}'}"
+
+
 def human_time(stamp: str | None) -> str:
-    """An ISO timestamp as "2026-01-31 09:00:05 UTC"; "-" when there is none."""
+    """An ISO timestamp in local time, "2026-01-31 09:00:05 PST"; "-" when there is none."""
     seconds = parse_time(stamp)
-    return "-" if seconds is None else datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return "-" if seconds is None else zoned(local_time(seconds))
 
 
 def _span(started: str | None, ended: str | None) -> str:
-    """ "2026-01-31 09:00:05 .. 10:12:00 UTC", the date and zone said once when the day is the same."""
+    """ "2026-01-31 09:00:05 .. 10:12:00 PST", the date and zone said once when they are the same."""
     start, end = human_time(started), human_time(ended)
-    if start != "-" and start[:10] == end[:10]:
-        return f"{start.removesuffix(' UTC')} .. {end[11:]}"
+    day, _, zone = start.rpartition(" ")
+    if start != "-" and start[:10] == end[:10] and end.endswith(f" {zone}"):
+        return f"{day} .. {end[11:]}"
     return f"{start} .. {end}"
 
 

@@ -22,9 +22,10 @@ STEP_MS = 10
 class Changes:
     """One batch of changes: session-related files that were added, modified or deleted."""
 
-    modified: frozenset[Path]
+    modified: frozenset[Path]  #: written to or added
     deleted: frozenset[Path]
     other: frozenset[Path]  #: anything else: folders that appeared or vanished (new projects, subagents)
+    added: frozenset[Path] = frozenset()  #: of `modified`, those made or renamed in (`mv tmp x.jsonl`)
 
     def __bool__(self) -> bool:
         return bool(self.modified or self.deleted or self.other)
@@ -34,14 +35,16 @@ def classify(raw: set[tuple[int, str]]) -> Changes:
     """Sort watchfiles' (Change, path) pairs into what a reader cares about."""
     from watchfiles import Change
 
-    modified, deleted, other = set(), set(), set()
+    modified, deleted, other, added = set(), set(), set(), set()
     for change, name in raw:
         path = Path(name)
         if path.suffix == ".jsonl":
             (deleted if change == Change.deleted else modified).add(path)
+            if change == Change.added:
+                added.add(path)
         else:
             other.add(path)
-    return Changes(frozenset(modified), frozenset(deleted), frozenset(other))
+    return Changes(frozenset(modified), frozenset(deleted), frozenset(other), frozenset(added))
 
 
 async def watch_roots(roots: list[Path], stop: asyncio.Event | None = None) -> AsyncIterator[Changes]:

@@ -121,7 +121,9 @@ MESSAGE_ACTIONS = frozenset({"copy_message", "raw", "plan", "pager"})
 
 class FilterInput(Input):
     """Type-to-filter box above a list: Escape clears it; Enter opens the row the filter left highlighted,
-    and Down moves on to the next, both back in the list (as a picker does)."""
+    and Down moves on to the next, both back in the list (as a picker does). These keys act as they arrive, not
+    once they have bubbled up to the app's bindings: the keys typed right behind them are for where they put the
+    focus, not for the box."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "clear", "Clear filter", show=False, id="filter.clear"),
@@ -129,10 +131,29 @@ class FilterInput(Input):
         Binding("down", "down", "Down the list", show=False, id="filter.down"),
         Binding("up", "up", "Up the list", show=False, id="filter.up"),
     ]
+    _ACTIONS = frozenset(binding.action for binding in BINDINGS if isinstance(binding, Binding))
 
     def __init__(self, target: str, placeholder: str, *, id: str) -> None:
         super().__init__(placeholder=placeholder, id=id, compact=True, select_on_focus=False)
         self.target = target
+
+    async def _on_key(self, event: events.Key) -> None:
+        """The box's own keys act now; a key sent here before one of them moved the focus away is not typed
+        in: it goes on up, to the bindings of the widget that has the focus now."""
+        focused = self.screen.focused is self  # not has_focus, which waits for the Blur queued behind this key
+        if focused and not self.act_now(event.key):
+            return  # Input types it
+        event.prevent_default()
+        if focused:
+            event.stop()
+
+    def act_now(self, key: str) -> bool:
+        """Run the box's action bound to `key`, if it has one; the box has the focus."""
+        bound = self.screen.active_bindings.get(key)
+        if bound is None or bound.node is not self or bound.binding.action not in self._ACTIONS:
+            return False
+        getattr(self, f"action_{bound.binding.action}")()
+        return True
 
     def reset(self) -> None:
         self.value = ""
@@ -143,13 +164,17 @@ class FilterInput(Input):
         self.action_done()
 
     def action_done(self) -> ProjectTree | SessionList:
-        """Back to the list; it is returned."""
+        """Back to the list, filtered by what the box holds now (its Input.Changed may still be on its way);
+        it is returned."""
         target = self.screen.query_one(f"#{self.target}", ProjectTree | SessionList)
-        target.focus()
+        target.set_filter(self.value)
+        self.screen.set_focus(target)  # now: the keys typed next are the list's
         return target
 
     def action_open(self) -> None:
-        self.action_done().action_open()
+        screen = self.screen
+        assert isinstance(screen, MainScreen)
+        screen.open_row(self.action_done())
 
     def action_down(self) -> None:
         self._move(1)
@@ -199,6 +224,7 @@ class MainScreen(Screen[None]):
         self.hide_quiet = hide_quiet
         self.info: SessionInfo | None = None
         self._open_timer: Any = None
+        self._listed: str | None = None  #: the path of the project whose sessions the list holds
         self._hit: SearchHit | None = None  #: a search hit to show once its session is read
         self._from_search: Path | None = None  #: the session opened from the search screen
         self._typed_early: str | None = None  #: keys typed after / while the find bar was still being added
@@ -343,6 +369,7 @@ class MainScreen(Screen[None]):
             sessions = self.query_one(SessionList)
             sessions.note = f"Showing {self.direct.name} alone, opened by its path" if self.direct is not None else ""
             sessions.set_sessions([])
+            self._listed = None
             return
         open_newest = self.direct is None and (self.info is None or catch_up)
         self._show_project(project, open_newest=open_newest, keep_places=message.live)
@@ -409,20 +436,39 @@ class MainScreen(Screen[None]):
 
     @on(ProjectTree.ProjectChosen)
     def _project_chosen(self, message: ProjectTree.ProjectChosen) -> None:
-        if message.project is not None:
-            self._show_project(message.project, open_newest=True)
+        chosen = self.query_one(ProjectTree).chosen
+        if message.project is not None and chosen is not None and message.project.path == chosen.path:  # not stale
+            self._list_chosen(message.project)
+
+    def _list_chosen(self, project: Project) -> None:
+        """The list shows the sessions of the project just chosen, its newest opened, unless it shows them already
+        (Enter on the tree listed them before the tree's message came)."""
+        if project.path != self._listed:
+            self._show_project(project, open_newest=True)
 
     @on(SessionList.HiddenToggled)
     def _hidden_toggled(self) -> None:
         self.query_one(ProjectTree).set_show_quiet(self.query_one(SessionList).show_hidden)
 
-    @on(ProjectTree.ProjectOpened)
-    def _project_opened(self) -> None:
-        self.query_one(SessionList).focus()
+    def action_open_row(self, pane: str) -> None:
+        """Enter in the tree or the list (the binding of each: a message from the pane would come after the keys
+        typed next)."""
+        self.open_row(self.query_one(f"#{pane}", ProjectTree | SessionList))
+
+    def open_row(self, pane: ProjectTree | SessionList) -> None:
+        """Open the project or the session under the cursor of `pane`, and move the focus on to the list or the
+        conversation now: the keys typed next are for it."""
+        if isinstance(pane, SessionList):
+            if pane.chosen is not None:
+                self._open_now(pane.chosen)
+        elif (project := pane.choose_cursor()) is not None:
+            self._list_chosen(project)  # now: the keys typed next move in its list
+            self.set_focus(self.query_one(SessionList))
 
     def _list_sessions(self, project: Project, chosen: str | None, keep_places: bool = True) -> SessionList:
         """The list holds the sessions of `project`, and its title says so."""
         sessions = self.query_one(SessionList)
+        self._listed = project.path
         sessions.border_title = f"Sessions · {tilde(project.path)}"
         sessions.set_sessions(project.sessions, chosen, keep_places=keep_places)
         return sessions
@@ -441,13 +487,19 @@ class MainScreen(Screen[None]):
 
     @on(SessionList.SessionChosen)
     def _session_chosen(self, message: SessionList.SessionChosen) -> None:
+        if message.open:
+            self._open_now(message.info)
+            return
         if self._open_timer is not None:
             self._open_timer.stop()
-        if message.open:
-            self.open_session(message.info)
-            self._read()
-        else:
-            self._open_timer = self.set_timer(OPEN_DELAY, lambda: self.open_session(message.info))
+        self._open_timer = self.set_timer(OPEN_DELAY, lambda: self.open_session(message.info))
+
+    def _open_now(self, info: SessionInfo) -> None:
+        """Open `info` now (not when the cursor has rested on it), in front and focused."""
+        if self._open_timer is not None:
+            self._open_timer.stop()
+        self.open_session(info)
+        self._read()
 
     def open_session(self, info: SessionInfo) -> None:
         if self.info is not None and self.info.file == info.file and self.conversation.session:
@@ -476,7 +528,7 @@ class MainScreen(Screen[None]):
         """The conversation in front (alone on a narrow screen), focused."""
         if self.has_class("-narrow"):
             self.add_class("-zoomed")
-        self.conversation.focus()
+        self.set_focus(self.conversation)
 
     def _clear_filters(self) -> None:
         """No filter on the tree or the list: a jump shows its project and session wherever they are."""
@@ -794,7 +846,9 @@ class MainScreen(Screen[None]):
         """Type-to-filter: a printable key that nothing bound, typed in the tree or the list; and / in the
         conversation, which opens the find bar. A key taken here goes no further."""
         focused, character = self.focused, event.character
-        if event.key == "backspace" and isinstance(focused, ProjectTree | SessionList) and focused.filter_text:
+        if isinstance(focused, FilterInput) and focused.act_now(event.key):  # sent to a pane before the box had it
+            took = True
+        elif event.key == "backspace" and isinstance(focused, ProjectTree | SessionList) and focused.filter_text:
             took = self._delete_in_filter(focused)
         elif not event.is_printable or not character:
             took = False

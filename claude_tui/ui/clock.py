@@ -48,9 +48,10 @@ class Clock:
         epoch = epoch_of(stamp)
         return "" if epoch is None else self.local(epoch).date().isoformat()
 
-    def ago(self, stamp: str | float | None) -> str:
-        """ "now", "5m ago", "3h ago", "2d ago", then the date ("3 Nov", or "Nov '25" in another year);
-        a time later than now by more than a minute (another machine's clock) by its date too."""
+    def ago(self, stamp: str | float | None, day: bool = False) -> str:
+        """ "now", "5m ago", "3h ago", "2d ago", then the date ("3 Nov", or "Nov '25" in another year, with
+        `day` "2 Sep '25": beside a time of day); a time later than now by more than a minute (another machine's
+        clock) by its date too."""
         epoch = epoch_of(stamp)
         if epoch is None:
             return "-"
@@ -66,7 +67,8 @@ class Clock:
         when = self.local(epoch)
         if when.year == self.local(self.now()).year:
             return f"{when.day} {when:%b}"
-        return f"{when:%b} '{when:%y}"  # "Sep '25": as narrow as "12d ago", to fit the session list
+        month = f"{when:%b} '{when:%y}"  # "Sep '25": as narrow as "12d ago", to fit the session list
+        return f"{when.day} {month}" if day else month
 
 
 def epoch_of(stamp: str | float | None) -> float | None:

@@ -14,36 +14,50 @@ from claude_tui.ui.palette import Palette
 
 
 def render_hunks(hunks: list[Hunk], path: str, palette: Palette, limit: int | None = None) -> list[Row]:
-    """Diff rows: line number, sign, highlighted content on a tinted background.
+    """Diff rows: line number (where the hunk's place in the file is known), sign, highlighted content on a
+    tinted background.
 
     At most `limit` rows; the caller says what was left out.
     """
     lexer = lexer_for_path(path) if path else None
     out: list[Row] = []
-    number_width = max((len(str(h.new_start + len(h.lines))) for h in hunks), default=1)
+    number_width = max((len(str(h.new_start + len(h.lines))) for h in hunks if h.new_start is not None), default=0)
     for index, hunk in enumerate(hunks):
         if index:
-            out.append(Row(Text(" " * number_width + " ⋮", palette.faint)))
+            out.append(Row(Text(" " * number_width + (" ⋮" if number_width else "⋮"), palette.faint)))
         contents = [visible_controls(line[1:]).expandtabs(4) for line in hunk.lines]
         source = "\n".join(contents)
         styled = highlight(source, lexer, palette) if lexer and len(source) <= MAX_HIGHLIGHT_CHARS else None
-        old, new = hunk.old_start, hunk.new_start
-        for number, line in enumerate(hunk.lines):
+        for number, (line, label) in enumerate(zip(hunk.lines, _numbers(hunk), strict=True)):
             sign = line[:1] or " "
             content = styled[number] if styled is not None and number < len(styled) else Text(contents[number])
             if sign == "-":
-                label, style, mark = old, palette.remove, palette.remove_word
-                old += 1
+                style, mark = palette.remove, palette.remove_word
             elif sign == "+":
-                label, style, mark = new, palette.add, palette.add_word
-                new += 1
+                style, mark = palette.add, palette.add_word
             else:
-                label, style, mark = new, None, palette.faint
-                old += 1
-                new += 1
-            row = Text.assemble((f"{label:>{number_width}} ", palette.faint), (sign + " ", mark))
+                style, mark = None, palette.faint
+            gutter = f"{'' if label is None else label:>{number_width}} " if number_width else ""
+            row = Text.assemble((gutter, palette.faint), (sign + " ", mark))
             row.append_text(content)
-            out.append(Row(row, number_width + 3, style))
+            out.append(Row(row, len(gutter) + 2, style))
             if limit is not None and len(out) >= limit:
                 return out
     return out
+
+
+def _numbers(hunk: Hunk) -> list[int | None]:
+    """The line number beside each line of `hunk` (a removed line's in the old file, others' in the new), or
+    None for each where the hunk's place in the file is unknown."""
+    if hunk.old_start is None or hunk.new_start is None:
+        return [None] * len(hunk.lines)
+    old, new = hunk.old_start, hunk.new_start
+    numbers: list[int | None] = []
+    for line in hunk.lines:
+        sign = line[:1]
+        numbers.append(old if sign == "-" else new)
+        if sign != "+":
+            old += 1
+        if sign != "-":
+            new += 1
+    return numbers

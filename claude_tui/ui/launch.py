@@ -31,10 +31,10 @@ def parser() -> argparse.ArgumentParser:
 def run_app(argv: list[str]) -> int:
     """Parse `argv` and run the app; returns the exit status."""
     gc.disable()  # start-up makes many objects and little garbage: no passes before the first frame (app.py)
-    from claude_tui.cli import ERROR, CommandError, takes_escapes, warn
+    from claude_tui.cli import ERROR, CommandError, dashed_paths, takes_escapes, warn
     from claude_tui.ui.prefetch import Prefetch
 
-    args = parser().parse_args(argv)
+    args = parser().parse_args(dashed_paths(argv))
     if args.demo and args.projects_dir:
         raise CommandError("--demo and --projects-dir cannot go together: the demo is a history of its own")
     streams = (("stdin", sys.stdin), ("stdout", sys.stdout))

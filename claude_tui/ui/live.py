@@ -220,12 +220,15 @@ class Live:
             self.refreshes.wake(urgent=self._news(changes))
 
     def _news(self, changes: Changes) -> bool:
-        """Whether a session or project appeared or went: the tree and list show it at once."""
+        """Whether a session or project appeared or went: the tree and list show it at once. A file added
+        where the list names one is news too: it replaces one deleted since (an editor's save), and the
+        refresh running for that deletion may have missed it."""
         if changes.deleted:
             return True
         known = self._known_files()
         for path in changes.modified:
-            if not path.name.startswith("agent-") and path.parent.name != "subagents" and str(path) not in known:
+            session = not path.name.startswith("agent-") and path.parent.name != "subagents"
+            if session and (path in changes.added or str(path) not in known):
                 return True
         return any(str(p.parent) in self._roots for p in changes.other)
 

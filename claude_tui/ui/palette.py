@@ -7,11 +7,15 @@ span; they take their colours from here, rebuilt when the theme changes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.segment import Segment
 from rich.style import Style
 from textual.color import Color
 from textual.strip import Strip
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
 
 
 @dataclass(frozen=True)
@@ -101,6 +105,12 @@ class Palette:
             for s in strip
         ]
         return Strip(lifted, strip.cell_length).apply_style(self.cursor)
+
+
+def foreground(widget: Widget, component: str) -> Style:
+    """A component class's colour and text style, without its background (rows lie on the cursor's)."""
+    style = widget.get_component_rich_style(component)
+    return Style(color=style.color, bold=style.bold, italic=style.italic)
 
 
 def _color(variables: dict[str, str], name: str, fallback: str) -> Color:

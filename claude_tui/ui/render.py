@@ -20,7 +20,7 @@ from claude_tui.ui import diff, tools
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.lines import MAX_HIGHLIGHT_CHARS, highlight, lexer_for_path
 from claude_tui.ui.palette import Palette
-from claude_tui.ui.widgets.entries import short_model, thinking_note
+from claude_tui.ui.widgets.entries import abandoned, short_model, thinking_note
 
 #: Characters of one text shown in the detail view (drawing more would stall the screen); $PAGER shows all.
 DETAIL_CHARS = 50_000
@@ -41,7 +41,7 @@ def title(message: Message, call: ToolCall | None, clock: Clock) -> str:
     return f"{role}{model} · {when}"
 
 
-def facts(message: Message, call: ToolCall | None) -> Text:
+def facts(message: Message, call: ToolCall | None, clock: Clock) -> Text:
     """The small print: line numbers, uuid, tokens, status (a call's: its own line and its result's, and its id)."""
     spans = call.spans if call is not None else [message.span] if message.span else []
     parts = [("lines " if len(spans) > 1 else "line ") + " and ".join(str(s.line_no) for s in spans)] if spans else []
@@ -56,7 +56,8 @@ def facts(message: Message, call: ToolCall | None) -> Text:
             f"{human_count(t.cache_read)} · cache write {human_count(t.cache_creation)}"
         )
     if call is not None:
-        parts.append(f"{call.status}" + (f" in {tools.duration(call.duration)}" if call.duration is not None else ""))
+        status = "no result" if abandoned(call, clock) else call.status
+        parts.append(status + (f" in {tools.duration(call.duration)}" if call.duration is not None else ""))
         if call.result is not None:
             parts.append(f"output {human_size(call.result.size)}")
     if message.slug:
@@ -64,7 +65,7 @@ def facts(message: Message, call: ToolCall | None) -> Text:
     return Text(visible_controls("  ·  ".join(parts)), style="dim")  # uuid and slug come from the file
 
 
-def message_body(message: Message, palette: Palette, cwd: str | None) -> RenderableType:
+def message_body(message: Message, palette: Palette, cwd: str | None, clock: Clock) -> RenderableType:
     """All the blocks of a message, in order."""
     parts: list[RenderableType] = []
     if message.kind is Kind.COMMAND_OUTPUT:  # what a command printed, as it looked in the terminal
@@ -82,7 +83,7 @@ def message_body(message: Message, palette: Palette, cwd: str | None) -> Rendera
                 parts.append(Text("∴ Thinking", palette.dim + Style(italic=True)))
                 parts.append(plain(block.text, palette, palette.dim + Style(italic=True)))
         elif block.call is not None:
-            parts.append(tools.headline(block.call, 100, palette, cwd, False))
+            parts.append(tools.headline(block.call, 100, palette, cwd, False, abandoned(block.call, clock)))
         elif block.type == "image":
             parts.append(Text(f"▣ {block.media_type} · {human_size(block.size)}", palette.dim))
         else:
@@ -92,9 +93,10 @@ def message_body(message: Message, palette: Palette, cwd: str | None) -> Rendera
     return Group(*parts)
 
 
-def call_body(call: ToolCall, output: str, palette: Palette, cwd: str | None) -> RenderableType:
+def call_body(call: ToolCall, output: str, palette: Palette, cwd: str | None, clock: Clock) -> RenderableType:
     """A tool call in full: its input as the tool means it, then `output` (read back whole)."""
-    parts: list[RenderableType] = [tools.headline(call, 100, palette, cwd, False), Text("")]
+    stopped = abandoned(call, clock)
+    parts: list[RenderableType] = [tools.headline(call, 100, palette, cwd, False, stopped), Text("")]
     inp = call.input
     if call.name in core_diff.EDIT_TOOLS:
         path = str(inp.get("file_path") or inp.get("notebook_path") or "")
@@ -116,7 +118,7 @@ def call_body(call: ToolCall, output: str, palette: Palette, cwd: str | None) ->
     parts.append(Text(""))
     result = call.result
     if result is None:
-        parts.append(Text("◌ running…", palette.running))
+        parts.append(tools.waiting(palette, stopped))
         return Group(*parts)
     label = "error" if result.is_error else "output"
     parts.append(Text(f"{label} · {human_size(result.size)}", palette.error if result.is_error else palette.faint))

@@ -157,8 +157,13 @@ def headline(
     return line
 
 
-def body(call: ToolCall, width: int, palette: Palette, cwd: str | None) -> list[Row]:
-    """The expanded call: its input as the tool means it (a diff, a command...) and its output."""
+def waiting(palette: Palette, abandoned: bool) -> Text:
+    """What stands for the output of a call with no result: running, or `no result` when `abandoned`."""
+    return Text("◌ no result", palette.faint) if abandoned else Text("◌ running…", palette.running)
+
+
+def body(call: ToolCall, width: int, palette: Palette, cwd: str | None, abandoned: bool = False) -> list[Row]:
+    """The expanded call: its input as the tool means it (a diff, a command...) and its output (or `waiting`)."""
     rows: list[Row] = []
     name, inp = call.name, call.input
     if name in core_diff.EDIT_TOOLS:
@@ -171,7 +176,7 @@ def body(call: ToolCall, width: int, palette: Palette, cwd: str | None) -> list[
         if total > len(shown):
             rows.append(Row(Text(f"… {total - len(shown):,} more diff lines · enter to see all", palette.dim)))
         if call.result is not None and call.result.is_error:
-            rows += _output(call, palette, width)
+            rows += _output(call, palette, width, abandoned)
         return rows
     if name == "Bash":
         command = visible_controls(str(inp.get("command") or ""))[:PREVIEW]
@@ -194,7 +199,7 @@ def body(call: ToolCall, width: int, palette: Palette, cwd: str | None) -> list[
         return rows
     else:
         rows += _input_rows(inp, palette)
-    rows += _output(call, palette, width)
+    rows += _output(call, palette, width, abandoned)
     return rows
 
 
@@ -206,10 +211,10 @@ def _input_rows(inp: dict[str, Any], palette: Palette) -> list[Row]:
     return rows
 
 
-def _output(call: ToolCall, palette: Palette, width: int) -> list[Row]:
+def _output(call: ToolCall, palette: Palette, width: int, abandoned: bool) -> list[Row]:
     result = call.result
     if result is None:
-        return [Row(Text("◌ running…", palette.running))]
+        return [Row(waiting(palette, abandoned))]
     rows: list[Row] = []
     style = palette.error if result.is_error else palette.text
     structured = result.structured

@@ -175,6 +175,7 @@ class ConversationView(ScrollView, can_focus=True):
         self.reading = False  #: a read is under way (not Widget.loading, which would cover the pane and eat keys)
         self.read_whole = False  #: the file was read to its end once (later reads bring what was written since)
         self._end_asked: Entry | None = None  #: where G put the cursor while the session was read: the end so far
+        self._waiting: list[Callable[[], None]] = []  #: cursor moves that could not be made yet (see _wait)
         self.pane_filter: PaneFilter | None = None
         #: Restyles a drawn line (entry, row) on its way to the screen: the find bar's matches.
         self.marker: Callable[[Strip, Entry, int], Strip] | None = None
@@ -233,6 +234,7 @@ class ConversationView(ScrollView, can_focus=True):
             self._apply_timer = None
         self.reading = self.read_whole = False
         self._end_asked = None
+        self._waiting.clear()
         self._painter = None
         self.expanded.clear()
         self.highlighted.clear()
@@ -280,7 +282,7 @@ class ConversationView(ScrollView, can_focus=True):
         self.follow_mode = on
         self.follow = on
         if on:
-            self.action_last()
+            self._to_last()
 
     def read_more(self, live: bool = False) -> None:
         """Read what the file gained since the last read (the whole file the first time);
@@ -337,13 +339,15 @@ class ConversationView(ScrollView, can_focus=True):
         self._applied = time.monotonic()
         if session is None:
             return
+        if self._entries:
+            self._make_waiting_moves()  # typed before the first rows came (Enter G on a session in one burst)
         if self._behind:  # the rest of the backlog after the next frame; done once it is all in
             self.call_after_refresh(self._apply_pending, done)
             if time.monotonic() - self._told >= APPLY_EVERY:  # and, now and then, how far the read has got
                 self._tell_loaded(session, False)
             return
-        if self._cursor is None and self._entries and self.has_focus:
-            self.select(self._first_visible_index(), scroll=False)
+        if self.has_focus:
+            self._place_cursor()
         if done:
             if not self.read_whole:
                 self._open_alone()
@@ -356,6 +360,7 @@ class ConversationView(ScrollView, can_focus=True):
                 gc.freeze()
                 self._froze = True
             if not self._entries:
+                self._waiting.clear()  # no row to move to
                 self.refresh()  # the placeholder says why
         self._tell_loaded(session, done)
 
@@ -400,7 +405,7 @@ class ConversationView(ScrollView, can_focus=True):
         self._restore(anchor)
         at_end_asked = self._end_asked is not None and self._cursor is self._end_asked  # G, not moved since
         if (self.follow or at_end_asked) and (grown or added):
-            self.action_last()  # the newest row in view, whether a message came or the last one grew
+            self._to_last()  # the newest row in view, whether a message came or the last one grew
 
     def _listed(self) -> tuple[list[Message], int, dict[Message, Session]]:
         """The pane's messages: the branch being read, then those of each subagent that no call in the session
@@ -439,7 +444,7 @@ class ConversationView(ScrollView, can_focus=True):
                 self._cursor = self._in_place_of(self._cursor, appendix)  # hidden by `.`, say: the next is marked
             self._restore(anchor)
         if self.follow:
-            self.action_last()
+            self._to_last()
         self.refresh()
 
     def _in_place_of(self, gone: Entry, appendix: bool) -> Entry | None:
@@ -460,7 +465,7 @@ class ConversationView(ScrollView, can_focus=True):
         expanded, hide_quiet = self.expanded, self.hide_quiet
         previous = self._previous_of(start)
         out: list[Entry] = []
-        problems = self.session.problems if self.session is not None else []
+        problems = self.session.all_problems() if self.session is not None else []
         lines = [p.line_no for p in problems]
         main_end = min(end, self._main_end)
         after = _line_of(messages[start - 1]) if 0 < start <= main_end else 0
@@ -678,7 +683,8 @@ class ConversationView(ScrollView, can_focus=True):
         if width != self._width:
             self._relayout(width)
         if self.follow:
-            self.action_last()
+            self._to_last()
+        self.call_after_refresh(self._make_waiting_moves)  # once laid out: the scrollbar shows where they went
 
     def _relayout(self, width: int) -> None:
         with self.lock:
@@ -818,7 +824,25 @@ class ConversationView(ScrollView, can_focus=True):
             return
         self.scroll_to(y=max(0, min(target, self._starts[-1] - height)), animate=False, immediate=True, force=True)
 
+    def _wait(self, move: Callable[[], None]) -> bool:
+        """Whether a cursor move must wait, kept to be made when it can: the pane has no size yet (hidden on a
+        narrow screen, until the key before this one, Enter on a session, say, put it in front), the session is
+        being read and no row of it is made yet, or moves typed before it wait still."""
+        if self._width and not self._waiting and (self._entries or not self.reading):
+            return False
+        self._waiting.append(move)
+        return True
+
+    def _make_waiting_moves(self) -> None:
+        """The cursor moves kept by _wait, made now if they can be."""
+        moves, self._waiting = self._waiting, []
+        for move in moves:
+            move()
+
     def action_cursor(self, delta: int) -> None:
+        if self._wait(lambda: self.action_cursor(delta)):
+            return
+        self._place_cursor()  # where the focus put it: its Focus may be behind this key (Enter j in one burst)
         index = self.cursor_index
         if index is None:
             self.select(self._first_visible_index() if delta > 0 else self._last_visible_index())
@@ -844,6 +868,8 @@ class ConversationView(ScrollView, can_focus=True):
         return found if found is not None else 0
 
     def action_page(self, pages: float) -> None:
+        if self._wait(lambda: self.action_page(pages)):
+            return
         height = self._view.height
         delta = int(height * pages) or (1 if pages > 0 else -1)
         view = round(self.scroll_offset.y)
@@ -868,11 +894,18 @@ class ConversationView(ScrollView, can_focus=True):
         return self._starts[index] + self._entries[index].pad
 
     def action_first(self) -> None:
+        if self._wait(self.action_first):
+            return
         self.follow = False
         self.select(0, top=True)
         self.scroll_to(y=0, animate=False, immediate=True, force=True)
 
     def action_last(self) -> None:
+        if not self._wait(self.action_last):
+            self._to_last()
+
+    def _to_last(self) -> None:
+        """The cursor on the last entry, its end in view (and following resumed, when following is on)."""
         if self.follow_mode:
             self.follow = True  # End resumes following
         if not self._entries:
@@ -1139,8 +1172,8 @@ class ConversationView(ScrollView, can_focus=True):
         """Show only what `pane_filter` keeps (None: everything)."""
         self.pane_filter = pane_filter
         self._rebuild()
-        if self._cursor is None and self._entries and self.has_focus:
-            self.select(self._first_visible_index(), scroll=False)
+        if self.has_focus:
+            self._place_cursor()
         self._keep_cursor_in_view()
         self.post_message(self.Filtered(pane_filter))
 
@@ -1163,9 +1196,13 @@ class ConversationView(ScrollView, can_focus=True):
         self.follow = False  # reading above: following pauses
 
     def on_focus(self) -> None:
+        self._place_cursor()
+        self.refresh()
+
+    def _place_cursor(self) -> None:
+        """The cursor, if there is none, on the first entry in view (where the pane's focus puts it)."""
         if self._cursor is None and self._entries:
             self.select(self._first_visible_index(), scroll=False)
-        self.refresh()
 
     def on_blur(self) -> None:
         self.refresh()
@@ -1196,7 +1233,7 @@ def _common_prefix(old: list[Message], new: list[Message]) -> int:
 
 def _no_messages(session: Session, most: int = 8) -> str:
     """Why the pane is empty: no messages, and the problems found instead (in the header's words)."""
-    problems = session.problems
+    problems = session.all_problems()
     if not problems:
         return "This session has no messages"
     lines = [f"⚠ line {p.line_no}: {one_line(p.message, 200)}" for p in problems[:most]]

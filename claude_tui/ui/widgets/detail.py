@@ -124,7 +124,7 @@ class DetailScreen(Screen[None]):
         elif subject.mode == "plan":
             heading = f"Plan · {subject.message.slug}"
         self.query_one("#detail-title", Static).update(Text(heading, style="bold"))
-        self.query_one("#detail-facts", Static).update(render.facts(subject.message, subject.call))
+        self.query_one("#detail-facts", Static).update(render.facts(subject.message, subject.call, self.clock))
         self.query_one("#detail-scroll").scroll_home(animate=False)
         self._load(subject, self.palette)
 
@@ -145,10 +145,10 @@ class DetailScreen(Screen[None]):
             body = render.file_text(subject.plan_path, text, palette)
         elif subject.call is not None:
             text = full_output(path, subject.call)
-            body = render.call_body(subject.call, text, palette, cwd)
+            body = render.call_body(subject.call, text, palette, cwd, self.clock)
         else:
             text = render.message_text(subject.message)
-            body = render.message_body(subject.message, palette, cwd)
+            body = render.message_body(subject.message, palette, cwd, self.clock)
         self.post_message(self._Loaded(subject, text, body))
 
     class _Loaded(TextualMessage):

@@ -81,6 +81,15 @@ def is_error(entry: Entry) -> bool:
     return entry.message.kind is Kind.API_ERROR and entry.kind == "row"
 
 
+def abandoned(call: ToolCall, clock: Clock) -> bool:
+    """A call with no result, and no sign of life (its subagent's records) for an hour: not running."""
+    if call.status != "running":
+        return False
+    sub = call.subagent
+    last = epoch_of(sub.last_timestamp if sub is not None and sub.last_timestamp else call.started)
+    return last is not None and clock.now() - last > ABANDONED_AFTER
+
+
 def thinking_note(block: Block) -> str | None:
     """What stands for a thinking block with no text to open (redacted, or signed with none saved, as
     Claude Code 2.1 writes it); None when it has text."""
@@ -115,7 +124,7 @@ def build(
         return [Entry("compact", message, top, depth, pad=gap)]
     if kind is Kind.COMPACT_SUMMARY:
         return [Entry("summary", message, top, depth)]
-    if kind in (Kind.INTERRUPT, Kind.COMMAND):
+    if kind in (Kind.INTERRUPT, Kind.COMMAND, Kind.WARNING):
         return [Entry("row", message, top, depth, pad=gap if kind is Kind.COMMAND else 0)]
     out: list[Entry] = []
     if message.fork is not None and depth == 0:
@@ -241,9 +250,10 @@ class Painter:
         elif kind == "tool":
             assert entry.call is not None
             open_ = entry.key in self.expanded
-            out.append(tools.headline(entry.call, inner, p, self.cwd, open_, self._abandoned(entry.call)))
+            stopped = abandoned(entry.call, self.clock)
+            out.append(tools.headline(entry.call, inner, p, self.cwd, open_, stopped))
             if open_:
-                rows = tools.body(entry.call, inner - 2, p, self.cwd)
+                rows = tools.body(entry.call, inner - 2, p, self.cwd, stopped)
                 out += [Text("  ") + line for line in lines.wrap_rows(rows, inner - 2)]
         elif kind == "summary":
             out += self._summary(entry, inner)
@@ -297,11 +307,12 @@ class Painter:
             return self._right(left, right, width)
         name = "Claude" if entry.depth == 0 else "Agent"
         left = Text.assemble(("◆ ", p.assistant), (name, p.assistant))
-        model = next((m.model for m in turn if m.model), None)
+        answered = [m for m in turn if not m.synthetic]  # an API error names no model, and its usage is zeros
+        model = next((m.model for m in answered if m.model), None)
         if model:
             left.append(f"  {short_model(model)}", p.dim)
-        out_tokens = sum(m.tokens.output for m in turn if m.tokens is not None)
-        last = next((m.tokens for m in reversed(turn) if m.tokens is not None), None)
+        out_tokens = sum(m.tokens.output for m in answered if m.tokens is not None)
+        last = next((m.tokens for m in reversed(answered) if m.tokens is not None), None)
         if last is not None:
             context = last.input + last.cache_read + last.cache_creation
             right = Text.assemble((f"{human_count(context)} ctx · {human_count(out_tokens)} out   ", p.faint), right)
@@ -375,6 +386,8 @@ class Painter:
             left = Text.assemble(("✗ ", p.error), ("API error  ", p.error), (text, p.error))
         elif kind is Kind.INTERRUPT:
             left = Text("⊘ interrupted by user", p.warning)
+        elif kind is Kind.WARNING:
+            left = Text.assemble(("⚠ ", p.warning), (text, p.warning))
         elif kind is Kind.COMMAND:
             left = Text.assemble(("$ ", p.accent), (prompt_text(message, 400), p.accent))
         else:
@@ -384,14 +397,6 @@ class Painter:
             if text and text != label:
                 left.append(f"  {text}", p.faint)
         return self._right(left, Text(self._stamp(message, dated), p.faint), width)
-
-    def _abandoned(self, call: ToolCall) -> bool:
-        """A call with no result, and no sign of life (its subagent's records) for an hour: not running."""
-        if call.status != "running":
-            return False
-        sub = call.subagent
-        last = epoch_of(sub.last_timestamp if sub is not None and sub.last_timestamp else call.started)
-        return last is not None and self.clock.now() - last > ABANDONED_AFTER
 
     def _stamp(self, message: Message, dated: bool) -> str:
         """The time of `message`, after its date when `dated`."""

@@ -14,7 +14,7 @@ import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import islice, takewhile
+from itertools import islice
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -52,12 +52,11 @@ RECOUNT_EVERY = 1.0
 
 @dataclass(slots=True)
 class Match:
-    """A hit, and where it lies: from the message the count started from on (after), above it (before), on
-    another branch (elsewhere), or found past the end or the top of the conversation, going down from it (head)
-    or up from it (tail)."""
+    """A hit, and how the count found it: going down from the message it started from (down), going up from
+    it (up), or on a branch not being read (elsewhere)."""
 
     hit: Hit
-    side: str  #: head, before, after, tail, elsewhere
+    side: str  #: down, up, elsewhere; or more: one past those held, which says the count is capped
 
     @property
     def message(self) -> Message:
@@ -75,53 +74,85 @@ class Match:
         """The same for the same match found by another search of the session."""
         return self.hit.message.index, *self.place, self.hit.part.where, self.hit.start
 
+    @property
+    def order(self) -> tuple[bool, int, int, int]:
+        """Where it lies in the pane (those on other branches after all the pane shows)."""
+        return self.side == "elsewhere", *self.hit.order
+
 
 @dataclass(slots=True)
 class Count:
-    """One count of the query in a session: what it was made in, and the matches found so far."""
+    """One count of the query in a session: what it was made in, and the matches found so far.
+
+    The matches held are those nearest where it started (MAX_HITS at most): capped, the ones left out lie
+    between the last found going down and the last found going up."""
 
     session: Session | None = None
     version: int = -1  #: the session's version when the count started
     partial: bool = False  #: the session had not been read whole yet
     started: float = 0.0  #: when the count started (time.monotonic)
-    head: list[Match] = field(default_factory=list)  #: the first matches of the conversation, in order
-    before: list[Match] = field(default_factory=list)  #: matches above where the count started, nearest first
-    after: list[Match] = field(default_factory=list)  #: matches from where it started on, in order
-    tail: list[Match] = field(default_factory=list)  #: the last matches of the conversation, last first
+    start: Message | None = None  #: the message it started from
+    down: list[Match] = field(default_factory=list)  #: from there on, past the end to the top, in order
+    up: list[Match] = field(default_factory=list)  #: going up from there, past the top to the end, nearest first
     elsewhere: list[Match] = field(default_factory=list)  #: matches on the branches not being read, in order
     done: bool = True
-    capped: bool = False  #: more matches on this branch than are held: those far from where it started are not
+    capped: bool = False  #: more matches on this branch than are held
+    moved: bool = False  #: a jump switched branches since: the order stands, but the places are another pane's
+    _ordered: list[Match] | None = None
 
     @property
     def here(self) -> int:
         """How many matches of the branch being read are held."""
-        return len(self.head) + len(self.before) + len(self.after) + len(self.tail)
+        return len(self.down) + len(self.up)
 
     @property
     def ordered(self) -> list[Match]:
-        """Every match held: those of the branch being read in its order, then those of the other branches."""
-        return self.head + self.before[::-1] + self.after + self.tail[::-1] + self.elsewhere
+        """Every match held in the pane's order, then those of the other branches: the round n goes."""
+        if self._ordered is None:
+            self._ordered = sorted(self.down + self.up + self.elsewhere, key=lambda match: match.order)
+        return self._ordered
 
-    @property
-    def gap(self) -> int:
-        """Capped, the matches not held come after this one of `ordered` (-1: none are left out)."""
+    def crosses(self, match: Match, step: int) -> bool:
+        """Whether going `step` from `match` passes over the matches not held."""
+        return self.capped and match.key == (self.down[-1] if step > 0 else self.up[-1]).key
+
+    def numbered(self, match: Match) -> bool:
+        """Whether `match` is known to be that match of the branch, counting from its first: capped, when
+        the first is held (the top lies between where the count started and those left out) and up to them."""
         if not self.capped:
-            return -1
-        return len(self.head) - 1 if self.head else len(self.before) + len(self.after) - 1
-
-    def crosses(self, index: int, step: int) -> bool:
-        """Whether going `step` from match `index` of `ordered` passes over the matches not held."""
-        gap = self.gap
-        return gap >= 0 and ((index, step) == (gap, 1) or (index, step) == ((gap + 1) % self.here, -1))
-
-    def numbered(self, index: int) -> bool:
-        """Whether match `index` of `ordered` is known to be that match of the branch, counting from its first."""
-        return self.gap < 0 or (index <= self.gap and bool(self.head or self.tail))
+            return True
+        gap = self.down[-1].order
+        return gap < self.up[-1].order and match.order <= gap
 
     def add(self, matches: list[Match]) -> None:
-        sides = dict(head=self.head, before=self.before, after=self.after, tail=self.tail, elsewhere=self.elsewhere)
+        self._ordered = None
+        sides = dict(down=self.down, up=self.up, elsewhere=self.elsewhere)
         for match in matches:
-            sides[match.side].append(match)
+            if match.side == "more":
+                self.capped = True
+            else:
+                sides[match.side].append(match)
+
+
+def nearest(down: Iterator[Hit], up: Iterator[Hit], others: Iterator[Hit], limit: int) -> Iterator[Match]:
+    """The matches to hold, from the hits going `down` from where the count starts and going `up` from
+    there: half of `limit` going down; when that cut it short, going up until it meets them; then those on
+    the other branches; `limit` in all. One more going up, past those held, says the count is capped."""
+    held, last = 0, None
+    for hit in islice(down, limit // 2):
+        held, last = held + 1, hit.order
+        yield Match(hit, "down")
+    if held == limit // 2:
+        for hit in up:
+            if hit.order == last:
+                break
+            if held == limit:
+                yield Match(hit, "more")
+                return
+            held += 1
+            yield Match(hit, "up")
+    for hit in islice(others, limit - held):
+        yield Match(hit, "elsewhere")
 
 
 def match_cells(strip: Strip, query: Query) -> list[tuple[int, int]]:
@@ -224,11 +255,11 @@ class FindBar(Horizontal):
     """
 
     class Found(TextualMessage):
-        """A batch of matches from the search numbered `token` (`done`: the last one; `capped`: more not held)."""
+        """A batch of matches from the search numbered `token` (`done`: the last one)."""
 
-        def __init__(self, token: int, matches: list[Match], done: bool, capped: bool = False) -> None:
+        def __init__(self, token: int, matches: list[Match], done: bool) -> None:
             super().__init__()
-            self.token, self.matches, self.done, self.capped = token, matches, done, capped
+            self.token, self.matches, self.done = token, matches, done
 
     def __init__(self, view: ConversationView, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -378,8 +409,10 @@ class FindBar(Horizontal):
         view = self.view
         with view.lock:
             messages, others = list(view.messages), session.other_branches()
-            count = Count(session, session.version, not view.read_whole, time.monotonic(), done=False)
-        self._scan(self._token, query, session, messages, self._start_index(messages), others)
+            start = self._start_index(messages)
+            top = messages[start] if start < len(messages) else None
+            count = Count(session, session.version, not view.read_whole, time.monotonic(), top, done=False)
+        self._scan(self._token, query, session, messages, start, others)
         return count
 
     def _recount(self) -> None:
@@ -444,50 +477,27 @@ class FindBar(Horizontal):
     def _scan(
         self, token: int, query: Query, session: Session, messages: list[Message], start: int, others: list[Message]
     ) -> None:
-        """The matches of `query` nearest message `start`, posted in batches: from it on, past the end to the top
-        (half of MAX_HITS at most); when that cut it short, going up from it, past the top to the end, until
-        it meets them; then those on the branches not being read (`others`). MAX_HITS at most in all: from
-        the first match, N reaches the last one whatever the count."""
+        """The matches of `query` nearest message `start` (see `nearest`), posted in batches; then those on the
+        branches not being read (`others`). From the first match, N reaches the last one whatever the count."""
         worker = get_current_worker()
-        first = messages[start].index if start < len(messages) else 0
         path = session.path
 
-        capped = False
-
-        def hits(visible: list[Message], start: int, backward: bool = False) -> Iterator[Hit]:
+        def hits(visible: list[Message], begin: int, backward: bool = False) -> Iterator[Hit]:
             return find(
                 session,
                 query,
-                start,
+                begin,
                 lambda call: full_output(path, call),
                 visible,
                 lambda: worker.is_cancelled,
                 backward=backward,
             )
 
-        def matches() -> Iterator[Match]:
-            nonlocal capped
-            held, met = 0, None
-            for hit in islice(hits(messages, start), MAX_HITS // 2):
-                match = Match(hit, "after" if hit.message.index >= first else "head")
-                held, met = held + 1, match.key
-                yield match
-            if held == MAX_HITS // 2:  # cut short: the rest of the room goes up from `start` until it meets `met`
-                up = (
-                    Match(hit, "before" if hit.message.index < first else "tail") for hit in hits(messages, start, True)
-                )
-                for match in takewhile(lambda match: match.key != met, up):
-                    if held == MAX_HITS:
-                        capped = True
-                        return
-                    held += 1
-                    yield match
-            yield from islice((Match(hit, "elsewhere") for hit in hits(others, 0)), MAX_HITS - held)
-
+        matches = nearest(hits(messages, start), hits(messages, start, True), hits(others, 0), MAX_HITS)
         batch: list[Match] = []
         sent = time.monotonic()
         try:
-            for count, match in enumerate(matches(), 1):
+            for count, match in enumerate(matches, 1):
                 batch.append(match)
                 now = time.monotonic()
                 if count == 1 or now - sent >= BATCH_SECONDS:
@@ -496,7 +506,7 @@ class FindBar(Horizontal):
         except RuntimeError:  # a dict of a subagent grew as its layout was made (live): what was found stands
             pass
         if not worker.is_cancelled:
-            self.post_message(self.Found(token, batch, True, capped))
+            self.post_message(self.Found(token, batch, True))
 
     def on_find_bar_found(self, message: Found) -> None:
         message.stop()
@@ -505,7 +515,7 @@ class FindBar(Horizontal):
         count = self._latest  # a recount leaves the last count standing until it is done itself
         count.add(message.matches)
         if message.done:
-            count.done, count.capped = True, message.capped
+            count.done = True
             self._took = time.monotonic() - count.started
             if self._fresh is not None:
                 self._count, self._fresh = self._fresh, None
@@ -540,8 +550,8 @@ class FindBar(Horizontal):
         self._jump(step)
 
     def _jump(self, step: int, recentre: bool = True) -> None:
-        """Go to the match `step` asks for, or once it is found (`recentre`: count again around the current
-        match first when the one asked for is among those a capped count left out)."""
+        """Go to the match `step` asks for, or once it is found (`recentre`: count again from the cursor first
+        when the count cannot tell which match that is)."""
         if not self._known(step):
             self._pending = step  # the count goes on: go when it has found the match
             self._show_status()
@@ -549,14 +559,25 @@ class FindBar(Horizontal):
         ordered = self._count.ordered
         current = self._position(ordered) if self._on_current() else None
         session = self.view.session
-        if recentre and current is not None and self._count.crosses(current, step) and self.query_ and session:
-            self._token += 1  # count again around the current match, then go
+        if recentre and self.query_ and session and self._astray(ordered, current, step):
+            self._token += 1  # count again from the cursor, then go
             self._fresh, self._pending = self._start_count(self.query_, session), step
             return
-        if ordered:  # else the bar says "no matches"
+        if ordered and session is not None:  # else the bar says "no matches"
+            version = session.version
             self._go(ordered, self._target(ordered, step))
-            if self._grew(self.view.session):
-                self._recount()  # it switched to another branch: count there
+            if self._count.version == version != session.version:  # it switched branches: n goes on round
+                self._count.version, self._count.moved = session.version, True
+
+    def _astray(self, ordered: list[Match], current: int | None, step: int) -> bool:
+        """Whether the count cannot tell which match `step` goes to: from the current match (`current` in
+        `ordered`), one among those a capped count left out; from the cursor, any once a jump switched branches
+        (its places are those of the pane it was made in), or the one next to it when the count is capped and
+        did not start there (the matches held are those nearest where it started)."""
+        count = self._count
+        if current is not None and step:
+            return count.crosses(ordered[current], step)
+        return count.moved or (count.capped and count.start is not self._cursor_top())
 
     def _known(self, step: int) -> bool:
         """Whether the match to go to has been found (the first from the cursor on, for `step` 0: in the
@@ -565,7 +586,7 @@ class FindBar(Horizontal):
             return False
         if self._count.done:
             return True
-        return step == 0 and any(self._aim is None or m.place == self._aim for m in self._count.after)
+        return step == 0 and any(self._aim is None or m.place == self._aim for m in self._count.down)
 
     def _target(self, ordered: list[Match], step: int) -> int:
         """Index in `ordered` of the match to go to."""
@@ -576,24 +597,23 @@ class FindBar(Horizontal):
         current = self._position(ordered)
         if current is not None and step and self._on_current():
             return (current + step) % len(ordered)
-        top, at = self._cursor_top(), self.view.cursor_index
-        if top is None or at is None:
+        entry, at = self.view.cursor, self.view.cursor_index
+        if entry is None or at is None:
             return 0 if step >= 0 else len(ordered) - 1
         rows = self._rows_of_message(at)
 
         def before(match: Match) -> bool:
             """Whether `match` is above the cursor (one hidden in a closed subagent: where the cursor is)."""
-            index = match.hit.message.index
-            return index < top.index or (index == top.index and rows.get(match.place, at) < at)
+            index = match.hit.index
+            above = index < entry.top or (index == entry.top and rows.get(match.place, at) < at)
+            return match.side != "elsewhere" and above
 
-        here = self._count.here  # past the last match here, n goes on to the other branches (the first, else)
-        if step >= 0:
-            found = next((i for i in range(here) if not before(ordered[i])), here % len(ordered))
-            if step and found == current and rows.get(ordered[found].place) == at:
-                found = (found + 1) % len(ordered)  # the cursor is on the current match: n goes on
-            return found
-        earlier = [i for i in range(here) if before(ordered[i])]
-        return earlier[-1] if earlier else len(ordered) - 1
+        found = next((i for i, match in enumerate(ordered) if not before(match)), len(ordered))
+        if step < 0:
+            return (found - 1) % len(ordered)
+        if step and found == current and rows.get(ordered[found].place) == at:
+            found += 1  # the cursor is on the current match: n goes on
+        return found % len(ordered)
 
     def _on_current(self) -> bool:
         """Whether the cursor is where the last jump put it."""
@@ -685,8 +705,8 @@ class FindBar(Horizontal):
         if self.query_ is None:
             return "ctrl+r regex · ⏎ jump · esc close"
         count = self._count
-        ordered = count.ordered
-        total, here, others = len(ordered), count.here, len(count.elsewhere)
+        here, others = count.here, len(count.elsewhere)
+        total = here + others
         more = "+" if count.capped else ""
         if not count.done:
             return f"searching… {total:,} so far" if total else "searching…"
@@ -694,15 +714,16 @@ class FindBar(Horizontal):
             return "no matches"
         jump = key_display(self.app, FindInput.BINDINGS, "find.jump")
         elsewhere = f" · {others:,}{'+' if total == MAX_HITS else ''} on other branches" if others else ""
+        ordered = count.ordered
         position = self._position(ordered)
         if position is None and not here:
             return f"no matches here{elsewhere}: {jump} goes there"
         if position is None:
             return f"{here:,}{more} match{'' if here == 1 else 'es'}{elsewhere}"
-        if position >= here:  # the branch switched to is counted next
+        if position >= here:  # on a branch the count was not made in (the pane switched to it)
             return f"on another branch: match {position - here + 1:,} of {others:,}"
         hidden = f" · past the pane: {jump} opens it" if self._mark is None and self._landed is not None else ""
-        number = f"{position + 1:,}" if count.numbered(position) else "?"
+        number = f"{position + 1:,}" if count.numbered(ordered[position]) else "?"
         return f"match {number} of {here:,}{more}{elsewhere}{hidden}"
 
 

@@ -42,7 +42,7 @@ class SessionHeader(Static):
     @property
     def stale(self) -> bool:
         """Whether the time since the session started reads differently now than when shown."""
-        return self._started is not None and self.clock.ago(self._started) != self._ago
+        return self._started is not None and self.clock.ago(self._started, day=True) != self._ago
 
     def show(self, session: Session | None, title: str = "", status: str = "") -> None:
         """Describe `session` (None: nothing open); `status` (how far a read has got) goes first on the
@@ -67,7 +67,7 @@ class SessionHeader(Static):
         commands = sum(1 for m in session.messages if m.kind is Kind.COMMAND)
         parts = []
         if parse_time(started) is not None:
-            self._started, self._ago = started, self.clock.ago(started)
+            self._started, self._ago = started, self.clock.ago(started, day=True)
             parts.append(self._ago)
         span = span_seconds(started, ended)
         if span is not None:  # as stats and the list measure it
@@ -95,8 +95,8 @@ class SessionHeader(Static):
             parts.append(f"⎇ {one_line(branch, 80)}")
         if session.forks:
             parts.append(plural(len(session.forks), "fork"))
-        if session.problems:
-            parts.append(damage(len(session.problems), session.malformed_lines))
+        if problems := session.all_problems():
+            parts.append(damage(len(problems), session.malformed_lines))
         parts.append(one_line(session.project_path or session.path, 300))
         text = Text(" · ".join(parts), style="dim")
         return text

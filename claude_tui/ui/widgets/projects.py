@@ -28,7 +28,7 @@ class ProjectTree(Tree["Project | None"]):
         Binding("k", "cursor_up", "Up", show=False, id="projects.up"),
         Binding("g", "scroll_home", "First", show=False, id="projects.first"),
         Binding("G", "scroll_end", "Last", show=False, id="projects.last"),
-        Binding("enter", "open", "Open", show=False, id="projects.open"),
+        Binding("enter", "screen.open_row('projects')", "Open", show=False, id="projects.open"),  # see SessionList
     ]
 
     class ProjectChosen(Message):
@@ -37,9 +37,6 @@ class ProjectTree(Tree["Project | None"]):
         def __init__(self, project: Project | None) -> None:
             super().__init__()
             self.project = project
-
-    class ProjectOpened(Message):
-        """Enter on the chosen project: on to its sessions."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(Text("Projects"), id=id)  # Text: a str would be parsed as markup (and load rich's emoji)
@@ -90,7 +87,8 @@ class ProjectTree(Tree["Project | None"]):
                 worktrees.setdefault(project.repo, []).append(project)
         target: TreeNode[Project | None] | None = None
         emitted: set[str] = set()
-        names = Counter(p.name for p in self.projects)
+        heads = [split_path(repo)[1] for repo in worktrees if repo not in by_path]  # shown dim, by name
+        names = Counter([p.name for p in self.projects] + heads)
         self._twins = {name for name, count in names.items() if count > 1}
         for project in self.projects:  # a repository is placed where its newest worktree or itself falls
             head = project.repo if project.repo and project.repo != project.path else project.path
@@ -101,8 +99,7 @@ class ProjectTree(Tree["Project | None"]):
             kids = [k for k in worktrees.get(head, []) if self._matches(k)]
             if not kids and (owner is None or not self._matches(owner)):
                 continue
-            name = one_line(split_path(head)[1])
-            label = self._label(owner) if owner is not None else Text(name, "dim")
+            label = self._label(owner) if owner is not None else self._head_label(head)
             if not kids:
                 node = self.root.add_leaf(label, owner)
             else:
@@ -147,11 +144,22 @@ class ProjectTree(Tree["Project | None"]):
             label.append("⎇ ", "dim")
         label.append(one_line(project.name, 200))
         label.append(f"  {count}", "dim")
-        if project.name in self._twins:  # two projects of one name: say where each is
-            label.append(f"  {one_line(split_path(project.path)[0], 80)}", "dim italic")
+        self._add_where(label, project.path)
         if project.live:
             label.append(" ●", "green")
         return label
+
+    def _head_label(self, repo: str) -> Text:
+        """A repository that is no project of its own, shown (dim) for its worktrees."""
+        label = Text(one_line(split_path(repo)[1], 200), "dim")
+        self._add_where(label, repo)
+        return label
+
+    def _add_where(self, label: Text, path: str) -> None:
+        """Two rows of one name: each says where it is."""
+        parent, name = split_path(path)
+        if name in self._twins:
+            label.append(f"  {one_line(parent, 80)}", "dim italic")
 
     def render_label(self, node: TreeNode[Project | None], base_style: Style, style: Style) -> Text:
         """The label cut with an ellipsis to the width left of its row (a long path or name)."""
@@ -177,8 +185,8 @@ class ProjectTree(Tree["Project | None"]):
         if event.node is self.cursor_node and self.has_focus:
             self._choose(event.node.data)
 
-    def action_open(self) -> None:
-        node = self.cursor_node
-        if node is not None and node.data is not None:
-            self._choose(node.data)
-            self.post_message(self.ProjectOpened())
+    def choose_cursor(self) -> Project | None:
+        """The project under the cursor, now chosen; None on a row of no project."""
+        project = self.cursor_node.data if self.cursor_node is not None else None
+        self._choose(project)
+        return project

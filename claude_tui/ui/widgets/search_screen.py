@@ -28,6 +28,7 @@ from textual.widgets import Checkbox, Input, Select, Static
 from claude_tui.core.find import Query
 from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, Hits, left_out_note
 from claude_tui.ui.bindings import cursor_bindings, key_display
+from claude_tui.ui.palette import foreground
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.findbar import match_styles
 from claude_tui.ui.widgets.keybar import KeyBar
@@ -88,7 +89,7 @@ class HitList(ScrollView, can_focus=True):
     HitList {
         overflow-x: hidden;
         scrollbar-size-vertical: 1;
-        & > .hit-list--cursor { background: $block-cursor-background; }
+        & > .hit-list--cursor { background: $block-cursor-background; color: $block-cursor-foreground; }
         & > .hit-list--cursor-blurred { background: $block-cursor-blurred-background; }
         & > .hit-list--dim { color: $text-muted; }
     }
@@ -125,16 +126,15 @@ class HitList(ScrollView, can_focus=True):
         base = self.rich_style
         if index >= len(self.lines):
             return Strip.blank(width, base)
-        strip = self._strips.get((line, width))
-        if strip is None:
-            strip = self._strips[line, width] = self._draw(index, row, width)
-        if index == self.cursor:
+        if index == self.cursor:  # drawn each time: its dim facts take the cursor's colour, not the cache's grey
             name = "hit-list--cursor" if self.has_focus else "hit-list--cursor-blurred"
-            strip = strip.apply_style(self.get_component_rich_style(name))
+            strip = self._draw(index, row, width, Style()).apply_style(self.get_component_rich_style(name))
+        elif (strip := self._strips.get((line, width))) is None:
+            strip = self._strips[line, width] = self._draw(index, row, width, foreground(self, "hit-list--dim"))
         return strip.apply_style(base)
 
-    def _draw(self, index: int, row: int, width: int) -> Strip:
-        """A hit's first line (its title, and at the right where and who) or its snippet."""
+    def _draw(self, index: int, row: int, width: int, dim: Style) -> Strip:
+        """A hit's first line (its title, and at the right where and who, in `dim`) or its snippet."""
         title, facts, snippet = self.lines[index]
         if row:
             text = snippet.copy()
@@ -143,6 +143,7 @@ class HitList(ScrollView, can_focus=True):
             text = title.copy()
             text.truncate(room, overflow="ellipsis", pad=True)
             text.append_text(Text("  ") + facts)
+            text.stylize_before(dim, len(text) - len(facts))  # under the facts' own styles: an error's red stays
         text.truncate(width, overflow="ellipsis", pad=True)
         return Strip(list(text.render(self.app.console)), width)
 
@@ -379,8 +380,8 @@ class SearchScreen(Screen[None]):
         clock = self.app_.clock
         title = Text.assemble((one_line(hit.title or "(untitled)", 200), "bold"))
         project = re.split(r"[\\/]", hit.project.rstrip("/\\"))[-1] or hit.project
-        when = f"{clock.ago(hit.timestamp)} {clock.clock_time(hit.timestamp, seconds=False)}"
-        facts = Text(f"{one_line(project, 40)} · {when} · ", "dim")
+        when = f"{clock.ago(hit.timestamp, day=True)} {clock.clock_time(hit.timestamp, seconds=False)}"
+        facts = Text(f"{one_line(project, 40)} · {when} · ")  # in the list's dim colour, off the cursor
         facts.append(_who(hit), "bold red" if hit.is_error else "bold")
         body = Text("  ")
         marked = self._styles[1]
@@ -413,8 +414,10 @@ class SearchScreen(Screen[None]):
             await self.app_.open_hit(self.hits[index])
 
     def action_results(self) -> None:
+        """Down from the query: to the results, at once: the Downs typed right behind it (a burst, over SSH) are
+        theirs, not the query box's."""
         if self.hits:
-            self.query_one(HitList).focus()
+            self.set_focus(self.query_one(HitList))
 
     def action_errors(self) -> None:
         box = self.query_one("#search-errors", Checkbox)

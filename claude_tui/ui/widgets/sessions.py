@@ -21,6 +21,7 @@ from textual.strip import Strip
 from claude_tui.core.stats import human_count, human_duration, plural
 from claude_tui.ui.bindings import cursor_bindings, key_display
 from claude_tui.ui.clock import Clock, epoch_of
+from claude_tui.ui.palette import foreground
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.entries import short_model
 
@@ -110,7 +111,7 @@ class SessionList(ScrollView, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *cursor_bindings("sessions"),
-        Binding("enter", "open", "Open", id="sessions.open"),
+        Binding("enter", "screen.open_row('sessions')", "Open", id="sessions.open"),  # the screen's: focus moves now
         Binding("s", "sort_next", "Sort", id="sessions.sort"),
         Binding("S", "sort_reverse", "Reverse sort", show=False, id="sessions.reverse"),
         Binding("a", "toggle_hidden", "Show empty", show=False, id="sessions.hidden"),
@@ -268,24 +269,19 @@ class SessionList(ScrollView, can_focus=True):
         index = round(self.scroll_offset.y) + y - 1
         if index == 0 and not self.shown and (hint := self.empty_hint()):
             hint = set_cell_size(f" {hint}", width)
-            return Strip([Segment(hint, self._fg("session-list--dim"))], width).apply_style(base)
+            return Strip([Segment(hint, foreground(self, "session-list--dim"))], width).apply_style(base)
         if index >= len(self.shown):
             return Strip.blank(width, base)
         if index == self.cursor:  # drawn each time: its dim cells take the cursor's colour, not the cache's grey
             name = "session-list--cursor" if self.has_focus else "session-list--cursor-blurred"
             strip = self._row(self.shown[index], width, Style()).apply_style(self.get_component_rich_style(name))
         elif (strip := self._rows.get(index)) is None:
-            strip = self._rows[index] = self._row(self.shown[index], width, self._fg("session-list--dim"))
+            strip = self._rows[index] = self._row(self.shown[index], width, foreground(self, "session-list--dim"))
         return strip.apply_style(base)
 
-    def _fg(self, name: str) -> Style:
-        """A component's colour and text style, without its background (rows lie on the cursor's)."""
-        style = self.get_component_rich_style(name)
-        return Style(color=style.color, bold=style.bold, italic=style.italic)
-
     def _header(self, width: int) -> Strip:
-        plain = self._fg("session-list--header")
-        sorted_ = self._fg("session-list--sorted")
+        plain = foreground(self, "session-list--header")
+        sorted_ = foreground(self, "session-list--sorted")
         labels = {key: label for key, label, *_ in COLUMNS}
         arrow = "▼" if self.sort_descending else "▲"
         if all(key != self.sort_key for key, _, _ in self._columns):  # sorted by a column too narrow to show
@@ -302,7 +298,7 @@ class SessionList(ScrollView, can_focus=True):
         recorded = _recorded(info)
         when = self.clock.ago(recorded) if recorded is not None else "~" + self.clock.ago(info.mtime)  # ~: file time
         values: dict[str, tuple[str, Style | None]] = {
-            "live": ("●", self._fg("session-list--live")) if info.live else ("", None),
+            "live": ("●", foreground(self, "session-list--live")) if info.live else ("", None),
             "title": (title_of(info), title_style),
             "when": (when, dim),
             "active": (human_duration(info.active_s) if info.active_s else "-", dim),
@@ -347,9 +343,6 @@ class SessionList(ScrollView, can_focus=True):
 
     def action_cursor(self, delta: int) -> None:
         self.move_to(self.cursor + delta)
-
-    def action_open(self) -> None:
-        self.move_to(self.cursor, open=True)
 
     def action_sort_next(self) -> None:
         shown = [key for key in SORTABLE if any(key == column for column, _, _ in self._columns)] or SORTABLE
