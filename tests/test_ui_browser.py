@@ -780,6 +780,12 @@ async def test_a_key_typed_right_after_a_pane_key_goes_to_the_pane_it_chose(
         assert (tree.cursor_line, sessions.cursor, view.cursor_index or 0) == expected
 
 
+def _shows_chosen(view: ConversationView, sessions: SessionList) -> bool:
+    """The conversation shows the session the list's cursor is on (on a busy machine, OPEN_DELAY after it was
+    chosen may not be enough)."""
+    return sessions.chosen is None or (view.session is not None and view.session.id == sessions.chosen.id)
+
+
 async def _after_keys(
     roots: list[Path], pane: str, typed: str, burst: list[str], fast: bool, size: tuple[int, int] = WIDE
 ) -> tuple[object, ...]:
@@ -795,14 +801,14 @@ async def _after_keys(
             await settled(pilot, lambda: len(sessions.shown) > 1 and view.session is not None)
         await pilot.press(pane, *typed)
         await pilot.pause(3 * OPEN_DELAY)  # a session chosen in the list opens after OPEN_DELAY
-        await settled(pilot, lambda: not view.reading)
+        await settled(pilot, lambda: not view.reading and _shows_chosen(view, sessions))
         for key in burst:
             if fast:  # all in the queue before the first is handled, as over SSH
                 app.post_message(events.Key(key, key if len(key) == 1 else None))
             else:
                 await pilot.press(key)
         await pilot.pause(3 * OPEN_DELAY)  # a session chosen in the list opens after OPEN_DELAY
-        await settled(pilot, lambda: not view.reading)
+        await settled(pilot, lambda: not view.reading and _shows_chosen(view, sessions))
         box = app.main.query("#projects-filter" if pane == "1" else "#sessions-filter")
         focused = app.focused.id if app.focused else None
         session = view.session.id if view.session else None
@@ -1145,3 +1151,24 @@ async def test_a_cost_that_leaves_out_a_model_with_no_price_says_so(tmp_path: Pa
         sessions.move_to(sessions.shown.index(next(s for s in sessions.shown if s.id == "partial")))
         await settled(pilot, lambda: "partial" in facts.render_line(0).text)
         assert " · $0.02+ (no price for claude-opus-5) · " in facts.render_line(3).text
+
+
+async def test_a_move_in_the_list_right_after_choosing_a_project_is_not_undone_by_its_newest_opening(
+    roots: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Choosing a project opens its top session after the list is drawn; on a busy machine (CI) the session a
+    `j` typed at once moved to opened first, and the top one then replaced it under the cursor on row 2."""
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        view = await browser_ready(pilot, app)
+        late = lambda callback, *args: app.main.set_timer(0.1, lambda: callback(*args))  # noqa: E731
+        monkeypatch.setattr(app.main, "call_after_refresh", late)  # the next refresh comes late
+        monkeypatch.setattr(app_module, "OPEN_DELAY", 0.01)  # and the move's open before it
+        tree, sessions = app.main.query_one(ProjectTree), app.main.query_one(SessionList)
+        await pilot.press("1")
+        for key in ("j", "enter", "j"):
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await pilot.pause(0.3)
+        await settled(pilot, lambda: not view.reading)
+        assert tree.chosen is not None and tree.chosen.name == "weather-cli" and sessions.cursor == 1
+        assert sessions.chosen is not None and view.session is not None and view.session.id == sessions.chosen.id

@@ -478,12 +478,18 @@ class MainScreen(Screen[None]):
         chosen = None if open_newest or session is None else str(session.path)
         sessions = self._list_sessions(project, chosen, keep_places)
         if open_newest and sessions.shown:
-            self.call_after_refresh(self.open_session, sessions.shown[0])  # the list first, then its session
+            self.call_after_refresh(self._open_if_chosen, sessions.shown[0])  # the list first, then its session
         elif open_newest:
             self.info = None
             key = key_display(self.app, SessionList.BINDINGS, "sessions.hidden")
             self.conversation.clear(f"No sessions here ({key} shows empty and warmup ones)")
             self.update_header()
+
+    def _open_if_chosen(self, info: SessionInfo) -> None:
+        """Open `info` unless the list's cursor has left it meanwhile (a key typed at once opens its own)."""
+        chosen = self.query_one(SessionList).chosen
+        if chosen is not None and chosen.file == info.file:
+            self.open_session(info)
 
     @on(SessionList.SessionChosen)
     def _session_chosen(self, message: SessionList.SessionChosen) -> None:
