@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sqlite3
 import threading
@@ -26,6 +27,7 @@ from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.config import Config
 from claude_tui.ui.live import Pacer, Rate
+from claude_tui.ui.widgets import conversation as conversation_module
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.header import SessionHeader
 from claude_tui.ui.widgets.projects import ProjectTree
@@ -673,3 +675,36 @@ def test_rate_starts_over_when_the_count_drops() -> None:
     assert rate.per_second() == 0 and rate.last == 20
     rate.add(30)
     assert rate.per_second() > 0
+
+
+async def test_following_a_big_session_freezes_it_once_and_thaws_it_when_its_file_is_rewritten(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A session of FREEZE_MESSAGES or more is kept from the cycle collector (gc.freeze) while shown. Each read
+    of a followed session froze again all made since, garbage too (+45 MB a thousand records appended), and a
+    rewritten file's old messages stayed, frozen and held by their rows kept for reuse (+7 MB a rewrite)."""
+    monkeypatch.setattr(conversation_module, "FREEZE_MESSAGES", 4)
+    calls: list[str] = []
+    for name in ("freeze", "unfreeze"):
+        real = getattr(gc, name)
+        monkeypatch.setattr(gc, name, lambda real=real, name=name: (calls.append(name), real())[1])
+    thread = Thread()
+    for i in range(3):
+        thread.prompt(f"question {i}")
+        thread.answer(text(f"answer {i}"))
+    path = thread.write(tmp_path / "live.jsonl")
+    app = session_app(path, follow=True)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        frozen = gc.get_freeze_count()
+        assert calls == ["freeze"] and frozen > 0
+        for i in range(3):
+            append(path, thread.prompt(f"more {i}"))
+            await settled(pilot, lambda i=i: f"more {i}" in pane(view) and not view.reading)
+        assert calls == ["freeze"] and gc.get_freeze_count() <= frozen  # what the reads left is not kept
+        path.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in thread.records[:6]))  # rewritten, shorter
+        await settled(pilot, lambda: "more 0" not in pane(view) and "answer 2" in pane(view) and not view.reading)
+        assert calls == ["freeze", "unfreeze", "freeze"]
+        read = {id(m) for m in view.session.messages}
+        assert all(id(e.message) in read for e in view._built.values())  # the rows of the old messages are let go
+    gc.unfreeze()

@@ -252,7 +252,12 @@ class ConversationView(ScrollView, can_focus=True):
         self.scroll_to(0, 0, animate=False, immediate=True, force=True)
         self._sync_size()
         self.refresh()
-        if self._froze:  # the last session, frozen, is garbage now: in cycles, which only the collector frees
+        self._thaw()
+
+    def _thaw(self) -> None:
+        """The session read before, frozen, is garbage now (another session, or its file rewritten): it is in
+        cycles, which only the collector frees."""
+        if self._froze:
             self._froze = False
             gc.unfreeze()
             gc.collect()
@@ -355,8 +360,9 @@ class ConversationView(ScrollView, can_focus=True):
             error = self._error
             self.placeholder = f"Cannot read this session: {error}" if error else _no_messages(session)
             # A big session is millions of objects that live as long as it is shown: keep the
-            # cycle collector from walking them all (a 150 ms pause) every so often while it is.
-            if len(session.messages) >= FREEZE_MESSAGES:
+            # cycle collector from walking them all (a 150 ms pause) every so often while it is. Once: each
+            # freeze keeps all made since, garbage too, and a followed session is read again many times a second.
+            if not self._froze and len(session.messages) >= FREEZE_MESSAGES:
                 gc.freeze()
                 self._froze = True
             if not self._entries:
@@ -388,6 +394,8 @@ class ConversationView(ScrollView, can_focus=True):
         if update.started_over:
             self.notify("The session file was rewritten or cut short: read again from its start", timeout=6)
             self._grew.clear()  # what it counted were rows of the file before; now past its end, or other rows
+            self._built.clear()  # the entries of the messages read before: none of them is shown again
+            self._thaw()  # and those messages are garbage
             self._rebuild()
             return
         anchor = self._anchor()
