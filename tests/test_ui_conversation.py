@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Callable
@@ -875,9 +876,13 @@ async def test_g_while_a_session_is_read_goes_to_its_real_end(tmp_path: Path, mo
     app = session_app(slow_read(tmp_path, monkeypatch))
     async with app.run_test(size=SIZE) as pilot:
         view = app.screen.query_one(ConversationView)
-        await settled(pilot, lambda: view.reading and len(view.entries) > 3)
+        deadline = time.monotonic() + 20
+        while not (view.reading and len(view.entries) > 3):  # not `settled`: its last pause may see the read out
+            assert time.monotonic() < deadline, "timed out"
+            await asyncio.sleep(0.01)
         view.action_last()  # G (a pilot's key press waits for the app to be idle: the read's end)
         early = len(view.entries)
+        assert view.reading
         await settled(pilot, lambda: not view.reading)
         await pilot.pause()
         assert early < len(view.entries) == 800 and view.cursor is view.entries[-1], early
