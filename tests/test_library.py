@@ -594,3 +594,36 @@ def test_an_ambiguous_id_names_the_matches_so_they_can_be_told_apart(tmp_path: P
         SessionNotFound, match=rf"3 session files match .* \(-home-u-a/{sid}.jsonl, -home-u-a/{sid[:-1]}d"
     ):
         find_session("cccc", roots)
+
+
+def _listed_and_core(root: Path, tmp_path: Path, path: Path) -> tuple[dict, dict]:
+    """The list's facts of the session at `path` and those `stats` gives, side by side."""
+    [info] = [s for p in library(root, tmp_path).projects for s in p.sessions if s.id == path.stem]
+    core = _core_facts(path)
+    return {k: getattr(info, k) for k in core}, core
+
+
+@pytest.mark.parametrize("grown", [False, True])
+def test_the_list_counts_a_record_written_twice_once_as_stats_does(tmp_path: Path, grown: bool) -> None:
+    """A prompt written twice is one prompt, and a copy of an earlier record brings back no earlier time (no second
+    pause), whether the copy is read with the rest or after it, as the file grew."""
+    root = tmp_path / "projects"
+    w = Writer("twice", cwd="/home/u/twice")
+    w.prompt("make it ruby")
+    w.answer({"type": "text", "text": "done"})
+    w.records[-1]["timestamp"] = "2026-01-05T11:00:00.000Z"
+    w.records.append(dict(w.records[0]))
+    w.prompt("and the tests")["timestamp"] = "2026-01-05T11:00:10.000Z"
+    folder = root / encode("/home/u/twice")
+    if grown:
+        whole = w.records
+        w.records = whole[:2]
+        path = w.write(folder)
+        library(root, tmp_path)
+        w.records = whole
+        w.append(path, 2)
+    else:
+        path = w.write(folder)
+    listed, core = _listed_and_core(root, tmp_path, path)
+    assert listed == core
+    assert (core["prompts"], core["messages"], core["active_s"]) == (2, 3, 10.0)

@@ -671,3 +671,29 @@ def test_a_timestamp_that_is_not_a_time_is_told_whatever_its_type(tmp_path: Path
         "timestamp {'at': '" + "x" * 32 + " is not a time: left out",  # cut at 40 characters
     ]
     assert session.first_timestamp is None
+
+
+def test_a_record_written_twice_counts_once(tmp_path: Path) -> None:
+    """The same record twice (Claude Code's known bug) is one prompt, not a second one with the first's parent:
+    no fork, no branch to choose, and a note."""
+    thread = Thread()
+    prompt = thread.prompt("make it ruby")
+    thread.raw(dict(prompt))
+    thread.answer(text("Done."), msg_id="m1")
+    session = load(thread, tmp_path)
+    assert [m.kind for m in session.visible()] == [Kind.PROMPT, Kind.ASSISTANT]
+    assert session.forks == []
+    assert [(p.line_no, p.message) for p in session.problems] == [(2, "record u0001 written twice")]
+    facts = session_stats(session)
+    assert (facts["user_prompts"], facts["forks"], facts["records"]) == (1, 0, 3)
+
+
+def test_a_record_written_twice_adds_no_pause(tmp_path: Path) -> None:
+    """A copy of an earlier record further on brings back no earlier time: the session does not seem left twice."""
+    thread = Thread()
+    first = thread.prompt("go", timestamp="2026-01-05T09:00:00.000Z")
+    thread.answer(text("later"))["timestamp"] = "2026-01-05T11:00:00.000Z"
+    thread.raw(dict(first))
+    thread.prompt("on", timestamp="2026-01-05T11:00:10.000Z")
+    facts = session_stats(load(thread, tmp_path))
+    assert (facts["interruptions"], facts["active_s"]) == (1, 10.0)

@@ -75,7 +75,7 @@ def test_a_last_record_without_newline_is_shown_and_not_doubled_when_more_comes(
     assert tail.caught_up and tail.session.messages[-1].plain_text == "done 🎉"
     assert describe(tail.session) == one_shot(path)
     more = Thread(session_id="live")
-    more.prompt("again")
+    more.prompt("again", uuid="u1001")  # a record of its own: the file's first is u0001
     with path.open("ab") as f:
         f.write(b"\n" + more.bytes())
     tail.poll()

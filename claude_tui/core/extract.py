@@ -95,7 +95,7 @@ class State:
         "agent", "ai_title", "answers", "branches", "calls", "calls_seen", "custom_title", "cwds", "errors",
         "errors_seen", "first_command", "first_prompt", "first_ts", "has_answer", "inline_subs", "last_ts", "last_uuid",
         "leaves", "lines", "models", "msgs", "owner", "paused_ms", "prev_ts", "progress", "prompt_seen", "prompts",
-        "sidechain", "usage", "warmup", "worktrees",
+        "seen", "sidechain", "usage", "warmup", "worktrees",
     )  # fmt: skip
 
     def __init__(self, agent: bool = False) -> None:
@@ -128,6 +128,7 @@ class State:
         self.msgs: dict[str, list[Any]] = {}  #: message id -> [model, tokens...] (window)
         self.calls_seen: dict[str, str] = {}  #: tool_use id -> tool name (window)
         self.errors_seen: dict[str, None] = {}  #: tool_use ids with an error result (window)
+        self.seen: dict[str, None] = {}  #: uuids of top-level records (window)
         self.sidechain: dict[str, None] = {}  #: uuids of inline sidechain records (window)
         self.progress: dict[str, dict[str, Any]] = {}  #: progress-copied subagents: key -> {a, u, m}
 
@@ -431,6 +432,9 @@ class Extractor:
             sid = get("sessionId")
             if isinstance(sid, str) and state.lines <= OWNER_LINES:
                 state.owner = sid
+        uuid = get("uuid")
+        if uuid.__class__ is str and (uuid in self._uuids or uuid in state.seen or uuid in state.sidechain):
+            return  # a record written twice: counted once (Session.add_record notes it)
         stamp = get("timestamp")
         self._sec = self._clock(stamp) if type(stamp) is str else None
         timed = self._sec is not None
@@ -452,7 +456,6 @@ class Extractor:
             state.cwds.append(cwd)
         if type(branch) is str and branch and branch not in state.branches and len(state.branches) < 64:
             state.branches.append(branch)
-        uuid = get("uuid")
         if rtype == "assistant":
             self._assistant(obj, off, True)
         elif rtype == "user":
@@ -478,6 +481,8 @@ class Extractor:
                     self._leaf(leaf)
         if uuid.__class__ is str:
             self._uuids.add(uuid)
+            state.seen[uuid] = None
+            _trim(state.seen)
             if rtype == "assistant" or rtype == "user":
                 state.last_uuid = uuid
             if uuid in self._leaves:

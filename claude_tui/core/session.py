@@ -193,6 +193,10 @@ class Session:
         if not isinstance(rtype, str):
             rtype = "?"
         self.record_types[rtype] += 1
+        uuid = obj.get("uuid")
+        if type(uuid) is str and (uuid in self._by_uuid or uuid in self._inline_agents):
+            self._note(span, f"record {uuid[:8]} written twice")  # counted once: no second prompt, fork or time
+            return
         stamp = obj.get("timestamp")
         if obj.get("isSidechain") is True and not self.is_agent:
             if isinstance(stamp, str) and plausible(stamp):  # its answers count here: its times too
@@ -200,9 +204,8 @@ class Session:
             self._add_inline_sidechain(obj, span)
             return
         if stamp is not None and not (isinstance(stamp, str) and plausible(stamp)):  # a word, a number, ...
-            where = (span.line_no, span.offset) if span else (0, 0)
             shown = repr(stamp[:40]) if isinstance(stamp, str) else repr(stamp)[:40]
-            self.problems.append(Problem(*where, f"timestamp {shown} is not a time: left out"))
+            self._note(span, f"timestamp {shown} is not a time: left out")
         elif isinstance(stamp, str):
             self._note_time(stamp)
         cwd, branch, version = obj.get("cwd"), obj.get("gitBranch"), obj.get("version")
@@ -214,8 +217,7 @@ class Session:
             self.versions[version] = None
         handler = _HANDLERS.get(rtype)
         if rtype in ("user", "assistant") and not isinstance(obj.get("message"), dict):
-            where = (span.line_no, span.offset) if span else (0, 0)
-            self.problems.append(Problem(*where, f"a {rtype} record with no message, shown as is"))
+            self._note(span, f"a {rtype} record with no message, shown as is")
             self._new_message(Kind.UNKNOWN, obj, span, text=f"{rtype} record with no message")
         elif handler is not None:
             handler(self, obj, span)
@@ -224,9 +226,12 @@ class Session:
         else:
             if self.record_types[rtype] == 1:
                 what = f"unknown record type {rtype[:40]!r}" if rtype != "?" else "a record with no type"
-                where = (span.line_no, span.offset) if span else (0, 0)
-                self.problems.append(Problem(*where, f"{what}, shown as is"))
+                self._note(span, f"{what}, shown as is")
             self._new_message(Kind.UNKNOWN, obj, span, text=rtype)
+
+    def _note(self, span: Span | None, what: str) -> None:
+        """Note a problem of the record at `span`."""
+        self.problems.append(Problem(span.line_no, span.offset, what) if span else Problem(0, 0, what))
 
     def _note_time(self, stamp: str) -> None:
         """Take a record's time into the session's span and pauses (records are not always in order)."""
@@ -469,10 +474,6 @@ class Session:
             if slug not in self.slugs:
                 self.slugs[slug] = None
         if uuid is not None:
-            if uuid in self._by_uuid:
-                self.problems.append(
-                    Problem(span.line_no if span else 0, span.offset if span else 0, f"record {uuid[:8]} written twice")
-                )
             self._by_uuid[uuid] = message
         self.messages.append(message)
         self._update.added.append(message)
