@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -627,3 +628,22 @@ def test_the_list_counts_a_record_written_twice_once_as_stats_does(tmp_path: Pat
     listed, core = _listed_and_core(root, tmp_path, path)
     assert listed == core
     assert (core["prompts"], core["messages"], core["active_s"]) == (2, 3, 10.0)
+
+
+@pytest.mark.parametrize("tz", ["UTC", "America/Los_Angeles", "Asia/Tokyo"])
+def test_the_list_times_other_zones_and_times_with_none_as_stats_does(
+    tmp_path: Path, zone: Callable[[str], None], tz: str
+) -> None:
+    """A pause between times written in two zones is seen though both read "14:3", and a time with no zone is
+    UTC, wherever the list is read."""
+    zone(tz)
+    root = tmp_path / "projects"
+    w = Writer("zones", cwd="/home/u/zones")
+    w.prompt("go")["timestamp"] = "2026-01-05T14:30:00.000+05:30"  # 09:00 UTC
+    w.answer({"type": "text", "text": "back"})
+    w.records[-1]["timestamp"] = "2026-01-05T14:31:40.000Z"
+    w.prompt("on")["timestamp"] = "2026-01-05T14:33:20.000"
+    path = w.write(root / encode("/home/u/zones"))
+    listed, core = _listed_and_core(root, tmp_path, path)
+    assert listed == core
+    assert (core["ended"], core["duration_s"], core["active_s"]) == ("2026-01-05T14:33:20.000", 20_000.0, 100.0)

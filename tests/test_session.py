@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from pathlib import Path
 
@@ -697,3 +698,24 @@ def test_a_record_written_twice_adds_no_pause(tmp_path: Path) -> None:
     thread.prompt("on", timestamp="2026-01-05T11:00:10.000Z")
     facts = session_stats(load(thread, tmp_path))
     assert (facts["interruptions"], facts["active_s"]) == (1, 10.0)
+
+
+def test_a_pause_between_times_of_two_zones_in_one_hour_of_writing_is_a_pause(tmp_path: Path) -> None:
+    """14:30 at +05:30 is 09:00 UTC: the record at 14:31 UTC comes 5 h 31 min later, though both read "14:3"."""
+    thread = Thread()
+    thread.prompt("go", timestamp="2026-01-05T14:30:00.000+05:30")
+    thread.answer(text("back"))["timestamp"] = "2026-01-05T14:31:40.000Z"
+    thread.prompt("on", timestamp="2026-01-05T14:33:20.000Z")
+    facts = session_stats(load(thread, tmp_path))
+    assert (facts["duration_s"], facts["interruptions"], facts["active_s"]) == (20_000.0, 1, 100.0)
+
+
+@pytest.mark.parametrize("tz", ["UTC", "America/Los_Angeles", "Asia/Tokyo"])
+def test_a_time_with_no_zone_is_utc_wherever_it_is_read(tmp_path: Path, zone: Callable[[str], None], tz: str) -> None:
+    zone(tz)
+    thread = Thread()
+    thread.prompt("go", timestamp="2026-01-05T09:00:00.000Z")
+    thread.answer(text("done"))["timestamp"] = "2026-01-05T09:01:43.000"
+    facts = session_stats(load(thread, tmp_path))
+    assert (facts["started"], facts["ended"]) == ("2026-01-05T09:00:00.000Z", "2026-01-05T09:01:43.000")
+    assert (facts["duration_s"], facts["active_s"], facts["interruptions"]) == (103.0, 103.0, 0)

@@ -17,7 +17,6 @@ import os
 import re
 import shlex
 from collections.abc import Iterator, Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -27,7 +26,7 @@ from claude_tui.core.model import (
     Kind,
     Message,
     earlier,
-    in_century,
+    parse_time,
     pause_ms,
     plausible,
     usual_digits,
@@ -199,14 +198,8 @@ def _trim(window: dict[str, Any]) -> None:
 
 def epoch(stamp: str) -> int | None:
     """Whole epoch seconds of an ISO timestamp (naive: UTC); None when it is not a time (model.plausible)."""
-    try:
-        moment = datetime.fromisoformat(stamp)
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    seconds = moment.timestamp()
-    return int(seconds) if in_century(seconds) else None
+    seconds = parse_time(stamp)
+    return None if seconds is None else int(seconds)
 
 
 def input_text(value: Any, cap: int) -> str:
@@ -441,7 +434,7 @@ class Extractor:
         rtype = get("type")
         if timed:  # as Session.add_record (an inline sidechain's too)
             previous = state.prev_ts
-            if previous is not None and stamp[:13] != previous[:13]:  # another hour: maybe a pause
+            if previous is not None:
                 state.paused_ms += pause_ms(previous, stamp)
             state.prev_ts = stamp
             if state.first_ts is None or earlier(stamp, state.first_ts):

@@ -8,7 +8,7 @@ of their line, from which `source.py` reads the full content when asked.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
@@ -57,12 +57,13 @@ QUIET_KINDS = frozenset(
 
 
 def parse_time(stamp: str | None) -> float | None:
-    """Epoch seconds of an ISO timestamp as Claude Code writes them; None for none, or for one that is not a
-    time of this century (see `plausible`)."""
+    """Epoch seconds of an ISO timestamp as Claude Code writes them, in UTC when it names no zone (whatever the
+    viewer's zone); None for none, or for one that is not a time of this century (see `plausible`)."""
     if not stamp:
         return None
     try:
-        seconds = datetime.fromisoformat(stamp).timestamp()
+        moment = datetime.fromisoformat(stamp)
+        seconds = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp()
     except (ValueError, TypeError, OverflowError, OSError):  # year 1 in a zone west of UTC is year 0
         return None
     return seconds if in_century(seconds) else None

@@ -236,8 +236,7 @@ class Session:
     def _note_time(self, stamp: str) -> None:
         """Take a record's time into the session's span and pauses (records are not always in order)."""
         previous = self.last_in_file
-        # in another hour than the record before it: maybe after a pause
-        if previous is not None and stamp[:13] != previous[:13] and (paused := pause_ms(previous, stamp)):
+        if previous is not None and (paused := pause_ms(previous, stamp)):
             self.pauses += 1
             self.paused_ms += paused
         self.first_in_file = self.first_in_file or stamp
