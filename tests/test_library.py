@@ -647,3 +647,27 @@ def test_the_list_times_other_zones_and_times_with_none_as_stats_does(
     listed, core = _listed_and_core(root, tmp_path, path)
     assert listed == core
     assert (core["ended"], core["duration_s"], core["active_s"]) == ("2026-01-05T14:33:20.000", 20_000.0, 100.0)
+
+
+def test_the_list_prices_a_message_whose_first_chunk_names_no_model_as_stats_does(tmp_path: Path) -> None:
+    """The first streamed chunk of a message, or of a subagent's copied into progress records, names no model and
+    the later ones do: the message is that model's, its tokens priced, in the list as in stats."""
+    root = tmp_path / "projects"
+    w = Writer("nameless", cwd="/home/u/nameless")
+    w.prompt("go")
+    w.answer({"type": "text", "text": "a"}, {"type": "text", "text": "b"}, model="claude-opus-4-1-20250805")
+    w.records[-2]["message"] = {**w.records[-2]["message"], "model": None}
+    tid = w.tool("Task", {"prompt": "look"}, "found")
+    for n, model in enumerate((None, "claude-haiku-4-5-20251001")):
+        usage = {"input_tokens": 3, "output_tokens": 10 + n}
+        nested = {"type": "assistant", "uuid": f"nested-{n}", "timestamp": "2026-01-05T09:00:30.000Z",
+                  "message": {"id": "msg_sub", "model": model, "role": "assistant",
+                              "content": [{"type": "text", "text": "looking"}], "usage": usage}}  # fmt: skip
+        w._rec("progress", parentToolUseID=tid, data={"type": "agent_progress", "agentId": "a1", "message": nested})
+    path = w.write(root / encode("/home/u/nameless"))
+    listed, core = _listed_and_core(root, tmp_path, path)
+    assert listed == core
+    assert core["models"][0] == "claude-opus-4-1-20250805"
+    assert core["subagent_models"] == ["claude-haiku-4-5-20251001"]
+    [info] = [s for p in library(root, tmp_path).projects for s in p.sessions]
+    assert info.unpriced == []

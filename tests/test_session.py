@@ -719,3 +719,19 @@ def test_a_time_with_no_zone_is_utc_wherever_it_is_read(tmp_path: Path, zone: Ca
     facts = session_stats(load(thread, tmp_path))
     assert (facts["started"], facts["ended"]) == ("2026-01-05T09:00:00.000Z", "2026-01-05T09:01:43.000")
     assert (facts["duration_s"], facts["active_s"], facts["interruptions"]) == (103.0, 103.0, 0)
+
+
+@pytest.mark.parametrize("first", [None, ""])
+def test_a_message_whose_first_chunk_names_no_model_has_the_model_a_later_one_names(
+    tmp_path: Path, first: str | None
+) -> None:
+    thread = Thread()
+    thread.prompt("go")
+    thread.answer(text("a"), text("b"), text("c"), msg_id="m1", model="claude-opus-4-1-20250805")
+    thread.records[1]["message"]["model"] = first
+    session = load(thread, tmp_path)
+    [answer] = [m for m in session.messages if m.kind is Kind.ASSISTANT]
+    assert answer.model == "claude-opus-4-1-20250805"
+    facts = session_stats(session)
+    assert (facts["models"], facts["unpriced_models"]) == (["claude-opus-4-1-20250805"], [])
+    assert facts["cost_usd"] == pytest.approx((3 * 15 + 12 * 75 + 100 * 1.5 + 20 * 18.75) / 1e6)

@@ -527,20 +527,18 @@ class Extractor:
         entry = state.msgs.get(mid) if type(mid) is str else None
         failed = bool(obj.get("isApiErrorMessage"))  # Claude Code's own message about a failed call
         said = API_ERROR if failed else ANSWER
+        model = get("model")
         if entry is None:
             if not failed:
                 state.answers += 1
-            model = get("model")
-            model = model if type(model) is str else None
-            if top:
-                if not failed:
+                if top:
                     state.has_answer = True
-                if model is not None and model != "<synthetic>" and model not in state.models:
-                    state.models.append(model)
-            entry = [model or "", None]
+            entry = ["", None]
             if type(mid) is str:
                 state.msgs[mid] = entry
                 _trim(state.msgs)
+        if _name_model(state.usage, entry, model) and top and model != "<synthetic>" and model not in state.models:
+            state.models.append(model)
         usage = get("usage")
         if type(usage) is dict and (entry[1] is None or (mid, usage) != self._chunk):
             _count_usage(state.usage, entry, usage)
@@ -667,11 +665,23 @@ class Extractor:
                 return
         entry = sub["m"].get(mid)
         if entry is None:
-            model = payload.get("model")
-            entry = sub["m"][mid] = [model if type(model) is str else "", None]
+            entry = sub["m"][mid] = ["", None]
             _trim(sub["m"])
+        _name_model(sub["u"], entry, payload.get("model"))
         if type(payload.get("usage")) is dict:
             _count_usage(sub["u"], entry, payload["usage"])
+
+
+def _name_model(usage: dict[str, list[int]], entry: list[Any], model: Any) -> bool:
+    """Give a message that has no model yet the one a chunk of it names, as Session does (the first chunk may name
+    none), its usage counted so far moving under that model; whether it did."""
+    if entry[0] or type(model) is not str or not model:
+        return False
+    if entry[1] is not None:
+        _add_counts(usage, "", entry[1], -1)
+        _add_counts(usage, model, entry[1], 1)
+    entry[0] = model
+    return True
 
 
 def _count_usage(usage: dict[str, list[int]], entry: list[Any], raw: dict[str, Any]) -> None:

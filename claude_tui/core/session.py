@@ -267,15 +267,15 @@ class Session:
             kind = Kind.API_ERROR if obj.get("isApiErrorMessage") else Kind.ASSISTANT
             message = self._new_message(kind, obj, span)
             message.message_id = mid if isinstance(mid, str) else None
-            model = payload.get("model")
-            if isinstance(model, str):
-                message.model = model
-                if model not in self.models and model != "<synthetic>":
-                    self.models[model] = None
             if message.message_id:
                 self._by_message_id[message.message_id] = message
         else:
             self._join_chunk(message, obj, span)
+        model = payload.get("model")
+        if message.model is None and isinstance(model, str) and model:  # the first chunk that names it
+            message.model = model
+            if model not in self.models and model != "<synthetic>":
+                self.models[model] = None
         content = payload.get("content")
         if isinstance(content, list):
             stamp = _time_or_none(obj.get("timestamp"))
