@@ -671,3 +671,16 @@ def test_the_list_prices_a_message_whose_first_chunk_names_no_model_as_stats_doe
     assert core["subagent_models"] == ["claude-haiku-4-5-20251001"]
     [info] = [s for p in library(root, tmp_path).projects for s in p.sessions]
     assert info.unpriced == []
+
+
+def test_the_list_counts_usage_that_is_no_count_as_stats_does(tmp_path: Path) -> None:
+    """A count of quintillions (damage) is no count: not "18446744073709.9M tokens · $830,103,483,316,930"."""
+    root = tmp_path / "projects"
+    w = Writer("absurd", cwd="/home/u/absurd")
+    w.prompt("go")
+    w.answer(usage={"input_tokens": 3, "output_tokens": 2**63 + 5, "cache_read_input_tokens": 100})
+    w.answer(usage={"input_tokens": "7", "output_tokens": 759.5, "cache_read_input_tokens": True})
+    path = w.write(root / encode("/home/u/absurd"))
+    listed, core = _listed_and_core(root, tmp_path, path)
+    assert listed == core
+    assert core["tokens"] == 103

@@ -735,3 +735,31 @@ def test_a_message_whose_first_chunk_names_no_model_has_the_model_a_later_one_na
     facts = session_stats(session)
     assert (facts["models"], facts["unpriced_models"]) == (["claude-opus-4-1-20250805"], [])
     assert facts["cost_usd"] == pytest.approx((3 * 15 + 12 * 75 + 100 * 1.5 + 20 * 18.75) / 1e6)
+
+
+@pytest.mark.parametrize("value", ["759", 759.5, True, False, -3, 10**12, 2**63 + 5, 1e30, [5], {"n": 5}])
+def test_a_usage_count_that_is_none_counts_nothing_and_is_told_once(tmp_path: Path, value: object) -> None:
+    """A string, a float, a bool, a negative or absurd number: 0 tokens, not a sum of quintillions, and one note
+    (for the file: the second such message adds none) so that the totals are known to fall short."""
+    thread = Thread()
+    thread.prompt("go")
+    for mid in ("m1", "m2"):
+        thread.answer(text("ok"), msg_id=mid, output_tokens=0)["message"]["usage"]["output_tokens"] = value
+    session = load(thread, tmp_path)
+    facts = session_stats(session)
+    assert facts["tokens"] == {"input": 6, "output": 0, "cache_read": 200, "cache_creation": 40, "cache_creation_1h": 0}
+    assert facts["cost_usd"] is not None
+    assert facts["problems"] == [f"line 2: usage output_tokens {value!r} is not a token count: counted as 0"]
+
+
+def test_usage_counts_up_to_the_bound_and_none_are_read_without_a_note(tmp_path: Path) -> None:
+    thread = Thread()
+    thread.prompt("go")
+    usage = thread.answer(text("ok"), msg_id="m1")["message"]["usage"]
+    usage.update(output_tokens=10**12 - 1, input_tokens=None, cache_creation={"ephemeral_1h_input_tokens": 20})
+    del usage["cache_read_input_tokens"]
+    facts = session_stats(load(thread, tmp_path))
+    assert facts["tokens"] == {
+        "input": 0, "output": 10**12 - 1, "cache_read": 0, "cache_creation": 20, "cache_creation_1h": 20
+    }  # fmt: skip
+    assert facts["problems"] == []

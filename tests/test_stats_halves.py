@@ -52,6 +52,7 @@ def test_every_cut_of_every_fixture(tmp_path: Path) -> None:
 PROMPT = b'{"type":"user","uuid":"p%d","message":{"content":"go on"}}'
 ANSWER = b'{"type":"assistant","uuid":"a%d","message":{"id":"m%d","content":[{"type":"text","text":"ok"}]}}'
 UNKNOWN = b'{"type":"telemetry-blob","uuid":"t%d"}'
+ODD_USAGE = b'{"type":"assistant","uuid":"o%d","message":{"id":"o%d","content":"ok","usage":{"output_tokens":"5"}}}'
 BOUNDARY = b'{"type":"system","subtype":"compact_boundary","uuid":"b1","parentUuid":null,"content":"Compacted"}'
 SUMMARY = b'{"type":"user","isCompactSummary":true,"uuid":"c1","parentUuid":null,"message":{"content":"Summary"}}'
 
@@ -64,6 +65,7 @@ def turns(n: int) -> list[bytes]:
 LINKED = {
     "a record written twice": [*turns(1), PROMPT % 9, *turns(3), PROMPT % 9, *turns(5)],
     "an unknown type seen twice": [*turns(1), UNKNOWN % 1, *turns(3), UNKNOWN % 2, *turns(5)],
+    "unreadable usage twice": [*turns(1), ODD_USAGE % (1, 1), *turns(3), ODD_USAGE % (2, 2), *turns(5)],
     "a compaction summary right after its boundary": [*turns(1), BOUNDARY, SUMMARY, *turns(3)],
     "progress copies of a subagent with its own file": (FIXTURES / "agent_progress.jsonl").read_bytes().splitlines(),
 }

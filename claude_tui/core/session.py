@@ -33,7 +33,7 @@ from claude_tui.core.model import (
 from claude_tui.core.reader import Line
 from claude_tui.core.records import parse_line
 from claude_tui.core.threads import Layout
-from claude_tui.core.usage import Tokens, replaces
+from claude_tui.core.usage import Tokens, replaces, unreadable_usage
 
 #: Record types that carry session metadata and are not shown as rows.
 METADATA_TYPES = frozenset(
@@ -125,6 +125,7 @@ class Session:
         self.last_in_file: str | None = None
         self.pauses = 0  #: between its records (see model.pause_ms), and their length
         self.paused_ms = 0
+        self.usage_unreadable = False  #: a message's usage held what is not a token count (noted the first time)
         self.version = 0  #: bumped by every feed that changed something
         self._by_uuid: dict[str, Message] = {}
         self._by_message_id: dict[str, Message] = {}
@@ -286,7 +287,11 @@ class Session:
             message.blocks.append(Block("text", content))
         if payload.get("stop_reason"):
             message.stop_reason = payload["stop_reason"]
-        tokens = Tokens.from_usage(payload.get("usage"))
+        usage = payload.get("usage")
+        if not self.usage_unreadable and (what := unreadable_usage(usage)):  # noted once: the tokens are a floor
+            self.usage_unreadable = True
+            self._note(span, f"{what} is not a token count: counted as 0")
+        tokens = Tokens.from_usage(usage)
         if tokens is not None and (message.tokens is None or replaces(tokens.output, message.tokens.output)):
             message.tokens = tokens
 

@@ -142,6 +142,7 @@ class Tally:
     turn_durations: list[float]
     pauses: int  #: between its records (see model.pause_ms), and their length
     paused_ms: int
+    usage_unreadable: bool  #: its note is given once a file (see Session.usage_unreadable)
 
     @classmethod
     def of(cls, session: Session) -> Tally:
@@ -194,14 +195,15 @@ class Tally:
             turn_durations=list(session.turn_durations),
             pauses=session.pauses,
             paused_ms=session.paused_ms,
+            usage_unreadable=session.usage_unreadable,
         )
 
     def links_back(self, before: Session, agent_ids: set[str]) -> bool:
         """Whether this stretch's records join those of the stretch `before` it (read without its subagent
         files, named `agent_ids`) in a way its tally cannot: a message streamed across the cut, a record
         written twice, one subagent's copies on both sides, a copied subagent whose file is there, a pre-2.0
-        compaction's summary cut from its boundary, an unknown record type already noted, or a parent
-        named on either side that is not before it (in the stretch before, or in neither)."""
+        compaction's summary cut from its boundary, an unknown record type or unreadable usage already noted, or a
+        parent named on either side that is not before it (in the stretch before, or in neither)."""
         return bool(
             before.missing_parents()
             or any(uuid not in before.uuids for uuid, _, _ in self.missing_parents)
@@ -212,6 +214,7 @@ class Tally:
             or (self.inline_agents and _inline(before))
             or self.summary_first
             or not (self.record_types.keys() - KNOWN_TYPES).isdisjoint(before.record_types)
+            or (self.usage_unreadable and before.usage_unreadable)
         )
 
     def merged(self, after: Tally, lines: int) -> Tally:
@@ -265,6 +268,7 @@ class Tally:
             turn_durations=self.turn_durations + after.turn_durations,
             pauses=self.pauses + after.pauses + bool(gap),
             paused_ms=self.paused_ms + after.paused_ms + gap,
+            usage_unreadable=self.usage_unreadable or after.usage_unreadable,
         )
 
     def facts(self, summaries: dict[str, str] | None = None, hint: dict[str, Any] | None = None) -> dict[str, Any]:

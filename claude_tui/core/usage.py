@@ -142,21 +142,47 @@ class Tokens:
 
 
 def usage_counts(usage: dict[str, Any]) -> tuple[int, int, int, int, int]:
-    """(input, output, cache read, cache write, of which to the 1-hour cache) of a message's usage.
-    Counts are ints; anything else (null, a string, a bool) counts as 0."""
+    """(input, output, cache read, cache write, of which to the 1-hour cache) of a message's usage. What is not
+    a count (see `unreadable_usage`) counts as 0, as does a count not written."""
     get = usage.get
-    i, o = get("input_tokens"), get("output_tokens")
-    r, c = get("cache_read_input_tokens"), get("cache_creation_input_tokens")
     nested = get("cache_creation")
-    h = nested.get("ephemeral_1h_input_tokens") if type(nested) is dict else 0
-    c = c if type(c) is int and c > 0 else 0
+    c = _count(get("cache_creation_input_tokens"))
+    h = _count(nested.get("ephemeral_1h_input_tokens")) if type(nested) is dict else 0
     return (
-        i if type(i) is int and i > 0 else 0,
-        o if type(o) is int and o > 0 else 0,
-        r if type(r) is int and r > 0 else 0,
+        _count(get("input_tokens")),
+        _count(get("output_tokens")),
+        _count(get("cache_read_input_tokens")),
         c,
-        min(h, c) if type(h) is int and h > 0 else 0,
+        min(h, c),
     )
+
+
+def unreadable_usage(usage: Any) -> str | None:
+    """The first part of a message's usage that is not a token count, as a problem note names it (`usage
+    output_tokens '759'`); None when there is none. A count is an int (not a bool) from 0 to below MAX_TOKENS;
+    one that is absent or null is no count, and no problem; nor is a usage that is no object (no counts at all)."""
+    if type(usage) is not dict:
+        return None
+    parts = [(name, usage.get(name)) for name in _FIELDS]
+    nested = usage.get("cache_creation")  # the 1-hour part of the cache writes; any other shape gives none
+    if type(nested) is dict:
+        parts.append(("cache_creation.ephemeral_1h_input_tokens", nested.get("ephemeral_1h_input_tokens")))
+    return next((f"usage {name} {repr(value)[:40]}" for name, value in parts if not _readable(value)), None)
+
+
+#: A count this big or more is damage, not tokens: a request holds a few million at most.
+MAX_TOKENS = 10**12
+_FIELDS = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+
+
+def _readable(value: Any) -> bool:
+    """Whether a usage count as written is one, or none."""
+    return value is None or (type(value) is int and 0 <= value < MAX_TOKENS)
+
+
+def _count(value: Any) -> int:
+    """A usage count as written; 0 for none, and for what is not one."""
+    return value if value is not None and _readable(value) else 0
 
 
 def replaces(output: int, kept_output: int) -> bool:
