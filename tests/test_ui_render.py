@@ -467,3 +467,35 @@ def test_command_output_shows_its_colours_and_drops_the_codes_that_drew_its_scre
     assert any(span.style and "bold" in str(span.style) for span in shown.spans)
     row = " ".join(sanitize.without_markup(raw).split())
     assert row == "Context Usage claude-sonnet-4-5 · 66k/200k tokens (33%)"
+
+
+@pytest.mark.parametrize(
+    "hunk",
+    [
+        {"oldStart": 5, "newStart": 5, "lines": "notalist"},
+        {"oldStart": 5, "newStart": 5, "lines": [" a", 7, "-b"]},
+        {"oldStart": -3, "newStart": 5, "lines": ["-b", "+c"]},
+        {"oldStart": 5, "newStart": "5", "lines": ["-b", "+c"]},
+        {"oldStart": True, "newStart": 5, "lines": ["-b", "+c"]},
+        "@@ -5 +5 @@",
+    ],
+)
+def test_a_patch_with_a_hunk_that_is_none_shows_the_calls_own_strings(hunk: Any) -> None:
+    """Lines that are a string were drawn a letter a line, numbered from -5; a negative start gave `@@ --3 +0 @@`.
+    Such a patch is not drawn: the call's strings are, as for a failed Edit, with no claim of where they are."""
+    good = {"oldStart": 1, "newStart": 1, "lines": ["-x", "+y"]}
+    call = _call(
+        "Edit", {"file_path": "/p/x.py", "old_string": "b", "new_string": "c"}, "ok", {"structuredPatch": [good, hunk]}
+    )
+    rows = diff.render_hunks(core_diff.hunks_of(call), "/p/x.py", PALETTE)
+    assert [row.text.plain for row in rows] == ["- b", "+ c"]
+    assert core_diff.unified(call)[2:] == ["@@ -? +? @@", "-b", "+c"]
+
+
+def test_a_hunk_with_no_start_written_has_an_unknown_place() -> None:
+    patch = [{"lines": ["-b", "+c"]}]
+    call = _call(
+        "Edit", {"file_path": "/p/x.py", "old_string": "q", "new_string": "r"}, "ok", {"structuredPatch": patch}
+    )
+    assert [row.text.plain for row in diff.render_hunks(core_diff.hunks_of(call), "/p/x.py", PALETTE)] == ["- b", "+ c"]
+    assert core_diff.unified(call)[2] == "@@ -? +? @@"

@@ -28,12 +28,15 @@ class Hunk:
 
 
 def hunks_of(call: ToolCall) -> list[Hunk]:
-    """The hunks of an Edit, MultiEdit or Write call: from its result's patch, else from its input."""
+    """The hunks of an Edit, MultiEdit or Write call: from its result's patch, else (no patch, or one that is
+    not a list of hunks) from its input, as for a failed call."""
     structured = call.result.structured if call.result is not None else None
     if isinstance(structured, dict):
         patch = structured.get("structuredPatch")
-        if isinstance(patch, list) and patch:
-            return _from_patch(patch)
+        items = patch if isinstance(patch, list) else []
+        hunks = [hunk for hunk in map(_hunk, items) if hunk is not None]
+        if hunks and len(hunks) == len(items):
+            return _capped(hunks)
     inp = call.input
     if call.name == "Edit":
         return _diff(_s(inp.get("old_string")), _s(inp.get("new_string")), MAX_DIFF_PAIRS)[0]
@@ -63,16 +66,29 @@ def counts(hunks: list[Hunk]) -> tuple[int, int]:
     return added, removed
 
 
-def _from_patch(patch: list[Any]) -> list[Hunk]:
-    hunks: list[Hunk] = []
+def _hunk(item: Any) -> Hunk | None:
+    """One hunk of a structuredPatch; None for what is not one: its lines not a list of strings (a string's
+    letters are no lines), or a start that is no line number (none written: unknown)."""
+    if not isinstance(item, dict):
+        return None
+    lines, old, new = item.get("lines"), item.get("oldStart"), item.get("newStart")
+    if not isinstance(lines, list) or not all(isinstance(line, str) for line in lines):
+        return None
+    if not all(start is None or (type(start) is int and start >= 0) for start in (old, new)):
+        return None
+    return Hunk(old, new, lines)
+
+
+def _capped(hunks: list[Hunk]) -> list[Hunk]:
+    """The first MAX_HUNK_LINES lines of `hunks`."""
+    kept: list[Hunk] = []
     budget = MAX_HUNK_LINES
-    for item in patch:
-        if not isinstance(item, dict) or budget <= 0:
-            continue
-        lines = [line for line in item.get("lines") or [] if isinstance(line, str)][:budget]
-        budget -= len(lines)
-        hunks.append(Hunk(_i(item.get("oldStart")), _i(item.get("newStart")), lines))
-    return hunks
+    for hunk in hunks:
+        if budget <= 0:
+            break
+        kept.append(Hunk(hunk.old_start, hunk.new_start, hunk.lines[:budget]))
+        budget -= len(kept[-1].lines)
+    return kept
 
 
 def _diff(old: str, new: str, budget: int) -> tuple[list[Hunk], int]:
@@ -145,7 +161,3 @@ def _range(start: int | None, count: int) -> str:
 
 def _s(value: Any) -> str:
     return value if isinstance(value, str) else ""
-
-
-def _i(value: Any) -> int:
-    return value if isinstance(value, int) else 0
