@@ -381,7 +381,7 @@ async def test_appended_records_stream_in_and_follow(tmp_path: Path) -> None:
         running = next(e for e in view.entries if e.call is not None)
         assert running.call.status == "running"
         with path.open("ab") as f:
-            f.write(orjson.dumps(Thread().result("t9", "done")) + b"\n")
+            f.write(orjson.dumps(Thread().result("t9", "done", uuid="u9999")) + b"\n")  # not the first's u0001
         view.read_more()
         await loaded(pilot, app)
         assert running.call.status == "ok"
