@@ -157,14 +157,13 @@ def _hostile(w: _Writer, big: bool) -> list[Case]:
             cwd=f"/home/u/[u]dir{ESC}[7m",
         ),
     )
-    add(
-        "wrong-types",
-        "",
+    wrong = (  # content of a shape Claude Code never writes is shown as text, with a note
         w.line("assistant", message={"id": 7, "content": 42, "usage": "lots", "model": ["x"]}),
         w.line("user", message={"content": [1, None, {"type": "tool_result", "content": {"a": 1}}]}),
         w.line("system", subtype="turn_duration", durationMs="long", content=["x"]),
         w.line("progress", data={"type": "agent_progress", "message": {"type": 5}}),
     )
+    cases.append(Case("wrong-types", True, wrong, len(wrong), note="unexpected shape"))
     name = f"Ba{ESC}]0;pwned{BEL}sh\n"  # a tool name is drawn too: a title change and a line break in it
     add("tool-name-escapes", name, w.answer({"type": "tool_use", "id": "toolu_name", "name": name, "input": {}}))
     add("crlf", "crlf line", w.prompt("crlf line") + b"\r")

@@ -37,7 +37,7 @@ def hunks_of(call: ToolCall) -> list[Hunk]:
         hunks = [hunk for hunk in map(_hunk, items) if hunk is not None]
         if hunks and len(hunks) == len(items):
             return _capped(hunks)
-    inp = call.input
+    inp = call.args
     if call.name == "Edit":
         return _diff(_s(inp.get("old_string")), _s(inp.get("new_string")), MAX_DIFF_PAIRS)[0]
     if call.name == "MultiEdit" and isinstance(inp.get("edits"), list):
@@ -149,7 +149,7 @@ def unified(call: ToolCall) -> list[str]:
         new = sum(1 for line in hunk.lines if line[:1] in (" ", "+"))
         lines.append(f"@@ -{_range(hunk.old_start, old)} +{_range(hunk.new_start, new)} @@")
         lines += hunk.lines
-    path = call.input.get("file_path") if isinstance(call.input.get("file_path"), str) else "file"
+    path = call.args.get("file_path") if isinstance(call.args.get("file_path"), str) else "file"
     return [f"--- {path}", f"+++ {path}", *lines] if lines else []
 
 

@@ -25,7 +25,7 @@ from claude_tui import __version__
 from claude_tui.core.diff import EDIT_TOOLS, unified
 from claude_tui.core.model import LOST_CALL, Block, Kind, Message, ToolCall, parse_time
 from claude_tui.core.sanitize import folded, inert_json, visible_controls, without_markup
-from claude_tui.core.session import AGENT_TOOLS, Session, prompt_text
+from claude_tui.core.session import AGENT_TOOLS, Session, as_text, prompt_text
 from claude_tui.core.source import full_output
 from claude_tui.core.stats import (
     damage,
@@ -210,7 +210,7 @@ class _Walker:
         out.close_box()
 
     def call_input(self, call: ToolCall) -> None:
-        out, inp = self.out, call.input
+        out, inp = self.out, call.args
         if call.name in EDIT_TOOLS:
             diff = unified(call)
             if diff:
@@ -228,6 +228,10 @@ class _Walker:
             out.open_details("Prompt to the subagent")
             out.prose(inp["prompt"])
             out.close_details()
+            return
+        if not isinstance(call.input, dict):  # not as Claude Code writes it: shown as it is
+            if call.input is not None:
+                self.trimmed(as_text(call.input), INPUT_LINES, "text")
             return
         key = next((k for k in SUMMARY_KEYS if isinstance(inp.get(k), str)), None)
         rest = {k: v for k, v in inp.items() if k != key}
@@ -307,7 +311,7 @@ def _summary(call: ToolCall) -> str:
     """What a call is about, in a few words: its description, file, pattern, ..."""
     if call.lost:
         return LOST_CALL
-    inp = call.input
+    inp = call.args
     key = next((k for k in SUMMARY_KEYS if isinstance(inp.get(k), str)), None)
     if key == "command" and call.name == "Bash":
         return ""  # the command is shown in full below

@@ -38,9 +38,12 @@ from claude_tui.core.session import (
     api_error_text,
     as_text,
     asks,
+    content_blocks,
+    content_items,
     is_api_error,
     prompt_text,
     queued_prompt,
+    result_content,
     user_kind,
 )
 from claude_tui.core.usage import Tokens, priced_as, replaces, usage_counts
@@ -224,13 +227,37 @@ def input_text(value: Any, cap: int) -> str:
 
 
 def result_text(content: Any, cap: int) -> str:
-    """The text of a tool_result's content (a string or a list of blocks), up to `cap` characters."""
-    if isinstance(content, str):
+    """The text of a tool_result's content as the session reads it (session.result_content), up to `cap` characters."""
+    if type(content) is str:
         return content[:cap]
-    if isinstance(content, list):
-        texts = [item.get("text") for item in content if isinstance(item, dict) and item.get("type") == "text"]
-        return "\n".join(t for t in texts if isinstance(t, str))[:cap]
-    return ""
+    return result_content(content)[0][:cap]
+
+
+def assistant_parts(content: Any, said: int) -> Iterator[tuple[int, int, Any]]:
+    """(row kind, block index, text) of each searchable part of an assistant message's content, read as the session
+    reads it (session.content_items); a tool call's part is (TOOL_INPUT, index, its tool_use block). `said` is the
+    kind of its text: ANSWER, or API_ERROR. A string content is block -1."""
+    if type(content) is str:
+        yield said, -1, content
+        return
+    for i, item in enumerate(content_items(content)[0]):
+        if type(item) is str:
+            yield said, i, item
+            continue
+        btype = item.get("type")
+        if btype == "text":
+            yield said, i, as_text(item.get("text"))
+        elif btype == "thinking":
+            yield THINKING, i, as_text(item.get("thinking"))
+        elif btype == "tool_use":
+            yield TOOL_INPUT, i, item
+
+
+def result_parts(content: Any) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(block index, block) of each tool_result of a user record's content (session.content_items)."""
+    for i, item in enumerate(content_items(content)[0]):
+        if type(item) is dict and item.get("type") == "tool_result":
+            yield i, item
 
 
 #: What ends one command of a command line, as shlex's punctuation tokens.
@@ -291,26 +318,13 @@ def record_texts(obj: dict[str, Any]) -> Iterator[tuple[int, int, str]]:
     content = payload.get("content") if isinstance(payload, dict) else None
     rtype = obj.get("type")
     if rtype == "assistant":
-        said = API_ERROR if obj.get("isApiErrorMessage") else ANSWER
-        if isinstance(content, str):
-            yield said, -1, content
-        elif isinstance(content, list):
-            for i, item in enumerate(content):
-                if not isinstance(item, dict):
-                    continue
-                btype = item.get("type")
-                if btype == "text" and isinstance(item.get("text"), str):
-                    yield said, i, item["text"]
-                elif btype == "thinking" and isinstance(item.get("thinking"), str):
-                    yield THINKING, i, item["thinking"]
-                elif btype == "tool_use":
-                    yield TOOL_INPUT, i, input_text(item.get("input"), 1 << 20)
+        for kind, i, part in assistant_parts(content, API_ERROR if obj.get("isApiErrorMessage") else ANSWER):
+            yield kind, i, input_text(part.get("input"), 1 << 20) if kind == TOOL_INPUT else part
     elif rtype == "user":
         texts, first_type, results = _user_parts(content)
         if results:
-            for i, item in enumerate(content):
-                if isinstance(item, dict) and item.get("type") == "tool_result":
-                    yield TOOL_OUTPUT, i, result_text(item.get("content"), 1 << 22)
+            for i, item in result_parts(content):
+                yield TOOL_OUTPUT, i, result_text(item.get("content"), 1 << 22)
         elif (kind := user_kind(obj, texts[0] if first_type == "text" and texts else None, False)) is Kind.PROMPT:
             yield PROMPT, -1, "\n\n".join(texts)
         elif kind is Kind.COMMAND:
@@ -336,25 +350,12 @@ def command_text(texts: list[str]) -> str:
 
 
 def _user_parts(content: Any) -> tuple[list[str], str | None, bool]:
-    """A user record's text blocks, the type of its first non-result block, and whether it holds results."""
-    if isinstance(content, str):
+    """A user record's text blocks, the type of its first non-result block, and whether it holds results, as the
+    session reads them (session.content_blocks)."""
+    if type(content) is str:
         return [content], "text", False
-    texts: list[str] = []
-    first_type = None
-    results = False
-    if isinstance(content, list):
-        for item in content:
-            if not isinstance(item, dict):
-                continue
-            btype = item.get("type")
-            if btype == "tool_result":
-                results = True
-                continue
-            if first_type is None:
-                first_type = btype if isinstance(btype, str) else "?"
-            if btype == "text":
-                texts.append(as_text(item.get("text")))
-    return texts, first_type, results
+    blocks, results, _ = content_blocks(content)
+    return [b.text for b in blocks if b.type == "text"], blocks[0].type if blocks else None, bool(results)
 
 
 class Extractor:
@@ -543,20 +544,11 @@ class Extractor:
         if type(usage) is dict and (entry[1] is None or (mid, usage) != self._chunk):
             _count_usage(state.usage, entry, usage)
             self._chunk = (mid, usage)  # streamed chunks of one message repeat its usage: counted once
-        content = get("content")
-        if type(content) is list:
-            for i, item in enumerate(content):
-                if type(item) is not dict:
-                    continue
-                btype = item.get("type")
-                if btype == "text":
-                    self._row(off, said, i, as_text(item.get("text")))
-                elif btype == "thinking":
-                    self._row(off, THINKING, i, as_text(item.get("thinking")))
-                elif btype == "tool_use":
-                    self._call(item, off, i, obj.get("cwd"))
-        elif type(content) is str:
-            self._row(off, said, -1, content)
+        for kind, i, part in assistant_parts(get("content"), said):
+            if kind == TOOL_INPUT:
+                self._call(part, off, i, obj.get("cwd"))
+            else:
+                self._row(off, kind, i, part)
 
     def _call(self, item: dict[str, Any], off: int, blk: int, cwd: Any) -> None:
         state = self.state
@@ -588,9 +580,8 @@ class Extractor:
             if not results:
                 self._user_text(obj, texts, first_type, off, top)
                 return
-        for i, item in enumerate(content):
-            if type(item) is dict and item.get("type") == "tool_result":
-                self._result(item, off, i)
+        for i, item in result_parts(content):
+            self._result(item, off, i)
 
     def _user_text(self, obj: dict[str, Any], texts: list[str], first_type: str | None, off: int, top: bool) -> None:
         """A user record without results: a prompt, a command, a compaction's summary or what a command printed."""

@@ -15,10 +15,8 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-import orjson
-
 from claude_tui.core.model import Block, Message, ToolCall
-from claude_tui.core.session import Session
+from claude_tui.core.session import Session, as_text
 
 #: Hits counted at most, in one piece of text or in a whole session (a one-letter query in a big session
 #: finds millions): the find bar says "50,000+".
@@ -102,7 +100,7 @@ def parts(message: Message, full_output: Callable[[ToolCall], str] | None = None
 
 
 def _call_parts(call: ToolCall, full_output: Callable[[ToolCall], str] | None, depth: int) -> Iterator[Part]:
-    yield Part("tool_input", f"{call.name} " + orjson.dumps(call.input).decode("utf-8", "replace"), call, tool=call)
+    yield Part("tool_input", f"{call.name} {as_text(call.input)}", call, tool=call)
     if call.result is not None:
         text = full_output(call) if full_output is not None and call.result.truncated else call.result.text
         yield Part("tool_output", text, call, tool=call)

@@ -170,13 +170,18 @@ class ToolCall:
 
     id: str
     name: str
-    input: dict[str, Any]
+    input: Any  #: as written: an object, or (not as Claude Code writes it) any other JSON value
     message: Message
     started: str | None = None  #: timestamp of the record that holds the call
     result: ToolResult | None = None
     subagent: Session | None = None
     span: Span | None = None  #: the line of the record that holds the call
     lost: bool = False  #: a stand-in for a call not in the file (see LOST_CALL): its result is all there is
+
+    @property
+    def args(self) -> dict[str, Any]:
+        """Its input's arguments by name: none when the input is not an object (see `input`)."""
+        return self.input if isinstance(self.input, dict) else {}
 
     @property
     def spans(self) -> list[Span]:

@@ -251,10 +251,12 @@ class Session:
 
     def _on_user(self, obj: dict[str, Any], span: Span | None) -> None:
         payload = obj.get("message")
-        blocks, results = _content_blocks(payload.get("content") if isinstance(payload, dict) else None)
+        blocks, results, odd = content_blocks(payload.get("content") if isinstance(payload, dict) else None)
         first = blocks[0].text if blocks and blocks[0].type == "text" else None
         kind = user_kind(obj, first, bool(results))
         message = self._new_message(kind, obj, span, blocks=blocks)
+        if odd:
+            self._odd_shape(span, "a user record's content")
         for item in results:
             self._add_result(item, obj, span, message)
 
@@ -278,13 +280,15 @@ class Session:
             if model not in self.models and model != "<synthetic>":
                 self.models[model] = None
         content = payload.get("content")
-        if isinstance(content, list):
-            stamp = _time_or_none(obj.get("timestamp"))
-            for item in content:
-                if isinstance(item, dict):
-                    self._add_assistant_block(message, item, stamp, span)
-        elif isinstance(content, str):
+        if isinstance(content, str):
             message.blocks.append(Block("text", content))
+        elif content is not None:
+            items, odd = content_items(content)
+            stamp = _time_or_none(obj.get("timestamp"))
+            for item in items:
+                odd = self._add_assistant_block(message, item, stamp, span) or odd
+            if odd:
+                self._odd_shape(span, "an assistant record's content")
         if payload.get("stop_reason"):
             message.stop_reason = payload["stop_reason"]
         usage = payload.get("usage")
@@ -307,18 +311,20 @@ class Session:
         self._update.touch(message)
 
     def _add_assistant_block(
-        self, message: Message, item: dict[str, Any], stamp: str | None, span: Span | None
-    ) -> None:
+        self, message: Message, item: dict[str, Any] | str, stamp: str | None, span: Span | None
+    ) -> bool:
+        """Add one item of an assistant message's content (see `content_items`); whether it has an odd shape."""
+        if isinstance(item, str):  # a bare string: text (content_items noted its shape)
+            self._add_block(message, Block("text", item))
+            return False
         btype = item.get("type")
         if btype == "tool_use":
             tid = item.get("id")
             known = self.calls.get(tid) if isinstance(tid, str) else None
             if not isinstance(tid, str) or (known is not None and not known.lost):
-                return
+                return False
             inp = item.get("input")
-            call = ToolCall(
-                tid, as_text(item.get("name")) or "?", inp if isinstance(inp, dict) else {}, message, stamp, span=span
-            )
+            call = ToolCall(tid, as_text(item.get("name")) or "?", inp, message, stamp, span=span)
             self.calls[tid] = call
             message.blocks.append(Block("tool_use", call=call))
             if known is not None and known.result is not None:  # its result came first and stood in for it
@@ -327,23 +333,32 @@ class Session:
                 self._layout = None  # the holder may have nothing left to show
                 self._update.threads_changed = True
                 self._attach_result(call, known.result)
-            return
+            return not isinstance(inp, dict)
         if btype in ("text", "thinking"):
-            block = Block(btype, as_text(item.get(btype)))
-        elif btype == "redacted_thinking":
-            block = Block(btype)
-        else:
-            block = _other_block(item)
+            value = item.get(btype)
+            self._add_block(message, Block(btype, as_text(value)))
+            return not isinstance(value, str | None)
+        self._add_block(message, Block(btype) if btype == "redacted_thinking" else _other_block(item))
+        return False
+
+    @staticmethod
+    def _add_block(message: Message, block: Block) -> None:
+        """Add a block to an assistant message unless it repeats the last: a chunk written twice (a Claude Code bug)."""
         last = message.blocks[-1] if message.blocks else None
-        if last is not None and last.type == block.type and last.text == block.text:
-            return  # a chunk written twice (a known Claude Code bug)
-        message.blocks.append(block)
+        if last is None or last.type != block.type or last.text != block.text:
+            message.blocks.append(block)
+
+    def _odd_shape(self, span: Span | None, what: str) -> None:
+        """Note content of a shape Claude Code does not write, shown as text (see `content_items`)."""
+        self._note(span, f"{what} has an unexpected shape, shown as text")
 
     def _add_result(self, item: dict[str, Any], obj: dict[str, Any], span: Span | None, owner: Message) -> None:
         tid = item.get("tool_use_id")
         if not isinstance(tid, str):
             return
-        text, images = result_content(item.get("content"))
+        text, images, odd = result_content(item.get("content"))
+        if odd:
+            self._odd_shape(span, "a tool result's content")
         structured = obj.get("toolUseResult")
         if span is not None and span.length > _BIG_LINE:
             structured = _cap(structured)
@@ -427,7 +442,10 @@ class Session:
         attachment = obj.get("attachment")
         atype = as_text(attachment.get("type")) if isinstance(attachment, dict) else ""
         if (prompt := queued_prompt(obj)) is not None:  # typed while Claude worked: a prompt like any other
-            self._new_message(Kind.PROMPT, obj, span, blocks=_content_blocks(prompt)[0])
+            blocks, _, odd = content_blocks(prompt)
+            self._new_message(Kind.PROMPT, obj, span, blocks=blocks)
+            if odd:
+                self._odd_shape(span, "a queued prompt")
             return
         kind = Kind.HOOK if "hook" in atype else Kind.ATTACHMENT
         detail = ""
@@ -645,7 +663,7 @@ class Session:
         for call in reversed(self.calls.values()):
             if call.name not in AGENT_TOOLS or call.subagent is not None:
                 continue
-            if text is not None and as_text(call.input.get("prompt")).strip() == text:
+            if text is not None and as_text(call.args.get("prompt")).strip() == text:
                 self._link(sub, call)
                 return
             if call.result is None:
@@ -828,41 +846,83 @@ def agent_id_of(path: str | Path) -> str | None:
     return stem.removeprefix("agent-") if stem.startswith("agent-") else None
 
 
-def result_content(content: Any) -> tuple[str, list[tuple[str, int]]]:
-    """The text of a tool_result's content (a string or a list of blocks) and its images."""
-    if not isinstance(content, list):
-        return as_text(content), []
+def content_items(content: Any) -> tuple[list[Any], bool]:
+    """The items of a message's or a tool result's content, each a block (a dict) or text (a string), and
+    whether the content has a shape Claude Code does not write: the one rule every reader of content follows
+    (the session, the index and its snippets), so that what search finds is what the session shows.
+
+    A string is one text; a list, its items. Any other shape is read as text where it is not a block: a dict is
+    one block, a nested list's items are the list's, a bare string or a number in a list is a text (None, none).
+    """
+    if type(content) is list:
+        for item in content:
+            if type(item) is not dict:
+                break
+        else:  # the usual list of blocks
+            return content, False
+    if isinstance(content, str):
+        return [content], False
+    if content is None:
+        return [], False
+    if isinstance(content, dict):
+        return [content], True
+    items: list[Any] = []
+    _flatten(content if isinstance(content, list) else [content], items, 0)
+    return items, True
+
+
+def _flatten(values: list[Any], items: list[Any], depth: int) -> None:
+    """Add `values` to `items` as content_items reads them (nested lists to a sane depth, then as JSON)."""
+    for value in values:
+        if isinstance(value, dict | str):
+            items.append(value)
+        elif isinstance(value, list) and depth < 8:
+            _flatten(value, items, depth + 1)
+        elif value is not None:
+            items.append(as_text(value))
+
+
+def result_content(content: Any) -> tuple[str, list[tuple[str, int]], bool]:
+    """The text of a tool_result's content (see `content_items`), its images, and whether its shape is odd.
+    A block of another type is kept as its JSON."""
+    items, odd = content_items(content)
     texts, images = [], []
-    for item in content:
-        if not isinstance(item, dict):
-            continue
-        if item.get("type") == "text":
-            texts.append(as_text(item.get("text")))
+    for item in items:
+        if isinstance(item, str):
+            texts.append(item)
+        elif item.get("type") == "text":
+            value = item.get("text")
+            texts.append(as_text(value))
+            odd = odd or not isinstance(value, str | None)
         elif item.get("type") == "image":
             block = _other_block(item)
             images.append((block.media_type, block.size))
         elif item.get("type") == "tool_reference":
             texts.append(f"[tool: {as_text(item.get('tool_name'))}]")
-    return "\n".join(texts), images
+        else:
+            texts.append(_other_block(item).text)
+    return "\n".join(texts), images, odd
 
 
-def _content_blocks(content: Any) -> tuple[list[Block], list[dict[str, Any]]]:
-    """The blocks of a user record's content (a string or a list of blocks), and its tool results."""
-    if isinstance(content, str):
-        return [Block("text", content)], []
+def content_blocks(content: Any) -> tuple[list[Block], list[dict[str, Any]], bool]:
+    """The blocks of a user record's content (see `content_items`), its tool results, and whether its shape is odd."""
+    items, odd = content_items(content)
     blocks: list[Block] = []
     results: list[dict[str, Any]] = []
-    for item in content if isinstance(content, list) else ():
-        if not isinstance(item, dict):
+    for item in items:
+        if isinstance(item, str):
+            blocks.append(Block("text", item))
             continue
         btype = item.get("type")
         if btype == "tool_result":
             results.append(item)
         elif btype == "text":
-            blocks.append(Block("text", as_text(item.get("text"))))
+            value = item.get("text")
+            blocks.append(Block("text", as_text(value)))
+            odd = odd or not isinstance(value, str | None)
         else:
             blocks.append(_other_block(item))
-    return blocks, results
+    return blocks, results, odd
 
 
 def queued_prompt(obj: dict[str, Any]) -> str | list[Any] | None:
@@ -916,8 +976,16 @@ def _seconds(value: float) -> str:
 
 
 def as_text(value: Any) -> str:
-    """A record's field as text: a string as it is, None as "", anything else as str() writes it."""
-    return value if isinstance(value, str) else ("" if value is None else str(value))
+    """A record's field as text: a string as it is, None as "", a dict or list as its JSON, anything else as
+    str() writes it."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict | list):
+        try:
+            return orjson.dumps(value, default=str).decode("utf-8", "replace")
+        except orjson.JSONEncodeError:  # nested deeper than orjson writes
+            return str(value)
+    return "" if value is None else str(value)
 
 
 def _time_or_none(value: Any) -> str | None:

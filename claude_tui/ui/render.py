@@ -97,7 +97,7 @@ def call_body(call: ToolCall, output: str, palette: Palette, cwd: str | None, cl
     """A tool call in full: its input as the tool means it, then `output` (read back whole)."""
     stopped = abandoned(call, clock)
     parts: list[RenderableType] = [tools.headline(call, 100, palette, cwd, False, stopped), Text("")]
-    inp = call.input
+    inp = call.args
     if call.name in core_diff.EDIT_TOOLS:
         path = str(inp.get("file_path") or inp.get("notebook_path") or "")
         parts.append(Text(path, palette.bold))
@@ -113,7 +113,7 @@ def call_body(call: ToolCall, output: str, palette: Palette, cwd: str | None, cl
         parts.append(Text("prompt", palette.faint))
         parts.append(markdown(str(inp.get("prompt") or "")))
     else:
-        source = orjson.dumps(inp, option=orjson.OPT_INDENT_2, default=str).decode()
+        source = orjson.dumps(call.input, option=orjson.OPT_INDENT_2, default=str).decode()
         parts.append(code(source, "json", palette))
     parts.append(Text(""))
     result = call.result

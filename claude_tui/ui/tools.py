@@ -47,9 +47,11 @@ def short_path(path: str, cwd: str | None) -> str:
 
 def summary(call: ToolCall, cwd: str | None) -> tuple[str, str]:
     """What the call did, as (subject, detail): ("src/app.py", "+3 -1")."""
-    inp, name = call.input, call.name
+    inp, name = call.args, call.name
     if call.lost:
         return LOST_CALL, _output_hint(call)
+    if not isinstance(call.input, dict):  # not as Claude Code writes it: shown as it is
+        return one_line(call.input), _output_hint(call)
     path = short_path(str(inp.get("file_path") or inp.get("notebook_path") or inp.get("path") or ""), cwd)
     if name == "Bash":
         return one_line(inp.get("command")), _output_hint(call)
@@ -165,7 +167,7 @@ def waiting(palette: Palette, abandoned: bool) -> Text:
 def body(call: ToolCall, width: int, palette: Palette, cwd: str | None, abandoned: bool = False) -> list[Row]:
     """The expanded call: its input as the tool means it (a diff, a command...) and its output (or `waiting`)."""
     rows: list[Row] = []
-    name, inp = call.name, call.input
+    name, inp = call.name, call.args
     if name in core_diff.EDIT_TOOLS:
         hunks = core_diff.hunks_of(call)
         shown = diff.render_hunks(
@@ -198,12 +200,15 @@ def body(call: ToolCall, width: int, palette: Palette, cwd: str | None, abandone
                 rows.append(Row(Text.assemble((mark + " ", style), one_line(todo.get("content"))), 2))
         return rows
     else:
-        rows += _input_rows(inp, palette)
+        rows += _input_rows(call.input, palette, width)
     rows += _output(call, palette, width, abandoned)
     return rows
 
 
-def _input_rows(inp: dict[str, Any], palette: Palette) -> list[Row]:
+def _input_rows(inp: Any, palette: Palette, width: int) -> list[Row]:
+    """A tool's input, a line per argument; an input that is not an object (not as Claude Code writes it) as text."""
+    if not isinstance(inp, dict):
+        return _text_rows(as_text(inp), palette, OUTPUT_LINES, width) if inp is not None else []
     rows: list[Row] = []
     for key, value in list(inp.items())[:12]:
         shown = one_line(value, 400) if isinstance(value, str) else orjson.dumps(value, default=str).decode()[:400]
