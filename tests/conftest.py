@@ -46,6 +46,13 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.delenv("CLAUDE_TUI_CACHE_DIR", raising=False)
 
 
+@pytest.fixture(autouse=True)
+def _truecolor(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Draw as a truecolor terminal does, whatever TERM the tests run under: with 16 colours the app picks other
+    colours (tests/test_ui_colors.py)."""
+    monkeypatch.setenv("COLORTERM", "truecolor")
+
+
 @pytest.fixture
 def zone() -> Iterator[Callable[[str], None]]:
     """Sets the local time zone (TZ) for the test; the one before is back after it."""
