@@ -26,6 +26,7 @@ from claude_tui.ui.bindings import key_display, keymap_of, shown_keys
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.config import Config, config_path, tilde
 from claude_tui.ui.live import LibraryChanged, Live
+from claude_tui.ui.palette import few_color_variables, few_colors
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.header import SessionFacts, SessionHeader
 from claude_tui.ui.widgets.keybar import KeyBar
@@ -1063,6 +1064,14 @@ class ClaudeTUI(App[None]):
             self.notify(f"Unknown theme {self.config.theme!r}; see ctrl+p → Theme", severity="warning", markup=False)
         for problem in problems:
             self.notify(problem, severity="warning", timeout=8, markup=False)
+
+    def get_css_variables(self) -> dict[str, str]:
+        """The theme's variables; with 16 colours or fewer, those that carry a meaning in colours that stay
+        themselves (the nearest of 16 to a theme's colour can be any: white on cyan for textual-dark's cursor)."""
+        variables = super().get_css_variables()
+        if few_colors(self):
+            variables.update(few_color_variables(self.current_theme.dark))
+        return variables
 
     def get_default_screen(self) -> MainScreen:
         """The browser is the first screen: a screen pushed in on_mount is drawn once in the start-up

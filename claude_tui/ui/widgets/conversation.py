@@ -666,7 +666,7 @@ class ConversationView(ScrollView, can_focus=True):
             if self._palette is None:
                 if not self.is_mounted:
                     return None
-                self._palette = Palette.from_variables(self.app.get_css_variables(), self.app.current_theme.dark)
+                self._palette = Palette.of(self.app)
             cwd = self.session.project_path if self.session is not None else None
             self._painter = Painter(self._palette, self.clock, cwd, self.expanded)
             self._painter.session_path = Path(self.session.path) if self.session is not None else None

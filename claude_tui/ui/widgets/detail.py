@@ -114,7 +114,7 @@ class DetailScreen(Screen[None]):
 
     @property
     def palette(self) -> Palette:
-        return Palette.from_variables(self.app.get_css_variables(), self.app.current_theme.dark)
+        return Palette.of(self.app)
 
     def _show(self) -> None:
         subject = self.subject

@@ -38,6 +38,7 @@ from claude_tui.core.session import Session
 from claude_tui.core.source import full_output
 from claude_tui.ui.bindings import key_display
 from claude_tui.ui.filters import PaneFilter
+from claude_tui.ui.palette import ANSI, ansi, few_colors
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.entries import Entry
 
@@ -180,7 +181,12 @@ def highlight(strip: Strip, cells: list[tuple[int, int]], styles: tuple[Style, S
 
 
 def match_styles(app: App[object]) -> tuple[Style, Style]:
-    """Backgrounds for matches and for the current one, from the theme's warning colour."""
+    """Backgrounds for matches and for the current one, from the theme's warning colour (with 16 colours, where
+    its tint would be any of them, yellow and bright yellow under black)."""
+    if few_colors(app):
+        dark, black = app.current_theme.dark, ANSI["black"]
+        found, here = (ansi(role, dark) for role in ("found", "found-here"))
+        return Style(color=black, bgcolor=found), Style(color=black, bgcolor=here, bold=True)
     variables = app.get_css_variables()
     try:
         background = Color.parse(variables.get("background") or "#000000")

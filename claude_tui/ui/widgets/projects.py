@@ -13,6 +13,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from claude_tui.core.facts import split_path
+from claude_tui.ui.palette import few_colors
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.sessions import in_place, quiet
 
@@ -164,6 +165,8 @@ class ProjectTree(Tree["Project | None"]):
     def render_label(self, node: TreeNode[Project | None], base_style: Style, style: Style) -> Text:
         """The label cut with an ellipsis to the width left of its row (a long path or name)."""
         label = super().render_label(node, base_style, style)
+        if node is self.cursor_node and few_colors(self.app):  # one pair of colours: see palette.cursor_row
+            label = Text(label.plain, base_style + style)
         depth, parent = 0, node.parent
         while parent is not None and parent is not self.root:
             depth, parent = depth + 1, parent.parent

@@ -28,7 +28,7 @@ from textual.widgets import Checkbox, Input, Select, Static
 from claude_tui.core.find import Query
 from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, Hits, left_out_note
 from claude_tui.ui.bindings import cursor_bindings, key_display
-from claude_tui.ui.palette import foreground
+from claude_tui.ui.palette import cursor_row, foreground
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.findbar import match_styles
 from claude_tui.ui.widgets.keybar import KeyBar
@@ -128,7 +128,7 @@ class HitList(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         if index == self.cursor:  # drawn each time: its dim facts take the cursor's colour, not the cache's grey
             name = "hit-list--cursor" if self.has_focus else "hit-list--cursor-blurred"
-            strip = self._draw(index, row, width, Style()).apply_style(self.get_component_rich_style(name))
+            strip = cursor_row(self, self._draw(index, row, width, Style()), name)
         elif (strip := self._strips.get((line, width))) is None:
             strip = self._strips[line, width] = self._draw(index, row, width, foreground(self, "hit-list--dim"))
         return strip.apply_style(base)

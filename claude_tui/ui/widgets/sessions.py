@@ -21,7 +21,7 @@ from textual.strip import Strip
 from claude_tui.core.stats import human_count, human_duration, plural
 from claude_tui.ui.bindings import cursor_bindings, key_display
 from claude_tui.ui.clock import Clock, epoch_of
-from claude_tui.ui.palette import foreground
+from claude_tui.ui.palette import cursor_row, foreground
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.entries import short_model
 
@@ -274,7 +274,7 @@ class SessionList(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         if index == self.cursor:  # drawn each time: its dim cells take the cursor's colour, not the cache's grey
             name = "session-list--cursor" if self.has_focus else "session-list--cursor-blurred"
-            strip = self._row(self.shown[index], width, Style()).apply_style(self.get_component_rich_style(name))
+            strip = cursor_row(self, self._row(self.shown[index], width, Style()), name)
         elif (strip := self._rows.get(index)) is None:
             strip = self._rows[index] = self._row(self.shown[index], width, foreground(self, "session-list--dim"))
         return strip.apply_style(base)
