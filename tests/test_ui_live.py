@@ -63,6 +63,15 @@ def session_started_now(thread: Thread) -> None:
         record["timestamp"] = now_stamp()
 
 
+def questions(folder: Path, turns: int) -> tuple[Thread, Path]:
+    """A session of `turns` questions and answers, written to `folder`; the thread goes on."""
+    thread = Thread()
+    for i in range(turns):
+        thread.prompt(f"question {i}")
+        thread.answer(text(f"answer {i}"))
+    return thread, thread.write(folder / "live.jsonl")
+
+
 def one_turn(folder: Path, prompt: str, answer: str) -> tuple[Thread, Path]:
     """A session of one prompt and its answer (message id m1), written to `folder`; the thread goes on."""
     thread = Thread()
@@ -246,11 +255,7 @@ async def test_the_paused_line_names_the_key_that_resumes_as_remapped(tmp_path: 
 
 
 async def test_scrolling_up_pauses_and_end_resumes(tmp_path: Path) -> None:
-    thread = Thread()
-    for i in range(30):
-        thread.prompt(f"question {i}")
-        thread.answer(text(f"answer {i}"))
-    path = thread.write(tmp_path / "live.jsonl")
+    thread, path = questions(tmp_path, 30)
     app = session_app(path, follow=True)
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
@@ -688,11 +693,7 @@ async def test_following_a_big_session_freezes_it_once_and_thaws_it_when_its_fil
     for name in ("freeze", "unfreeze"):
         real = getattr(gc, name)
         monkeypatch.setattr(gc, name, lambda real=real, name=name: (calls.append(name), real())[1])
-    thread = Thread()
-    for i in range(3):
-        thread.prompt(f"question {i}")
-        thread.answer(text(f"answer {i}"))
-    path = thread.write(tmp_path / "live.jsonl")
+    thread, path = questions(tmp_path, 3)
     app = session_app(path, follow=True)
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
