@@ -108,6 +108,7 @@ async def main(out: Path) -> None:
     with tempfile.TemporaryDirectory() as folder:
         os.environ["XDG_CACHE_HOME"] = str(Path(folder) / "cache")
         os.environ["XDG_CONFIG_HOME"] = str(Path(folder) / "config")
+        os.environ["COLORTERM"] = "truecolor"  # the theme's colours, whatever terminal runs this (not 16 of them)
         roots = [demo_copy(Path(folder))]
         edit = expand(lambda e: e.call is not None and e.call.name == "Edit", nth=1)
         shots: list[tuple[str, tuple[int, int], str | None, list[Step], str | None]] = [
