@@ -115,6 +115,29 @@ def test_locate_finds_where_an_index_hit_is(tmp_path: Path) -> None:
     assert locate(s, str(path), 10**9, "answer") is None
 
 
+def test_a_record_glued_to_one_the_index_read_without_its_newline_is_located(tmp_path: Path) -> None:
+    """The index reads a finished last line that has no newline; the next record, written with no newline
+    between (Claude Code's known bug), is indexed at an offset inside the line a whole read sees as one."""
+    t = Thread(session_id="glued")
+    t.prompt("the first question")
+    t.answer(text("an aardvark answer"))
+    path = t.write(tmp_path / "-home-u-proj" / "glued.jsonl")
+    path.write_bytes(path.read_bytes().rstrip(b"\n"))
+    library = Library([tmp_path], tmp_path / "cache")
+    library.refresh()
+    late = Thread(session_id="glued")
+    late.prompt("a zebra question", uuid="u1001")
+    with path.open("ab") as f:
+        f.write(late.bytes())
+    library.refresh()
+    s = read_session(path)
+    assert [p.message for p in s.problems] == ["2 record(s) recovered"]
+    for word, wanted in (("zebra", "a zebra question"), ("aardvark", "an aardvark answer")):
+        [hit] = library.search(word)
+        found = locate(s, str(hit.file), hit.offset, hit.kind, hit.call_id, Query(word).pattern)
+        assert found is not None and found[0].plain_text == wanted, word
+
+
 def test_raw_json_reads_the_records_back(tmp_path: Path) -> None:
     path = session_file(tmp_path)
     s = read_session(path)

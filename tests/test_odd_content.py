@@ -27,6 +27,10 @@ def _content(rec: dict[str, Any], content: Any) -> None:
     rec["message"]["content"] = content
 
 
+def _message(rec: dict[str, Any], message: str) -> None:
+    rec["message"] = message
+
+
 #: name -> (what writes the odd part into a thread, the word it holds)
 CASES: dict[str, tuple[Callable[[Thread], Any], str]] = {
     "a tool input that is a string": (
@@ -59,6 +63,8 @@ CASES: dict[str, tuple[Callable[[Thread], Any], str]] = {
         lambda t: _content(t.answer(text("x")), {"type": "text", "text": "zebra dict"}),
         "zebra",
     ),
+    "a user message that is a string": (lambda t: _message(t.prompt("x"), "string message zebra"), "zebra"),
+    "an assistant message that is a string": (lambda t: _message(t.answer(text("x")), "string zebra"), "zebra"),
 }  # fmt: skip
 
 

@@ -50,7 +50,10 @@ def test_a_record_written_after_a_last_record_without_newline_continues_its_line
         f.write(b'{"b":2}\n{"c":3}\n')  # the known bug: two records with no newline between
     started_over, lines = reader.read()
     assert not started_over
-    assert [(line.data, line.line_no, line.offset) for line in lines] == [(b'{"b":2}', 1, 7), (b'{"c":3}', 2, 15)]
+    assert [(line.data, line.line_no, line.offset, line.glued) for line in lines] == [
+        (b'{"b":2}', 1, 7, True),  # the rest of line 1: a record with no newline before it
+        (b'{"c":3}', 2, 15, False),
+    ]
 
 
 @pytest.mark.parametrize("tail", [b'{"b":', b'{"b":{"c":1}', b"[1]", b'"x"', b"  "])

@@ -43,6 +43,7 @@ from claude_tui.core.session import (
     is_api_error,
     prompt_text,
     queued_prompt,
+    record_content,
     result_content,
     user_kind,
 )
@@ -314,8 +315,7 @@ def record_texts(obj: dict[str, Any]) -> Iterator[tuple[int, int, str]]:
 
     Block -1 is a user prompt's text blocks joined. Used to show a hit's snippet from the file.
     """
-    payload = obj.get("message")
-    content = payload.get("content") if isinstance(payload, dict) else None
+    content = record_content(obj)
     rtype = obj.get("type")
     if rtype == "assistant":
         for kind, i, part in assistant_parts(content, API_ERROR if obj.get("isApiErrorMessage") else ANSWER):
@@ -544,7 +544,7 @@ class Extractor:
         if type(usage) is dict and (entry[1] is None or (mid, usage) != self._chunk):
             _count_usage(state.usage, entry, usage)
             self._chunk = (mid, usage)  # streamed chunks of one message repeat its usage: counted once
-        for kind, i, part in assistant_parts(get("content"), said):
+        for kind, i, part in assistant_parts(record_content(obj), said):
             if kind == TOOL_INPUT:
                 self._call(part, off, i, obj.get("cwd"))
             else:
@@ -570,8 +570,7 @@ class Extractor:
                     state.worktrees.append(target)
 
     def _user(self, obj: dict[str, Any], off: int, top: bool) -> None:
-        payload = obj.get("message")
-        content = payload.get("content") if type(payload) is dict else None
+        content = record_content(obj)
         # most user records are tool results, known by their first block; the others are read whole
         if not (
             type(content) is list and content and type(content[0]) is dict and content[0].get("type") == "tool_result"

@@ -146,9 +146,15 @@ def locate(
     call_id: str | None = None,
     words: re.Pattern[str] | None = None,
 ) -> tuple[Message, ToolCall | None, Block | None] | None:
-    """Where an index hit is in a session read whole: the message whose line is at `offset` of `file`
+    """Where an index hit is in a session read whole: the message whose line holds `offset` of `file`
     (the session's or a subagent's), and the tool call (by `call_id`) or the text or thinking block
-    (the first that `words` match) that holds the match. None when it is not there (any more)."""
+    (the first that `words` match) that holds the match. None when it is not there (any more).
+
+    A line may hold several records (written with no newline between them), and the index may have read the
+    second on its own, at an offset inside the line: of the line's messages, the first with a block `words`
+    match is the one."""
+    wanted = "thinking" if kind == "thinking" else "text"
+    found: tuple[Message, None, Block | None] | None = None
     stack = [session]
     while stack:
         here = stack.pop()
@@ -159,9 +165,11 @@ def locate(
         if Path(here.path) != Path(file):
             continue
         for message in here.messages:
-            if any(span.offset == offset for span in message.spans):
-                wanted = "thinking" if kind == "thinking" else "text"
-                blocks = [b for b in message.blocks if b.type == wanted]
-                block = next((b for b in blocks if words is not None and words.search(b.text)), None)
-                return message, None, block or (blocks[0] if blocks else None)
-    return None
+            if not any(span.offset <= offset < span.offset + max(span.length, 1) for span in message.spans):
+                continue
+            blocks = [b for b in message.blocks if b.type == wanted]
+            block = next((b for b in blocks if words is not None and words.search(b.text)), None)
+            if block is not None:
+                return message, None, block
+            found = found or (message, None, blocks[0] if blocks else None)
+    return found

@@ -83,6 +83,9 @@ class Line:
     data: bytes  #: without the newline
     line_no: int  #: 1-based
     offset: int  #: byte offset of its first byte
+    #: the rest of the line before it (same line_no), which was handed out when it had no newline yet: two
+    #: records written with no newline between them
+    glued: bool = False
 
 
 @dataclass
@@ -99,6 +102,8 @@ class Reader:
     _partial: bytearray = field(default_factory=bytearray, repr=False)
     #: the last byte of a last line handed out before its newline (empty when none)
     _open: bytes = field(default=b"", repr=False)
+    #: the next line continues the open one (see Line.glued)
+    _glued: bool = field(default=False, repr=False)
     #: the last bytes read (up to TAIL_BYTES, the partial line's included), to tell a rewrite from an append
     _tail: bytes = field(default=b"", repr=False)
 
@@ -111,6 +116,7 @@ class Reader:
         self.offset = self.line_no = self.size = 0
         self._partial = bytearray()
         self._open = self._tail = b""
+        self._glued = False
 
     def read(self, limit: int | None = None) -> tuple[bool, list[Line]]:
         """Return (started_over, new lines), reading at most about `limit` bytes.
@@ -161,7 +167,7 @@ class Reader:
             self.missing = exc.missing
             raise
         partial, held = self._partial, len(self._partial)  # _take grows it in place: cut back on failure
-        state = self.offset, self.line_no, self.inode, self.size, self._open, self._tail
+        state = self.offset, self.line_no, self.inode, self.size, self._open, self._tail, self._glued
         try:
             st = os.fstat(fd)
             started_over = self._check_same_file(fd, st)
@@ -171,7 +177,7 @@ class Reader:
             end = st.st_size if limit is None else min(st.st_size, start + limit)
             lines = self._take(fd, start, end, final, end == st.st_size)
         except OSError as exc:  # EIO from a failing disk, a network file system gone away
-            self.offset, self.line_no, self.inode, self.size, self._open, self._tail = state  # no line
+            self.offset, self.line_no, self.inode, self.size, self._open, self._tail, self._glued = state  # no line
             del partial[held:]
             self._partial = partial
             raise ReadError(exc.strerror or str(exc)) from exc
@@ -229,6 +235,7 @@ class Reader:
             self.offset += 1
             return chunk[1:]
         self.line_no -= 1
+        self._glued = True
         return chunk
 
     def _split_into(self, lines: list[Line], chunk: bytes, begin: int) -> bytes:
@@ -249,7 +256,8 @@ class Reader:
     def _add_line(self, lines: list[Line], data: bytes, ended: bool = True) -> None:
         """Hand out one line; one with no newline (`ended` false) remembers its last byte."""
         self.line_no += 1
-        lines.append(Line(data, self.line_no, self.offset))
+        lines.append(Line(data, self.line_no, self.offset, self._glued))
+        self._glued = False
         self.offset += len(data) + int(ended)
         if not ended:
             self._open = data[-1:]

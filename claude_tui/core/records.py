@@ -31,6 +31,8 @@ _RECORD_START = re.compile(
 )
 #: Keys every record has one of (a content block or a tool input, which may open as a record does, has none).
 _RECORD_KEYS = ("uuid", "sessionId", "leafUuid", "messageId", "timestamp")
+#: How `_recover` counts the records it split a line into.
+_RECOVERED = re.compile(r"\d+ record\(s\) recovered")
 #: Integers longer than this are refused: beyond it, arithmetic on them overflows a float.
 _MAX_INT_DIGITS = 300
 
@@ -76,6 +78,19 @@ def parse_line(raw: bytes) -> LineResult:
     return LineResult([], f"not a JSON object ({type(obj).__name__})")
 
 
+def continued(result: LineResult) -> LineResult:
+    """`result` of a line that continues the record before it, written with no newline between them (a reader
+    handed that record out before the rest came): said as a read of the whole line says it, one record more."""
+    said = _recovered(len(result.objects) + 1)
+    note = result.note or ""
+    note = _RECOVERED.sub(said, note) if _RECOVERED.search(note) else "; ".join(filter(None, [note, said]))
+    return LineResult(result.objects, note)
+
+
+def _recovered(count: int) -> str:
+    return f"{count} record(s) recovered"
+
+
 def _recover(raw: bytes) -> LineResult:
     """The slow path: fix the encoding, then split concatenated or cut-off records."""
     text = raw.decode("utf-8", errors="replace")
@@ -96,7 +111,7 @@ def _recover(raw: bytes) -> LineResult:
         objects, dropped = _split(fixed) if len(raw) <= MAX_RECOVERY_BYTES else ([], len(fixed))
         if not objects:
             return LineResult([], _describe_failure(exc, raw))
-        notes.append(f"{len(objects)} record(s) recovered")
+        notes.append(_recovered(len(objects)))
         if dropped:
             notes.append(f"{dropped} damaged characters skipped")
         return LineResult(objects, "; ".join(notes))

@@ -46,7 +46,7 @@ from claude_tui.core.model import plausible
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.records import parse_line
 from claude_tui.core.sanitize import searchable, visible_controls
-from claude_tui.core.session import content_items
+from claude_tui.core.session import content_items, record_content
 
 #: Snippets mark each match as MARK_START + match + MARK_END.
 MARK_START, MARK_END = "\x02", "\x03"
@@ -486,9 +486,7 @@ def _hit(
 
 def _call_id(obj: dict[str, Any], block: int) -> str | None:
     """The tool_use id of content block `block` of a record (a tool_use or a tool_result)."""
-    message = obj.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    items = content_items(content)[0]  # as the index numbered them
+    items = content_items(record_content(obj))[0]  # as the index numbered them
     item = items[block] if 0 <= block < len(items) else None
     value = (item.get("id") or item.get("tool_use_id")) if isinstance(item, dict) else None
     return value if isinstance(value, str) else None

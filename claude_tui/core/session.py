@@ -31,7 +31,7 @@ from claude_tui.core.model import (
     plausible,
 )
 from claude_tui.core.reader import Line
-from claude_tui.core.records import parse_line
+from claude_tui.core.records import LineResult, continued, parse_line
 from claude_tui.core.threads import Layout
 from claude_tui.core.usage import Tokens, replaces, unreadable_usage
 
@@ -164,10 +164,12 @@ class Session:
                     continue
                 obj = None
             span = Span(line.offset, len(data), line.line_no)
-            if type(obj) is dict:
+            if type(obj) is dict and not line.glued:
                 add(obj, span)
                 continue
-            result = parse_line(data)
+            result = LineResult([obj]) if type(obj) is dict else parse_line(data)
+            if line.glued and result.objects:
+                result = continued(result)
             if not result.objects:
                 self.malformed_lines += 1
             if result.note:
@@ -217,10 +219,13 @@ class Session:
         if type(version) is str and version not in self.versions:
             self.versions[version] = None
         handler = _HANDLERS.get(rtype)
-        if rtype in ("user", "assistant") and not isinstance(obj.get("message"), dict):
+        message = obj.get("message")
+        if rtype in ("user", "assistant") and not isinstance(message, dict | str):
             self._note(span, f"a {rtype} record with no message, shown as is")
             self._new_message(Kind.UNKNOWN, obj, span, text=f"{rtype} record with no message")
         elif handler is not None:
+            if isinstance(message, str) and rtype in ("user", "assistant"):
+                self._odd_shape(span, f"a {rtype} record's message")
             handler(self, obj, span)
         elif rtype in METADATA_TYPES:
             self._on_metadata(rtype, obj)
@@ -250,8 +255,7 @@ class Session:
     # ---------------------------------------------------------------- record types
 
     def _on_user(self, obj: dict[str, Any], span: Span | None) -> None:
-        payload = obj.get("message")
-        blocks, results, odd = content_blocks(payload.get("content") if isinstance(payload, dict) else None)
+        blocks, results, odd = content_blocks(record_content(obj))
         first = blocks[0].text if blocks and blocks[0].type == "text" else None
         kind = user_kind(obj, first, bool(results))
         message = self._new_message(kind, obj, span, blocks=blocks)
@@ -279,7 +283,7 @@ class Session:
             message.model = model
             if model not in self.models and model != "<synthetic>":
                 self.models[model] = None
-        content = payload.get("content")
+        content = record_content(obj)
         if isinstance(content, str):
             message.blocks.append(Block("text", content))
         elif content is not None:
@@ -844,6 +848,15 @@ def agent_id_of(path: str | Path) -> str | None:
     """The agent id a subagent transcript's file name gives (`agent-<id>.jsonl`)."""
     stem = Path(path).stem
     return stem.removeprefix("agent-") if stem.startswith("agent-") else None
+
+
+def record_content(obj: dict[str, Any]) -> Any:
+    """The content of a user or assistant record: its message's `content`, or the message itself when that is
+    a string (a shape Claude Code does not write, read as its text; `content_items` reads the rest)."""
+    message = obj.get("message")
+    if isinstance(message, dict):
+        return message.get("content")
+    return message if isinstance(message, str) else None
 
 
 def content_items(content: Any) -> tuple[list[Any], bool]:

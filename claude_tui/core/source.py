@@ -14,7 +14,7 @@ import orjson
 from claude_tui.core.model import Span, ToolCall
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.records import parse_line
-from claude_tui.core.session import result_content
+from claude_tui.core.session import record_content, result_content
 
 
 def read_span(path: str, span: Span) -> bytes:
@@ -55,8 +55,7 @@ def full_output(path: str, call: ToolCall) -> str:
         data = obj.get("data")
         if obj.get("type") == "progress" and isinstance(data, dict) and isinstance(data.get("message"), dict):
             obj = data["message"]  # a subagent record copied into a progress record
-        message = obj.get("message")
-        content = message.get("content") if isinstance(message, dict) else None
+        content = record_content(obj)
         for item in content if isinstance(content, list) else []:
             if isinstance(item, dict) and item.get("tool_use_id") == call.id:
                 return result_content(item.get("content"))[0]
