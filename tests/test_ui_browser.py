@@ -25,9 +25,11 @@ from claude_tui.core.index import cache_dir
 from claude_tui.core.library import Library, Project
 from claude_tui.core.reader import ReadError
 from claude_tui.ui import app as app_module
-from claude_tui.ui.app import OPEN_DELAY, ClaudeTUI, LibraryLoaded, MainScreen, _help_sections
+from claude_tui.ui import main_screen
+from claude_tui.ui.app import ClaudeTUI, _help_sections
 from claude_tui.ui.config import is_key_name, load_config
 from claude_tui.ui.launch import DEMO_PROJECTS, parser
+from claude_tui.ui.main_screen import OPEN_DELAY, LibraryLoaded, MainScreen
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.help import HelpScreen
 from claude_tui.ui.widgets.keybar import KeyBar
@@ -74,7 +76,7 @@ async def test_opens_on_the_newest_project_and_session(roots: list[Path]) -> Non
 
 async def test_a_first_index_shows_its_sessions_as_it_grows(roots: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(index, "COMMIT_EVERY", 0.0)  # every file committed on its own
-    monkeypatch.setattr(app_module, "LISTING_EVERY", 0.0)
+    monkeypatch.setattr(main_screen, "LISTING_EVERY", 0.0)
     shown: list[tuple[int, bool, str, str | None]] = []  # sessions listed, final, tree title, project chosen
     original = MainScreen.on_library_loaded
 
@@ -1163,7 +1165,7 @@ async def test_a_move_in_the_list_right_after_choosing_a_project_is_not_undone_b
         view = await browser_ready(pilot, app)
         late = lambda callback, *args: app.main.set_timer(0.1, lambda: callback(*args))  # noqa: E731
         monkeypatch.setattr(app.main, "call_after_refresh", late)  # the next refresh comes late
-        monkeypatch.setattr(app_module, "OPEN_DELAY", 0.01)  # and the move's open before it
+        monkeypatch.setattr(main_screen, "OPEN_DELAY", 0.01)  # and the move's open before it
         tree, sessions = app.main.query_one(ProjectTree), app.main.query_one(SessionList)
         await pilot.press("1")
         for key in ("j", "enter", "j"):

@@ -318,8 +318,7 @@ async def test_a_calls_raw_json_is_its_own_record_and_its_result(tmp_path: Path,
 async def test_copy_actions(monkeypatch: pytest.MonkeyPatch) -> None:
     """y and o on a tool call: its whole output, read from the file in a thread (30 MB of one line, say)."""
     from claude_tui.core import source
-    from claude_tui.ui import actions
-    from claude_tui.ui import app as app_module
+    from claude_tui.ui import actions, main_screen
 
     app = session_app(demo("67df"))
     copied: list[str] = []
@@ -350,7 +349,7 @@ async def test_copy_actions(monkeypatch: pytest.MonkeyPatch) -> None:
         await pilot.press("o")
         await settled(pilot, lambda: paged)
         assert paged == [copied[2]]
-        monkeypatch.setattr(app_module, "BIG_COPY", len(copied[2]) - 1)  # a copy a terminal may drop: said so
+        monkeypatch.setattr(main_screen, "BIG_COPY", len(copied[2]) - 1)  # a copy a terminal may drop: said so
         await pilot.press("y")
         await settled(pilot, lambda: len(copied) == 4)
         told = list(app._notifications)[-1]

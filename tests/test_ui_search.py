@@ -19,7 +19,8 @@ from ui_support import CLOCK, browser_ready, demo, demo_copy, find, index_of, lo
 
 from claude_tui.core.model import Kind
 from claude_tui.core.search import MARK_END, MARK_START, Hit, parse_query
-from claude_tui.ui.app import ClaudeTUI, MainScreen
+from claude_tui.ui.app import ClaudeTUI
+from claude_tui.ui.main_screen import MainScreen
 from claude_tui.ui.widgets import findbar
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.detail import DetailBody, DetailScreen

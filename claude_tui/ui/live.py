@@ -34,7 +34,7 @@ from claude_tui.ui.widgets.status import LiveState, LiveStatus
 if TYPE_CHECKING:
     from claude_tui.core.library import Project, SessionInfo
     from claude_tui.core.session import Session
-    from claude_tui.ui.app import MainScreen
+    from claude_tui.ui.main_screen import MainScreen
     from claude_tui.ui.widgets.conversation import ConversationView
 
 #: Seconds between two reads of the open session while it is written (about the screen's rate).

@@ -1,0 +1,991 @@
+"""The browser screen: the project tree, the session list and the conversation, their filter boxes, and
+what moves between them.
+
+Widgets post small messages up; the screen handles them and calls methods down.
+Blocking work (the library, reading a session, exports) runs in thread workers
+that post messages and never touch widgets.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message as TextualMessage
+from textual.screen import Screen
+from textual.widgets import Input, Static
+
+from claude_tui.ui.bindings import key_display
+from claude_tui.ui.clock import Clock
+from claude_tui.ui.config import tilde
+from claude_tui.ui.live import LibraryChanged, Live
+from claude_tui.ui.widgets.conversation import ConversationView
+from claude_tui.ui.widgets.header import SessionFacts, SessionHeader
+from claude_tui.ui.widgets.keybar import KeyBar
+from claude_tui.ui.widgets.projects import ProjectTree
+from claude_tui.ui.widgets.sessions import SessionList
+from claude_tui.ui.widgets.status import LiveStatus
+
+if TYPE_CHECKING:  # and what the first screen does not show is imported when it is wanted
+    from threading import RLock
+
+    from textual.binding import ActiveBinding
+
+    from claude_tui.core.find import Query
+    from claude_tui.core.library import Progress, Project, SessionInfo
+    from claude_tui.core.model import Message, ToolCall
+    from claude_tui.core.search import Hit as SearchHit
+    from claude_tui.ui.app import ClaudeTUI
+    from claude_tui.ui.prefetch import Prefetch
+    from claude_tui.ui.widgets.entries import Entry
+    from claude_tui.ui.widgets.findbar import FindBar
+
+#: Seconds the session cursor must rest before the session under it opens.
+OPEN_DELAY = 0.12
+#: Seconds after the first frame before the index is brought up to date (when it had projects).
+UPDATE_DELAY = 0.3
+#: Seconds between two indexing progress reports.
+PROGRESS_EVERY = 0.25
+#: Seconds at least between two listings of what the index holds while it is being brought up to date.
+LISTING_EVERY = 2.0
+#: Characters of a copy (OSC 52: base64 in one escape sequence) beyond which terminals and tmux may drop it.
+BIG_COPY = 1_000_000
+#: Columns from which the tree, the list and the conversation are side by side.
+WIDE_FROM = 110
+
+
+class LibraryLoaded(TextualMessage):
+    """The projects as the index holds them (`final`: after bringing it up to date; `live`: a change the watcher
+    saw, whose rows keep their places under a user in the tree or the list, where an index load sorts them)."""
+
+    def __init__(
+        self,
+        projects: list[Project],
+        notices: list[str],
+        error: str | None = None,
+        *,
+        final: bool = True,
+        update: bool = False,
+        live: bool = False,
+    ) -> None:
+        super().__init__()
+        self.projects, self.notices, self.error, self.final, self.live = projects, notices, error, final, live
+        self.update = update  #: read from the index early: bring the index up to date next
+
+
+class LibraryProgress(TextualMessage):
+    def __init__(self, done: int, total: int) -> None:
+        super().__init__()
+        self.done, self.total = done, total
+
+
+def _prefetched(prefetch: Prefetch) -> LibraryLoaded:
+    """The projects read while the app started (see prefetch.py); the index is brought up to date next."""
+    early = prefetch.result()
+    projects, notices = early if early is not None and early[0] else ([], [])
+    return LibraryLoaded(projects, notices, final=False, update=True)
+
+
+def _resume_gc() -> None:
+    """After the first frame: the cycle collector, which the launcher turned off for the start
+    (launch.py), goes on; what the start made is frozen first, or its first pass would walk all of it."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+
+
+#: Actions on the message under the conversation's cursor (see MainScreen.check_action).
+MESSAGE_ACTIONS = frozenset({"copy_message", "raw", "plan", "pager"})
+
+
+class FilterInput(Input):
+    """Type-to-filter box above a list: Escape clears it; Enter opens the row the filter left highlighted,
+    and Down moves on to the next, both back in the list (as a picker does). These keys act as they arrive, not
+    once they have bubbled up to the app's bindings: the keys typed right behind them are for where they put the
+    focus, not for the box."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "clear", "Clear filter", show=False, id="filter.clear"),
+        Binding("enter", "open", "Open the highlighted row", show=False, id="filter.done"),
+        Binding("down", "down", "Down the list", show=False, id="filter.down"),
+        Binding("up", "up", "Up the list", show=False, id="filter.up"),
+    ]
+    _ACTIONS = frozenset(binding.action for binding in BINDINGS if isinstance(binding, Binding))
+
+    def __init__(self, target: str, placeholder: str, *, id: str) -> None:
+        super().__init__(placeholder=placeholder, id=id, compact=True, select_on_focus=False)
+        self.target = target
+
+    async def _on_key(self, event: events.Key) -> None:
+        """The box's own keys act now; a key sent here before one of them moved the focus away is not typed
+        in: it goes on up, to the bindings of the widget that has the focus now."""
+        focused = self.screen.focused is self  # not has_focus, which waits for the Blur queued behind this key
+        if focused and not self.act_now(event.key):
+            return  # Input types it
+        event.prevent_default()
+        if focused:
+            event.stop()
+
+    def act_now(self, key: str) -> bool:
+        """Run the box's action bound to `key`, if it has one; the box has the focus."""
+        bound = self.screen.active_bindings.get(key)
+        if bound is None or bound.node is not self or bound.binding.action not in self._ACTIONS:
+            return False
+        getattr(self, f"action_{bound.binding.action}")()
+        return True
+
+    def reset(self) -> None:
+        self.value = ""
+        self.remove_class("-active")
+
+    def action_clear(self) -> None:
+        self.reset()
+        self.action_done()
+
+    def action_done(self) -> ProjectTree | SessionList:
+        """Back to the list, filtered by what the box holds now (its Input.Changed may still be on its way);
+        it is returned."""
+        target = self.screen.query_one(f"#{self.target}", ProjectTree | SessionList)
+        target.set_filter(self.value)
+        self.screen.set_focus(target)  # now: the keys typed next are the list's
+        return target
+
+    def action_open(self) -> None:
+        screen = self.screen
+        assert isinstance(screen, MainScreen)
+        screen.open_row(self.action_done())
+
+    def action_down(self) -> None:
+        self._move(1)
+
+    def action_up(self) -> None:
+        self._move(-1)
+
+    def _move(self, delta: int) -> None:
+        target = self.action_done()
+        if isinstance(target, SessionList):
+            target.action_cursor(delta)
+        elif delta > 0:
+            target.action_cursor_down()
+        else:
+            target.action_cursor_up()
+
+
+class MainScreen(Screen[None]):
+    """Project tree and session list on the left, the conversation on the right."""
+
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (WIDE_FROM, "-wide")]
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("z", "zoom", "Zoom", id="app.zoom"),
+        Binding("escape", "back", "Back", show=False, id="app.back"),
+        Binding("tab", "app.focus_next", "Next pane", show=False, id="app.next_pane"),
+        Binding("shift+tab", "app.focus_previous", "Previous pane", show=False, id="app.previous_pane"),
+        Binding("1", "focus_pane('projects')", "Projects", show=False, id="app.focus_projects"),
+        Binding("2", "focus_pane('sessions')", "Sessions", show=False, id="app.focus_sessions"),
+        Binding("3", "focus_pane('conversation')", "Conversation", show=False, id="app.focus_conversation"),
+        Binding("slash", "filter", "Filter", show=False, id="app.filter"),
+        Binding("y", "copy_message", "Copy message", show=False, id="app.copy_message"),
+        Binding("Y", "copy_resume", "Copy resume command", show=False, id="app.copy_resume"),
+        Binding("r", "raw", "Raw JSON", show=False, id="app.raw"),
+        Binding("p", "plan", "Plan", show=False, id="app.plan"),
+        Binding("o", "pager", "Open in $PAGER", show=False, id="app.pager"),
+        Binding("x", "export('markdown')", "Export Markdown", show=False, id="app.export"),
+        Binding("X", "export('html')", "Export HTML", show=False, id="app.export_html"),
+        Binding("L", "toggle_follow", "Follow the session as it is written", show=False, id="app.follow"),
+    ]
+
+    def __init__(self, clock: Clock, *, session: Path | None, follow: bool, hide_quiet: bool) -> None:
+        super().__init__()
+        self.clock = clock
+        self.direct = session
+        self.follow = follow
+        self.hide_quiet = hide_quiet
+        self.info: SessionInfo | None = None
+        self._open_timer: Any = None
+        self._listed: str | None = None  #: the path of the project whose sessions the list holds
+        self._hit: SearchHit | None = None  #: a search hit to show once its session is read
+        self._from_search: Path | None = None  #: the session opened from the search screen
+        self._typed_early: str | None = None  #: keys typed after / while the find bar was still being added
+        self._up_to_date = False  #: the projects of the index brought up to date have been shown
+        self._told_of: str | None = None  #: a new session said to have started while following was paused
+        self._noticed: set[str] = set()  #: the library's notices already toasted (the index keeps them all)
+        self._wide_zoom = session is not None  #: zoomed when last wide (narrow, the zoom shows the conversation)
+        self.live = Live(self)
+        self.AUTO_FOCUS = "#conversation" if session is not None else "#sessions"
+
+    def widgets(self) -> ComposeResult:
+        """The browser's widgets, which the app composes into this screen (see ClaudeTUI.compose)."""
+        with Horizontal(id="body"):
+            with Vertical(id="sidebar"):
+                with Vertical(id="projects-pane"):  # a pane: the tree, and its filter box under it when typed in
+                    yield ProjectTree(id="projects")
+                with Vertical(id="sessions-pane"):
+                    yield SessionList(self.clock, id="sessions")
+                yield SessionFacts(self.clock, id="session-facts")
+            with Vertical(id="reader"):
+                yield SessionHeader(self.clock, id="session-header")
+                yield ConversationView(self.clock, id="conversation")
+                yield LiveStatus(id="live-status")
+        yield Static(id="empty")
+        yield KeyBar()
+
+    @property
+    def conversation(self) -> ConversationView:
+        return self.query_one(ConversationView)
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(_resume_gc)  # first: before the reads that the first frame sets off
+        self.call_after_refresh(self._add_find_bar)
+        app: ClaudeTUI = self.app  # type: ignore[assignment]
+        tree = self.query_one(ProjectTree)
+        tree.border_title = "Projects"
+        tree.note = f"No sessions in {', '.join(tilde(root) for root in app.roots)}"
+        self.query_one("#sessions").border_title = "Sessions"
+        self.conversation.hide_quiet = self.hide_quiet
+        self.query_one(SessionHeader).show(None, "Reading your history…")
+        if self.direct is not None:
+            self.add_class("-zoomed")
+            self.conversation.open(self.direct, at_end=self.follow)  # read while the first frame is drawn
+        if app.prefetch is not None and app.prefetch.ready():
+            self.on_library_loaded(_prefetched(app.prefetch))  # in the first frame
+        elif app.prefetch is not None:
+            self._collect(app.prefetch)
+        else:
+            self.refresh_library()
+        roots = [r.expanduser() for r in app.roots]
+        self.call_after_refresh(self.live.start, roots, self.direct.parent if self.direct else None)
+
+    def on_unmount(self) -> None:
+        self.live.stop.set()
+
+    @work(thread=True, group="library", exit_on_error=False)
+    def _collect(self, prefetch: Prefetch) -> None:
+        """The projects read while the app started, when they were not ready at mount."""
+        self.post_message(_prefetched(prefetch))
+
+    # ---------------------------------------------------------------- the library
+
+    @work(thread=True, exclusive=True, group="library", exit_on_error=False)
+    def refresh_library(self) -> None:
+        """Show what the index holds at once, then bring it up to date and show that; a long update (the
+        first one) shows what it has committed so far as it goes, every LISTING_EVERY seconds at most."""
+        app: ClaudeTUI = self.app  # type: ignore[assignment]
+        last = listed = 0.0  # when progress and the projects were last posted
+        shown = 0  # files done when the projects were last read
+
+        def progress(done: Progress) -> None:
+            nonlocal last, listed, shown
+            now = time.monotonic()
+            if now - last >= PROGRESS_EVERY:
+                last = now
+                self.post_message(LibraryProgress(done.files_done, done.files_total))
+            if now - listed >= LISTING_EVERY and shown < done.files_done < done.files_total:
+                listed, shown = now, done.files_done  # what the index has committed so far: the list fills
+                library.reload()
+                self.post_message(LibraryLoaded(list(library.projects), [], final=False))
+
+        try:
+            library = app.library
+            library.reload()
+            if library.projects:
+                listed = time.monotonic()
+                self.post_message(LibraryLoaded(list(library.projects), [], final=False))
+            library.refresh(progress)
+            self.post_message(LibraryLoaded(list(library.projects), list(library.notices)))
+        except Exception as exc:  # a broken cache or root must not take the app down
+            self.post_message(LibraryLoaded([], [], f"{type(exc).__name__}: {exc}"))
+
+    def on_library_progress(self, message: LibraryProgress) -> None:
+        if message.total:
+            self.query_one(ProjectTree).border_title = f"Projects · indexing {message.done}/{message.total}"
+
+    def on_library_loaded(self, message: LibraryLoaded) -> None:
+        """The projects read (what the index held, or brought up to date): the tree and the list show them."""
+        app: ClaudeTUI = self.app  # type: ignore[assignment]
+        if message.update and not message.projects:
+            self.refresh_library()  # the index held nothing: bring it up to date now
+            return
+        if message.update:  # what the index held is on screen: bring it up to date once that is drawn
+            self.call_after_refresh(self.set_timer, UPDATE_DELAY, self.refresh_library)
+        app.projects = message.projects
+        if message.final:
+            self.query_one(ProjectTree).border_title = "Projects"
+        empty = not message.projects and self.direct is None and self.conversation.session is None
+        self._tell_problems(message, first_run=empty and message.final)
+        if empty:
+            if message.final:
+                self._show_empty(app.roots, message.notices)
+            return  # (the last session deleted while shown: it stays, with an empty tree and list)
+        self.remove_class("-empty")
+        self._show_projects(message)
+        if self.direct is not None:
+            self.info = self._info_of(self.direct)
+            self.update_header()
+        if message.final:
+            self._search_again()
+
+    def _tell_problems(self, message: LibraryLoaded, first_run: bool) -> None:
+        """Toast the library's notices not toasted yet (the first-run page says them) and its error."""
+        if not first_run:
+            fresh = [notice for notice in message.notices if notice not in self._noticed]
+            self._noticed.update(fresh)
+            for notice in fresh[:3]:
+                self.notify(notice, severity="warning", timeout=6, markup=False)
+        if message.error:
+            self.notify(f"Could not read the history: {message.error}", severity="error", timeout=10, markup=False)
+
+    def _show_projects(self, message: LibraryLoaded) -> None:
+        """The tree shows the projects loaded, on the one to show (see `_project_to_show`), and the list its
+        sessions; the newest is opened when none is (or following catches up with one)."""
+        # following: the newest session is the one that started since the index was last brought up to date
+        catch_up = message.final and not self._up_to_date and self.follow and self.direct is None
+        self._up_to_date |= message.final
+        tree = self.query_one(ProjectTree)
+        project = self._project_to_show(message.projects, tree.chosen, catch_up)
+        tree.set_projects(message.projects, project, keep_places=message.live)
+        if project is None:  # no history, but a session is shown: the one named by its path (or deleted since)
+            sessions = self.query_one(SessionList)
+            sessions.note = f"Showing {self.direct.name} alone, opened by its path" if self.direct is not None else ""
+            sessions.set_sessions([])
+            self._listed = None
+            return
+        open_newest = self.direct is None and (self.info is None or catch_up)
+        self._show_project(project, open_newest=open_newest, keep_places=message.live)
+        if open_newest and self.follow:
+            self.call_after_refresh(self._read)  # what is followed in front, on a narrow screen too
+
+    def _project_to_show(self, projects: list[Project], current: Project | None, catch_up: bool) -> Project | None:
+        """The `current` project still (unless following catches up with a newer session), else the session's
+        opened directly, else that of the newest session."""
+        # the same folder (a project's path comes from its sessions, and may change as more are read), or the
+        # same path (a project under two roots takes the folder of its newest session)
+        keep = None
+        if current is not None and not catch_up:
+            keep = next((p for p in projects if p.folder == current.folder or p.path == current.path), None)
+        return keep or (self._project_of(self.direct) if self.direct else None) or self._newest_shown(projects)
+
+    def _search_again(self) -> None:
+        """The search screen, if it is open, searches again: the index has what was written since."""
+        from claude_tui.ui.widgets.search_screen import SearchScreen
+
+        if isinstance(self.app.screen, SearchScreen):
+            self.app.screen.search_again()
+
+    def _newest_shown(self, projects: list[Project]) -> Project | None:
+        """The project of the most recently active session the list shows (the first one, if it shows none)."""
+        sessions = self.query_one(SessionList)
+        shown = [(-s.last_activity, i) for i, p in enumerate(projects) for s in p.sessions if sessions.shows_kind(s)]
+        return projects[min(shown)[1]] if shown else (projects[0] if projects else None)
+
+    def _project_of(self, path: Path) -> Project | None:
+        app: ClaudeTUI = self.app  # type: ignore[assignment]
+        file = str(path)
+        return next((p for p in app.projects if any(s.file == file for s in p.sessions)), None)
+
+    def _info_of(self, path: Path) -> SessionInfo | None:
+        app: ClaudeTUI = self.app  # type: ignore[assignment]
+        file = str(path)
+        return next((s for p in app.projects for s in p.sessions if s.file == file), None)
+
+    def _show_empty(self, roots: list[Path], notices: list[str]) -> None:
+        """The first-run page: where claude-tui looked, and what the look found wrong (a folder one level off)."""
+        where = "\n".join(f"    {root}" for root in roots)
+        hints = "".join(f"{notice}\n\n" for notice in notices)
+        text = Text.assemble(
+            ("No Claude Code history here yet\n\n", "bold"),
+            ("claude-tui looked for session files (*.jsonl) in:\n", ""),
+            (where + "\n\n", "bold"),
+            (hints, "bold yellow"),
+            ("Claude Code writes one folder per project there as you use it.\n", "dim"),
+            ("Point claude-tui elsewhere with ", "dim"),
+            ("--projects-dir DIR", "bold"),
+            (" (repeatable) or ", "dim"),
+            ("CLAUDE_CONFIG_DIR", "bold"),
+            (",\n", "dim"),
+            ("or look around a made-up history with ", "dim"),
+            ("claude-tui --demo", "bold"),
+            (".\n\n", "dim"),
+            ("q quits · ctrl+r looks again", "dim"),
+        )
+        self.query_one("#empty", Static).update(text)
+        self.add_class("-empty")
+
+    # ---------------------------------------------------------------- choosing
+
+    @on(ProjectTree.ProjectChosen)
+    def _project_chosen(self, message: ProjectTree.ProjectChosen) -> None:
+        chosen = self.query_one(ProjectTree).chosen
+        if message.project is not None and chosen is not None and message.project.path == chosen.path:  # not stale
+            self._list_chosen(message.project)
+
+    def _list_chosen(self, project: Project) -> None:
+        """The list shows the sessions of the project just chosen, its newest opened, unless it shows them already
+        (Enter on the tree listed them before the tree's message came)."""
+        if project.path != self._listed:
+            self._show_project(project, open_newest=True)
+
+    @on(SessionList.HiddenToggled)
+    def _hidden_toggled(self) -> None:
+        self.query_one(ProjectTree).set_show_quiet(self.query_one(SessionList).show_hidden)
+
+    def action_open_row(self, pane: str) -> None:
+        """Enter in the tree or the list (the binding of each: a message from the pane would come after the keys
+        typed next)."""
+        self.open_row(self.query_one(f"#{pane}", ProjectTree | SessionList))
+
+    def open_row(self, pane: ProjectTree | SessionList) -> None:
+        """Open the project or the session under the cursor of `pane`, and move the focus on to the list or the
+        conversation now: the keys typed next are for it."""
+        if isinstance(pane, SessionList):
+            if pane.chosen is not None:
+                self._open_now(pane.chosen)
+        elif (project := pane.choose_cursor()) is not None:
+            self._list_chosen(project)  # now: the keys typed next move in its list
+            self.set_focus(self.query_one(SessionList))
+
+    def _list_sessions(self, project: Project, chosen: str | None, keep_places: bool = True) -> SessionList:
+        """The list holds the sessions of `project`, and its title says so."""
+        sessions = self.query_one(SessionList)
+        self._listed = project.path
+        sessions.border_title = f"Sessions · {tilde(project.path)}"
+        sessions.set_sessions(project.sessions, chosen, keep_places=keep_places)
+        return sessions
+
+    def _show_project(self, project: Project, *, open_newest: bool, keep_places: bool = True) -> None:
+        session = self.conversation.session
+        chosen = None if open_newest or session is None else str(session.path)
+        sessions = self._list_sessions(project, chosen, keep_places)
+        if open_newest and sessions.shown:
+            self.call_after_refresh(self._open_if_chosen, sessions.shown[0])  # the list first, then its session
+        elif open_newest:
+            self.info = None
+            key = key_display(self.app, SessionList.BINDINGS, "sessions.hidden")
+            self.conversation.clear(f"No sessions here ({key} shows empty and warmup ones)")
+            self.update_header()
+
+    def _open_if_chosen(self, info: SessionInfo) -> None:
+        """Open `info` unless the list's cursor has left it meanwhile (a key typed at once opens its own)."""
+        chosen = self.query_one(SessionList).chosen
+        if chosen is not None and chosen.file == info.file:
+            self.open_session(info)
+
+    @on(SessionList.SessionChosen)
+    def _session_chosen(self, message: SessionList.SessionChosen) -> None:
+        if message.open:
+            self._open_now(message.info)
+            return
+        if self._open_timer is not None:
+            self._open_timer.stop()
+        self._open_timer = self.set_timer(OPEN_DELAY, lambda: self.open_session(message.info))
+
+    def _open_now(self, info: SessionInfo) -> None:
+        """Open `info` now (not when the cursor has rested on it), in front and focused."""
+        if self._open_timer is not None:
+            self._open_timer.stop()
+        self.open_session(info)
+        self._read()
+
+    def open_session(self, info: SessionInfo) -> None:
+        if self.info is not None and self.info.file == info.file and self.conversation.session:
+            return
+        self.info = info
+        self.conversation.open(info.path, at_end=self.follow)
+        self.update_header()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """From wide to narrow and back: narrow, the pane with the focus is in front; wide, the zoom is the one
+        the user had there. (The zoom changes with the breakpoint's class, in one go: between the two, a pane
+        hidden for a moment would lose the focus.)"""
+        narrow = event.size.width < WIDE_FROM
+        if not self.has_class("-narrow" if not narrow else "-wide"):
+            return  # no change, or the first size
+        reader, conversation = self.query_one("#reader"), self.conversation  # the reader: with the find bar
+        in_conversation = self.focused is not None and reader in self.focused.ancestors_with_self
+        if narrow:
+            self._wide_zoom = self.has_class("-zoomed")
+        zoomed = in_conversation if narrow else self._wide_zoom
+        self.update_classes({"-narrow": narrow, "-wide": not narrow, "-zoomed": zoomed}, animate=False)
+        if zoomed and not in_conversation:
+            conversation.focus()
+
+    def _read(self) -> None:
+        """The conversation in front (alone on a narrow screen), focused."""
+        if self.has_class("-narrow"):
+            self.add_class("-zoomed")
+        self.set_focus(self.conversation)
+
+    def _clear_filters(self) -> None:
+        """No filter on the tree or the list: a jump shows its project and session wherever they are."""
+        for box in self.query(FilterInput):
+            box.reset()
+        self.query_one(ProjectTree).set_filter("")  # now: the Input.Changed above comes after the jump
+        self.query_one(SessionList).set_filter("")
+
+    def choose_project(self, project: Project) -> None:
+        self._clear_filters()
+        app: ClaudeTUI = self.app  # type: ignore[assignment]
+        project = next((p for p in app.projects if p.path == project.path), project)  # as of the last refresh
+        self.query_one(ProjectTree).set_projects(self.query_one(ProjectTree).projects, project)
+        self._show_project(project, open_newest=True)
+        self.action_focus_pane("sessions")  # unzoomed: the list is not hidden
+
+    def choose_session(self, info: SessionInfo) -> None:
+        """Show a session chosen by the user, in its project's list; `info` may be from before the last
+        refresh of the library (the palette's), which replaced every project and session."""
+        self._clear_filters()
+        app: ClaudeTUI = self.app  # type: ignore[assignment]
+        info = self._info_of(Path(info.file)) or info
+        project = next((p for p in app.projects if any(s is info for s in p.sessions)), None)
+        if project is not None:
+            self.query_one(ProjectTree).set_projects(self.query_one(ProjectTree).projects, project)
+            self._list_sessions(project, info.file)
+        self.open_session(info)
+        self._read()
+
+    # ---------------------------------------------------------------- the conversation
+
+    @on(ConversationView.Loaded)
+    def _loaded(self, message: ConversationView.Loaded) -> None:
+        if message.done:
+            self.live.header.wake()  # a session written fast would have its facts counted many times a second
+        else:
+            self.update_header(SessionHeader.progress(message.offset, message.size))
+        self.live.loaded(message.session, message.done)
+        if (bar := self.find_bar) is not None:
+            bar.session_loaded(message.session, message.done)
+
+    @on(ConversationView.FollowChanged)
+    def _follow_changed(self) -> None:
+        self.live.show_status()
+        app: ClaudeTUI = self.app  # type: ignore[assignment]
+        if self.conversation.follow:  # End, after a new session started while following was paused
+            self._follow_successor(app.projects)
+
+    @on(LibraryChanged)
+    def _library_changed(self, message: LibraryChanged) -> None:
+        """The watcher saw the history change: show it, and switch to a new session when following."""
+        self.on_library_loaded(LibraryLoaded(message.projects, message.notices, live=True))
+        if self.info is not None:
+            self.info = self._info_of(self.info.path) or self.info
+        if not self._follow_successor(message.projects):
+            self.update_header()
+
+    def _follow_successor(self, projects: list[Project]) -> bool:
+        """Switch to a session that started in the followed one's project (after /clear, say); paused (the
+        user reading above), only say so. Whether it switched."""
+        new = self.live.successor(projects, self.info)
+        if new is None:
+            return False
+        project = self._project_of(new.path)
+        where = project.name if project is not None else "this project"
+        if not self.conversation.follow:
+            if new.file != self._told_of:
+                self._told_of = new.file
+                key = key_display(self.app, ConversationView.BINDINGS, "conversation.last", prefer="end")
+                self.notify(f"A new session started in {where}: {key} follows it", title="Following", markup=False)
+            return False
+        self.query_one(SessionList).set_sessions(self.query_one(SessionList).sessions, new.file)
+        self.open_session(new)
+        self.notify(f"A new session started in {where}: following it", title="Following", timeout=8, markup=False)
+        return True
+
+    def redraw_library(self) -> None:
+        """Draw the tree and the list again (their live markers)."""
+        tree = self.query_one(ProjectTree)
+        tree.set_projects(tree.projects)
+        sessions = self.query_one(SessionList)
+        sessions.set_sessions(sessions.sessions)
+
+    def action_toggle_follow(self) -> None:
+        self.follow = not self.follow
+        self.conversation.set_follow_mode(self.follow)
+        self.notify("Following the session" if self.follow else "Stopped following", timeout=1.5)
+
+    def update_header(self, status: str = "") -> None:
+        view = self.conversation
+        self.query_one(SessionFacts).show(self.info)
+        title = self.info.title if self.info is not None else ""
+        with view.lock:
+            if view.session is not None:  # a title written since the index read the file
+                title = view.session.custom_title or view.session.ai_title or title
+            self.query_one(SessionHeader).show(view.session, title, status)
+
+    # ---------------------------------------------------------------- finding
+
+    async def _add_find_bar(self) -> None:
+        """The find bar under the conversation, hidden until / opens it: added once the first frame is
+        drawn, which needs none of its code."""
+        from claude_tui.ui.widgets.findbar import FindBar
+
+        if not self.query(FindBar):
+            await self.query_one("#reader").mount(FindBar(self.conversation, id="find-bar"), after=self.conversation)
+
+    @property
+    def find_bar(self) -> FindBar | None:
+        """The find bar, once it is mounted."""
+        bar = self.query("#find-bar")
+        return bar.first() if bar and bar.first().is_mounted else None  # type: ignore[return-value]
+
+    @on(ConversationView.FindRequested)
+    async def _find_requested(self, message: ConversationView.FindRequested) -> None:
+        await self._add_find_bar()  # n or N pressed before the first frame was drawn
+        if (bar := self.find_bar) is None:
+            return
+        if message.step:
+            bar.step(message.step)
+        else:
+            bar.open()
+
+    async def _open_find_bar_early(self) -> None:
+        """/ pressed before the find bar was added: add it, open it, and type what came after the / into it."""
+        await self._add_find_bar()
+        if (bar := self.find_bar) is not None:
+            bar.open()
+            bar.input.replace(self._typed_early or "", *bar.input.selection)
+        self._typed_early = None
+
+    @on(ConversationView.Filtered)
+    async def _filtered(self, message: ConversationView.Filtered) -> None:
+        from claude_tui.ui.widgets.findbar import PaneNote
+
+        note = self.query(PaneNote).first() if self.query(PaneNote) else None
+        if note is None:
+            note = PaneNote(id="pane-note")
+            await self.query_one("#reader").mount(note, before=self.conversation)
+        note.show(message.pane_filter)
+
+    def open_hit(self, hit: SearchHit) -> None:
+        """Open the session of a search hit, with its message in view once it is read."""
+        self._hit = hit
+        self._from_search = hit.path
+        info = self._info_of(hit.path)
+        if info is not None:
+            self.choose_session(info)
+        else:
+            self.conversation.open(hit.path)
+            self._read()
+        self._show_hit()
+
+    @on(ConversationView.Loaded)
+    def _show_hit(self) -> None:
+        """Bring the search hit's message into view, opening what hides it, when it has been read."""
+        hit, view = self._hit, self.conversation
+        if hit is None or view.session is None or Path(view.session.path) != hit.path:
+            return
+        from claude_tui.core.find import locate
+        from claude_tui.core.model import QUIET_KINDS
+        from claude_tui.ui.widgets.search_screen import words_of
+
+        words = words_of(hit)
+        pattern = words.pattern if words is not None else None
+        with view.lock:
+            found = locate(view.session, str(hit.file), hit.offset, hit.kind, hit.call_id, pattern)
+        if found is None:
+            if not view.reading:
+                self._hit = None
+                self.notify("That message is not in the session any more", timeout=3)
+            return
+        message, call, block = found
+        shown = view.reveal(message, call, block=block)
+        if not shown and view.reading:
+            return  # read, but its row not made yet (rows come a few hundred a frame): at the next Loaded
+        self._hit = None
+        if not shown and view.pane_filter is not None:
+            view.set_pane_filter(None)
+            shown = view.reveal(message, call, block=block)
+        if not shown and view.hide_quiet and message.kind in QUIET_KINDS:
+            view.hide_quiet = False
+            self.notify("Dim rows shown: the message opened is one", timeout=3)
+            shown = view.reveal(message, call, block=block)
+        entry = view.cursor
+        if not shown or entry is None:
+            self.notify("That message has no row in the conversation", timeout=4)
+            return
+        if entry.expandable and entry.key not in view.expanded:
+            view.set_expanded(entry, True)
+        if words is not None and (bar := self.find_bar) is not None:
+            bar.seek(words, " ".join(hit.terms))  # the words highlighted, the cursor on the first (n and N go on)
+
+    @on(ConversationView.OpenRequested)
+    def _open_requested(self, message: ConversationView.OpenRequested) -> None:
+        bar = self.find_bar
+        self._push_detail(message.message, message.call, find=bar.target() if bar is not None else None)
+
+    def _push_detail(
+        self,
+        message: Message,
+        call: Any = None,
+        mode: str = "content",
+        plan: Path | None = None,
+        find: tuple[Query, int] | None = None,
+    ) -> None:
+        from claude_tui.ui.widgets.detail import DetailScreen, Subject
+
+        session = self.conversation.session
+        if session is None:
+            return
+        subject = Subject(session, message, call, mode, str(plan) if plan else None, find)
+        self.app.push_screen(DetailScreen(subject, self.clock))
+
+    def _cursor_entry(self) -> Entry | None:
+        entry = self.conversation.cursor
+        if entry is None:
+            self.notify("Select a message first", timeout=2)
+        return entry
+
+    def _with_cursor_text(self, then: Callable[[str, str], None]) -> None:
+        """Hand `then` what is under the cursor, for the clipboard and the pager, and what it is: a tool call's
+        whole output (as the detail view copies it), else the message."""
+        from claude_tui.ui.render import message_text
+
+        entry = self._cursor_entry()
+        session = self.conversation.session
+        if entry is None:
+            return
+        call = entry.call
+        if call is not None and call.result is not None and session is not None:
+            self._read_output(session.path, call, then)
+        else:
+            then(message_text(entry.message), "the message")
+
+    @work(thread=True, group="cursor-text", exit_on_error=False)
+    def _read_output(self, path: str, call: ToolCall, then: Callable[[str, str], None]) -> None:
+        """Read a tool call's whole output from the file (30 MB of one line, maybe) and hand it to `then`."""
+        from claude_tui.core.source import full_output
+        from claude_tui.ui.tools import one_line
+
+        text = full_output(path, call)
+        self.app.call_from_thread(then, text, f"the {one_line(call.name, 40)} output")
+
+    # ---------------------------------------------------------------- actions
+
+    def action_zoom(self) -> None:
+        self.toggle_class("-zoomed")
+        if self.has_class("-zoomed"):
+            self.set_focus(self.conversation)
+        elif self.has_class("-narrow") or self.focused is None:  # the focus was in the pane the unzoom hides
+            self.set_focus(self.query_one(SessionList))
+
+    def action_back(self) -> None:
+        if (bar := self.find_bar) is not None and bar.active:
+            bar.close()  # and, on a search hit's session, back to the results: the bar showed its words
+            self._back_to_search()
+            return
+        if self._clear_filter_of_focused() or self._back_to_search():
+            return
+        if self.has_class("-zoomed"):
+            self.remove_class("-zoomed")
+            self.set_focus(self.query_one(SessionList))
+
+    def _back_to_search(self) -> bool:
+        """Back to the search results, the query kept, from the session a hit opened."""
+        session = self.conversation.session
+        if self._from_search is None or session is None or Path(session.path) != self._from_search:
+            return False
+        from claude_tui.ui.widgets.search_screen import SearchScreen
+
+        self._from_search = None
+        search = self.app.get_screen("search")
+        assert isinstance(search, SearchScreen)
+        search.back_to_results = True
+        self.app.push_screen(search)
+        return True
+
+    def _clear_filter_of_focused(self) -> bool:
+        """Clear the filter of the focused tree or list, if it has one."""
+        focused = self.focused
+        if not isinstance(focused, ProjectTree | SessionList) or not focused.filter_text:
+            return False
+        self._filter_box(isinstance(focused, ProjectTree)).action_clear()
+        return True
+
+    def action_focus_pane(self, name: str) -> None:
+        if name != "conversation" and self.has_class("-zoomed"):
+            self.remove_class("-zoomed")
+        elif name == "conversation" and self.has_class("-narrow"):
+            self.add_class("-zoomed")
+        self.set_focus(self.query_one(f"#{name}"))  # now, not later: the keys typed next are the pane's
+
+    def action_filter(self) -> None:
+        if self.has_class("-zoomed"):
+            self.remove_class("-zoomed")
+        self.set_focus(self._filter_box(isinstance(self.focused, ProjectTree)))  # now: the next keys are its
+
+    def _filter_box(self, projects: bool) -> FilterInput:
+        """The filter box under the tree or the list, in its pane, made the first time it is needed."""
+        name = "projects" if projects else "sessions"
+        found = self.query(f"#{name}-filter")
+        box = found.first(FilterInput) if found else FilterInput(name, f"/ filter {name}", id=f"{name}-filter")
+        if not found:
+            self.query_one(f"#{name}-pane").mount(box)
+        box.add_class("-active")
+        return box
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The actions on the message under the conversation's cursor are off while the tree or the list has
+        the focus: there their letters start a filter (`project` filters, rather than showing a plan)."""
+        return not (action in MESSAGE_ACTIONS and isinstance(self.focused, ProjectTree | SessionList))
+
+    def on_key(self, event: events.Key) -> None:
+        """Type-to-filter: a printable key that nothing bound, typed in the tree or the list; and / in the
+        conversation, which opens the find bar. A key taken here goes no further."""
+        focused, character = self.focused, event.character
+        if isinstance(focused, FilterInput) and focused.act_now(event.key):  # sent to a pane before the box had it
+            took = True
+        elif event.key == "backspace" and isinstance(focused, ProjectTree | SessionList) and focused.filter_text:
+            took = self._delete_in_filter(focused)
+        elif not event.is_printable or not character:
+            took = False
+        elif isinstance(focused, Input):  # typed fast, it was sent to a pane before the box took the focus
+            focused.replace(character, *focused.selection)  # as the box does: over what is selected
+            took = True
+        elif isinstance(focused, ConversationView):
+            took = self._find_key(focused, character, self.active_bindings.get(event.key))
+        elif isinstance(focused, ProjectTree | SessionList):
+            took = self._filter_key(focused, character, self.active_bindings.get(event.key))
+        else:
+            took = False
+        if took:
+            event.stop()
+
+    def _delete_in_filter(self, pane: ProjectTree | SessionList) -> bool:
+        """Backspace in a filtered tree or list: back to editing its filter, a character fewer."""
+        box = self._filter_box(isinstance(pane, ProjectTree))
+        self.set_focus(box)
+        box.action_delete_left()
+        return True
+
+    def _find_key(self, view: ConversationView, character: str, bound: ActiveBinding | None) -> bool:
+        """A key typed in the conversation: for the find bar while it is on its way; / opens it."""
+        if self._typed_early is not None:  # the find bar is on its way: these keys are for it
+            self._typed_early += character
+            return True
+        if bound is None or bound.node is not view or bound.binding.action != "find(0)":
+            return False
+        if (bar := self.find_bar) is not None:
+            bar.open()  # here, not as a binding: that would run after the keys typed next reach us
+        else:
+            self._typed_early = ""
+            self.run_worker(self._open_find_bar_early())
+        return True
+
+    def _filter_key(self, pane: ProjectTree | SessionList, character: str, bound: ActiveBinding | None) -> bool:
+        """A key typed in the tree or the list: / opens its filter; a printable key that nothing bound starts it."""
+        if bound is not None and bound.node is self and bound.binding.action == "filter":
+            self.action_filter()  # here, not as a binding: that would run after the keys typed next reach us
+            return True
+        if character.isspace() or (bound is not None and bound.enabled):
+            return False
+        box = self._filter_box(isinstance(pane, ProjectTree))
+        self.set_focus(box)  # at once, not after the keys already queued: those are sent to the box
+        box.insert_text_at_cursor(character)
+        return True
+
+    @on(Input.Changed, "#projects-filter")
+    def _project_filter(self, event: Input.Changed) -> None:
+        self.query_one(ProjectTree).set_filter(event.value)
+
+    @on(Input.Changed, "#sessions-filter")
+    def _session_filter(self, event: Input.Changed) -> None:
+        self.query_one(SessionList).set_filter(event.value)
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        if isinstance(event.widget, FilterInput) and not event.widget.value:
+            event.widget.remove_class("-active")
+
+    def action_copy_message(self) -> None:
+        def copy(text: str, what: str) -> None:
+            self.app.copy_to_clipboard(text)
+            if len(text) > BIG_COPY:  # the copy is an escape sequence to the terminal, which may drop one this long
+                pager = key_display(self.app, self.BINDINGS, "app.pager")
+                big = f"Copied {what} ({len(text):,} characters): a terminal may refuse one this big; {pager} pages it"
+                self.notify(big, severity="warning", timeout=6, markup=False)
+            else:
+                self.notify(f"Copied {what} ({len(text):,} characters)", timeout=2, markup=False)
+
+        self._with_cursor_text(copy)
+
+    def action_copy_resume(self) -> None:
+        from claude_tui.ui import actions
+
+        session = self.conversation.session
+        if session is None:
+            return
+        command = actions.resume_command(session)
+        self.app.copy_to_clipboard(command)
+        self.notify(f"Copied: {command}", timeout=3, markup=False)
+
+    def action_raw(self) -> None:
+        entry = self._cursor_entry()
+        if entry is not None:
+            self._push_detail(entry.message, entry.call, "raw")
+
+    def action_plan(self) -> None:
+        from claude_tui.core.files import plan_file
+
+        entry = self._cursor_entry()
+        session = self.conversation.session
+        if entry is None or session is None:
+            return
+        message = entry.message
+        slug = message.slug or next(reversed(session.slugs), None)
+        path = plan_file(slug, Path(session.path)) if slug else None
+        if path is None:
+            self.notify(
+                f"No plan file for {slug}" if slug else "No plan file for this message", timeout=2, markup=False
+            )
+            return
+        if message.slug is None:
+            message = next((m for m in session.messages if m.slug == slug), message)
+        self._push_detail(message, None, "plan", path)
+
+    def action_pager(self) -> None:
+        from claude_tui.ui import actions
+
+        self._with_cursor_text(lambda text, _: actions.open_in_pager(self.app, text))
+
+    def action_export(self, fmt: str) -> None:
+        from claude_tui.core.files import protected_folders
+        from claude_tui.ui import actions
+        from claude_tui.ui.widgets.export_prompt import ExportPrompt
+
+        session = self.conversation.session
+        if session is None:
+            return
+
+        app: ClaudeTUI = self.app  # type: ignore[assignment]
+        title = f"Export this session as {'HTML' if fmt == 'html' else 'Markdown'} to"
+        protected = protected_folders(app.roots, Path(session.path))
+        prompt = ExportPrompt(title, actions.export_path(session, fmt), protected)
+
+        def write(target: Path | None) -> None:
+            if target is not None:
+                self._export(session, self.conversation.lock, fmt, target)
+
+        app.push_screen(prompt, write)
+
+    @work(thread=True, group="export", exit_on_error=False)
+    def _export(self, session: Any, lock: RLock, fmt: str, target: Path) -> None:
+        """Write `session` as `fmt` to `target`; `lock` (the view's) keeps the live reader out while a message is
+        read, and lets it (and the screen, which draws under it) in between two."""
+        from claude_tui.core.export import export_session
+        from claude_tui.writing import write_export
+
+        try:
+            write_export(target, export_session(session, fmt, lock=lock))
+        except OSError as exc:
+            self.app.notify(f"Cannot write {target}: {exc.strerror or exc}", severity="error", markup=False)
+            return
+        except Exception as exc:  # a worker's failure is otherwise silent: the user waits for a file
+            self.app.notify(f"The export failed: {exc!r}", severity="error", markup=False)
+            return
+        self.app.notify(f"Exported to {target}", timeout=4, markup=False)
