@@ -1072,3 +1072,36 @@ async def test_moves_typed_before_the_first_rows_are_made_once_they_come(tmp_pat
             assert view.reading and not view.entries
         await settled(pilot, lambda: not view.reading)
         assert view.cursor_index == where % len(view.entries)
+
+
+async def test_the_cursor_on_the_bottom_row_stays_in_view_when_a_bar_takes_a_line(real_projects: Path) -> None:
+    """The find bar below the pane and the pane filter's note above it take a line of the pane: the cursor on its
+    bottom row stays in view (it was left just under the pane's edge)."""
+    app = session_app(real_projects / "example-sessions" / "400429ba-c1e1-4ef5-a7ec-fe40608df53b.jsonl")
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = await loaded(pilot, app)
+
+        def bottom_in_view() -> bool:
+            cursor = view.cursor_index
+            return cursor is not None and view.scroll_offset.y + view.size.height >= view._starts[cursor + 1]
+
+        index = len(view.entries) // 2
+        view.select(index, scroll=False)
+        view.scroll_to(y=view._starts[index + 1] - view.size.height, animate=False, immediate=True)
+        await pilot.pause()
+        assert view.scroll_offset.y + view.size.height == view._starts[index + 1]
+        await pilot.press("slash")
+        await pilot.pause()
+        assert view.cursor_index == index and bottom_in_view()
+        await pilot.press("escape")
+        task = next(
+            e
+            for e in view.entries
+            if e.call is not None and e.call.name == "Task" and "encryption" in str(e.call.input)
+        )
+        view.set_expanded(task, True)
+        await pilot.pause()
+        view.select(next(i for i in range(view.entries.index(task), len(view.entries)) if view.entries[i].depth))
+        await pilot.press("exclamation_mark")  # the cursor, hidden, goes to the last error: the bottom row
+        await pilot.pause()
+        assert view.cursor_index == len(view.entries) - 1 and bottom_in_view()

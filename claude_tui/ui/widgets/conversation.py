@@ -192,6 +192,7 @@ class ConversationView(ScrollView, can_focus=True):
         self._cursor_index = 0
         self._cache: OrderedDict[Entry, list[Strip]] = OrderedDict()
         self._width = 0
+        self._height = 0  #: the view's height at the last resize
         self._palette: Palette | None = None
         self._painter: Painter | None = None
         self._pending: Update | None = None
@@ -687,11 +688,17 @@ class ConversationView(ScrollView, can_focus=True):
         self.refresh()
 
     def on_resize(self, event: events.Resize) -> None:
+        index = self.cursor_index
+        view = round(self.scroll_offset.y)
+        seen = index is not None and view <= self._starts[index] and self._starts[index + 1] <= view + self._height
         width = self._view.width
         if width != self._width:
             self._relayout(width)
+        self._height = self._view.height
         if self.follow:
             self._to_last()
+        elif seen:  # a bar that took a line, a smaller terminal: the cursor that was in view stays in view
+            self._keep_cursor_in_view()
         self.call_after_refresh(self._make_waiting_moves)  # once laid out: the scrollbar shows where they went
 
     def _relayout(self, width: int) -> None:
