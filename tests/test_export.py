@@ -619,6 +619,20 @@ def test_fork_compaction_subagent_and_errors_are_marked(tmp_path: Path) -> None:
     assert [a["agent_id"] for a in doc["unlinked_subagents"]] == ["w1"]
 
 
+def test_a_recap_is_exported_as_claudes_words(tmp_path: Path) -> None:
+    log = Log()
+    log.prompt("merge the branches", None)
+    log.add({"type": "system", "subtype": "away_summary", "content": "Merged both. (disable recaps in /config)"})
+    path = log.write(tmp_path / "p" / "s.jsonl")
+    md = export(path, "markdown")
+    assert "## ↻ Recap (while you were away) · " in md and "\n\nMerged both.\n" in md and "disable" not in md
+    html = export(path, "html")
+    assert '<div class="box recap"><div class="head">↻ Recap (while you were away)' in html
+    assert '<div class="markdown"><p>Merged both.</p>' in html
+    doc = json.loads(export(path, "json"))
+    assert [(m["kind"], m["text"]) for m in doc["messages"]][1] == ("recap", "Merged both.")
+
+
 def test_json_survives_integers_beyond_64_bits(tmp_path: Path) -> None:
     log = Log()
     log.prompt("hi", None)

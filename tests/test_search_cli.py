@@ -753,6 +753,26 @@ def test_a_compaction_summary_is_found_as_claudes(tmp_path: Path) -> None:
     assert lib.search("tokenizer", role="user") == []
 
 
+def test_a_recap_is_found_as_claudes_and_read_without_claude_codes_hint(tmp_path: Path) -> None:
+    """Claude Code 2.1's "while you were away" recap (a system record, `away_summary`) says where the work stands:
+    it is found and shown as Claude's words, without the hint on turning recaps off that ends it."""
+    folder = tmp_path / "projects" / encode("/home/u/away")
+    w = Writer("away", cwd="/home/u/away")
+    w.prompt("merge the branches")
+    recap = "Merged alice and bob into master. Next: an octopus merge of round 2. (disable recaps in /config)"
+    w._rec("system", subtype="away_summary", content=recap, level="info")
+    w._rec("system", subtype="away_summary", content="", level="info")  # nothing said: a dim row, no hit
+    w.write(folder)
+    lib = Library([tmp_path / "projects"], tmp_path / "cache")
+    lib.refresh()
+    [hit] = lib.search("octopus")
+    assert (hit.kind, hit.role, hit.message_uuid) == ("recap", "assistant", w.records[1]["uuid"])
+    assert hit.snippet.endswith(f"an {M}octopus{E} merge of round 2.")
+    assert lib.search("octopus", role="user") == lib.search("disable recaps") == []
+    kinds = [(m.kind, m.plain_text) for m in read_session(folder / "away.jsonl").messages[1:]]
+    assert kinds == [(Kind.RECAP, recap.removesuffix(" (disable recaps in /config)")), (Kind.SYSTEM, "away_summary")]
+
+
 def test_api_errors_are_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An API error record's message, however deep in it, as the conversation shows it; compaction
     boundaries (level info or not) are not errors."""

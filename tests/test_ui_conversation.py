@@ -197,6 +197,32 @@ async def test_a_warning_stands_out_and_is_not_hidden_with_the_dim_rows(tmp_path
             await pilot.press("full_stop")
 
 
+async def test_a_recap_is_shown_whole_as_claudes_and_is_not_hidden_with_the_dim_rows(tmp_path: Path) -> None:
+    """Claude Code's "while you were away" recap (a system record) was a dim row cut to one line, hidden by `.`."""
+    recap = " ".join(["The parser is rewritten and its tests pass; next: the tokenizer."] * 3)
+    thread = Thread()
+    thread.prompt("go")
+    thread.answer(text("on it"))
+    thread.system("turn_duration", durationMs=82_000, level="info")
+    thread.system("away_summary", content=f"{recap} (disable recaps in /config)", level="info")
+    app = session_app(thread.write(tmp_path / "s.jsonl"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = await loaded(pilot, app)
+        for hidden in (False, True):
+            entry = view.entries[index_of(view, lambda e: e.message.kind is Kind.RECAP)]
+            drawn = [strip.text for strip in view._strips(entry, view._width)]
+            assert drawn[1].strip().startswith("↻ Recap · while you were away")
+            assert " ".join(line.strip(" │") for line in drawn[2:]).split() == recap.split()
+            assert any("turn took" in e.message.text for e in view.entries) is not hidden
+            await pilot.press("full_stop")
+        view.select(0)
+        await find(pilot, app, "tokenizer")
+        await pilot.press("enter")
+        assert view.cursor is entry
+        line = view._starts[view.cursor_index] + 2 - round(view.scroll_offset.y)
+        assert [s.text for s in view.render_line(line) if "tokenizer" in s.text] == ["tokenizer"]  # marked apart
+
+
 async def test_with_quiet_rows_hidden_the_pane_starts_on_its_first_line() -> None:
     """A session that opens with a slash command under hidden meta rows: no blank line above it."""
     app = session_app(demo("36630c25"), config=Config(hide_quiet=True))

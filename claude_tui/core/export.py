@@ -150,6 +150,10 @@ class _Walker:
             out.open_details("Compaction summary")
             out.prose(m.plain_text)
             out.close_details()
+        elif kind is Kind.RECAP:
+            out.open_box(kind.value, "↻ Recap (while you were away)", self.when(m.timestamp))
+            out.prose(m.plain_text)
+            out.close_box()
         elif kind is Kind.COMMAND:
             out.note(f"▸ command: {folded(without_markup(prompt_text(m, COMMAND_CHARS)), COMMAND_CHARS)}", "command")
         elif kind is Kind.COMMAND_OUTPUT and "\n" in (output := without_markup(m.plain_text).strip()):
@@ -639,6 +643,7 @@ dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; overflow-wrap: anywhe
 .box { border: 1px solid var(--line); border-radius: 6px; margin: .8rem 0; padding: .4rem .8rem; }
 .box.prompt { background: var(--prompt); } .box.tool { background: var(--box); margin: .5rem 0; }
 .box.error { border-color: var(--err); } .box.subagent { border-left: 4px solid var(--hunk); }
+.box.recap { border-style: dashed; }
 .head { font-weight: 600; } .head .meta { font-weight: normal; color: var(--dim); margin-left: .5rem; }
 .prose { white-space: pre-wrap; overflow-wrap: anywhere; margin: .4rem 0; }
 .markdown { overflow-wrap: anywhere; margin: .4rem 0; }

@@ -43,6 +43,7 @@ from claude_tui.core.session import (
     is_api_error,
     prompt_text,
     queued_prompt,
+    recap_text,
     record_content,
     result_content,
     user_kind,
@@ -51,12 +52,14 @@ from claude_tui.core.usage import Tokens, priced_as, replaces, usage_counts
 
 #: Row kinds of the full-text index, by code; and the role each belongs to (an API error and a
 #: compaction's summary: Claude's side; what a `!` or slash command printed: a tool's).
-ROW_KINDS = ("prompt", "answer", "thinking", "tool_input", "tool_output", "api_error", "summary", "command_output")
-ROLES = ("user", "assistant", "assistant", "tool", "tool", "assistant", "assistant", "tool")
-PROMPT, ANSWER, THINKING, TOOL_INPUT, TOOL_OUTPUT, API_ERROR, SUMMARY, COMMAND_OUTPUT = range(8)
+ROW_KINDS = (
+    "prompt", "answer", "thinking", "tool_input", "tool_output", "api_error", "summary", "command_output", "recap"
+)  # fmt: skip
+ROLES = ("user", "assistant", "assistant", "tool", "tool", "assistant", "assistant", "tool", "assistant")
+PROMPT, ANSWER, THINKING, TOOL_INPUT, TOOL_OUTPUT, API_ERROR, SUMMARY, COMMAND_OUTPUT, RECAP = range(9)
 #: Characters of text indexed per row. Tool and command outputs and inputs are cut at 2 KB: their
 #: heads hold what people search for (names, errors, commands); the rest is bulk.
-CAPS = (16_384, 16_384, 16_384, 2_048, 2_048, 2_048, 16_384, 2_048)
+CAPS = (16_384, 16_384, 16_384, 2_048, 2_048, 2_048, 16_384, 2_048, 16_384)
 #: Ids remembered across increments, per kind of id.
 WINDOW = 64
 #: Bytes read at a time; a line longer than this is read whole.
@@ -333,10 +336,21 @@ def record_texts(obj: dict[str, Any]) -> Iterator[tuple[int, int, str]]:
             yield SUMMARY, -1, "\n\n".join(texts)
         elif kind is Kind.COMMAND_OUTPUT:
             yield COMMAND_OUTPUT, -1, printed_text(texts)
-    elif rtype == "system" and is_api_error(obj):
-        yield API_ERROR, -1, api_error_text(obj)
+    elif rtype == "system":
+        if (part := system_part(obj)) is not None:
+            yield part
     elif rtype == "attachment" and (queued := queued_prompt(obj)) is not None:
         yield PROMPT, -1, "\n\n".join(_user_parts(queued)[0])
+
+
+def system_part(obj: dict[str, Any]) -> tuple[int, int, str] | None:
+    """(row kind, block index, text) of a system record's searchable part: an API error's message, a recap."""
+    if is_api_error(obj):
+        return API_ERROR, -1, api_error_text(obj)
+    content = as_text(obj.get("content"))
+    if obj.get("subtype") == "away_summary" and content.strip():
+        return RECAP, -1, recap_text(content)
+    return None
 
 
 def printed_text(texts: list[str]) -> str:
@@ -456,8 +470,9 @@ class Extractor:
             self._user(obj, off, True)
         elif rtype == "progress":
             self._progress(obj)
-        elif rtype == "system" and is_api_error(obj):
-            self._row(off, API_ERROR, -1, api_error_text(obj))
+        elif rtype == "system":
+            if (part := system_part(obj)) is not None:
+                self._row(off, *part)
         elif rtype == "attachment" and (queued := queued_prompt(obj)) is not None:
             self._prompt(_user_parts(queued)[0], off, True)
         elif rtype == "custom-title":

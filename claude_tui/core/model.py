@@ -42,6 +42,7 @@ class Kind(StrEnum):
     WARNING = "warning"  #: a system record of level "warning": the model fell back, a command is unknown
     SYSTEM = "system"
     HOOK = "hook"
+    RECAP = "recap"  #: Claude's recap of the session for a user who was away (a system record, `away_summary`)
     ATTACHMENT = "attachment"
     PROGRESS = "progress"
     UNKNOWN = "unknown"  #: a record type we do not know: kept, shown inert

@@ -426,6 +426,9 @@ class Session:
         elif subtype == "local_command":
             self._new_message(Kind.COMMAND_OUTPUT, obj, span, text=content)
             return
+        elif subtype == "away_summary" and content.strip():
+            self._new_message(Kind.RECAP, obj, span, text=recap_text(content))
+            return
         kind = Kind.WARNING if obj.get("level") == "warning" else Kind.SYSTEM
         self._new_message(kind, obj, span, text=content or as_text(subtype) or "system")
 
@@ -785,6 +788,15 @@ def api_error_text(obj: dict[str, Any]) -> str:
             return error["message"]
         error = error.get("error")
     return as_text(error) or as_text(obj.get("content")) or "API error"
+
+
+#: The hint Claude Code ends a recap with: its own advice to its reader, not part of the recap.
+_RECAP_HINT = re.compile(r"\s*\(disable recaps in /config\)\s*$")
+
+
+def recap_text(content: str) -> str:
+    """What an `away_summary` record's recap says, without Claude Code's hint on how to turn recaps off."""
+    return _RECAP_HINT.sub("", content).strip() or content
 
 
 def user_kind(obj: dict[str, Any], first_text: str | None, has_results: bool) -> Kind:

@@ -27,7 +27,7 @@ DETAIL_CHARS = 50_000
 #: Markdown beyond this size is shown as plain text.
 MARKDOWN_CHARS = 30_000
 
-ROLE = {Kind.PROMPT: "You", Kind.ASSISTANT: "Claude", Kind.COMPACT_SUMMARY: "Compaction summary"}
+ROLE = {Kind.PROMPT: "You", Kind.ASSISTANT: "Claude", Kind.COMPACT_SUMMARY: "Compaction summary", Kind.RECAP: "Recap"}
 
 
 def title(message: Message, call: ToolCall | None, clock: Clock) -> str:

@@ -48,7 +48,7 @@ ABANDONED_AFTER = 3600
 class Entry:
     """One selectable row group of the pane."""
 
-    kind: str  #: header, text, thinking, tool, image, block, row, compact, summary, fork, problem, agent
+    kind: str  #: header, text, thinking, tool, image, block, row, compact, summary, recap, fork, problem, agent
     message: Message
     top: int  #: index of the top-level message it belongs to, in the pane's message list
     depth: int = 0  #: subagent nesting
@@ -124,6 +124,8 @@ def build(
         return [Entry("compact", message, top, depth, pad=gap)]
     if kind is Kind.COMPACT_SUMMARY:
         return [Entry("summary", message, top, depth)]
+    if kind is Kind.RECAP:
+        return [Entry("recap", message, top, depth, pad=gap)]
     if kind in (Kind.INTERRUPT, Kind.COMMAND, Kind.WARNING):
         return [Entry("row", message, top, depth, pad=gap if kind is Kind.COMMAND else 0)]
     out: list[Entry] = []
@@ -162,7 +164,7 @@ def build(
 
 def dates_its_time(entry: Entry) -> bool:
     """A header, or a row that is not a dim one: its time shows the date when it is the first of the day."""
-    return entry.kind == "header" or (entry.kind == "row" and entry.message.kind not in QUIET_KINDS)
+    return entry.kind in ("header", "recap") or (entry.kind == "row" and entry.message.kind not in QUIET_KINDS)
 
 
 def first_of_day(entries: Sequence[Entry], index: int, clock: Clock) -> bool:
@@ -203,7 +205,7 @@ class Painter:
         kind = entry.kind
         if kind == "text":
             body = lines.measure(self._markdown(entry), inner - self._text_indent(entry))
-        elif kind in ("thinking", "summary") and entry.key in self.expanded:
+        elif (kind in ("thinking", "summary") and entry.key in self.expanded) or kind == "recap":
             body = 1 + lines.measure(self._markdown(entry), inner - 2)
         elif kind == "tool" and entry.key in self.expanded:
             body = len(self.draw(entry, width)) - entry.pad
@@ -213,7 +215,7 @@ class Painter:
 
     def _markdown(self, entry: Entry) -> lines.Markdown:
         if entry.md is None:
-            if entry.kind == "summary":
+            if entry.kind in ("summary", "recap"):
                 source = entry.message.plain_text
             else:
                 source = entry.block.text if entry.block is not None else ""
@@ -257,6 +259,8 @@ class Painter:
                 out += [Text("  ") + line for line in lines.wrap_rows(rows, inner - 2)]
         elif kind == "summary":
             out += self._summary(entry, inner)
+        elif kind == "recap":
+            out += self._recap(entry, inner, dated)
         elif kind == "compact":
             out.append(self._compact(entry, inner))
         elif kind == "fork":
@@ -346,6 +350,14 @@ class Painter:
         out = [self._right(head, Text(_lines(count), p.faint), width)]
         if open_:
             out += [Text.assemble(("│ ", p.faint), line) for line in lines.render(md, width - 2, p)]
+        return out
+
+    def _recap(self, entry: Entry, width: int, dated: bool) -> list[Text]:
+        """Claude's recap for a user who was away: a head line, and the recap in full below it."""
+        p = self.palette
+        head = Text.assemble(("↻ ", p.accent), ("Recap", p.accent), (" · while you were away", p.faint))
+        out = [self._right(head, Text(self._stamp(entry.message, dated), p.faint), width)]
+        out += [Text.assemble(("│ ", p.faint), line) for line in lines.render(self._markdown(entry), width - 2, p)]
         return out
 
     def _compact(self, entry: Entry, width: int) -> Text:

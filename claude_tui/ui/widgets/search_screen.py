@@ -442,11 +442,12 @@ _WHO = {
     "api_error": "API error ✗",
     "summary": "compaction summary",
     "command_output": "command output",
+    "recap": "Claude's recap",
 }
 
 
 def _who(hit: Hit) -> str:
-    """Who wrote the matching text: you, Claude (its thinking, an API error, a compaction's summary), a
+    """Who wrote the matching text: you, Claude (its thinking, an API error, a compaction's summary, a recap), a
     command's output, or a tool call or its output."""
     if hit.kind in _WHO:
         return _WHO[hit.kind]
