@@ -9,6 +9,7 @@ import re
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from jsonl import Thread, text
@@ -34,7 +35,7 @@ from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.help import HelpScreen
 from claude_tui.ui.widgets.keybar import KeyBar
 from claude_tui.ui.widgets.projects import ProjectTree
-from claude_tui.ui.widgets.sessions import COLUMNS, SORTABLE, SessionList, cost_cell
+from claude_tui.ui.widgets.sessions import COLUMNS, SORTABLE, SessionList, cost_cell, model_of
 
 WIDE = (160, 40)
 
@@ -1130,6 +1131,18 @@ def test_a_cost_fits_its_column_whatever_its_size() -> None:
     partial = [cost_cell(usd, unpriced=True) for usd in (0.27, 999.994, 1221.45, 99_999.4, 123_456.0)]
     assert partial == ["$0.27+", "$1,000+", "$1,221+", "$100k+", "$123k+"] and all(len(c) <= width for c in partial)
     assert (cost_cell(None), cost_cell(None, unpriced=True)) == ("-", "?")
+
+
+def test_the_model_column_says_when_other_models_answered_too() -> None:
+    """A session mostly of Opus with a few Haiku answers showed "opus-4.5" alone, as if Opus wrote it all."""
+    width = next(w for key, _, _, w, _ in COLUMNS if key == "model")
+
+    def cell(*models: str) -> str:
+        return model_of(SimpleNamespace(models=list(models)))  # type: ignore[arg-type]
+
+    mixed = cell("claude-opus-4-5-20251101", "claude-haiku-4-5-20251001")
+    assert (cell("claude-sonnet-4-5-20250929"), mixed, cell()) == ("sonnet-4.5", "opus-4.5+", "-")
+    assert len(mixed) <= width
 
 
 async def test_a_cost_that_leaves_out_a_model_with_no_price_says_so(tmp_path: Path) -> None:

@@ -58,8 +58,11 @@ def title_of(info: SessionInfo) -> str:
 
 
 def model_of(info: SessionInfo) -> str:
-    """The Model column: the short name of the session's first model ("sonnet-4.5"), or "-"."""
-    return short_model(info.models[0]) if info.models else "-"
+    """The Model column: the short name of the model that wrote the most ("sonnet-4.5"), with a "+" when others
+    answered too ("opus-4.5+"; the header names them all), or "-"."""
+    if not info.models:
+        return "-"
+    return short_model(info.models[0]) + ("+" if len(info.models) > 1 else "")
 
 
 def _fit(text: str, size: int, right: bool) -> str:
@@ -82,7 +85,7 @@ COLUMNS: list[tuple[str, str, Callable[[SessionInfo], Any], int | None, bool]] =
     ("messages", "Msgs", lambda s: s.messages or 0, 5, True),
     ("tokens", "Tokens", lambda s: s.tokens or 0, 6, True),
     ("cost", "Cost", lambda s: s.cost_usd or 0, COST_CELLS, True),
-    ("model", "Model", lambda s: model_of(s).lower(), 10, False),
+    ("model", "Model", lambda s: model_of(s).lower(), 11, False),
     ("branch", "Branch", lambda s: s.branch or "", 14, False),
 ]
 #: Cells between two columns.
