@@ -534,6 +534,8 @@ def test_long_output_is_trimmed_with_a_note(tmp_path: Path) -> None:
     log.result("b3", "y" * 50_000)
     log.call("b4", "Bash", {"command": "true"})
     log.result("b4", "")
+    log.call("b5", "Bash", {"command": "grep -r zebra src"})
+    log.result("b5", "", structured={"stdout": "", "stderr": "", "returnCodeInterpretation": "No matches found"})
     path = log.write(tmp_path / "p" / "long.jsonl")
     rest = output[len("\n".join(lines[:OUTPUT_LINES])) :]
     note = f"… 960 more lines ({human_size(len(rest))}) trimmed"
@@ -546,7 +548,7 @@ def test_long_output_is_trimmed_with_a_note(tmp_path: Path) -> None:
         assert "row 000039" in out and "row 000040" not in out
         assert note in out and big_note in out and blob_note in out
         assert "y" * 8000 in out and "y" * 8001 not in out
-        assert "(no output)" in out
+        assert out.count("(no output)") == 2 and out.count("Exit status: No matches found") == 1
     results = [m["tool_calls"][0]["result"] for m in json.loads(export_session(session, "json"))["messages"][1:4]]
     assert [r["text"] for r in results] == [output, big, "y" * 50_000]
     assert not any(r["truncated"] for r in results)

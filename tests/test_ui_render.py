@@ -263,6 +263,20 @@ def test_long_outputs_show_their_first_lines_and_size() -> None:
     assert rows[-1].plain == "… more lines · 3.4 MB in all · enter to see all"
 
 
+def test_a_quiet_command_says_what_claude_code_read_in_its_exit_status() -> None:
+    """grep's exit status 1 with no output showed only "(no output)": Claude Code's "No matches found" was lost."""
+    bash = {"stdout": "", "stderr": "", "interrupted": False, "isImage": False}
+    call = _call("Bash", {"command": "grep -r zebra src"}, "", {**bash, "returnCodeInterpretation": "No matches found"})
+    assert tools.summary(call, None)[1] == "no output · No matches found"
+    pane = [row.plain for row in lines.wrap_rows(tools.body(call, 80, PALETTE, None), 80)]
+    assert pane[-2:] == ["(no output)", "exit status: No matches found"]
+    detail = render.call_body(call, "", PALETTE, None, Clock())
+    assert isinstance(detail, Group) and detail.renderables[-1].plain == "exit status: No matches found"
+    plain = _call("Bash", {"command": "true"}, "", bash)
+    assert tools.summary(plain, None)[1] == "no output"
+    assert not any("exit status" in row.plain for row in lines.wrap_rows(tools.body(plain, 80, PALETTE, None), 80))
+
+
 def test_an_output_kept_whole_says_how_many_lines_are_left_out() -> None:
     """Counted in all of it, not in the part the preview draws (207 lines said "83+ more")."""
     output = "\n".join(f"tests/test_{i:03}.py::test_case_number_{i}" for i in range(207)) + "\n"

@@ -164,6 +164,12 @@ class ToolResult:
     def truncated(self) -> bool:
         return self.size > len(self.text)
 
+    @property
+    def exit_meaning(self) -> str | None:
+        """What Claude Code read in a command's exit status ("No matches found" for grep's 1), when it said."""
+        meaning = self.structured.get("returnCodeInterpretation") if isinstance(self.structured, dict) else None
+        return (meaning.strip() or None) if isinstance(meaning, str) else None
+
 
 @dataclass(slots=True, eq=False)
 class ToolCall:

@@ -126,6 +126,7 @@ def call_body(call: ToolCall, output: str, palette: Palette, cwd: str | None, cl
         parts.append(markdown(output))
     else:
         parts.append(coloured(output, palette.error if result.is_error else None))
+    parts += tools.exit_meaning(result, palette)
     for media_type, size in result.images:
         parts.append(Text(f"▣ {media_type} · {human_size(size)}", palette.dim))
     return Group(*parts)

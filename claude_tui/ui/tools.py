@@ -10,7 +10,7 @@ from rich.style import Style
 from rich.text import Text
 
 from claude_tui.core import diff as core_diff
-from claude_tui.core.model import LOST_CALL, PREVIEW_CHARS, ToolCall
+from claude_tui.core.model import LOST_CALL, PREVIEW_CHARS, ToolCall, ToolResult
 from claude_tui.core.sanitize import folded, visible_controls, visible_controls_but_sgr, without_sgr
 from claude_tui.core.session import as_text
 from claude_tui.core.stats import human_count, human_size, plural
@@ -100,7 +100,7 @@ def _output_hint(call: ToolCall) -> str:
     if result.images:
         return plural(len(result.images), "image")
     if not result.text.strip():
-        return "no output"
+        return " · ".join(filter(None, ("no output", result.exit_meaning)))
     if result.truncated:
         return human_size(result.size)
     return plural(result.text.count("\n") + 1, "line")
@@ -246,9 +246,15 @@ def _output(call: ToolCall, palette: Palette, width: int, abandoned: bool) -> li
         rows += _plain_rows(text, style, palette, OUTPUT_LINES, result.size, complete)
     if stderr.strip():
         rows += _plain_rows(stderr, palette.error, palette, OUTPUT_LINES // 2, len(stderr), whole(stderr))
+    rows += [Row(line) for line in exit_meaning(result, palette)]
     for media_type, size in result.images:
         rows.append(Row(Text(f"▣ {media_type} · {human_size(size)}", palette.dim)))
     return rows
+
+
+def exit_meaning(result: ToolResult, palette: Palette) -> list[Text]:
+    """Claude Code's reading of a command's exit status as a dim line, when it gave one."""
+    return [Text(f"exit status: {result.exit_meaning}", palette.dim)] if result.exit_meaning else []
 
 
 def coloured(text: str, style: Style | None = None) -> Text:
