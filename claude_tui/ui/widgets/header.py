@@ -72,31 +72,31 @@ class SessionHeader(Static):
         span = span_seconds(started, ended)
         if span is not None:  # as stats and the list measure it
             parts.append(human_span(span, active_seconds(started, ended, session.paused_ms)))
+        if problems := session.all_problems():  # rare, and a reason to doubt the rest: early, where it is seen
+            parts.append(damage(len(problems), session.malformed_lines))
         calls, errors = tool_call_counts(session)  # as stats and the library count them
         parts.append(
             plural(prompts, "prompt")
             + (f", {plural(commands, 'command')}" if commands else "")
             + f" · {plural(calls, 'tool call')}{_failed(errors)}"
         )
-        if session.subagents:
-            theirs = UsageTotal.of_models(agents).cost if agents else None
-            share = [f"${theirs:,.2f}"] if theirs is not None else []
-            parts.append(
-                _subagents(len(session.subagents), agent_errors(session), share, other_models(agents, session.models))
-            )
         parts.append(f"{human_count(usage.tokens.total)} tokens")
         cost = human_cost(usage.cost, sorted(usage.unpriced_models))
         if cost:
             parts.append(one_line(cost, 300))
         if session.models:
             parts.append(", ".join(short_model(m) for m in session.models))
+        if session.subagents:  # after the session's own models and all of the cost: 80 columns may cut it
+            theirs = UsageTotal.of_models(agents).cost if agents else None
+            share = [f"${theirs:,.2f}"] if theirs is not None else []
+            parts.append(
+                _subagents(len(session.subagents), agent_errors(session), share, other_models(agents, session.models))
+            )
         branch = next(reversed(session.branches), "") if session.branches else ""
         if branch:
             parts.append(f"⎇ {one_line(branch, 80)}")
         if session.forks:
             parts.append(plural(len(session.forks), "fork"))
-        if problems := session.all_problems():
-            parts.append(damage(len(problems), session.malformed_lines))
         parts.append(one_line(session.project_path or session.path, 300))
         text = Text(" · ".join(parts), style="dim")
         return text
