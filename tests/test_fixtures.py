@@ -117,9 +117,17 @@ def test_a_write_to_the_one_hour_cache_costs_twice_the_input(usage: dict, cost: 
         ("anthropic.claude-3-5-sonnet-20241022-v2:0", 3.0),
         ("claude-sonnet-4-5@20250929", 3.0),  # Google Vertex AI's
         ("claude-3-5-sonnet-v2@20241022", 3.0),
-        ("us.anthropic.claude-opus-5-v1:0", None),
-        ("claude-opus-4-8", None),  # a version the table does not know is not priced as an older one
-        ("claude-opus-5", None),
+        ("us.anthropic.claude-opus-5-v1:0", 5.0),
+        ("claude-opus-4-8", 5.0),
+        ("claude-opus-5", 5.0),
+        ("claude-opus-5[1m]", 5.0),
+        ("claude-opus-5-5", 4.0),
+        ("claude-fable-5", 10.0),
+        ("claude-sonnet-5", 2.0),
+        ("claude-sonnet-4-6", 3.0),
+        ("claude-fable-5-1", None),  # a version the table does not know is not priced as an older one
+        ("claude-sonnet-5-5", None),
+        ("claude-opus-4-9", None),
         ("claude-haiku-4-6", None),
         ("<synthetic>", None),
     ],

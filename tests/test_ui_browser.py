@@ -1149,7 +1149,7 @@ async def test_a_cost_that_leaves_out_a_model_with_no_price_says_so(tmp_path: Pa
     """1,000 tokens of Sonnet and 50,000 of a model with no price showed "$0.02" as if complete, and a session
     of such a model alone "-" as if free."""
     folder = tmp_path / "projects" / "-home-u-proj"
-    for prompt, models in (("partial", ("claude-sonnet-4-5-20250929", "claude-opus-5")), ("unpriced", ("glm-5",))):
+    for prompt, models in (("partial", ("claude-sonnet-4-5-20250929", "claude-haiku-5-5")), ("unpriced", ("glm-5",))):
         thread = Thread()
         thread.prompt(prompt)
         for model in models:
@@ -1165,7 +1165,7 @@ async def test_a_cost_that_leaves_out_a_model_with_no_price_says_so(tmp_path: Pa
         facts = app.main.query_one("#session-facts")
         sessions.move_to(sessions.shown.index(next(s for s in sessions.shown if s.id == "partial")))
         await settled(pilot, lambda: "partial" in facts.render_line(0).text)
-        assert " · $0.02+ (no price for claude-opus-5) · " in facts.render_line(3).text
+        assert " · $0.02+ (no price for claude-haiku-5-5) · " in facts.render_line(3).text
 
 
 async def test_a_move_in_the_list_right_after_choosing_a_project_is_not_undone_by_its_newest_opening(

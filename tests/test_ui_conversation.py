@@ -739,7 +739,7 @@ async def test_an_api_error_gives_its_turn_no_model_and_no_context(tmp_path: Pat
 @pytest.mark.parametrize(
     ("models", "shown"),
     [
-        (("claude-sonnet-4-5-20250929", "claude-opus-5"), " · $0.02+ (no price for claude-opus-5) · "),
+        (("claude-sonnet-4-5-20250929", "claude-haiku-5-5"), " · $0.02+ (no price for claude-haiku-5-5) · "),
         (("glm-5",), " · $? (no price for glm-5) · "),
     ],
 )

@@ -13,16 +13,24 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-#: Anthropic list prices in USD per million tokens, as published on 2026-11-01:
-#: (input, output, 5-minute cache write, cache read). Matched by model-name prefix, longest first, never
-#: across a version number: `claude-opus-4` prices `claude-opus-4-20250514`, not `claude-opus-4-8`.
-#: A write to the 1-hour cache costs ONE_HOUR_WRITE times the input price.
+#: Anthropic list prices in USD per million tokens, from its pricing page and model pages (platform.claude.com)
+#: as of 2026-11-28: (input, output, 5-minute cache write, cache read). Matched by model-name prefix, longest
+#: first, never across a version number: `claude-opus-4` prices `claude-opus-4-20250514`, not `claude-opus-4-9`.
+#: A write to the 1-hour cache costs ONE_HOUR_WRITE times the input price. Left out, so unpriced rather than
+#: wrong: models whose price depends on more than the model (Haiku 5.5's by prompt length, Sonnet 5.5's cache
+#: read by date, Fable 5.1's with a footnote).
 PRICES: dict[str, tuple[float, float, float, float]] = {
+    "claude-fable-5": (10.0, 50.0, 12.50, 1.00),
+    "claude-opus-5-5": (4.0, 20.0, 5.0, 0.20),
+    "claude-opus-5": (5.0, 25.0, 6.25, 0.50),
+    "claude-opus-4-8": (5.0, 25.0, 6.25, 0.50),
     "claude-opus-4-7": (5.0, 25.0, 6.25, 0.50),
     "claude-opus-4-6": (5.0, 25.0, 6.25, 0.50),
     "claude-opus-4-5": (5.0, 25.0, 6.25, 0.50),
     "claude-opus-4-1": (15.0, 75.0, 18.75, 1.50),
     "claude-opus-4": (15.0, 75.0, 18.75, 1.50),
+    "claude-sonnet-5": (2.0, 10.0, 2.50, 0.20),
+    "claude-sonnet-4-6": (3.0, 15.0, 3.75, 0.30),
     "claude-sonnet-4-5": (3.0, 15.0, 3.75, 0.30),
     "claude-sonnet-4": (3.0, 15.0, 3.75, 0.30),
     "claude-3-7-sonnet": (3.0, 15.0, 3.75, 0.30),
