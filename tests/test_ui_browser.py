@@ -10,6 +10,7 @@ import threading
 import time
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from jsonl import Thread, text
@@ -98,6 +99,37 @@ async def test_a_first_index_shows_its_sessions_as_it_grows(roots: list[Path], m
         assert any(0 < n < total for n, _ in growing)  # some but not all, before the update ended
         assert all(t.startswith("Projects · indexing ") for n, t in growing if n)
         assert len({c for *_, c in shown}) == 1  # the project chosen first stays chosen
+
+
+async def test_a_first_index_ends_on_the_newest_session_though_it_was_read_last(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files whose times say nothing of their sessions' (a history copied without them): the newest session was
+    read last, and the app stayed on the newest of the first files read."""
+    monkeypatch.setattr(index, "COMMIT_EVERY", 0.0)
+    monkeypatch.setattr(index, "REPORT_EVERY", 0.0)
+    monkeypatch.setattr(main_screen, "LISTING_EVERY", 0.0)
+    root = tmp_path / "projects"
+    for n, cwd in enumerate(("/home/u/alpha", "/home/u/beta", "/home/u/gamma", "/home/u/delta")):
+        for age, path in enumerate(simple_project(root, cwd, sessions=3, start=n * 10_000)):
+            os.utime(path, (1_700_000_000 - n * 100 - age, 1_700_000_000 - n * 100 - age))  # the newest, oldest
+    update = index.Index.update
+
+    def slowly(self: index.Index, roots: list[Path], progress: Any = None, cancel: Any = None) -> Any:
+        """As a big history is read: the app has drawn each load before the next comes."""
+        return update(self, roots, lambda done: (progress(done), time.sleep(0.05)) if progress else None, cancel)
+
+    monkeypatch.setattr(index.Index, "update", slowly)
+    loads: list[bool] = []
+    original = MainScreen.on_library_loaded
+    monkeypatch.setattr(MainScreen, "on_library_loaded", lambda s, m: (loads.append(m.final), original(s, m)))
+    app = browser([root])
+    async with app.run_test(size=WIDE) as pilot:
+        view = await browser_ready(pilot, app)
+        await settled(pilot, lambda: view.session is not None and view.session.path.endswith("delta-2.jsonl"))
+        assert loads.count(False) > 1  # sessions were opened from a first index still growing
+        chosen = app.main.query_one(ProjectTree).chosen
+        assert chosen is not None and chosen.path == "/home/u/delta"
 
 
 async def test_moving_in_the_tree_and_list_opens_sessions(roots: list[Path]) -> None:
@@ -250,6 +282,7 @@ async def test_the_index_s_last_load_is_shown_in_order_whatever_has_the_focus(
         tree, sessions = app.main.query_one(ProjectTree), app.main.query_one(SessionList)
         await settled(pilot, lambda: sessions.shown and str(sessions.border_title).endswith("weather-cli"))
         assert [s.id for s in sessions.shown] == [s.id for s in early_weather if sessions.shows_kind(s)]
+        await pilot.press("down")  # the user chooses a session: the last load does not open the newest instead
         app.main.action_focus_pane(pane)
         staged.go.set()
         await settled(pilot, lambda: app.main._up_to_date)

@@ -64,6 +64,8 @@ EMIT_BYTES = 16 * 1024 * 1024
 POOL_MIN_BYTES = 24 * 1024 * 1024
 #: Commit at least this often (seconds), so Ctrl-C keeps nearly everything read.
 COMMIT_EVERY = 1.0
+#: Report progress at most this often (seconds).
+REPORT_EVERY = 0.1
 #: Commit, too, once this many bytes were read since the last commit (memory stays bounded).
 COMMIT_BYTES = 32 * 1024 * 1024
 #: Rebuild from scratch when dead rows exceed both this and the live rows.
@@ -912,7 +914,7 @@ class Index:
             for done, files in written:
                 report.bytes_done += done
                 report.files_done += files
-                if progress is not None and time.monotonic() - last_report >= 0.1:
+                if progress is not None and time.monotonic() - last_report >= REPORT_EVERY:
                     progress(report)
                     last_report = time.monotonic()
         except KeyboardInterrupt:

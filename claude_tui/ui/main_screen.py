@@ -216,6 +216,10 @@ class MainScreen(Screen[None]):
         self._from_search: Path | None = None  #: the session opened from the search screen
         self._typed_early: str | None = None  #: keys typed after / while the find bar was still being added
         self._up_to_date = False  #: the projects of the index brought up to date have been shown
+        #: (project folder, session file) opened as the newest of a first index still growing: a later load picks
+        #: the newest again while the tree and the list are still on them and the list has the focus (the user
+        #: has chosen nothing else, nor gone to read or browse)
+        self._early_pick: tuple[str, str] | None = None
         self._told_of: str | None = None  #: a new session said to have started while following was paused
         self._noticed: set[str] = set()  #: the library's notices already toasted (the index keeps them all)
         self._wide_zoom = session is not None  #: zoomed when last wide (narrow, the zoom shows the conversation)
@@ -350,6 +354,11 @@ class MainScreen(Screen[None]):
         catch_up = message.final and not self._up_to_date and self.follow and self.direct is None
         self._up_to_date |= message.final
         tree = self.query_one(ProjectTree)
+        chosen = self.query_one(SessionList).chosen
+        picked = (str(tree.chosen.folder), chosen.file) if tree.chosen is not None and chosen is not None else None
+        untouched = picked == self._early_pick and isinstance(self.focused, SessionList)  # where the app put it
+        catch_up |= self._early_pick is not None and untouched
+        self._early_pick = None
         project = self._project_to_show(message.projects, tree.chosen, catch_up)
         tree.set_projects(message.projects, project, keep_places=message.live)
         if project is None:  # no history, but a session is shown: the one named by its path (or deleted since)
@@ -359,7 +368,9 @@ class MainScreen(Screen[None]):
             self._listed = None
             return
         open_newest = self.direct is None and (self.info is None or catch_up)
-        self._show_project(project, open_newest=open_newest, keep_places=message.live)
+        shown = self._show_project(project, open_newest=open_newest, keep_places=message.live)
+        if open_newest and not message.final and shown is not None:
+            self._early_pick = (str(project.folder), shown.file)
         if open_newest and self.follow:
             self.call_after_refresh(self._read)  # what is followed in front, on a narrow screen too
 
@@ -460,17 +471,21 @@ class MainScreen(Screen[None]):
         sessions.set_sessions(project.sessions, chosen, keep_places=keep_places)
         return sessions
 
-    def _show_project(self, project: Project, *, open_newest: bool, keep_places: bool = True) -> None:
+    def _show_project(self, project: Project, *, open_newest: bool, keep_places: bool = True) -> SessionInfo | None:
+        """List the sessions of `project`, and open its newest if asked: that one is returned."""
         session = self.conversation.session
         chosen = None if open_newest or session is None else str(session.path)
         sessions = self._list_sessions(project, chosen, keep_places)
         if open_newest and sessions.shown:
+            sessions.move_to(0)  # the same project listed again keeps its cursor: the top row is wanted
             self.call_after_refresh(self._open_if_chosen, sessions.shown[0])  # the list first, then its session
-        elif open_newest:
+            return sessions.shown[0]
+        if open_newest:
             self.info = None
             key = key_display(self.app, SessionList.BINDINGS, "sessions.hidden")
             self.conversation.clear(f"No sessions here ({key} shows empty and warmup ones)")
             self.update_header()
+        return None
 
     def _open_if_chosen(self, info: SessionInfo) -> None:
         """Open `info` unless the list's cursor has left it meanwhile (a key typed at once opens its own)."""
