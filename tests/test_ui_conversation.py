@@ -772,7 +772,7 @@ async def test_the_header_says_its_cost_and_models_include_the_subagents(tmp_pat
     async with app.run_test(size=(200, 40)) as pilot:
         await loaded(pilot, app)
         header = str(app.screen.query_one(SessionHeader).render())
-        assert " · 100.3k tokens · $2.50 · haiku-4.5 · 1 subagent ($2.50, opus-4.6) · " in header
+        assert " · 100.3k tokens · $2.50 · haiku-4.5 · 1 prompt · 1 tool call · 1 subagent ($2.50, opus-4.6) · " in header
 
 
 async def test_the_header_of_a_session_of_another_year_says_its_day(tmp_path: Path) -> None:

@@ -74,19 +74,19 @@ class SessionHeader(Static):
             parts.append(human_span(span, active_seconds(started, ended, session.paused_ms)))
         if problems := session.all_problems():  # rare, and a reason to doubt the rest: early, where it is seen
             parts.append(damage(len(problems), session.malformed_lines))
-        calls, errors = tool_call_counts(session)  # as stats and the library count them
-        parts.append(
-            plural(prompts, "prompt")
-            + (f", {plural(commands, 'command')}" if commands else "")
-            + f" · {plural(calls, 'tool call')}{_failed(errors)}"
-        )
         parts.append(f"{human_count(usage.tokens.total)} tokens")
         cost = human_cost(usage.cost, sorted(usage.unpriced_models))
         if cost:
             parts.append(one_line(cost, 300))
         if session.models:
             parts.append(", ".join(short_model(m) for m in session.models))
-        if session.subagents:  # after the session's own models and all of the cost: 80 columns may cut it
+        calls, errors = tool_call_counts(session)  # as stats and the library count them
+        parts.append(
+            plural(prompts, "prompt")
+            + (f", {plural(commands, 'command')}" if commands else "")
+            + f" · {plural(calls, 'tool call')}{_failed(errors)}"
+        )
+        if session.subagents:  # after all of the cost and the counts: 80 columns may cut it
             theirs = UsageTotal.of_models(agents).cost if agents else None
             share = [f"${theirs:,.2f}"] if theirs is not None else []
             parts.append(
