@@ -512,7 +512,7 @@ def test_stats_export_and_the_header_count_the_damage_alike(
     assert len(problems) > len(session.problems)
     assert f"records   {session.records} · {said}\n" in cli("stats", str(hostile[0])).stdout
     assert f"**Damage:** {said}\n" in export_session(session, "markdown")
-    assert f" · {said} · " in SessionHeader(Clock())._facts(session).plain
+    assert f" · {said} · " in SessionHeader(Clock())._facts(session, session).plain
 
 
 @pytest.mark.parametrize(

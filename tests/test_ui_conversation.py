@@ -491,6 +491,10 @@ async def test_a_subagent_transcript_opened_on_its_own_shows_what_it_holds(real_
     app = session_app(path)
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
+        # the header describes the file as stats does ("0 prompts · … · 1 subagent", untitled, said it)
+        title, facts = str(app.screen.query_one(SessionHeader).render()).split("\n")
+        assert title.startswith("Investigate pagination issues in extract-coderabbit-feedback.py")
+        assert " · sonnet-4.5 · 1 prompt · 8 tool calls · a subagent's transcript · ⎇ main · /Users/dain/" in facts
         [marker] = [e for e in view.entries if e.kind == "agent"]
         assert "▾ subagent · space closes" in "".join(s.text for s in view.drawn(marker))
         assert sum(e.depth == 1 for e in view.entries) > 10
@@ -772,7 +776,9 @@ async def test_the_header_says_its_cost_and_models_include_the_subagents(tmp_pat
     async with app.run_test(size=(200, 40)) as pilot:
         await loaded(pilot, app)
         header = str(app.screen.query_one(SessionHeader).render())
-        assert " · 100.3k tokens · $2.50 · haiku-4.5 · 1 prompt · 1 tool call · 1 subagent ($2.50, opus-4.6) · " in header
+        assert " · 100.3k tokens · $2.50 · haiku-4.5 · 1 prompt · 1 tool call · 1 subagent ($2.50, opus-4.6) · " in (
+            header
+        )
 
 
 async def test_the_header_of_a_session_of_another_year_says_its_day(tmp_path: Path) -> None:

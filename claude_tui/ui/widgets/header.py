@@ -51,15 +51,19 @@ class SessionHeader(Static):
         if session is None:
             self.update(Text(title or "claude-tui", style="bold", no_wrap=True, overflow="ellipsis"))
             return
-        head = Text(one_line(title or session.title() or "(untitled)", 300), style="bold")
-        facts = self._facts(session)
+        # a subagent's transcript opened on its own (its session has no file) is read as its one subagent:
+        # described as `stats` and the list describe the file
+        described = session.subagents[0] if not session.messages and len(session.subagents) == 1 else session
+        head = Text(one_line(title or described.title() or "(untitled)", 300), style="bold")
+        facts = self._facts(described, session)
         if status:
             facts = Text.assemble((status, "bold"), (" · so far: ", "dim"), facts)
         text = Text("\n").join([head, facts])
         text.no_wrap, text.overflow = True, "ellipsis"
         self.update(text)
 
-    def _facts(self, session: Session) -> Text:
+    def _facts(self, session: Session, file: Session) -> Text:
+        """The facts of `session`, and the damage found in `file` (the same session, or the one it was read as)."""
         own, agents = usage_split(session)
         usage = UsageTotal.of([*own.items(), *agents.items()])
         started, ended = session.first_timestamp, session.last_timestamp
@@ -72,8 +76,8 @@ class SessionHeader(Static):
         span = span_seconds(started, ended)
         if span is not None:  # as stats and the list measure it
             parts.append(human_span(span, active_seconds(started, ended, session.paused_ms)))
-        if problems := session.all_problems():  # rare, and a reason to doubt the rest: early, where it is seen
-            parts.append(damage(len(problems), session.malformed_lines))
+        if problems := file.all_problems():  # rare, and a reason to doubt the rest: early, where it is seen
+            parts.append(damage(len(problems), file.malformed_lines))
         parts.append(f"{human_count(usage.tokens.total)} tokens")
         cost = human_cost(usage.cost, sorted(usage.unpriced_models))
         if cost:
@@ -86,6 +90,8 @@ class SessionHeader(Static):
             + (f", {plural(commands, 'command')}" if commands else "")
             + f" · {plural(calls, 'tool call')}{_failed(errors)}"
         )
+        if session.is_agent:
+            parts.append("a subagent's transcript")
         if session.subagents:  # after all of the cost and the counts: 80 columns may cut it
             theirs = UsageTotal.of_models(agents).cost if agents else None
             share = [f"${theirs:,.2f}"] if theirs is not None else []
