@@ -972,7 +972,7 @@ async def test_errors_only_with_no_words_lists_every_error(roots: list[Path]) ->
         assert stamps == sorted(stamps, reverse=True)
         await pilot.press("ctrl+o")  # no words and no filter: back to the invitation
         await settled(pilot, lambda: not screen.hits)
-        assert "or set a filter below" in str(screen.query_one("#search-status").render())
+        assert "or set a filter above" in str(screen.query_one("#search-status").render())
 
 
 async def test_a_query_part_with_no_letter_or_digit_is_said_to_be_left_out(roots: list[Path]) -> None:

@@ -50,7 +50,7 @@ _ROLES = [
     ("tools", ("role", "tool")),
 ]
 #: What the status says before anything is asked.
-_INVITATION = "Type to search every session, or set a filter below"
+_INVITATION = "Type to search every session, or set a filter above"
 _WORD_END = re.compile(r"[^\W_]{2,}$")
 _MARKED = re.compile(f"{MARK_START}(.*?){MARK_END}")
 
