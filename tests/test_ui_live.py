@@ -237,7 +237,8 @@ async def test_the_only_session_deleted_while_shown_stays_on_screen(tmp_path: Pa
         await settled(pilot, lambda: "deleted" in status(app) and not app.projects, timeout=10)
         await pilot.pause(0.3)
         assert not app.main.has_class("-empty") and "that will be deleted" in pane(view)
-        assert not app.main.query_one(SessionList).shown
+        sessions = app.main.query_one(SessionList)
+        assert not sessions.shown and sessions.border_title == "Sessions"  # not still "Sessions · ~/…/only"
 
 
 async def test_the_paused_line_names_the_key_that_resumes_as_remapped(tmp_path: Path) -> None:

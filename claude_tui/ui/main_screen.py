@@ -365,6 +365,7 @@ class MainScreen(Screen[None]):
             sessions = self.query_one(SessionList)
             sessions.note = f"Showing {self.direct.name} alone, opened by its path" if self.direct is not None else ""
             sessions.set_sessions([])
+            sessions.border_title = "Sessions"  # of no project
             self._listed = None
             return
         open_newest = self.direct is None and (self.info is None or catch_up)
