@@ -273,6 +273,23 @@ async def test_a_prompt_header_names_its_plan_only_when_there_is_one(tmp_path: P
         assert opened == (str(root.parent / "plans" / "gentle-rolling-otter.md") if planned else None)
 
 
+async def test_the_detail_view_fits_a_call_s_headline_to_the_screen(tmp_path: Path) -> None:
+    """Its line was cut at 100 cells, "File does not exi…", on a 160-column screen."""
+    thread = Thread()
+    thread.prompt("read it")
+    thread.answer(tool_use("t1", "Read", file_path="/home/u/proj/.github/workflows/ci.yml"))
+    error = "File does not exist. Current working directory: /home/u/proj/some/rather/deep/folder/of/the/project"
+    thread.result("t1", f"<tool_use_error>{error}</tool_use_error>", is_error=True)
+    app = session_app(thread.write(tmp_path / "s.jsonl"))
+    async with app.run_test(size=(160, 30)) as pilot:
+        view = await loaded(pilot, app)
+        view.select(index_of(view, lambda e: e.call is not None))
+        await pilot.press("enter")
+        await settled(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen._text)
+        body = app.screen.query_one(DetailBody)
+        await settled(pilot, lambda: error in body.plain_line(0).text)
+
+
 async def test_tool_detail_reads_the_whole_output_back(tmp_path: Path) -> None:
     thread = Thread()
     thread.prompt("print a lot")

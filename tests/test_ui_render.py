@@ -270,7 +270,7 @@ def test_a_quiet_command_says_what_claude_code_read_in_its_exit_status() -> None
     assert tools.summary(call, None)[1] == "no output · No matches found"
     pane = [row.plain for row in lines.wrap_rows(tools.body(call, 80, PALETTE, None), 80)]
     assert pane[-2:] == ["(no output)", "exit status: No matches found"]
-    detail = render.call_body(call, "", PALETTE, None, Clock())
+    detail = render.call_body(call, "", PALETTE, None, Clock(), 100)
     assert isinstance(detail, Group) and detail.renderables[-1].plain == "exit status: No matches found"
     plain = _call("Bash", {"command": "true"}, "", bash)
     assert tools.summary(plain, None)[1] == "no output"
@@ -331,7 +331,7 @@ def test_tool_output_colours_show_as_styles_and_other_escapes_stay_visible() -> 
     call = _call("Bash", {"command": "pytest"}, COLOURED, {"stdout": COLOURED, "stderr": ""}, error=True)
     assert tools.headline(call, 80, PALETTE, None, False).plain.startswith("✗ Bash    pytest  FAILED plain ␛[2J")
     pane = lines.wrap_rows(tools.body(call, 200, PALETTE, None), 200)
-    detail = render.call_body(call, COLOURED, PALETTE, None, Clock())
+    detail = render.call_body(call, COLOURED, PALETTE, None, Clock(), 100)
     assert isinstance(detail, Group)
     for text in (pane[2], detail.renderables[-1]):
         assert isinstance(text, Text)

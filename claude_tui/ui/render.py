@@ -93,10 +93,13 @@ def message_body(message: Message, palette: Palette, cwd: str | None, clock: Clo
     return Group(*parts)
 
 
-def call_body(call: ToolCall, output: str, palette: Palette, cwd: str | None, clock: Clock) -> RenderableType:
-    """A tool call in full: its input as the tool means it, then `output` (read back whole)."""
+def call_body(
+    call: ToolCall, output: str, palette: Palette, cwd: str | None, clock: Clock, width: int
+) -> RenderableType:
+    """A tool call in full: its headline fitted to `width`, its input as the tool means it, then `output` (read
+    back whole)."""
     stopped = abandoned(call, clock)
-    parts: list[RenderableType] = [tools.headline(call, 100, palette, cwd, False, stopped), Text("")]
+    parts: list[RenderableType] = [tools.headline(call, width, palette, cwd, False, stopped), Text("")]
     inp = call.args
     if call.name in core_diff.EDIT_TOOLS:
         path = str(inp.get("file_path") or inp.get("notebook_path") or "")

@@ -145,7 +145,8 @@ class DetailScreen(Screen[None]):
             body = render.file_text(subject.plan_path, text, palette)
         elif subject.call is not None:
             text = full_output(path, subject.call)
-            body = render.call_body(subject.call, text, palette, cwd, self.clock)
+            width = max(40, self.size.width - 5)  # in the scroll's padding, beside its scrollbar
+            body = render.call_body(subject.call, text, palette, cwd, self.clock, width)
         else:
             text = render.message_text(subject.message)
             body = render.message_body(subject.message, palette, cwd, self.clock)
