@@ -91,12 +91,13 @@ class HelpScreen(ModalScreen[None]):
         self.sections = sections
 
     def action_scroll(self, lines: int) -> None:
-        self.query_one("#help-box").scroll_relative(y=lines, animate=False)
+        # now, not after the next refresh: keys typed fast would each start from where the first one did
+        self.query_one("#help-box").scroll_relative(y=lines, animate=False, immediate=True)
 
     def action_page(self, pages: float) -> None:
         """A part of a page (as the conversation's ctrl+d and ctrl+u)."""
         box = self.query_one("#help-box")
-        box.scroll_relative(y=round(pages * box.size.height), animate=False)
+        box.scroll_relative(y=round(pages * box.size.height), animate=False, immediate=True)
 
     def compose(self) -> ComposeResult:
         keymap = keymap_of(self.app)
