@@ -305,6 +305,10 @@ async def test_tool_detail_reads_the_whole_output_back(tmp_path: Path) -> None:
         assert isinstance(app.screen, DetailScreen)
         await settled(pilot, lambda: app.screen._text)
         assert app.screen._text.endswith("59999")  # the whole output, for copy and $PAGER
+        for _ in range(12):
+            app.screen.action_scroll(1)  # as keys that come in one read of the terminal: no refresh between them
+        await pilot.pause()
+        assert app.screen.query_one("#detail-scroll").scroll_y == 12
 
 
 async def test_a_call_that_never_got_a_result_says_so_expanded_and_opened(tmp_path: Path) -> None:

@@ -184,7 +184,8 @@ class DetailScreen(Screen[None]):
             self._show()
 
     def action_scroll(self, lines: int) -> None:
-        self.query_one("#detail-scroll").scroll_relative(y=lines, animate=False)
+        # now, not after the next refresh: keys typed fast would each start from where the first one did
+        self.query_one("#detail-scroll").scroll_relative(y=lines, animate=False, immediate=True)
 
     def action_edge(self, end: int) -> None:
         scroll = self.query_one("#detail-scroll")
