@@ -632,6 +632,18 @@ async def test_prompts_are_shown_as_typed(tmp_path: Path) -> None:
         assert "# Heading" not in drawn and "• item" in drawn  # answers stay Markdown
 
 
+async def test_a_toast_holds_a_path_on_one_line() -> None:
+    """ "Exported to <path>" was folded at 60 cells, inside the file's name."""
+    app = session_app(demo("dce61781"))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await loaded(pilot, app)
+        path = "/tmp/review/exports/4ee0c484-e994-4f01-b1be-6cd86456e2af.md"
+        app.notify(f"Exported to {path}")
+        await pilot.pause()
+        toast = app.screen.query("Toast").first()
+        assert toast.content_size.width >= len(path)
+
+
 async def test_export_asks_where_then_writes_there(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     path = demo("dce61781")
