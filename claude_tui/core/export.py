@@ -208,9 +208,9 @@ class _Walker:
             self.trimmed(whole, OUTPUT_LINES, "output", max(result.size, len(whole)))
         elif not result.images:
             out.note("(no output)", "quiet")
-        if result is not None and result.exit_meaning:
-            out.note(f"Exit status: {result.exit_meaning}", "quiet")
         if result is not None:
+            if result.exit_meaning:
+                out.note(f"Exit status: {result.exit_meaning}", "quiet")
             for media_type, size in result.images:
                 out.note(_image(media_type, size), "image")
         out.close_box()
