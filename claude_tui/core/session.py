@@ -777,6 +777,8 @@ def nothing_exchanged(kinds: Container[Kind]) -> bool:
 def is_api_error(obj: dict[str, Any]) -> bool:
     """A system record that reports a failed API call."""
     subtype = obj.get("subtype")
+    if not isinstance(subtype, str | None):  # a list or a dict: not a subtype Claude Code writes
+        subtype = None
     return (subtype == "api_error" or obj.get("level") == "error") and subtype not in _NOT_API_ERRORS
 
 
