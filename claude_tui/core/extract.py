@@ -21,6 +21,7 @@ from typing import Any
 
 import orjson
 
+from claude_tui.core.files import owning_folder, read_persisted
 from claude_tui.core.model import (
     Block,
     Kind,
@@ -35,12 +36,14 @@ from claude_tui.core.reader import finished_last_line
 from claude_tui.core.records import parse_line
 from claude_tui.core.sanitize import searchable, without_markup
 from claude_tui.core.session import (
+    PERSISTED_TAG,
     api_error_text,
     as_text,
     asks,
     content_blocks,
     content_items,
     is_api_error,
+    persisted_note,
     prompt_text,
     queued_prompt,
     recap_text,
@@ -68,6 +71,8 @@ CHUNK = 4 * 1024 * 1024
 OWNER_LINES = 20
 #: The uuids of a file that summaries name, noted in its facts: the latest (the title is the latest's summary).
 MAX_LEAVES = 64
+#: The sessionIds of a file noted in its facts: the first ones (a file holds one, or a few when it continues others).
+MAX_SIDS = 16
 #: A row's block index says too which record of its line holds the part, for a line of records written with
 #: no newline between them (Claude Code's known bug): block b of the line's n-th record is stored as
 #: b + n * LINE_RECORD, so the rows of an ordinary line keep their block as it is.
@@ -101,12 +106,13 @@ class State:
         "agent", "ai_title", "answers", "branches", "calls", "calls_seen", "custom_title", "cwds", "errors",
         "errors_seen", "first_command", "first_prompt", "first_ts", "has_answer", "inline_subs", "last_ts", "last_uuid",
         "leaves", "lines", "models", "msgs", "owner", "paused_ms", "prev_ts", "progress", "prompt_seen", "prompts",
-        "seen", "sidechain", "usage", "warmup", "worktrees",
+        "seen", "sidechain", "sids", "usage", "warmup", "worktrees",
     )  # fmt: skip
 
     def __init__(self, agent: bool = False) -> None:
         self.agent = agent  #: a subagent transcript: every record is its own
         self.owner: str | None = None  #: agent files: the first sessionId in the file
+        self.sids: list[str] = []  #: the sessionIds its records name, in order of first appearance (see MAX_SIDS)
         self.lines = 0
         self.first_ts: str | None = None  #: the earliest record time
         self.last_ts: str | None = None  #: the latest
@@ -153,6 +159,7 @@ class State:
         """The facts stored with the file (small: no id windows)."""
         return {
             "owner": self.owner,
+            "sids": self.sids,
             "first_ts": self.first_ts,
             "last_ts": self.last_ts,
             "paused_ms": self.paused_ms,
@@ -191,10 +198,7 @@ def title_of(facts: dict[str, Any], summaries: dict[str, str]) -> str:
 def owner_of(path: str, facts: dict[str, Any]) -> str:
     """The id of the session a subagent transcript belongs to (as files.agent_files finds it): the
     folder above `<id>/subagents/`, else the sessionId its records name ("" when none)."""
-    folder = os.path.dirname(path)
-    if os.path.basename(folder) == "subagents":
-        return os.path.basename(os.path.dirname(folder))
-    return facts.get("owner") or ""
+    return owning_folder(path) or facts.get("owner") or ""
 
 
 def _trim(window: dict[str, Any]) -> None:
@@ -230,11 +234,15 @@ def input_text(value: Any, cap: int) -> str:
     return " ".join(parts)
 
 
-def result_text(content: Any, cap: int) -> str:
-    """The text of a tool_result's content as the session reads it (session.result_content), up to `cap` characters."""
-    if type(content) is str:
-        return content[:cap]
-    return result_content(content)[0][:cap]
+def result_text(content: Any, cap: int, path: str = "") -> str:
+    """The text of a tool_result's content as the session reads it (session.result_content), up to `cap` characters;
+    of an output Claude Code moved out of the transcript, the output, read from the `tool-results/` folder of the
+    session file `path` (its preview when it is not there)."""
+    text = content if type(content) is str else result_content(content)[0]
+    if not text.startswith(PERSISTED_TAG) or (note := persisted_note(text)) is None:
+        return text[:cap]
+    whole = read_persisted(path, note.path, cap) if path else None
+    return (note.preview if whole is None else whole)[:cap]
 
 
 def assistant_parts(content: Any, said: int) -> Iterator[tuple[int, int, Any]]:
@@ -313,8 +321,8 @@ def line_block(stored: int) -> tuple[int, int]:
     return record, stored - record * LINE_RECORD
 
 
-def record_texts(obj: dict[str, Any]) -> Iterator[tuple[int, int, str]]:
-    """(row kind, block index, full text) of each searchable part of one record.
+def record_texts(obj: dict[str, Any], path: str = "") -> Iterator[tuple[int, int, str]]:
+    """(row kind, block index, full text) of each searchable part of one record of the file `path`.
 
     Block -1 is a user prompt's text blocks joined. Used to show a hit's snippet from the file.
     """
@@ -327,7 +335,7 @@ def record_texts(obj: dict[str, Any]) -> Iterator[tuple[int, int, str]]:
         texts, first_type, results = _user_parts(content)
         if results:
             for i, item in result_parts(content):
-                yield TOOL_OUTPUT, i, result_text(item.get("content"), 1 << 22)
+                yield TOOL_OUTPUT, i, result_text(item.get("content"), 1 << 22, path)
         elif (kind := user_kind(obj, texts[0] if first_type == "text" and texts else None, False)) is Kind.PROMPT:
             yield PROMPT, -1, "\n\n".join(texts)
         elif kind is Kind.COMMAND:
@@ -380,10 +388,13 @@ class Extractor:
     read of a file a base above every id given before, so ids follow the order text arrived.
     """
 
-    def __init__(self, state: State, file_id: int, base: int, known_leaves: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self, state: State, file_id: int, base: int, known_leaves: frozenset[str] = frozenset(), path: str = ""
+    ) -> None:
         self.state = state
         self.file_id = file_id
         self.base = base
+        self.path = path  #: the file read: the session's folder beside it holds the outputs moved out of it
         #: (rowid, file id, line offset, kind, block index, tool, is_error, epoch seconds or None)
         self.rows: list[tuple[int, int, int, int, int, str | None, int, int | None]] = []
         self.texts: list[tuple[int, str]] = []  #: (rowid, text)
@@ -459,7 +470,9 @@ class Extractor:
         if get("isSidechain") is True and not state.agent:
             self._sidechain(obj, rtype, off)
             return
-        cwd, branch = get("cwd"), get("gitBranch")
+        cwd, branch, sid = get("cwd"), get("gitBranch"), get("sessionId")
+        if sid.__class__ is str and sid and sid not in state.sids and len(state.sids) < MAX_SIDS:
+            state.sids.append(sid)
         if type(cwd) is str and cwd not in state.cwds and len(state.cwds) < 64:
             state.cwds.append(cwd)
         if type(branch) is str and branch and branch not in state.branches and len(state.branches) < 64:
@@ -641,7 +654,7 @@ class Extractor:
             _trim(state.errors_seen)
             if tid in state.calls_seen:
                 state.errors += 1
-        text = result_text(item.get("content"), CAPS[TOOL_OUTPUT])
+        text = result_text(item.get("content"), CAPS[TOOL_OUTPUT], self.path)
         self._row(off, TOOL_OUTPUT, blk, text, state.calls_seen.get(tid), int(err))
 
     def _progress(self, obj: dict[str, Any]) -> None:

@@ -70,6 +70,7 @@ class SessionInfo:
     subagents: int
     error: str | None = None  #: why the file could not be read, when it could not
     orphan_of: str | None = None  #: a subagent's transcript whose session has no file: that session's id
+    no_file: bool = False  #: a session folder with no file beside it: its subagents' transcripts are all there is
 
     @cached_property
     def path(self) -> Path:

@@ -51,11 +51,11 @@ from typing import Any, NamedTuple, TypeVar
 import orjson
 
 from claude_tui.core.extract import MAX_LEAVES, Extractor, State, read_chunks
-from claude_tui.core.files import is_under, leading_leaves, root_hint
+from claude_tui.core.files import is_under, leading_leaves, root_hint, transcript_entries
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.sanitize import undecoded
 
-SCHEMA_VERSION = 25
+SCHEMA_VERSION = 26
 DB_NAME = "index.sqlite3"
 TEXT_NAME = "index-text-{}.sqlite3"
 #: A result is cut once this many bytes of a file have been read (memory stays bounded).
@@ -216,24 +216,27 @@ def scan(roots: list[Path], notices: list[str]) -> list[DiskFile]:
     return found
 
 
-def _scan_folder(path: str, root: str, folder: str, found: list[DiskFile], nested: bool = False) -> None:
+def _scan_folder(path: str, root: str, folder: str, found: list[DiskFile]) -> None:
+    """The session files of a project folder, and the subagent transcripts beside them and in their own folders."""
     try:
         entries = list(os.scandir(path))
     except OSError:
         return
     for entry in entries:
-        name = entry.name
         try:
-            if name.endswith(".jsonl"):
-                if not entry.is_file():
-                    continue
-                st = entry.stat()
-                agent = nested or name.startswith("agent-")
-                found.append(DiskFile(entry.path, root, folder, agent, st.st_size, st.st_mtime_ns, st.st_ino))
-            elif not nested and entry.is_dir():
-                _scan_folder(os.path.join(entry.path, "subagents"), root, folder, found, nested=True)
+            if entry.name.endswith(".jsonl"):
+                _add_file(entry, root, folder, entry.name.startswith("agent-"), found)
+            elif entry.is_dir():
+                for transcript in transcript_entries(entry.path):
+                    _add_file(transcript, root, folder, True, found)
         except OSError:
             continue
+
+
+def _add_file(entry: os.DirEntry[str], root: str, folder: str, agent: bool, found: list[DiskFile]) -> None:
+    if entry.is_file():
+        st = entry.stat()
+        found.append(DiskFile(entry.path, root, folder, agent, st.st_size, st.st_mtime_ns, st.st_ino))
 
 
 # ---------------------------------------------------------------- reading files (in workers)
@@ -280,7 +283,7 @@ def run_job(job: Job, leaves: frozenset[str]) -> Iterator[Result]:
         if st.st_ino != inode or st.st_size < stop:
             return  # replaced since the scan: the next update reads it again
         state = State.load(blob) if blob else State(agent)
-        ex = Extractor(state, fid, base, leaves)
+        ex = Extractor(state, fid, base, leaves, path)
         begin = end = start
         tail = None
         for lines, off, end in read_chunks(fd, start, stop):  # not past `stop`: ids above belong to other reads

@@ -159,6 +159,9 @@ class ToolResult:
     span: Span | None
     images: list[tuple[str, int]] = field(default_factory=list)  #: (media type, bytes)
     structured: Any = None  #: toolUseResult: Edit patches, Bash stdout/stderr, ...
+    #: an output Claude Code moved out of the transcript: the path it recorded (`text` is its preview, `size` the
+    #: whole's; files.persisted_file says where it is now)
+    persisted: str | None = None
 
     @property
     def truncated(self) -> bool:

@@ -41,12 +41,13 @@ from claude_tui.core.extract import (
     title_of,
 )
 from claude_tui.core.facts import project_path
+from claude_tui.core.files import owning_folder
 from claude_tui.core.index import text_schemas
 from claude_tui.core.model import plausible
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.records import parse_line
 from claude_tui.core.sanitize import searchable, visible_controls
-from claude_tui.core.session import content_items, record_content
+from claude_tui.core.session import content_items, own_session_id, record_content
 
 #: Snippets mark each match as MARK_START + match + MARK_END.
 MARK_START, MARK_END = "\x02", "\x03"
@@ -457,8 +458,8 @@ def _hit(
         return None
     facts = orjson.loads(facts_blob) if facts_blob else {}
     session_path = Path(folder) / f"{owner_of(path, facts) or Path(path).stem}.jsonl" if agent else Path(path)
-    if agent and str(session_path) not in sessions and not session_path.is_file():
-        session_path = Path(path)  # a subagent's transcript whose session file is gone: itself
+    if agent and str(session_path) not in sessions and not session_path.is_file() and owning_folder(path) is None:
+        session_path = Path(path)  # a subagent's transcript beside sessions, whose session file is gone: itself
     if str(session_path) not in sessions:
         sessions[str(session_path)] = _session_facts(db, str(session_path), facts)
     session_id, title, project = sessions[str(session_path)]
@@ -503,7 +504,8 @@ def _session_facts(db: Any, path: str, fallback: dict[str, Any]) -> tuple[str, s
         sql = f"SELECT leaf, summary FROM summaries WHERE folder=? AND leaf IN ({marks}) ORDER BY rowid"
         found.update(db.execute(sql, [row[0], *leaves]))  # of a leaf's several: the last written
     cwds = facts.get("cwds") or []
-    return Path(path).stem, title_of(facts, found), cwds[0] if cwds else _project_of(db, Path(path).parent)
+    session_id = own_session_id(Path(path).stem, facts.get("sids") or ())
+    return session_id, title_of(facts, found), cwds[0] if cwds else _project_of(db, Path(path).parent)
 
 
 def _project_of(db: Any, folder: Path) -> str:
@@ -565,7 +567,7 @@ def _part(
     obj = objects[record] if record < len(objects) else None
     if not isinstance(obj, dict):
         return None, None
-    for k, b, text in record_texts(obj):
+    for k, b, text in record_texts(obj, path):
         if k == kind and b == blk:
             return searchable(text), obj  # as the index holds it
     return None, None

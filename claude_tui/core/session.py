@@ -65,6 +65,15 @@ _BASH_INPUT = re.compile(r"<bash-input>(.*?)</bash-input>", re.S)
 _OUTPUT_TAGS = ("<local-command-stdout>", "<local-command-stderr>", "<bash-stdout>", "<bash-stderr>")
 #: Structured tool results above this many bytes have their strings capped in memory.
 _BIG_LINE = 256 * 1024
+#: The note Claude Code leaves for an output it moved to the session's `tool-results/` folder (2.1.x): its size,
+#: where it saved it, and a preview of its first 2 KB.
+PERSISTED_TAG = "<persisted-output>"
+_PERSISTED = re.compile(
+    r"<persisted-output>\s*(?:Output too large \(([\d.]+)\s*([KMG]?B)\)\.\s*)?Full output saved to:\s*([^\n]+)\n"
+    r"(?:\s*Preview \([^)\n]*\):\n)?(.*?)(?:\n\.\.\.)?\s*</persisted-output>\s*$",
+    re.S,
+)
+_UNITS = {"B": 1, "KB": 1_000, "MB": 1_000_000, "GB": 1_000_000_000}
 
 
 @dataclass
@@ -92,7 +101,8 @@ class Session:
 
     def __init__(self, path: str | Path = "", *, session_id: str | None = None, agent: bool = False) -> None:
         self.path = str(path)
-        self.id = session_id or Path(self.path).stem
+        self._given_id = session_id
+        self.session_ids: dict[str, None] = {}  #: the sessionIds its records name, in order of first appearance
         self.is_agent = agent  #: a subagent transcript: every record is its own, sidechain or not
         #: read from the file's first line: a first message naming no record here continues the session it resumes
         self.from_start = True
@@ -136,6 +146,16 @@ class Session:
         self._agents_by_id: dict[str, ToolCall] = {}  #: agentId named in a Task result -> the call
         self._layout: tuple[int, Layout] | None = None
         self._update = Update(first_new=-1)  # outside `feed`, changes are not tracked
+
+    @property
+    def id(self) -> str:
+        """The session's id: the one it was given (a subagent's is its session's), else the one its file is named by
+        (as Claude Code names them; a subagent's transcript read alone goes by its name), else, for a file named
+        otherwise (`short.jsonl`), the latest its records name."""
+        if self._given_id:
+            return self._given_id
+        stem = Path(self.path).stem
+        return stem if self.is_agent else own_session_id(stem, self.session_ids)
 
     # ---------------------------------------------------------------- feeding
 
@@ -184,7 +204,7 @@ class Session:
     def reset(self) -> Update:
         """Forget everything (the file was truncated or replaced); keep identity and links."""
         parent_call, source, agent_id, version = self.parent_call, self.source, self.agent_id, self.version
-        self.__init__(self.path, session_id=self.id, agent=self.is_agent)  # type: ignore[misc]
+        self.__init__(self.path, session_id=self._given_id, agent=self.is_agent)  # type: ignore[misc]
         self.parent_call, self.source, self.agent_id = parent_call, source, agent_id
         self.version = version + 1  # never a number the old contents had: caches are keyed on it
         return Update(started_over=True, threads_changed=True)
@@ -211,7 +231,9 @@ class Session:
             self._note(span, f"timestamp {shown} is not a time: left out")
         elif isinstance(stamp, str):
             self._note_time(stamp)
-        cwd, branch, version = obj.get("cwd"), obj.get("gitBranch"), obj.get("version")
+        cwd, branch, version, sid = obj.get("cwd"), obj.get("gitBranch"), obj.get("version"), obj.get("sessionId")
+        if type(sid) is str and sid and sid not in self.session_ids:
+            self.session_ids[sid] = None
         if type(cwd) is str and cwd not in self.cwds:
             self.cwds[cwd] = None
         if type(branch) is str and branch and branch not in self.branches:
@@ -366,14 +388,18 @@ class Session:
         structured = obj.get("toolUseResult")
         if span is not None and span.length > _BIG_LINE:
             structured = _cap(structured)
+        size, moved = len(text), None
+        if (note := persisted_note(text, structured)) is not None:
+            text, size, moved = note.preview, note.size, note.path
         result = ToolResult(
             text[:PREVIEW_CHARS],
-            len(text),
+            size,
             item.get("is_error") is True,
             _time_or_none(obj.get("timestamp")),
             span,
             images,
             structured,
+            moved,
         )
         self.result_ids.add(tid)
         if self._outer_result_ids is not None:
@@ -754,6 +780,14 @@ class Session:
         return self._progress_agents.keys()
 
 
+def own_session_id(stem: str, named: Collection[str]) -> str:
+    """The id of the session in a file named `stem` whose records name the sessionIds `named` (in order): the
+    file's name, as Claude Code names its files, unless no record names it; then the latest one they name."""
+    if stem in named or not named:
+        return stem
+    return list(named)[-1]
+
+
 def pick_title(
     custom: str | None, ai: str | None, summaries: dict[str, str], uuids: dict[str, Any], first_prompt: str
 ) -> str:
@@ -950,6 +984,33 @@ def content_blocks(content: Any) -> tuple[list[Block], list[dict[str, Any]], boo
         else:
             blocks.append(_other_block(item))
     return blocks, results, odd
+
+
+@dataclass(slots=True)
+class PersistedNote:
+    """A `<persisted-output>` note: where Claude Code saved the whole output, its size, the preview it kept."""
+
+    path: str  #: as recorded, on the machine that wrote it (see files.persisted_file)
+    size: int  #: characters (bytes, as Claude Code counts them) of the whole output; always more than the preview
+    preview: str
+
+
+def persisted_note(text: str, structured: Any = None) -> PersistedNote | None:
+    """The note an output that Claude Code moved out of the transcript left in its place (a tool's result, a
+    hook's output), read from its text and the record's `toolUseResult` (persistedOutputPath and -Size); None for
+    any other text."""
+    if not text.startswith(PERSISTED_TAG):
+        return None
+    found = _PERSISTED.match(text)
+    if found is None:
+        return None
+    number, unit, path, preview = found.groups()
+    size = round(float(number) * _UNITS[unit.upper()]) if number else 0
+    if isinstance(structured, dict):
+        recorded, exact = structured.get("persistedOutputPath"), structured.get("persistedOutputSize")
+        path = recorded if isinstance(recorded, str) and recorded.strip() else path
+        size = exact if type(exact) is int else size
+    return PersistedNote(path.strip(), max(size, len(preview) + 1), preview)
 
 
 def queued_prompt(obj: dict[str, Any]) -> str | list[Any] | None:

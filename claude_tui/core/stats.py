@@ -344,7 +344,7 @@ def tally_file(path: Path, cut: int | None = None) -> tuple[Session, Tally]:
         with Forked(_tally_from, str(path), cut) as rest:
             reader = Reader(str(path))
             session = session_of(path, reader, stop=cut)
-            agents = agent_files(path)
+            agents = agent_files(path, session_id=session.id)
             attach_agents(session, agents)
             tally = Tally.of(session)
             after = rest.result()

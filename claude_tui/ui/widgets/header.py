@@ -162,6 +162,8 @@ class SessionFacts(Static):
         ]
         if info.orphan_of:
             lines.append(Text(f"a subagent of session {one_line(info.orphan_of)}, which has no file", style="dim"))
+        if info.no_file:
+            lines.append(Text("no session file: only its subagents' transcripts, in its folder", style="dim"))
         if info.error:
             lines.append(Text(info.error, style="red"))
         self.update(Group(*lines))  # the title one line cut with "…", the facts wrapped
