@@ -256,3 +256,121 @@ def workflow_session(project: Path) -> Path:
         ),
     ]
     return write(path, [{**r, "sessionId": WF_SID} for r in records])
+
+
+# ---------------------------------------------------------------- agents that replay their session: /btw, compaction
+
+BTW_SID = "e0f1ea34-1b45-4ca5-accb-9980f0c7e0ac"
+#: What Claude Code wraps a side question in (2.1.72), the question after it.
+SIDE_QUESTION = (
+    "<system-reminder>This is a side question from the user. You must answer this question directly in a single "
+    "response.\n\nCRITICAL CONSTRAINTS:\n- You have NO tools available - you cannot read files, run commands, "
+    "search, or take any actions\n\nSimply answer the question with the information you have.</system-reminder>"
+    "\n\nwhat are you doing now?"
+)
+
+
+def _chain(sid: str) -> list[dict[str, Any]]:
+    """The start of a session: a prompt, an answer with a Bash call (100 output tokens) and its result."""
+    tid = "toolu_01CF3mBmME4C5UpsxoaxrEsM"
+    return [
+        prompt("4ab9a0e2-0000-4000-8000-000000000001", None, "2026-03-21T08:30:00.000Z", "rerun the benchmark", sid),
+        answer(
+            "bcc59271-0000-4000-8000-000000000002",
+            "4ab9a0e2-0000-4000-8000-000000000001",
+            "2026-03-21T08:30:05.000Z",
+            "msg_01XzGXh488xqLeD8J7cC6Jvn",
+            [tool_use(tid, "Bash", command="./test.sh --board sw-boards:1116")],
+            100,
+            sessionId=sid,
+        ),
+        result(
+            "0b3b8775-0000-4000-8000-000000000003",
+            "bcc59271-0000-4000-8000-000000000002",
+            "2026-03-21T08:40:00.000Z",
+            tid,
+            "289 tests run",
+            sessionId=sid,
+        ),
+    ]
+
+
+def side_question_session(project: Path) -> tuple[Path, Path]:
+    """A session with one `/btw` question asked while it worked, as 2.1.72 writes it: the side question's
+    transcript (`<id>/subagents/agent-aside_question-<hex>.jsonl`) replays the session's records (their uuids,
+    message ids and usage), then holds the question and its answer (300 output tokens)."""
+    agent = "aside_question-d81993e73b719612"
+    main = _chain(BTW_SID)
+    replay = [{**r, "isSidechain": True, "agentId": agent} for r in main]
+    question = prompt(
+        "e07d3264-0000-4000-8000-000000000004", main[-1]["uuid"], "2026-03-21T08:40:58.667Z", SIDE_QUESTION, BTW_SID
+    )
+    reply = answer(
+        "551cc915-0000-4000-8000-000000000005",
+        question["uuid"],
+        "2026-03-21T08:41:04.000Z",
+        "msg_01AfcoNZTngEch7ER6yPMYXP",
+        [{"type": "text", "text": "I'm running the full FPGA benchmark suite on the baseline library."}],
+        300,
+        sessionId=BTW_SID,
+    )
+    aside = [*replay, *({**r, "isSidechain": True, "agentId": agent} for r in (question, reply))]
+    for record in aside:
+        record["slug"] = "snazzy-tumbling-penguin"
+    path = write(project / f"{BTW_SID}.jsonl", main)
+    return path, write(project / BTW_SID / "subagents" / f"agent-{agent}.jsonl", aside)
+
+
+COMPACT_SID = "6b1f0c2e-9a41-4c0e-8d5f-3f0d2b1c7a90"
+#: The summary a compaction run wrote, which the session's file holds too (its compaction summary record).
+SUMMARY = "Primary Request and Intent: the user asked to rerun the FPGA benchmark; the wombat board was offline."
+
+
+def compaction_session(project: Path) -> tuple[Path, Path]:
+    """A session compacted once, as 2.1.x writes it: the compaction run's transcript
+    (`<id>/subagents/agent-acompact-<hex>.jsonl`: the conversation replayed, the request for a summary and the
+    summary, 900 output tokens) ends before the session's `compact_boundary` and its summary record."""
+    agent = "acompact-83efcb1f2a"
+    main = _chain(COMPACT_SID)
+    last = main[-1]["uuid"]
+    request = prompt(
+        "9f000000-0000-4000-8000-000000000010",
+        last,
+        "2026-03-21T08:41:00.000Z",
+        "Your task is to create a detailed summary of the conversation so far.",
+        COMPACT_SID,
+    )
+    summary = answer(
+        "9f000000-0000-4000-8000-000000000011",
+        request["uuid"],
+        "2026-03-21T08:41:40.000Z",
+        "msg_01CompactionRun0000000001",
+        [{"type": "text", "text": f"<analysis>the session so far</analysis>\n<summary>{SUMMARY}</summary>"}],
+        900,
+        sessionId=COMPACT_SID,
+    )
+    run = [{**r, "isSidechain": True, "agentId": agent} for r in (*main, request, summary)]
+    boundary = envelope(
+        "system",
+        "9f000000-0000-4000-8000-000000000012",
+        None,
+        "2026-03-21T08:41:41.000Z",
+        COMPACT_SID,
+        subtype="compact_boundary",
+        content="Conversation compacted",
+        level="info",
+        logicalParentUuid=last,
+        compactMetadata={"trigger": "auto", "preTokens": 167000},
+    )
+    continued = prompt(
+        "9f000000-0000-4000-8000-000000000013",
+        boundary["uuid"],
+        "2026-03-21T08:41:41.500Z",
+        "This session is being continued from a previous conversation that ran out of context. The summary below "
+        f"covers the earlier portion of the conversation.\n\n{SUMMARY}",
+        COMPACT_SID,
+        isCompactSummary=True,
+        isVisibleInTranscriptOnly=True,
+    )
+    path = write(project / f"{COMPACT_SID}.jsonl", [*main, boundary, continued])
+    return path, write(project / COMPACT_SID / "subagents" / f"agent-{agent}.jsonl", run)

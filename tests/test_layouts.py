@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import orjson
@@ -10,13 +11,16 @@ import pytest
 from claude_tui.cli import main
 from claude_tui.core.export import export_session
 from claude_tui.core.files import find_session, persisted_file, read_session
+from claude_tui.core.find import locate
 from claude_tui.core.library import Library
-from claude_tui.core.model import ToolCall
-from claude_tui.core.session import Session
+from claude_tui.core.model import Kind, ToolCall
+from claude_tui.core.session import Session, unstarted
 from claude_tui.core.source import full_output, persisted_text
 from claude_tui.core.usage import Tokens
+from claude_tui.ui import tools
 from claude_tui.ui.actions import resume_command
 from tests import layout_data as real
+from tests.ui_support import index_of, loaded, session_app
 
 
 def library(root: Path, tmp_path: Path) -> Library:
@@ -135,3 +139,153 @@ def test_a_session_folder_with_no_file_is_listed_found_and_counted(
     output = sum(out + 35 for _, _, out in real.WF_AGENTS)
     assert facts["tokens_with_subagents"]["output"] == output and facts["subagents"] == 3
     assert info.tokens == Tokens(**facts["tokens_with_subagents"]).total  # the list counts them as stats does
+
+
+# ---------------------------------------------------------------- workflow runs
+
+
+def test_a_workflows_agents_are_nested_under_its_call_and_counted_in_its_session(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "projects"
+    path = real.workflow_session(root / "C--Users-namma--claude")
+    session = read_session(path)
+    (call,) = [c for c in session.calls.values() if c.name == "Workflow"]
+    assert [sub.agent_id for sub in call.subagents] == sorted(a for a, _, _ in real.WF_AGENTS)
+    assert all(sub.parent_call is call and not unstarted(sub) for sub in session.subagents)
+    assert tools.summary(call, None) == ("spec-review", "3 agents · 9 messages")
+    exported = orjson.loads(export_session(session, "json"))
+    calls = [c for m in exported["messages"] for c in m.get("tool_calls", ()) if c["name"] == "Workflow"]
+    assert [a["agent_id"] for a in calls[0]["workflow_agents"]] == [sub.agent_id for sub in call.subagents]
+    assert not exported["unlinked_subagents"]
+    assert main(["stats", "--json", str(path)]) == 0
+    facts = orjson.loads(capsys.readouterr().out)
+    theirs = sum(out + 35 for _, _, out in real.WF_AGENTS)
+    assert facts["tokens_with_subagents"]["output"] - facts["tokens"]["output"] == theirs
+    (info,) = library(root, tmp_path).projects[0].sessions
+    assert (info.tokens, info.subagents) == (Tokens(**facts["tokens_with_subagents"]).total, 3)
+
+
+async def test_a_workflows_agents_open_under_its_call(tmp_path: Path) -> None:
+    app = session_app(real.workflow_session(tmp_path / "C--Users-namma--claude"))
+    async with app.run_test(size=(140, 50)) as pilot:
+        view = await loaded(pilot, app)
+        assert not [e for e in view.entries if e.kind == "agent"]  # no marker of a subagent no call started
+        at = index_of(view, lambda e: e.call is not None and e.call.name == "Workflow")
+        view.select(at)
+        await pilot.press("space")
+        prompts = [e for e in view.entries if e.depth == 1 and e.message.kind is Kind.PROMPT and e.kind == "header"]
+        assert len(prompts) == 3  # each agent's transcript, in turn
+        assert "spec-review" in "".join(s.text for s in view.drawn(view.entries[at]))
+
+
+# ---------------------------------------------------------------- /btw side questions
+
+
+def test_a_side_question_is_its_question_and_answer_counted_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its transcript replays the session's records: they are the session's, not the side question's."""
+    root = tmp_path / "projects"
+    path, _ = real.side_question_session(root / "-home-nick-work-libnn")
+    session = read_session(path)
+    (aside,) = session.subagents
+    assert [m.kind for m in aside.visible()] == [Kind.PROMPT, Kind.ASSISTANT]
+    assert unstarted(aside) and aside.parent_call is None
+    assert main(["stats", "--json", str(path)]) == 0
+    facts = orjson.loads(capsys.readouterr().out)
+    assert (facts["tokens"]["output"], facts["tokens_with_subagents"]["output"]) == (100, 400)
+    (info,) = library(root, tmp_path).projects[0].sessions
+    assert info.tokens == Tokens(**facts["tokens_with_subagents"]).total
+    hits = library(root, tmp_path).search("rerun")
+    assert [h.file for h in hits] == [path]  # the replayed prompt is found once, in the session's file
+
+
+async def test_a_side_question_is_shown_as_one_asked_beside_the_conversation(tmp_path: Path) -> None:
+    path, _ = real.side_question_session(tmp_path / "-home-nick-work-libnn")
+    app = session_app(path)
+    async with app.run_test(size=(140, 40)) as pilot:
+        view = await loaded(pilot, app)
+        (marker,) = [e for e in view.entries if e.kind == "agent"]
+        drawn = "".join(s.text for s in view.drawn(marker))
+        assert "side question" in drawn and "asked" in drawn and "what are you doing now?" in drawn
+        assert "no call" not in drawn
+
+
+# ---------------------------------------------------------------- compaction runs
+
+
+def test_a_compaction_run_belongs_to_its_compaction_and_its_summary_is_found_once(tmp_path: Path) -> None:
+    """Defect 10: the summary was found twice, once from the agent-acompact-* file."""
+    root = tmp_path / "projects"
+    path, run_path = real.compaction_session(root / "-home-nick-work-libnn")
+    session = read_session(path)
+    (run,) = session.subagents
+    (boundary,) = [m for m in session.messages if m.kind is Kind.COMPACT_BOUNDARY]
+    assert boundary.agent is run and run.home is boundary and not unstarted(run)
+    assert [m.kind for m in run.visible()] == [Kind.PROMPT, Kind.ASSISTANT]  # not the conversation it was given
+    assert run_path.name.startswith("agent-acompact-")
+    (hit,) = library(root, tmp_path).search("wombat")
+    assert (hit.file, hit.kind) == (path, "summary")
+    assert orjson.loads(export_session(session, "json"))["unlinked_subagents"] == []
+
+
+async def test_a_compaction_run_opens_under_its_compaction(tmp_path: Path) -> None:
+    path, _ = real.compaction_session(tmp_path / "-home-nick-work-libnn")
+    app = session_app(path)
+    async with app.run_test(size=(140, 40)) as pilot:
+        view = await loaded(pilot, app)
+        assert not [e for e in view.entries if e.kind == "agent"]
+        at = index_of(view, lambda e: e.kind == "compact")
+        assert "its summary's run" in "".join(s.text for s in view.drawn(view.entries[at]))
+        view.select(at)
+        await pilot.press("space")
+        assert [e.message.kind for e in view.entries if e.depth == 1 and e.kind == "header"] == [
+            Kind.PROMPT,
+            Kind.ASSISTANT,
+        ]
+
+
+# ---------------------------------------------------------------- subagents that live only in progress records
+
+
+def _progress_only(project: Path, failed: bool = True) -> Path:
+    """tests/fixtures/agent_progress.jsonl (2.1.31's shape: a Task's subagent copied into progress records, no file
+    of its own), its subagent's Bash call failed."""
+    lines = (Path(__file__).parent / "fixtures" / "agent_progress.jsonl").read_bytes().splitlines()
+    records = [orjson.loads(line) for line in lines]
+    for record in records:
+        nested = record.get("data", {}).get("message", {})
+        for block in nested.get("message", {}).get("content", []) if failed else ():
+            if isinstance(block, dict) and block.get("type") == "tool_result":
+                block.update(is_error=True, content="wc: src/*.py: Permission denied (the ocelot guard)")
+    return real.write(project / "0000000d-5e55-4000-8000-000000000000.jsonl", records)
+
+
+def test_search_and_the_errors_filter_reach_a_subagent_that_lives_in_progress_records(tmp_path: Path) -> None:
+    """Defect 4: 2.1.7 to 2.1.42 copied a subagent's records into progress records; the index left them out."""
+    path = _progress_only(tmp_path / "projects" / "-home-u-proj")
+    lib = library(tmp_path / "projects", tmp_path)
+    (answer,) = lib.search('"Largest: records"', role="assistant")  # the Task's result repeats it, as a tool's
+    assert (answer.file, answer.kind) == (path, "answer")
+    (command,) = lib.search('"sort -n"')
+    assert (command.kind, command.tool) == ("tool_input", "Bash")
+    (failed,) = lib.search("ocelot", errors_only=True)
+    assert (failed.kind, failed.tool, failed.is_error) == ("tool_output", "Bash", True)
+    assert [h.kind for h in lib.search("", errors_only=True)] == ["tool_output"]
+    session = read_session(path)
+    (sub,) = session.subagents
+    message, call, _ = locate(session, str(path), failed.offset, failed.kind, failed.call_id)
+    assert call is not None and call.status == "error" and call in sub.calls.values()  # the subagent's row
+    message, _, block = locate(session, str(path), answer.offset, answer.kind, None, re.compile("Largest"))
+    assert message in sub.messages and block is not None and "records.py" in block.text
+
+
+def test_a_progress_copy_of_a_subagent_with_its_own_transcript_is_found_once(tmp_path: Path) -> None:
+    path = _progress_only(tmp_path / "projects" / "-home-u-proj", failed=False)
+    records = map(orjson.loads, path.read_bytes().splitlines())
+    copies = [r["data"]["message"] for r in records if r["type"] == "progress"]
+    own = [{**r, "isSidechain": True, "agentId": "a13c0ffee13c0ffee", "sessionId": path.stem} for r in copies]
+    transcript = real.write(path.parent / path.stem / "subagents" / "agent-a13c0ffee13c0ffee.jsonl", own)
+    (hit,) = library(tmp_path / "projects", tmp_path).search('"sort -n"')
+    assert hit.file == transcript

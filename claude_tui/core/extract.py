@@ -21,8 +21,9 @@ from typing import Any
 
 import orjson
 
-from claude_tui.core.files import owning_folder, read_persisted
+from claude_tui.core.files import agent_role, owning_folder, read_persisted
 from claude_tui.core.model import (
+    AgentRole,
     Block,
     Kind,
     Message,
@@ -324,8 +325,12 @@ def line_block(stored: int) -> tuple[int, int]:
 def record_texts(obj: dict[str, Any], path: str = "") -> Iterator[tuple[int, int, str]]:
     """(row kind, block index, full text) of each searchable part of one record of the file `path`.
 
-    Block -1 is a user prompt's text blocks joined. Used to show a hit's snippet from the file.
+    Block -1 is a user prompt's text blocks joined. Used to show a hit's snippet from the file. A progress record's
+    parts are those of the subagent's record it holds a copy of (see copied_record).
     """
+    if (copied := copied_record(obj)) is not None:
+        yield from record_texts(copied, path)
+        return
     content = record_content(obj)
     rtype = obj.get("type")
     if rtype == "assistant":
@@ -349,6 +354,17 @@ def record_texts(obj: dict[str, Any], path: str = "") -> Iterator[tuple[int, int
             yield part
     elif rtype == "attachment" and (queued := queued_prompt(obj)) is not None:
         yield PROMPT, -1, "\n\n".join(_user_parts(queued)[0])
+
+
+def copied_record(obj: dict[str, Any]) -> dict[str, Any] | None:
+    """The subagent's record a progress record holds a copy of (2.1.7 to 2.1.42, `agent_progress`), else None."""
+    if obj.get("type") != "progress":
+        return None
+    data = obj.get("data")
+    if type(data) is not dict or data.get("type") != "agent_progress":
+        return None
+    nested = data.get("message")
+    return nested if type(nested) is dict else None
 
 
 def system_part(obj: dict[str, Any]) -> tuple[int, int, str] | None:
@@ -395,6 +411,10 @@ class Extractor:
         self.file_id = file_id
         self.base = base
         self.path = path  #: the file read: the session's folder beside it holds the outputs moved out of it
+        role = agent_role(path) if state.agent and path else AgentRole.TASK
+        self._replays = role.replays
+        #: a compaction run's text is its compaction's summary, which the session's file holds: searched there only
+        self._indexed = role is not AgentRole.COMPACTION
         #: (rowid, file id, line offset, kind, block index, tool, is_error, epoch seconds or None)
         self.rows: list[tuple[int, int, int, int, int, str | None, int, int | None]] = []
         self.texts: list[tuple[int, str]] = []  #: (rowid, text)
@@ -412,7 +432,7 @@ class Extractor:
         self._chunk: tuple[Any, Any] = (None, None)  #: the last assistant record's message id and usage
 
     def _row(self, off: int, kind: int, blk: int, text: str, tool: str | None = None, err: int = 0) -> None:
-        if not text:
+        if not text or not self._indexed:
             return
         if off != self._off:
             self._off, self._rank = off, 0
@@ -482,7 +502,7 @@ class Extractor:
         elif rtype == "user":
             self._user(obj, off, True)
         elif rtype == "progress":
-            self._progress(obj)
+            self._progress(obj, off)
         elif rtype == "system":
             if (part := system_part(obj)) is not None:
                 self._row(off, *part)
@@ -631,6 +651,9 @@ class Extractor:
     def _prompt(self, texts: list[str], off: int, top: bool) -> None:
         state = self.state
         text = "\n\n".join(texts)
+        if self._replays:  # what came before is its session's, replayed (see AgentRole.replays): not its own
+            state.usage, state.msgs = {}, {}
+            del self.rows[:], self.texts[:]
         if top:
             state.prompts += 1
             if state.last_uuid is not None:
@@ -657,20 +680,20 @@ class Extractor:
         text = result_text(item.get("content"), CAPS[TOOL_OUTPUT], self.path)
         self._row(off, TOOL_OUTPUT, blk, text, state.calls_seen.get(tid), int(err))
 
-    def _progress(self, obj: dict[str, Any]) -> None:
-        """2.1.7 to 2.1.42: a subagent's records copied into progress records; only their tokens count."""
-        data = obj.get("data")
-        if type(data) is not dict or data.get("type") != "agent_progress":
+    def _progress(self, obj: dict[str, Any], off: int) -> None:
+        """2.1.7 to 2.1.42: a subagent's records copied into progress records: their text is searched, as that of a
+        subagent of the session, and their tokens count as its subagent's."""
+        nested = copied_record(obj)
+        if nested is None:
             return
-        nested = data.get("message")
-        if type(nested) is not dict:
-            return
+        data = obj["data"]
         tool_id = obj.get("parentToolUseID")
         key = tool_id if isinstance(tool_id, str) else as_text(data.get("agentId"))
         sub = self.state.progress.get(key)
         if sub is None:
             agent_id = data.get("agentId")
             sub = self.state.progress[key] = {"a": agent_id if isinstance(agent_id, str) else None, "u": {}, "m": {}}
+        self._copied(nested, off, sub.setdefault("t", {}))
         if nested.get("type") != "assistant":
             return
         payload = nested.get("message")
@@ -688,6 +711,30 @@ class Extractor:
         _name_model(sub["u"], entry, payload.get("model"))
         if type(payload.get("usage")) is dict:
             _count_usage(sub["u"], entry, payload["usage"])
+
+    def _copied(self, nested: dict[str, Any], off: int, names: dict[str, str]) -> None:
+        """Rows of a subagent's record copied into a progress record, as of one in its own file (its tool calls'
+        names in `names`, a window), counting nothing of the session's."""
+        content = record_content(nested)
+        if nested.get("type") == "assistant":
+            for kind, i, part in assistant_parts(content, ANSWER):
+                if kind != TOOL_INPUT:
+                    self._row(off, kind, i, part)
+                    continue
+                name = as_text(part.get("name")) or "?"
+                if type(tid := part.get("id")) is str:
+                    names[tid] = name
+                    _trim(names)
+                self._row(off, TOOL_INPUT, i, input_text(part.get("input"), CAPS[TOOL_INPUT]), name)
+        elif nested.get("type") == "user":
+            results = list(result_parts(content))
+            for i, item in results:
+                text = result_text(item.get("content"), CAPS[TOOL_OUTPUT], self.path)
+                tool = names.get(tid) if type(tid := item.get("tool_use_id")) is str else None
+                self._row(off, TOOL_OUTPUT, i, text, tool, int(item.get("is_error") is True))
+            if not results:
+                for kind, i, text in record_texts(nested, self.path):
+                    self._row(off, kind, i, text)
 
 
 def _name_model(usage: dict[str, list[int]], entry: list[Any], model: Any) -> bool:

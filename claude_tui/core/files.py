@@ -12,7 +12,7 @@ from pathlib import Path
 
 import orjson
 
-from claude_tui.core.model import Problem
+from claude_tui.core.model import AgentRole, Problem
 from claude_tui.core.reader import Reader, ReadError, open_readonly
 from claude_tui.core.session import Session
 
@@ -26,8 +26,8 @@ FolderSummaries = dict[str, dict[str, str]]
 #: among them, and the tool outputs too large for the transcript.
 SUBAGENTS, WORKFLOWS, TOOL_RESULTS = "subagents", "workflows", "tool-results"
 #: How the transcripts of Claude Code's own agents are named: `agent-<kind>-<hex>.jsonl` (a compaction's
-#: summary run, a `/btw` side question); and the agents of a workflow run, by the folder they are in.
-COMPACTION, SIDE_QUESTION, WORKFLOW = "acompact", "aside_question", "workflow"
+#: summary run, a `/btw` side question).
+COMPACTION, SIDE_QUESTION = "acompact", "aside_question"
 
 
 class SessionNotFound(LookupError):
@@ -69,16 +69,30 @@ def is_agent_file(path: Path) -> bool:
     return path.name.startswith("agent-")
 
 
-def agent_kind(path: str | os.PathLike[str]) -> str:
-    """What ran a subagent's transcript: a Task or Agent call ("") or a workflow (WORKFLOW), or Claude Code itself
-    for a compaction's summary (COMPACTION) or a `/btw` side question (SIDE_QUESTION)."""
+def agent_role(path: str | os.PathLike[str]) -> AgentRole:
+    """What ran a subagent, by where its transcript is and how it is named: a workflow run (`workflows/<run>/`),
+    Claude Code itself for a compaction's summary or a `/btw` side question (`agent-<kind>-<hex>.jsonl`), else a
+    Task or Agent call."""
     path = Path(path)
     if path.parent.parent.name == WORKFLOWS and path.parent.parent.parent.name == SUBAGENTS:
-        return WORKFLOW
-    for kind in (COMPACTION, SIDE_QUESTION):
-        if path.name.startswith(f"agent-{kind}-"):
-            return kind
-    return ""
+        return AgentRole.WORKFLOW
+    return _NAMED_ROLES.get(path.name.removeprefix("agent-").partition("-")[0], AgentRole.TASK)
+
+
+#: Claude Code's own agents, by the kind their transcript's name begins with.
+_NAMED_ROLES = {COMPACTION: AgentRole.COMPACTION, SIDE_QUESTION: AgentRole.SIDE_QUESTION}
+
+
+def agent_session(path: Path, session_id: str) -> Session:
+    """An empty Session for the subagent transcript at `path` of session `session_id`, knowing what ran it."""
+    role = agent_role(path)
+    return Session(
+        path,
+        session_id=session_id,
+        agent=True,
+        role=role,
+        run=workflow_run(path) if role is AgentRole.WORKFLOW else None,
+    )
 
 
 def workflow_run(path: str | os.PathLike[str]) -> str:
@@ -93,7 +107,7 @@ def session_dir(path: str | os.PathLike[str], session_id: str | None = None) -> 
     path = Path(path)
     if path.parent.name == SUBAGENTS:
         return path.parent.parent
-    if agent_kind(path) == WORKFLOW:
+    if agent_role(path) is AgentRole.WORKFLOW:
         return path.parent.parent.parent.parent
     own = path.parent / path.stem
     if session_id and session_id != path.stem and not _is_dir(own) and _is_dir(path.parent / session_id):
@@ -101,11 +115,19 @@ def session_dir(path: str | os.PathLike[str], session_id: str | None = None) -> 
     return own
 
 
+def has_transcript(session_path: str | os.PathLike[str], agent_id: str) -> bool:
+    """Whether the subagent `agent_id` of a session has its transcript in the session's folder."""
+    try:
+        return (session_dir(session_path) / SUBAGENTS / f"agent-{agent_id}.jsonl").is_file()
+    except OSError:
+        return False
+
+
 def owning_folder(path: str | os.PathLike[str]) -> str | None:
     """The name of the session folder a subagent's transcript is in (`<id>/subagents/…`: that session's id); None
     for one beside the sessions (2.0.x flat transcripts name their session in their records)."""
     path = Path(path)
-    if path.parent.name == SUBAGENTS or agent_kind(path) == WORKFLOW:
+    if path.parent.name == SUBAGENTS or agent_role(path) is AgentRole.WORKFLOW:
         return session_dir(path).name
     return None
 
@@ -367,7 +389,7 @@ def session_of(path: Path, reader: Reader, stop: int | None = None) -> Session:
 def attach_agents(session: Session, paths: list[Path]) -> None:
     """Read these subagent transcripts into `session`."""
     for agent_path in paths:
-        sub = Session(agent_path, session_id=session.id, agent=True)
+        sub = agent_session(agent_path, session.id)
         try:
             _, sub_lines = Reader(str(agent_path)).read_all()
         except ReadError as exc:

@@ -48,6 +48,22 @@ class Kind(StrEnum):
     UNKNOWN = "unknown"  #: a record type we do not know: kept, shown inert
 
 
+class AgentRole(StrEnum):
+    """What ran a subagent: a Task or Agent call, a workflow run, or Claude Code itself (files.agent_role reads it
+    from where its transcript is and how it is named)."""
+
+    TASK = "task"
+    WORKFLOW = "workflow"  #: one agent of a workflow run (the Workflow tool), several per call
+    COMPACTION = "compaction"  #: the run that wrote a compaction's summary
+    SIDE_QUESTION = "side_question"  #: a `/btw` question, answered beside the conversation
+
+    @property
+    def replays(self) -> bool:
+        """Its transcript opens with a copy of its session's messages (the context it was given); its own part
+        begins at its last prompt."""
+        return self in (AgentRole.COMPACTION, AgentRole.SIDE_QUESTION)
+
+
 #: What stands for a lost call's input.
 LOST_CALL = "its call is not in the file (a damaged line?)"
 
@@ -187,6 +203,12 @@ class ToolCall:
     subagent: Session | None = None
     span: Span | None = None  #: the line of the record that holds the call
     lost: bool = False  #: a stand-in for a call not in the file (see LOST_CALL): its result is all there is
+    run: list[Session] | None = None  #: a Workflow call's: the agents of the run it started
+
+    @property
+    def subagents(self) -> list[Session]:
+        """The subagents this call started: a Task or Agent call's one, a Workflow call's run."""
+        return [self.subagent] if self.subagent is not None else list(self.run or ())
 
     @property
     def args(self) -> dict[str, Any]:
@@ -252,6 +274,7 @@ class Message:
     is_error: bool = False
     pre_tokens: int | None = None  #: compaction: tokens before it
     micro: bool = False  #: a microcompact boundary
+    agent: Session | None = None  #: a compaction boundary: the run that wrote its summary
 
     @property
     def spans(self) -> list[Span]:

@@ -18,6 +18,7 @@ import orjson
 
 from claude_tui.core.model import (
     PREVIEW_CHARS,
+    AgentRole,
     Block,
     Fork,
     Kind,
@@ -56,6 +57,10 @@ METADATA_TYPES = frozenset(
 _NOT_API_ERRORS = frozenset({"compact_boundary", "microcompact_boundary", "turn_duration"})
 #: Tools whose calls start a subagent.
 AGENT_TOOLS = frozenset({"Task", "Agent"})
+#: The tool that starts a workflow run (2.1.x): its result names the run, whose agents the call holds.
+WORKFLOW_TOOL = "Workflow"
+#: Where a Workflow call's result says the run keeps its agents' transcripts (the run is the folder's name).
+_TRANSCRIPT_DIR = re.compile(r"Transcript dir:\s*(\S[^\n]*)")
 #: Tags that wrap text Claude Code (or its IDE integrations: ide_opened_file, ide_selection, ...)
 #: injects into user records; not what the user typed.
 _INJECTED = re.compile(r"<(system-reminder|local-command-caveat|ide_[a-z_]+)>.*?</\1>", re.S)
@@ -99,8 +104,20 @@ class Update:
 class Session:
     """One conversation (a session file, or a subagent transcript) as a model."""
 
-    def __init__(self, path: str | Path = "", *, session_id: str | None = None, agent: bool = False) -> None:
+    def __init__(
+        self,
+        path: str | Path = "",
+        *,
+        session_id: str | None = None,
+        agent: bool = False,
+        role: AgentRole = AgentRole.TASK,
+        run: str | None = None,
+    ) -> None:
         self.path = str(path)
+        self.role = role  #: subagents: what ran it
+        self.run = run  #: a workflow agent's: the run it belongs to (see WORKFLOW_TOOL)
+        self.home: Message | None = None  #: a compaction run's: the compaction it wrote the summary of
+        self._own_from = 0  #: the index of the first message of its own (see AgentRole.replays)
         self._given_id = session_id
         self.session_ids: dict[str, None] = {}  #: the sessionIds its records name, in order of first appearance
         self.is_agent = agent  #: a subagent transcript: every record is its own, sidechain or not
@@ -144,6 +161,7 @@ class Session:
         self._inline_agents: dict[str, Session] = {}  #: sidechain uuid -> its subagent
         self._progress_agents: dict[str, Session] = {}  #: Task tool_use id -> subagent from progress copies
         self._agents_by_id: dict[str, ToolCall] = {}  #: agentId named in a Task result -> the call
+        self._runs: dict[str, ToolCall] = {}  #: workflow run named in a Workflow result -> the call
         self._layout: tuple[int, Layout] | None = None
         self._update = Update(first_new=-1)  # outside `feed`, changes are not tracked
 
@@ -204,8 +222,11 @@ class Session:
     def reset(self) -> Update:
         """Forget everything (the file was truncated or replaced); keep identity and links."""
         parent_call, source, agent_id, version = self.parent_call, self.source, self.agent_id, self.version
-        self.__init__(self.path, session_id=self._given_id, agent=self.is_agent)  # type: ignore[misc]
-        self.parent_call, self.source, self.agent_id = parent_call, source, agent_id
+        home = self.home
+        self.__init__(  # type: ignore[misc]
+            self.path, session_id=self._given_id, agent=self.is_agent, role=self.role, run=self.run
+        )
+        self.parent_call, self.source, self.agent_id, self.home = parent_call, source, agent_id, home
         self.version = version + 1  # never a number the old contents had: caches are keyed on it
         return Update(started_over=True, threads_changed=True)
 
@@ -415,6 +436,11 @@ class Session:
     def _attach_result(self, call: ToolCall, result: ToolResult) -> None:
         call.result = result
         self._update.touch(call.message)
+        if call.name == WORKFLOW_TOOL and (run := run_of(result)) is not None:
+            self._runs[run] = call
+            for sub in self.subagents:
+                if sub.role is AgentRole.WORKFLOW and sub.run == run and sub.parent_call is None:
+                    self._link_run(sub, call)
         agent_id = result.structured.get("agentId") if isinstance(result.structured, dict) else None
         if call.name in AGENT_TOOLS and isinstance(agent_id, str):
             self._agents_by_id[agent_id] = call
@@ -436,6 +462,9 @@ class Session:
             if isinstance(meta, dict) and isinstance(meta.get("preTokens"), int):
                 message.pre_tokens = meta["preTokens"]
             message.micro = subtype == "microcompact_boundary"
+            for sub in self.subagents:  # a compaction run read before its compaction was written
+                if sub.role is AgentRole.COMPACTION and sub.home is None:
+                    self._link_compaction(sub)
             return
         if subtype == "turn_duration":
             ms = obj.get("durationMs")
@@ -534,6 +563,8 @@ class Session:
         self._update.added.append(message)
         if kind is Kind.PROMPT:  # local commands run as siblings under one caveat: not a rewind
             self._check_fork(message)
+            if self.role.replays:
+                self._own_from = message.index
         return message
 
     def _check_fork(self, prompt: Message) -> None:
@@ -581,8 +612,15 @@ class Session:
         return True
 
     def visible(self) -> list[Message]:
-        """The messages of the branch being read, in file order (tool results live in their calls)."""
-        return self._current_layout().visible
+        """The messages of the branch being read, in file order (tool results live in their calls); of a subagent
+        that replays its session's messages, its own only (see AgentRole.replays)."""
+        visible = self._current_layout().visible
+        return [m for m in visible if m.index >= self._own_from] if self._own_from else visible
+
+    @property
+    def own_messages(self) -> list[Message]:
+        """Its messages, but those a subagent replays of its session's (see AgentRole.replays): what it counts."""
+        return self.messages[self._own_from :] if self._own_from else self.messages
 
     def other_branches(self) -> list[Message]:
         """The messages of the branches not being read, in file order (a finder's second place to look)."""
@@ -658,7 +696,7 @@ class Session:
         sub.is_agent = True
         if sub.agent_id is None:
             sub.agent_id = agent_id_of(sub.path)
-        for existing in self.subagents:
+        for existing in self.subagents if sub.role is AgentRole.TASK else ():
             if existing.source == "progress" and existing.agent_id and existing.agent_id == sub.agent_id:
                 self.subagents.remove(existing)  # the file is the whole transcript; the copies are not
                 if existing.parent_call is not None:
@@ -671,9 +709,20 @@ class Session:
         self.version += 1
 
     def link_agent(self, sub: Session) -> None:
-        """Link a subagent to its Task/Agent call: the one whose result named its id, else the one
-        whose prompt it starts with (a file seen before its first line links when that arrives), else,
-        while it runs, the only such call still running."""
+        """Link a subagent to what started it. A workflow agent, to the Workflow call whose result named its run; a
+        compaction run, to its compaction (see _link_compaction); a side question, to nothing (it is the session's
+        own). Else to its Task/Agent call: the one whose result named its id, else the one whose prompt it starts
+        with (a file seen before its first line links when that arrives), else, while it runs, the only such call
+        still running."""
+        if sub.role is AgentRole.WORKFLOW:
+            if (run := self._runs.get(sub.run or "")) is not None:
+                self._link_run(sub, run)
+            return
+        if sub.role is AgentRole.COMPACTION:
+            self._link_compaction(sub)
+            return
+        if sub.role is not AgentRole.TASK:
+            return
         call = self._agents_by_id.get(sub.agent_id or "")
         if call is not None and call.subagent is None:
             self._link(sub, call)
@@ -683,6 +732,25 @@ class Session:
     def _link(self, sub: Session, call: ToolCall) -> None:
         sub.parent_call = call
         call.subagent = sub
+
+    def _link_run(self, sub: Session, call: ToolCall) -> None:
+        sub.parent_call = call
+        call.run = [*(call.run or ()), sub]
+        self._update.touch(call.message)
+
+    def _link_compaction(self, sub: Session) -> None:
+        """Give a compaction run to the compaction it wrote the summary of: the first one written after it ended
+        that has none yet (Claude Code writes the boundary once the summary is in)."""
+        ended = sub.last_timestamp
+        if sub.home is not None or ended is None:
+            return
+        for message in self.messages:
+            if message.kind is Kind.COMPACT_BOUNDARY and not message.micro and message.agent is None:
+                stamp = message.timestamp
+                if stamp is not None and not earlier(stamp, ended):
+                    message.agent, sub.home = sub, message
+                    self._update.touch(message)
+                    return
 
     def _link_by_prompt(self, sub: Session) -> None:
         """Link a subagent to the unlinked Task/Agent call whose prompt it starts with; one whose file has
@@ -890,6 +958,36 @@ def asks(kind: Kind, raw: str) -> bool:
         return True
     args = _COMMAND_ARGS.search(raw)
     return raw.lstrip().startswith("<command-message>") and args is not None and bool(args.group(1).strip())
+
+
+#: What each kind of subagent is called where it is shown.
+_AGENT_WORDS = {
+    AgentRole.TASK: "subagent",
+    AgentRole.WORKFLOW: "workflow agent",
+    AgentRole.COMPACTION: "compaction run",
+    AgentRole.SIDE_QUESTION: "side question",
+}
+
+
+def agent_word(sub: Session) -> str:
+    """What a subagent is called where it is shown: "subagent", "workflow agent", "side question", ..."""
+    return _AGENT_WORDS[sub.role]
+
+
+def unstarted(sub: Session) -> bool:
+    """A subagent that nothing in its session holds (no call started it; not a compaction run of one of its
+    compactions): shown after the session's messages."""
+    return sub.parent_call is None and sub.home is None
+
+
+def run_of(result: ToolResult) -> str | None:
+    """The workflow run a Workflow call's result names: its `runId`, else the folder its text says the run keeps
+    its transcripts in."""
+    run = result.structured.get("runId") if isinstance(result.structured, dict) else None
+    if isinstance(run, str) and run:
+        return run
+    found = _TRANSCRIPT_DIR.search(result.text)
+    return found.group(1).strip().replace("\\", "/").rstrip("/").rpartition("/")[2] or None if found else None
 
 
 def agent_id_of(path: str | Path) -> str | None:

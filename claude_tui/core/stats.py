@@ -25,8 +25,8 @@ _SPLIT_WINDOW = 1 << 20
 
 def usage_items(session: Session) -> list[tuple[str | None, Tokens]]:
     """(model as `usage.priced_as` keys it, tokens) once per assistant message of this file, inline sidechains
-    included."""
-    items = [(priced_as(m.model, m.tokens), m.tokens) for m in session.messages if m.tokens is not None]
+    included; of a subagent that replays its session's messages, of its own (see Session.own_messages)."""
+    items = [(priced_as(m.model, m.tokens), m.tokens) for m in session.own_messages if m.tokens is not None]
     for sub in session.subagents:
         if sub.source == "inline":
             items += usage_items(sub)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from claude_tui.core.files import agent_files, folder_only
+from claude_tui.core.files import agent_files, agent_session, folder_only
 from claude_tui.core.model import Problem
 from claude_tui.core.reader import Reader, ReadError
 from claude_tui.core.session import Session, Update
@@ -82,7 +82,7 @@ class SessionTail:
             tail = self.agents.get(path)
             new = tail is None
             if tail is None:
-                sub = Session(path, session_id=self.session.id, agent=True)
+                sub = agent_session(path, self.session.id)
                 tail = self.agents[path] = AgentTail(Reader(str(path)), sub)
             try:
                 started_over, lines = tail.reader.read()

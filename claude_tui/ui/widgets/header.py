@@ -53,7 +53,8 @@ class SessionHeader(Static):
             return
         # a subagent's transcript opened on its own (its session has no file) is read as its one subagent:
         # described as `stats` and the list describe the file
-        described = session.subagents[0] if not session.messages and len(session.subagents) == 1 else session
+        alone = session.records and not session.messages and len(session.subagents) == 1
+        described = session.subagents[0] if alone else session
         head = Text(one_line(title or described.title() or "(untitled)", 300), style="bold")
         facts = self._facts(described, session)
         if status:
@@ -92,6 +93,8 @@ class SessionHeader(Static):
         )
         if session.is_agent:
             parts.append("a subagent's transcript")
+        elif not file.records and session.subagents:  # a session folder with no file (files.folder_only)
+            parts.append("no session file")
         if session.subagents:  # after all of the cost and the counts: 80 columns may cut it
             theirs = UsageTotal.of_models(agents).cost if agents else None
             share = [f"${theirs:,.2f}"] if theirs is not None else []
