@@ -374,3 +374,47 @@ def compaction_session(project: Path) -> tuple[Path, Path]:
     )
     path = write(project / f"{COMPACT_SID}.jsonl", [*main, boundary, continued])
     return path, write(project / COMPACT_SID / "subagents" / f"agent-{agent}.jsonl", run)
+
+
+# ---------------------------------------------------------------- copies of another session's records
+
+ORIGIN_SID = "93a9705e-bc6a-406d-8dce-8acc014dedbd"
+CONTINUED_SID = "789e105f-ae33-486d-9271-0696266f072d"
+
+
+def continued_sessions(project: Path, corpus: Path) -> tuple[Path, Path]:
+    """The real 1.0.56 pair in the corpus's `__fixtures__`, named as Claude Code named them (by their ids): a
+    session, and the one `--continue` made of it, whose file begins with a copy of its records (the prompt under
+    the first session's id, the answer under its own, with the same uuid and message id)."""
+    source = corpus / "__fixtures__"
+    project.mkdir(parents=True, exist_ok=True)
+    origin = project / f"{ORIGIN_SID}.jsonl"
+    origin.write_bytes((source / "0-say-lol-session.jsonl").read_bytes())
+    continued = project / f"{CONTINUED_SID}.jsonl"
+    continued.write_bytes((source / "1-continue-run-ls-tool.jsonl").read_bytes())
+    return origin, continued
+
+
+BG_SID = "31385158-5d2e-4a8b-9b41-0c2f8e6a7d13"
+
+
+def background_copy(project: Path) -> tuple[Path, Path]:
+    """A session, and its background copy (2.1.x: sent to the background, re-run with `--fork-session`): the copy's
+    file begins with the whole chain, each record under the copy's id and naming the one it was forked from
+    (`forkedFrom`, as Claude Code's forks do), then goes on with records marked `sessionKind: "bg"` (an answer of
+    250 output tokens)."""
+    origin = _chain(BTW_SID)
+    copies = [
+        {**r, "sessionId": BG_SID, "forkedFrom": {"sessionId": BTW_SID, "messageUuid": r["uuid"]}} for r in origin
+    ]
+    more = answer(
+        "7f87e8b2-0000-4000-8000-000000000021",
+        origin[-1]["uuid"],
+        "2026-03-21T09:10:00.000Z",
+        "msg_01BackgroundRun000000001",
+        [{"type": "text", "text": "The benchmark finished in the background: 289 of 289 passed."}],
+        250,
+        sessionId=BG_SID,
+        sessionKind="bg",
+    )
+    return write(project / f"{BTW_SID}.jsonl", origin), write(project / f"{BG_SID}.jsonl", [*copies, more])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 from pathlib import Path
 
 import orjson
@@ -19,6 +20,8 @@ from claude_tui.core.source import full_output, persisted_text
 from claude_tui.core.usage import Tokens
 from claude_tui.ui import tools
 from claude_tui.ui.actions import resume_command
+from claude_tui.ui.widgets.header import continuation
+from claude_tui.ui.widgets.sessions import title_of
 from tests import layout_data as real
 from tests.ui_support import index_of, loaded, session_app
 
@@ -289,3 +292,61 @@ def test_a_progress_copy_of_a_subagent_with_its_own_transcript_is_found_once(tmp
     transcript = real.write(path.parent / path.stem / "subagents" / "agent-a13c0ffee13c0ffee.jsonl", own)
     (hit,) = library(tmp_path / "projects", tmp_path).search('"sort -n"')
     assert hit.file == transcript
+
+
+# ---------------------------------------------------------------- copies of another session's records
+
+
+def _outputs(paths: list[Path], capsys: pytest.CaptureFixture[str]) -> dict[str, dict]:
+    assert main(["stats", "--json", *map(str, paths)]) == 0
+    return {f["session_id"]: f for f in map(orjson.loads, capsys.readouterr().out.splitlines())}
+
+
+def test_a_record_copied_into_another_sessions_file_counts_once_over_the_sessions(
+    real_projects: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The real 1.0.56 pair: `--continue` copied the first session's prompt (its id) and answer (the new id, the
+    same uuid and message id) into the new file."""
+    root = tmp_path / "projects"
+    origin, continued = real.continued_sessions(root / "-x", real_projects)
+    facts = _outputs([origin, continued], capsys)
+    first, then = facts[real.ORIGIN_SID], facts[real.CONTINUED_SID]
+    assert (first["tokens"]["output"], then["tokens"]["output"]) == (5, 77 + 18)  # "lol" counted in its session
+    assert (then["user_prompts"], then["assistant_messages"]) == (1, 2)
+    session = read_session(continued)
+    assert session.origin == real.ORIGIN_SID and [m.copied for m in session.visible()][:2] == [True, True]
+    assert [m.plain_text for m in session.visible()][:2] == ["say lol", "lol"]  # shown, as what it continues
+    infos = {i.id: i for i in library(root, tmp_path).projects[0].sessions}
+    for sid, stats in facts.items():
+        assert infos[sid].tokens == Tokens(**stats["tokens"]).total
+        assert infos[sid].messages == stats["user_prompts"] + stats["assistant_messages"]
+    assert infos[real.CONTINUED_SID].continues == real.ORIGIN_SID
+    # the index keeps each message's usage once per file, copies marked: a total over every file counts it once
+    db = sqlite3.connect(tmp_path / "cache" / "index.sqlite3")
+    rows = db.execute("SELECT f.path, u.copied, u.output FROM usage u JOIN files f ON f.id = u.file WHERE u.mid = ?",
+                      ("msg_011VYEWKkPNPRmKxAJeLT2jQ",)).fetchall()  # fmt: skip
+    assert sorted(rows) == sorted([(str(origin), 0, 5), (str(continued), 1, 5)])
+    total = "SELECT sum(output) FROM (SELECT max(output) AS output FROM usage WHERE NOT copied GROUP BY mid)"
+    assert db.execute(total).fetchone()[0] == sum(f["tokens"]["output"] for f in facts.values())
+
+
+def test_a_background_copy_is_the_continuation_of_its_origin_and_counts_its_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "projects"
+    origin, copy = real.background_copy(root / "-home-nick-work-libnn")
+    facts = _outputs([origin, copy], capsys)
+    assert facts[real.BTW_SID]["tokens"]["output"] == 100
+    assert facts[real.BG_SID]["tokens"]["output"] == 250  # its own answer; the chain it copied counts in its origin
+    assert (facts[real.BG_SID]["user_prompts"], facts[real.BG_SID]["tool_calls"]) == (0, 0)
+    session = read_session(copy)
+    assert session.background and session.origin == real.BTW_SID
+    infos = {i.id: i for i in library(root, tmp_path).projects[0].sessions}
+    bg = infos[real.BG_SID]
+    assert (bg.background, bg.continues, bg.tokens) == (
+        True,
+        real.BTW_SID,
+        Tokens(**facts[real.BG_SID]["tokens"]).total,
+    )
+    assert title_of(bg).startswith("⇢ ")
+    assert continuation(bg.continues, bg.background).startswith(f"a background copy of session {real.BTW_SID[:8]}")

@@ -21,6 +21,7 @@ from typing import Any
 
 import orjson
 
+from claude_tui.core.copies import copy_state, is_copy
 from claude_tui.core.files import agent_role, owning_folder, read_persisted
 from claude_tui.core.model import (
     AgentRole,
@@ -104,7 +105,7 @@ class State:
     """What one file has said so far: its facts, and the ids needed to continue reading it."""
 
     __slots__ = (
-        "agent", "ai_title", "answers", "branches", "calls", "calls_seen", "custom_title", "cwds", "errors",
+        "agent", "ai_title", "answers", "branches", "calls", "calls_seen", "copies", "custom_title", "cwds", "errors",
         "errors_seen", "first_command", "first_prompt", "first_ts", "has_answer", "inline_subs", "last_ts", "last_uuid",
         "leaves", "lines", "models", "msgs", "owner", "paused_ms", "prev_ts", "progress", "prompt_seen", "prompts",
         "seen", "sidechain", "sids", "usage", "warmup", "worktrees",
@@ -114,6 +115,7 @@ class State:
         self.agent = agent  #: a subagent transcript: every record is its own
         self.owner: str | None = None  #: agent files: the first sessionId in the file
         self.sids: list[str] = []  #: the sessionIds its records name, in order of first appearance (see MAX_SIDS)
+        self.copies: dict[str, Any] | None = None  #: session files: what of it is another session's (copies.py)
         self.lines = 0
         self.first_ts: str | None = None  #: the earliest record time
         self.last_ts: str | None = None  #: the latest
@@ -161,6 +163,8 @@ class State:
         return {
             "owner": self.owner,
             "sids": self.sids,
+            "origin": self.copies["o"] if self.copies else None,
+            "bg": bool(self.copies and self.copies["bg"]),
             "first_ts": self.first_ts,
             "last_ts": self.last_ts,
             "paused_ms": self.paused_ms,
@@ -411,6 +415,10 @@ class Extractor:
         self.file_id = file_id
         self.base = base
         self.path = path  #: the file read: the session's folder beside it holds the outputs moved out of it
+        if not state.agent and state.copies is None:
+            state.copies = copy_state(os.path.splitext(os.path.basename(path))[0])
+        self._copy = False  #: the record being added is another session's (see copies.py): shown, not counted
+        self._copied_calls: set[str] = set()  #: the tool calls of such records read in this pass
         role = agent_role(path) if state.agent and path else AgentRole.TASK
         self._replays = role.replays
         #: a compaction run's text is its compaction's summary, which the session's file holds: searched there only
@@ -422,6 +430,9 @@ class Extractor:
         #: uuids a summary may name, as found: the last message before each prompt (where a session paused or a
         #: branch ended) and those known summaries name; the index looks them up for summaries written later
         self.marks: list[str] = []
+        #: message id -> (model, epoch seconds, copied, token counts...) of each message whose usage was counted or
+        #: grew in this pass (index.py's `usage` table: a message once however many files hold it)
+        self.usages: dict[str, tuple[Any, ...]] = {}
         self._uuids: set[str] = set()  #: uuids read in this pass, for summaries later in the file
         self._leaves: set[str] = set(known_leaves)  #: leaves of summaries known, or read in this pass
         self._off = -1
@@ -488,8 +499,10 @@ class Extractor:
             if state.last_ts is None or earlier(state.last_ts, stamp):
                 state.last_ts = stamp
         if get("isSidechain") is True and not state.agent:
+            self._copy = False
             self._sidechain(obj, rtype, off)
             return
+        self._copy = state.copies is not None and is_copy(state.copies, obj)
         cwd, branch, sid = get("cwd"), get("gitBranch"), get("sessionId")
         if sid.__class__ is str and sid and sid not in state.sids and len(state.sids) < MAX_SIDS:
             state.sids.append(sid)
@@ -577,8 +590,9 @@ class Extractor:
         failed = bool(obj.get("isApiErrorMessage"))  # Claude Code's own message about a failed call
         said = API_ERROR if failed else ANSWER
         model = get("model")
+        copy = self._copy
         if entry is None:
-            if not failed:
+            if not failed and not copy:
                 state.answers += 1
                 if top:
                     state.has_answer = True
@@ -590,8 +604,11 @@ class Extractor:
             state.models.append(model)
         usage = get("usage")
         if type(usage) is dict and (entry[1] is None or (mid, usage) != self._chunk):
-            _count_usage(state.usage, entry, usage)
+            if not copy:  # a copy counts in the session it was copied from (kept below, for a total over every file)
+                _count_usage(state.usage, entry, usage)
             self._chunk = (mid, usage)  # streamed chunks of one message repeat its usage: counted once
+            if type(mid) is str:
+                self.usages[mid] = (entry[0], self._sec, int(copy), *(entry[1] or usage_counts(usage)))
         for kind, i, part in assistant_parts(record_content(obj), said):
             if kind == TOOL_INPUT:
                 self._call(part, off, i, obj.get("cwd"))
@@ -605,11 +622,13 @@ class Extractor:
             return
         name = item.get("name")
         name = name if type(name) is str and name else "?"
-        state.calls += 1
         state.calls_seen[tid] = name
         _trim(state.calls_seen)
-        if tid in state.errors_seen:
-            state.errors += 1
+        if self._copy:
+            self._copied_calls.add(tid)
+        else:
+            state.calls += 1
+            state.errors += tid in state.errors_seen
         inp = item.get("input")
         self._row(off, TOOL_INPUT, blk, input_text(inp, CAPS[TOOL_INPUT]), name)
         if name == "Bash" and type(inp) is dict and "worktree" in as_text(inp.get("command")):
@@ -655,7 +674,7 @@ class Extractor:
             state.usage, state.msgs = {}, {}
             del self.rows[:], self.texts[:]
         if top:
-            state.prompts += 1
+            state.prompts += not self._copy
             if state.last_uuid is not None:
                 self.marks.append(state.last_uuid)
             if not state.prompt_seen:
@@ -675,7 +694,7 @@ class Extractor:
         if err and tid not in state.errors_seen:
             state.errors_seen[tid] = None
             _trim(state.errors_seen)
-            if tid in state.calls_seen:
+            if tid in state.calls_seen and tid not in self._copied_calls:
                 state.errors += 1
         text = result_text(item.get("content"), CAPS[TOOL_OUTPUT], self.path)
         self._row(off, TOOL_OUTPUT, blk, text, state.calls_seen.get(tid), int(err))
@@ -711,6 +730,7 @@ class Extractor:
         _name_model(sub["u"], entry, payload.get("model"))
         if type(payload.get("usage")) is dict:
             _count_usage(sub["u"], entry, payload["usage"])
+            self.usages[mid] = (entry[0], self._sec, 0, *entry[1])
 
     def _copied(self, nested: dict[str, Any], off: int, names: dict[str, str]) -> None:
         """Rows of a subagent's record copied into a progress record, as of one in its own file (its tool calls'

@@ -370,6 +370,8 @@ def read_session(path: Path, *, agents: bool = True) -> Session:
     session = session_of(path, Reader(str(path)))
     if agents:
         attach_agents(session, agent_files(path, session_id=session.id))
+        if not session.records and folder_only(path):
+            session.adopt_agents()
     return session
 
 

@@ -6,7 +6,10 @@ One database in the user's cache folder (`cache_dir()`):
   and the state needed to read on from that offset (see extract.State);
 - `summaries`: summary records by leaf, for titles;
 - `marks`: the uuids of each file that a summary may name (see extract.Extractor.marks), so that a summary
-  read after the file that holds its message titles that file's session without reading the file again.
+  read after the file that holds its message titles that file's session without reading the file again;
+- `usage`: per file, each assistant message's usage once (its model, time, token counts, and whether the record
+  is a copy of another session's, see copies.py), by message id: a total over the whole history can count a
+  message once however many files hold it.
 
 Beside it, one text database per worker process (`index-text-N.sqlite3`, attached as `textN`),
 so that workers fill the full-text index side by side rather than in turns:
@@ -55,7 +58,7 @@ from claude_tui.core.files import is_under, leading_leaves, root_hint, transcrip
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.sanitize import undecoded
 
-SCHEMA_VERSION = 26
+SCHEMA_VERSION = 27
 DB_NAME = "index.sqlite3"
 TEXT_NAME = "index-text-{}.sqlite3"
 #: A result is cut once this many bytes of a file have been read (memory stays bounded).
@@ -111,6 +114,11 @@ CREATE INDEX summaries_leaf ON summaries(folder, leaf);
 CREATE TABLE marks(file INTEGER NOT NULL, uuid TEXT NOT NULL);
 CREATE INDEX marks_file ON marks(file);
 CREATE INDEX marks_uuid ON marks(uuid);
+CREATE TABLE usage(
+    file INTEGER NOT NULL, mid TEXT NOT NULL, model TEXT NOT NULL, ts INTEGER, copied INTEGER NOT NULL,
+    input INTEGER, output INTEGER, cache_read INTEGER, cache_creation INTEGER, cache_creation_1h INTEGER,
+    PRIMARY KEY (file, mid)
+) WITHOUT ROWID;
 INSERT INTO meta VALUES ('schema', {SCHEMA_VERSION}), ('dead', 0), ('top', 1);
 """
 _TEXT_SCHEMA = """
@@ -259,6 +267,7 @@ class Result(NamedTuple):
     texts: list[tuple[int, str]]  #: (row id, text) for the full-text table
     summaries: list[tuple[str, str]]  #: (leafUuid, summary)
     marks: list[str]  #: see Extractor.marks
+    usages: list[tuple[Any, ...]]  #: see Extractor.usages
     state: bytes | None  #: extract.State, to read on from `end`
     facts: bytes | None  #: the session's facts (JSON); None leaves them as they were
     project: str | None  #: the first working folder
@@ -315,9 +324,11 @@ def _result(
     state = ex.state
     rows, texts, summaries, marks = ex.rows, ex.texts, ex.summaries, ex.marks
     ex.rows, ex.texts, ex.summaries, ex.marks = [], [], [], []
+    usages = [(ex.file_id, mid, *usage) for mid, usage in ex.usages.items()]
+    ex.usages = {}
     project = state.cwds[0] if state.cwds else None
     return Result(ex.file_id, begin, end, final, stop, st.st_mtime_ns, st.st_ino, rows, texts, summaries, marks,
-                  state.dump(), orjson.dumps(state.facts()), project, tail, None)  # fmt: skip
+                  usages, state.dump(), orjson.dumps(state.facts()), project, tail, None)  # fmt: skip
 
 
 def _failure(job: Job, error: str) -> Result:
@@ -328,7 +339,7 @@ def _failure(job: Job, error: str) -> Result:
         mtime_ns = os.stat(path).st_mtime_ns
     except OSError:
         mtime_ns = -1
-    return Result(fid, start, start, True, stop, mtime_ns, inode, [], [], [], [], state, None, None, None, error)
+    return Result(fid, start, start, True, stop, mtime_ns, inode, [], [], [], [], [], state, None, None, None, error)
 
 
 def write_batch(db: sqlite3.Connection, text: sqlite3.Connection, schema: str, batch: list[Result]) -> tuple[int, int]:
@@ -389,6 +400,7 @@ def _record_progress(db: sqlite3.Connection, batch: list[Result]) -> tuple[int, 
                 [(fid, leaf, summary, fid) for leaf, summary in item.summaries],
             )
         db.executemany("INSERT INTO marks VALUES (?, ?)", [(fid, uuid) for uuid in item.marks])
+        db.executemany("INSERT OR REPLACE INTO usage VALUES (?,?,?,?,?,?,?,?,?,?)", item.usages)
         done += item.end - item.start
         files += item.final
     return done, files
@@ -876,6 +888,7 @@ class Index:
             dead += row[0] if row else 0
             db.execute("DELETE FROM summaries WHERE file=?", (fid,))
             db.execute("DELETE FROM marks WHERE file=?", (fid,))
+            db.execute("DELETE FROM usage WHERE file=?", (fid,))
         db.execute("UPDATE meta SET value = value + ? WHERE key='dead'", (dead,))
         return len(fids)
 

@@ -204,6 +204,8 @@ def session_info(
         empty=prompts == 0 and not facts.get("has_answer", False),  # as Session.is_empty
         warmup=facts.get("warmup", False),
         subagents=facts.get("inline_subs", 0) + len(progress) + len(agents),
+        continues=facts.get("origin"),
+        background=bool(facts.get("bg")),
     )
 
 

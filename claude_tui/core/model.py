@@ -275,6 +275,7 @@ class Message:
     pre_tokens: int | None = None  #: compaction: tokens before it
     micro: bool = False  #: a microcompact boundary
     agent: Session | None = None  #: a compaction boundary: the run that wrote its summary
+    copied: bool = False  #: another session's, copied into this one's file (see copies.py): shown, not counted
 
     @property
     def spans(self) -> list[Span]:

@@ -16,6 +16,7 @@ from typing import Any
 
 import orjson
 
+from claude_tui.core.copies import copy_state, is_copy
 from claude_tui.core.model import (
     PREVIEW_CHARS,
     AgentRole,
@@ -28,6 +29,7 @@ from claude_tui.core.model import (
     ToolCall,
     ToolResult,
     earlier,
+    parse_time,
     pause_ms,
     plausible,
 )
@@ -118,6 +120,9 @@ class Session:
         self.run = run  #: a workflow agent's: the run it belongs to (see WORKFLOW_TOOL)
         self.home: Message | None = None  #: a compaction run's: the compaction it wrote the summary of
         self._own_from = 0  #: the index of the first message of its own (see AgentRole.replays)
+        self.copies = copy_state(Path(self.path).stem)  #: what of its file is another session's (see copies.py)
+        self._copying = False  #: the record being added is a copy
+        self._agents_ask = ""  #: a session with no records of its own: its subagents' first ask (see adopt_agents)
         self._given_id = session_id
         self.session_ids: dict[str, None] = {}  #: the sessionIds its records name, in order of first appearance
         self.is_agent = agent  #: a subagent transcript: every record is its own, sidechain or not
@@ -252,6 +257,7 @@ class Session:
             self._note(span, f"timestamp {shown} is not a time: left out")
         elif isinstance(stamp, str):
             self._note_time(stamp)
+        self._copying = not self.is_agent and is_copy(self.copies, obj)
         cwd, branch, version, sid = obj.get("cwd"), obj.get("gitBranch"), obj.get("version"), obj.get("sessionId")
         if type(sid) is str and sid and sid not in self.session_ids:
             self.session_ids[sid] = None
@@ -551,6 +557,7 @@ class Session:
             text,
             obj.get("type") if isinstance(obj.get("type"), str) else "?",
             sidechain=obj.get("isSidechain") is True,
+            copied=self._copying,
         )
         slug = obj.get("slug")
         if type(slug) is str:
@@ -796,7 +803,7 @@ class Session:
                 text = prompt_text(message)
                 if text and asks(message.kind, message.plain_text):
                     return text
-        return ""
+        return self._agents_ask
 
     def first_text(self, kind: Kind) -> str:
         """The first message of `kind` with some text, as one line (see `prompt_text`)."""
@@ -806,6 +813,30 @@ class Session:
                 if text:
                     return text
         return ""
+
+    def adopt_agents(self) -> None:
+        """A session with no records of its own (a folder with only its subagents' transcripts, files.folder_only):
+        its times, working folders and first ask are those of its subagents, the earliest first."""
+        timed = sorted(
+            (s for s in self.subagents if s.first_timestamp), key=lambda s: parse_time(s.first_timestamp) or 0
+        )
+        if not timed:
+            return
+        self.first_timestamp = timed[0].first_timestamp
+        self.last_timestamp = max((s.last_timestamp or "" for s in timed), key=lambda t: parse_time(t) or 0) or None
+        for sub in self.subagents:
+            self.cwds.update(dict.fromkeys(sub.cwds))
+        self._agents_ask = next((ask for s in timed if (ask := s.first_ask())), "")
+
+    @property
+    def origin(self) -> str | None:
+        """The session this one continues, whose records its file begins with a copy of (see copies.py)."""
+        return self.copies["o"]
+
+    @property
+    def background(self) -> bool:
+        """A session sent to the background: Claude Code re-ran it as a copy of its origin (`sessionKind: "bg"`)."""
+        return bool(self.copies["bg"])
 
     @property
     def project_path(self) -> str | None:

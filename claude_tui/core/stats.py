@@ -13,7 +13,7 @@ from claude_tui.core.files import agent_files, attach_agents, read_session, sess
 from claude_tui.core.forked import Forked, can_fork
 from claude_tui.core.model import Kind, Message, active_seconds, earlier, parse_time, pause_ms, span_seconds
 from claude_tui.core.reader import Reader, ReadError, open_readonly
-from claude_tui.core.session import KNOWN_TYPES, Session, agent_id_of, nothing_exchanged, pick_title
+from claude_tui.core.session import KNOWN_TYPES, Session, agent_id_of, nothing_exchanged, own_session_id, pick_title
 from claude_tui.core.usage import Tokens, UsageTotal, by_model, other_models, priced_as
 
 #: Files at least this big are counted in two halves at once (a smaller one is read in less than a
@@ -26,7 +26,8 @@ _SPLIT_WINDOW = 1 << 20
 def usage_items(session: Session) -> list[tuple[str | None, Tokens]]:
     """(model as `usage.priced_as` keys it, tokens) once per assistant message of this file, inline sidechains
     included; of a subagent that replays its session's messages, of its own (see Session.own_messages)."""
-    items = [(priced_as(m.model, m.tokens), m.tokens) for m in session.own_messages if m.tokens is not None]
+    counted = (m for m in session.own_messages if not m.copied)
+    items = [(priced_as(m.model, m.tokens), m.tokens) for m in counted if m.tokens is not None]
     for sub in session.subagents:
         if sub.source == "inline":
             items += usage_items(sub)
@@ -50,13 +51,15 @@ def _inline(session: Session) -> list[Session]:
 def _assistant_messages(session: Session) -> int:
     """Distinct message ids over top-level assistant records (an id-less record counts alone), inline sidechains'
     included; Claude Code's API error messages are not answers."""
-    own = sum(1 for m in session.messages if m.record_type == "assistant" and m.kind is not Kind.API_ERROR)
+    own = sum(
+        1 for m in session.messages if m.record_type == "assistant" and m.kind is not Kind.API_ERROR and not m.copied
+    )
     return own + sum(_assistant_messages(sub) for sub in _inline(session))
 
 
 def _call_ids(session: Session) -> set[str]:
     """The tool_use ids of this file's assistant records, inline sidechains' included."""
-    calls = {tid for tid, call in session.calls.items() if not call.lost}
+    calls = {tid for tid, call in session.calls.items() if not call.lost and not call.message.copied}
     for sub in _inline(session):
         calls |= _call_ids(sub)
     return calls
@@ -101,6 +104,7 @@ class Tally:
     """
 
     session_id: str
+    session_ids: list[str]  #: the sessionIds its records name (see Session.id)
     path: str
     records: int
     malformed_lines: int
@@ -148,12 +152,13 @@ class Tally:
     def of(cls, session: Session) -> Tally:
         messages = session.messages
         usage, agent_usage = usage_split(session)
-        kinds = Counter(m.kind for m in messages)
+        kinds = Counter(m.kind for m in messages if not m.copied)
         results, errors = _outcomes(session)
         micro = sum(1 for m in messages if m.micro)
         summaries = [m for m in messages if m.kind is Kind.COMPACT_SUMMARY]
         return cls(
             session_id=session.id,
+            session_ids=list(session.session_ids),
             path=session.path,
             records=session.records,
             malformed_lines=session.malformed_lines,
@@ -226,7 +231,8 @@ class Tally:
         before_gap, after_gap = self.last_in_file, after.first_in_file
         gap = pause_ms(before_gap, after_gap) if before_gap is not None and after_gap is not None else 0
         return Tally(
-            session_id=self.session_id,
+            session_id=own_session_id(Path(self.path).stem, _union(self.session_ids, after.session_ids)),
+            session_ids=_union(self.session_ids, after.session_ids),
             path=self.path,
             records=self.records + after.records,
             malformed_lines=self.malformed_lines + after.malformed_lines,

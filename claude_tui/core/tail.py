@@ -102,3 +102,5 @@ class SessionTail:
                 if call is not None:
                     update.touch(call.message)
                 self.session.version += 1
+        if self.reader.missing and not self.deleted:  # a session folder with no file (see files.folder_only)
+            self.session.adopt_agents()

@@ -68,8 +68,8 @@ class SessionHeader(Static):
         own, agents = usage_split(session)
         usage = UsageTotal.of([*own.items(), *agents.items()])
         started, ended = session.first_timestamp, session.last_timestamp
-        prompts = sum(1 for m in session.messages if m.kind is Kind.PROMPT)
-        commands = sum(1 for m in session.messages if m.kind is Kind.COMMAND)
+        prompts = sum(1 for m in session.messages if m.kind is Kind.PROMPT and not m.copied)
+        commands = sum(1 for m in session.messages if m.kind is Kind.COMMAND and not m.copied)
         parts = []
         if parse_time(started) is not None:
             self._started, self._ago = started, self.clock.ago(started, day=True)
@@ -91,6 +91,8 @@ class SessionHeader(Static):
             + (f", {plural(commands, 'command')}" if commands else "")
             + f" · {plural(calls, 'tool call')}{_failed(errors)}"
         )
+        if session.origin or session.background:  # what it holds of another session is counted there
+            parts.append(continuation(session.origin, session.background))
         if session.is_agent:
             parts.append("a subagent's transcript")
         elif not file.records and session.subagents:  # a session folder with no file (files.folder_only)
@@ -167,9 +169,20 @@ class SessionFacts(Static):
             lines.append(Text(f"a subagent of session {one_line(info.orphan_of)}, which has no file", style="dim"))
         if info.no_file:
             lines.append(Text("no session file: only its subagents' transcripts, in its folder", style="dim"))
+        if info.continues or info.background:
+            lines.append(Text(continuation(info.continues, info.background), style="dim"))
         if info.error:
             lines.append(Text(info.error, style="red"))
         self.update(Group(*lines))  # the title one line cut with "…", the facts wrapped
+
+
+def continuation(origin: str | None, background: bool) -> str:
+    """What a session that continues another says of it: "a background copy of session 93a9705e: what it holds of
+    that session counts there"."""
+    what = "a background copy of session" if background else "continues session"
+    if origin is None:
+        return "a background copy of another session" if background else "continues another session"
+    return f"{what} {one_line(origin[:8])}: what it holds of that session counts there"
 
 
 def _failed(errors: int) -> str:
