@@ -17,6 +17,7 @@ from claude_tui.core.library import Library
 from claude_tui.core.model import Kind, ToolCall
 from claude_tui.core.session import Session, unstarted
 from claude_tui.core.source import full_output, persisted_text
+from claude_tui.core.stats import tool_call_counts
 from claude_tui.core.usage import Tokens
 from claude_tui.ui import tools
 from claude_tui.ui.actions import resume_command
@@ -195,6 +196,7 @@ def test_a_side_question_is_its_question_and_answer_counted_once(
     (aside,) = session.subagents
     assert [m.kind for m in aside.visible()] == [Kind.PROMPT, Kind.ASSISTANT]
     assert unstarted(aside) and aside.parent_call is None
+    assert tool_call_counts(aside) == (0, 0)  # the Bash call it replays is the session's
     assert main(["stats", "--json", str(path)]) == 0
     facts = orjson.loads(capsys.readouterr().out)
     assert (facts["tokens"]["output"], facts["tokens_with_subagents"]["output"]) == (100, 400)

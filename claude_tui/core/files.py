@@ -247,11 +247,14 @@ def _sessions(project_dir: Path) -> list[Path]:
     (only its subagents' transcripts are left) the file it would have (see folder_only)."""
     files = list(session_files(project_dir))
     named = {f.stem for f in files}
-    return files + [
-        project_dir / f"{folder.parent.name}.jsonl"
+    alone = [
+        folder.parent.name
         for folder in sorted(project_dir.glob(f"*/{SUBAGENTS}"))
         if folder.parent.name not in named and own_transcripts(folder.parent)
     ]
+    if alone:  # rare: a file named otherwise than its session (`short.jsonl`) may have its folder
+        named |= {sid for f in files if (sid := first_session_id(f))}
+    return files + [project_dir / f"{sid}.jsonl" for sid in alone if sid not in named]
 
 
 def folder_only(path: Path) -> bool:

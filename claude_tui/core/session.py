@@ -122,6 +122,7 @@ class Session:
         self._own_from = 0  #: the index of the first message of its own (see AgentRole.replays)
         self.copies = copy_state(Path(self.path).stem)  #: what of its file is another session's (see copies.py)
         self._copying = False  #: the record being added is a copy
+        self.copied = 0  #: messages copied from another session's file
         self._agents_ask = ""  #: a session with no records of its own: its subagents' first ask (see adopt_agents)
         self._given_id = session_id
         self.session_ids: dict[str, None] = {}  #: the sessionIds its records name, in order of first appearance
@@ -566,6 +567,7 @@ class Session:
                 self.slugs[slug] = None
         if uuid is not None:
             self._by_uuid[uuid] = message
+        self.copied += self._copying
         self.messages.append(message)
         self._update.added.append(message)
         if kind is Kind.PROMPT:  # local commands run as siblings under one caveat: not a rewind
@@ -625,9 +627,12 @@ class Session:
         return [m for m in visible if m.index >= self._own_from] if self._own_from else visible
 
     @property
-    def own_messages(self) -> list[Message]:
-        """Its messages, but those a subagent replays of its session's (see AgentRole.replays): what it counts."""
-        return self.messages[self._own_from :] if self._own_from else self.messages
+    def counted(self) -> list[Message]:
+        """The messages it counts: not those a subagent replays of its session's (see AgentRole.replays), nor
+        those its file holds copied from another session's (see copies.py)."""
+        if not self._own_from and not self.copied:
+            return self.messages
+        return [m for m in self.messages[self._own_from :] if not m.copied]
 
     def other_branches(self) -> list[Message]:
         """The messages of the branches not being read, in file order (a finder's second place to look)."""
@@ -742,7 +747,7 @@ class Session:
 
     def _link_run(self, sub: Session, call: ToolCall) -> None:
         sub.parent_call = call
-        call.run = [*(call.run or ()), sub]
+        call.run = sorted([*(call.run or ()), sub], key=lambda agent: agent.first_timestamp or "")  # as they started
         self._update.touch(call.message)
 
     def _link_compaction(self, sub: Session) -> None:

@@ -25,9 +25,8 @@ _SPLIT_WINDOW = 1 << 20
 
 def usage_items(session: Session) -> list[tuple[str | None, Tokens]]:
     """(model as `usage.priced_as` keys it, tokens) once per assistant message of this file, inline sidechains
-    included; of a subagent that replays its session's messages, of its own (see Session.own_messages)."""
-    counted = (m for m in session.own_messages if not m.copied)
-    items = [(priced_as(m.model, m.tokens), m.tokens) for m in counted if m.tokens is not None]
+    included; those it counts only (see Session.counted)."""
+    items = [(priced_as(m.model, m.tokens), m.tokens) for m in session.counted if m.tokens is not None]
     for sub in session.subagents:
         if sub.source == "inline":
             items += usage_items(sub)
@@ -51,15 +50,14 @@ def _inline(session: Session) -> list[Session]:
 def _assistant_messages(session: Session) -> int:
     """Distinct message ids over top-level assistant records (an id-less record counts alone), inline sidechains'
     included; Claude Code's API error messages are not answers."""
-    own = sum(
-        1 for m in session.messages if m.record_type == "assistant" and m.kind is not Kind.API_ERROR and not m.copied
-    )
+    own = sum(1 for m in session.counted if m.record_type == "assistant" and m.kind is not Kind.API_ERROR)
     return own + sum(_assistant_messages(sub) for sub in _inline(session))
 
 
 def _call_ids(session: Session) -> set[str]:
     """The tool_use ids of this file's assistant records, inline sidechains' included."""
-    calls = {tid for tid, call in session.calls.items() if not call.lost and not call.message.copied}
+    counted = {id(m) for m in session.counted}
+    calls = {tid for tid, call in session.calls.items() if not call.lost and id(call.message) in counted}
     for sub in _inline(session):
         calls |= _call_ids(sub)
     return calls
@@ -152,7 +150,7 @@ class Tally:
     def of(cls, session: Session) -> Tally:
         messages = session.messages
         usage, agent_usage = usage_split(session)
-        kinds = Counter(m.kind for m in messages if not m.copied)
+        kinds = Counter(m.kind for m in session.counted)
         results, errors = _outcomes(session)
         micro = sum(1 for m in messages if m.micro)
         summaries = [m for m in messages if m.kind is Kind.COMPACT_SUMMARY]

@@ -68,8 +68,8 @@ class SessionHeader(Static):
         own, agents = usage_split(session)
         usage = UsageTotal.of([*own.items(), *agents.items()])
         started, ended = session.first_timestamp, session.last_timestamp
-        prompts = sum(1 for m in session.messages if m.kind is Kind.PROMPT and not m.copied)
-        commands = sum(1 for m in session.messages if m.kind is Kind.COMMAND and not m.copied)
+        prompts = sum(1 for m in session.counted if m.kind is Kind.PROMPT)
+        commands = sum(1 for m in session.counted if m.kind is Kind.COMMAND)
         parts = []
         if parse_time(started) is not None:
             self._started, self._ago = started, self.clock.ago(started, day=True)
