@@ -8,11 +8,10 @@ so the index reads a grown file on from where it stopped).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-#: How Claude Code names a session's file: by the session's id.
-_SESSION_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+from claude_tui.core.model import is_session_id
+
 #: The uuids of copied records remembered, to know their children for copies too.
 WINDOW = 64
 
@@ -21,7 +20,7 @@ def copy_state(stem: str) -> dict[str, Any]:
     """The state of a file named `stem`, before its first record: `n` its session's id when its name is one (the
     records of other sessions are copies), `u` the latest copied uuids, `p` whether its own first prompt came, `o`
     the session copied from, `bg` whether it is a background copy (`sessionKind: "bg"`)."""
-    return {"n": stem if _SESSION_ID.fullmatch(stem) else "", "u": [], "p": False, "o": None, "bg": False}
+    return {"n": stem if is_session_id(stem) else "", "u": [], "p": False, "o": None, "bg": False}
 
 
 def is_copy(state: dict[str, Any], obj: dict[str, Any]) -> bool:

@@ -7,6 +7,7 @@ of their line, from which `source.py` reads the full content when asked.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -71,6 +72,15 @@ LOST_CALL = "its call is not in the file (a damaged line?)"
 QUIET_KINDS = frozenset(
     {Kind.META, Kind.SYSTEM, Kind.HOOK, Kind.ATTACHMENT, Kind.PROGRESS, Kind.UNKNOWN, Kind.COMMAND_OUTPUT}
 )
+
+
+#: What Claude Code's session ids look like (it names each session's file by its id).
+_SESSION_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def is_session_id(text: str) -> bool:
+    """Whether `text` is a session id as Claude Code makes them (a UUID)."""
+    return _SESSION_ID.fullmatch(text) is not None
 
 
 def parse_time(stamp: str | None) -> float | None:

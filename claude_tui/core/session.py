@@ -29,6 +29,7 @@ from claude_tui.core.model import (
     ToolCall,
     ToolResult,
     earlier,
+    is_session_id,
     parse_time,
     pause_ms,
     plausible,
@@ -886,10 +887,11 @@ class Session:
 
 def own_session_id(stem: str, named: Collection[str]) -> str:
     """The id of the session in a file named `stem` whose records name the sessionIds `named` (in order): the
-    file's name, as Claude Code names its files, unless no record names it; then the latest one they name."""
-    if stem in named or not named:
+    file's name, as Claude Code names its files, unless no record names it; then the latest session id (see
+    model.is_session_id) they name."""
+    if stem in named:
         return stem
-    return list(named)[-1]
+    return next((sid for sid in reversed(list(named)) if is_session_id(sid)), stem)
 
 
 def pick_title(
