@@ -104,6 +104,15 @@ def test_markdown_lines_hide_markers_and_style_spans() -> None:
     ]
 
 
+def test_a_code_block_that_names_no_language_opens_with_its_code() -> None:
+    """A real answer's fence with no language (Claude Code 2.1.114): no stray "code" line above the path."""
+    text = "Your existing worktree lives at:\n\n```\n-experiments/worktrees/.claude/worktrees/agent-a4ca7529\n```\n"
+    drawn = [line.plain.rstrip() for line in lines.render(lines.parse(text), 80, PALETTE)]
+    assert drawn == ["Your existing worktree lives at:", "", "-experiments/worktrees/.claude/worktrees/agent-a4ca7529"]
+    named = lines.parse("```python\nx = 1\n```")
+    assert [(line.kind, line.text) for line in named.lines] == [("label", "python"), ("code", "x = 1")]
+
+
 def test_links_show_their_text_then_their_address() -> None:
     md = lines.parse("See [the **guide**](https://x.io/a_b), <https://y.io> and [top](#top); `[not](a link)`")
     line = md.lines[0]
