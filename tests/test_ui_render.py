@@ -350,6 +350,23 @@ def test_tool_output_colours_show_as_styles_and_other_escapes_stay_visible() -> 
         assert not any(s.bold or s.color for s in _styles(text, "plain"))
 
 
+def test_an_mcp_tools_name_is_its_server_and_tool_whole() -> None:
+    """`mcp__linear-server__get_issue` was cut at 24 cells even at 200 columns (`mcp__linear-server__get…`)."""
+    query = "feature engineering automated feature synthesis featuretools 2024 2025 best practices"
+    for name, shown in (
+        ("mcp__perplexity__perplexity_search", "perplexity · perplexity_search"),  # a real call (2.1.x)
+        ("mcp__linear-server__get_issue", "linear-server · get_issue"),
+        ("mcp__plugin_linear_linear__list_my_issues", "plugin_linear_linear · list_my_issues"),
+    ):
+        call = _call(name, {"max_results": 10, "query": query}, "results")
+        line = tools.headline(call, 197, PALETTE, None, False).plain
+        assert line.startswith(f"✓ {shown} {query}  1 line"), line  # its query says more than its 10
+        assert render.title(call.message, call, Clock.frozen("2026-01-05T10:00:00Z")).startswith(f"{shown} · ")
+    assert tools.tool_name("mcp__broken") == "mcp__broken" and tools.tool_name("Bash") == "Bash"
+    narrow = tools.headline(_call("mcp__linear-server__get_issue", {"id": "ENG-1"}), 77, PALETTE, None, False)
+    assert narrow.plain.startswith("✓ linear-server · get_issue ENG-1")
+
+
 def test_hook_rows_drop_colour_codes() -> None:
     message = Message(Kind.SYSTEM, "u1", None, None, None, 0, text="Running \x1b[1mPostToolUse:Edit\x1b[22m...")
     painter = Painter(PALETTE, Clock.frozen("2026-04-22T10:00:00Z"), None, set())

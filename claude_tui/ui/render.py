@@ -35,7 +35,7 @@ def title(message: Message, call: ToolCall | None, clock: Clock) -> str:
     when = clock.clock_time(message.timestamp)
     if call is not None:
         subject, _ = tools.summary(call, None)
-        return f"{tools.one_line(call.name, 40)} · {tools.one_line(subject, 80)} · {when}"
+        return f"{tools.tool_name(call.name, 80)} · {tools.one_line(subject, 80)} · {when}"
     role = ROLE.get(message.kind, message.kind.value.replace("_", " "))
     model = f" · {short_model(message.model)}" if message.model else ""
     return f"{role}{model} · {when}"
@@ -197,7 +197,7 @@ def message_text(message: Message) -> str:
             out.append(block.text)
         elif block.call is not None:
             subject, detail = tools.summary(block.call, None)
-            out.append(f"[{tools.one_line(block.call.name, 40)}] {subject} {detail}".rstrip())
+            out.append(f"[{tools.tool_name(block.call.name, 80)}] {subject} {detail}".rstrip())
         elif block.type == "image":
             out.append(f"[image {block.media_type} {human_size(block.size)}]")
     return "\n\n".join(out) if out else (message.plain_text or message.text)

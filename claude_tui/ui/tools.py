@@ -34,6 +34,13 @@ def one_line(text: Any, limit: int = 300) -> str:
     return folded(visible_controls(as_text(text)[: limit * 4]), limit)
 
 
+def tool_name(name: str, limit: int = 40) -> str:
+    """A tool's name as people read it, at most `limit` characters: an MCP tool (`mcp__<server>__<tool>`)
+    as its server and tool, `linear-server · get_issue`."""
+    server, sep, tool = name.removeprefix("mcp__").partition("__") if name.startswith("mcp__") else ("", "", "")
+    return one_line(f"{server} · {tool}" if sep and server and tool else name, limit)
+
+
 def short_path(path: str, cwd: str | None) -> str:
     """`path` relative to `cwd` when it lies under it (Windows paths too, whose case does not count)."""
     if not cwd:
@@ -96,7 +103,8 @@ def summary(call: ToolCall, cwd: str | None) -> tuple[str, str]:
         return one_line(inp.get("url") or inp.get("query")), _output_hint(call)
     if path:
         return path, _output_hint(call)
-    first = next((v for v in inp.values() if isinstance(v, str | int | float) and not isinstance(v, bool)), "")
+    scalars = [v for v in inp.values() if isinstance(v, str | int | float) and not isinstance(v, bool)]
+    first = next((v for v in scalars if isinstance(v, str)), scalars[0] if scalars else "")  # words say more
     return one_line(first), _output_hint(call)
 
 
@@ -145,7 +153,7 @@ def headline(
     mark_style = {"ok": palette.ok, "error": palette.error, "running": palette.running}[status]
     subject, detail = summary(call, cwd)
     right = ("no result" if abandoned else "running") if status == "running" else duration(call.duration)
-    name = one_line(call.name, 24)
+    name = tool_name(call.name, max(24, width // 3))  # an MCP tool's server and tool take room
     line = Text.assemble((MARKS[status] + " ", mark_style), (f"{name:<7}", palette.tool), " ")
     line.append(subject or "", palette.text)
     if detail:
