@@ -10,7 +10,7 @@ import orjson
 import pytest
 
 from claude_tui.core.files import read_session
-from claude_tui.core.model import Kind, pause_ms
+from claude_tui.core.model import Kind, Message, pause_ms
 from claude_tui.core.reader import Reader
 from claude_tui.core.session import Session
 from claude_tui.core.stats import session_stats
@@ -438,10 +438,19 @@ def describe(s: Session) -> list:
                 m.parent,
                 m.plain_text,
                 [b.type for b in m.blocks],
-                [(c.id, c.status, c.result.text if c.result else None) for c in m.tool_calls],
+                [
+                    (c.id, c.status, c.result.text if c.result else None, _notes(c.notes), c.progress)
+                    for c in m.tool_calls
+                ],
+                _notes(m.notes),
             )
         )
     return out
+
+
+def _notes(notes: list[Message] | None) -> list[str | None]:
+    """The records folded into a row (see hooks.py), by uuid."""
+    return [n.uuid for n in notes or ()]
 
 
 def test_describe_sees_a_difference(tmp_path: Path) -> None:

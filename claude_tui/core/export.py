@@ -16,6 +16,7 @@ import json
 import re
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import asdict
 from typing import Any, TypeVar
 
 import orjson
@@ -23,8 +24,9 @@ from markdown_it import MarkdownIt
 
 from claude_tui import __version__
 from claude_tui.core.diff import EDIT_TOOLS, unified
+from claude_tui.core.hooks import headline, shown
 from claude_tui.core.model import LOST_CALL, Block, Kind, Message, ToolCall, parse_time
-from claude_tui.core.sanitize import folded, inert_json, visible_controls, without_markup
+from claude_tui.core.sanitize import folded, inert_json, visible_controls, without_markup, without_sgr
 from claude_tui.core.session import AGENT_TOOLS, Session, agent_word, as_text, prompt_text, unstarted
 from claude_tui.core.source import full_output
 from claude_tui.core.stats import (
@@ -138,6 +140,7 @@ class _Walker:
                 self.block(session, block, m.typed)
             if m.stop_reason == "max_tokens":
                 out.note("⚠ answer cut off: the model reached its output limit", "error")
+            self.notes(m.notes)
             out.close_box()
         elif kind is Kind.TOOL_RESULT:  # outputs whose call is lost
             for block in m.blocks:
@@ -156,6 +159,7 @@ class _Walker:
             out.close_box()
         elif kind is Kind.COMMAND:
             out.note(f"▸ command: {folded(without_markup(prompt_text(m, COMMAND_CHARS)), COMMAND_CHARS)}", "command")
+            self.notes(m.notes)
         elif kind is Kind.COMMAND_OUTPUT and "\n" in (output := without_markup(m.plain_text).strip()):
             out.note("▸ command output:", "command")  # what the next prompt may be about: kept as lines
             self.trimmed(output, OUTPUT_LINES, "output")
@@ -213,6 +217,7 @@ class _Walker:
                 out.note(f"Exit status: {result.exit_meaning}", "quiet")
             for media_type, size in result.images:
                 out.note(_image(media_type, size), "image")
+        self.notes(call.notes)
         out.close_box()
 
     def call_input(self, call: ToolCall) -> None:
@@ -255,6 +260,23 @@ class _Walker:
         self.out.open_box("subagent", f"▼ {agent_word(sub).capitalize()}", " · ".join(m for m in meta if m))
         self.messages(sub)
         self.out.close_box()
+
+    def notes(self, notes: list[Message] | None) -> None:
+        """What folded into a prompt's or a call's row, as the view's full view shows it: its hook runs (each
+        with its command and what it said, colours dropped) and Claude Code's notices."""
+        notes = shown(notes)
+        if not notes:
+            return
+        self.out.open_details("↪ Hooks" if any(n.hook is not None for n in notes) else "Notices")
+        for note in notes:
+            if note.hook is None:
+                self.out.note(f"ⓘ {_row(note.text)}", "quiet")
+                continue
+            self.out.note(f"↪ {folded(headline(note.hook), LINE_CHARS)}", "error" if note.hook.failed else "quiet")
+            for said, lang in ((note.hook.command, "bash"), (note.hook.output, "output"), (note.hook.errors, "output")):
+                if said.strip():
+                    self.trimmed(without_sgr(said), OUTPUT_LINES, lang)
+        self.out.close_details()
 
     def trimmed(self, text: str, max_lines: int, lang: str, size: int | None = None) -> None:
         shown, note = _trim(text, max_lines, size)
@@ -408,7 +430,14 @@ def _json_message(session: Session, m: Message) -> dict[str, Any]:
         "is_error": m.is_error or m.kind is Kind.API_ERROR,
         "pre_tokens": m.pre_tokens,
         "micro": m.micro,
+        "hook": None if m.hook is None else asdict(m.hook),  #: a hook's own row (it failed)
+        "notes": _json_notes(m.notes),
     }
+
+
+def _json_notes(notes: list[Message] | None) -> list[dict[str, Any]]:
+    """The records folded into a row: {"hook": its run} or {"notice": its words}."""
+    return [{"hook": asdict(n.hook)} if n.hook is not None else {"notice": n.text} for n in notes or ()]
 
 
 def _json_other(block: Block) -> dict[str, Any]:
@@ -429,6 +458,8 @@ def _json_call(session: Session, call: ToolCall) -> dict[str, Any]:
         "diff": "\n".join(unified(call)) if call.name in EDIT_TOOLS else None,
         "subagent": None if call.subagent is None else _json_agent(call.subagent),
         "workflow_agents": [_json_agent(sub) for sub in call.run or ()],
+        "notes": _json_notes(call.notes),
+        "progress": call.progress or None,  #: what its latest progress record said, while it ran
     }
 
 

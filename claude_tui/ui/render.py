@@ -16,7 +16,7 @@ from claude_tui.core import diff as core_diff
 from claude_tui.core.model import Kind, Message, ToolCall
 from claude_tui.core.sanitize import command_output, visible_controls
 from claude_tui.core.stats import human_count, human_size
-from claude_tui.ui import diff, tools
+from claude_tui.ui import diff, notes, tools
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.lines import MAX_HIGHLIGHT_CHARS, highlight, lexer_for_path
 from claude_tui.ui.palette import Palette
@@ -70,6 +70,8 @@ def message_body(message: Message, palette: Palette, cwd: str | None, clock: Clo
     parts: list[RenderableType] = []
     if message.kind is Kind.COMMAND_OUTPUT:  # what a command printed, as it looked in the terminal
         return coloured(command_output(message.plain_text), None)
+    if message.hook is not None:  # a hook's own row (it failed): the run in full
+        return Group(*notes.hook_detail(message.hook, palette))
     if not message.blocks:
         parts.append(plain(message.plain_text or message.text or message.record_type, palette))
     for block in message.blocks:
@@ -90,7 +92,7 @@ def message_body(message: Message, palette: Palette, cwd: str | None, clock: Clo
             parts.append(Text(f"? {block.type}", palette.dim))
             parts.append(plain(block.text, palette, palette.dim))
         parts.append(Text(""))
-    return Group(*parts)
+    return Group(*parts, *notes.detail(message.notes, palette))
 
 
 def call_body(
@@ -120,9 +122,11 @@ def call_body(
         parts.append(code(source, "json", palette))
     parts.append(Text(""))
     result = call.result
-    if result is None:
+    if result is None:  # and what its latest progress record said
         parts.append(tools.waiting(palette, stopped))
-        return Group(*parts)
+        if call.progress:
+            parts.append(coloured(call.progress, palette.dim))
+        return Group(*parts, *notes.detail(call.notes, palette))
     label = "error" if result.is_error else "output"
     parts.append(Text(f"{label} · {human_size(result.size)}", palette.error if result.is_error else palette.faint))
     if call.name in ("Task", "Agent") and not result.is_error:
@@ -132,7 +136,7 @@ def call_body(
     parts += tools.exit_meaning(result, palette)
     for media_type, size in result.images:
         parts.append(Text(f"▣ {media_type} · {human_size(size)}", palette.dim))
-    return Group(*parts)
+    return Group(*parts, *notes.detail(call.notes, palette))
 
 
 def markdown(text: str) -> RenderableType:

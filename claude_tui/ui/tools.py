@@ -10,6 +10,7 @@ from rich.style import Style
 from rich.text import Text
 
 from claude_tui.core import diff as core_diff
+from claude_tui.core.hooks import runs
 from claude_tui.core.model import LOST_CALL, PREVIEW_CHARS, ToolCall, ToolResult
 from claude_tui.core.sanitize import folded, visible_controls, visible_controls_but_sgr, without_sgr
 from claude_tui.core.session import as_text
@@ -110,8 +111,8 @@ def summary(call: ToolCall, cwd: str | None) -> tuple[str, str]:
 
 def _output_hint(call: ToolCall) -> str:
     result = call.result
-    if result is None:
-        return ""
+    if result is None:  # what its latest progress record said, while it runs
+        return one_line(call.progress.rsplit("\n", 1)[-1], 160)
     if result.is_error:  # Claude Code wraps some in <tool_use_error>: the message is what counts
         return one_line(without_sgr(result.text.replace("<tool_use_error>", "").replace("</tool_use_error>", "")), 160)
     if result.images:
@@ -147,8 +148,9 @@ def duration(seconds: float | None) -> str:
 def headline(
     call: ToolCall, width: int, palette: Palette, cwd: str | None, expanded: bool, abandoned: bool = False
 ) -> Text:
-    """`✓ Edit    src/app.py  +3 -1 ················ 0.4s`, fitted to `width` cells; a call with no result
-    says `running`, or `no result` when `abandoned` (the session stopped long ago)."""
+    """`✓ Edit    src/app.py  +3 -1 ············ ↪2  0.4s`, fitted to `width` cells: `↪2` when hooks ran for it
+    (hooks.runs); a call with no result says `running`, or `no result` when `abandoned` (the session stopped
+    long ago)."""
     status = call.status
     mark_style = {"ok": palette.ok, "error": palette.error, "running": palette.running}[status]
     subject, detail = summary(call, cwd)
@@ -167,11 +169,15 @@ def headline(
         else:
             line.append(detail, palette.error if status == "error" else palette.dim)
     line.append(" ▾" if expanded else "", palette.faint)
-    room = width - len(right) - 1
+    count = runs(call.notes) if call.notes else 0
+    mark = f"↪{count} " if count else ""
+    right = right.rjust(6) if mark else right  # the marks in a column over calls of other lengths
+    room = width - len(mark) - len(right) - 1
     if line.cell_len > room:
         line.truncate(max(1, room - 1))
         line.append("…", palette.faint)
-    line.pad_right(width - line.cell_len - len(right))
+    line.pad_right(width - line.cell_len - len(mark) - len(right))
+    line.append(mark, palette.faint)
     line.append(right, palette.running if status == "running" and not abandoned else palette.faint)
     return line
 
@@ -235,8 +241,9 @@ def _input_rows(inp: Any, palette: Palette, width: int) -> list[Row]:
 
 def _output(call: ToolCall, palette: Palette, width: int, abandoned: bool) -> list[Row]:
     result = call.result
-    if result is None:
-        return [Row(waiting(palette, abandoned))]
+    if result is None:  # and the last lines its progress records said
+        said = [Row(coloured(line[:2_000], palette.dim), 0, palette.code_bg) for line in call.progress.splitlines()]
+        return [Row(waiting(palette, abandoned)), *said]
     rows: list[Row] = []
     style = palette.error if result.is_error else palette.text
     structured = result.structured
