@@ -9,6 +9,7 @@ import orjson
 import pytest
 
 from claude_tui.core import attachments
+from claude_tui.core.export import export_session
 from claude_tui.core.files import read_session
 from claude_tui.core.hooks import headline, runs
 from claude_tui.core.model import Kind, Message
@@ -135,7 +136,7 @@ def attach(t: Thread, attachment: dict) -> dict:
     return t._base("attachment", True, attachment=attachment)
 
 
-def _hook(tool_id: str, event: str = "PostToolUse", exit_code: int = 0) -> dict:
+def hook(tool_id: str, event: str = "PostToolUse", exit_code: int = 0) -> dict:
     return {
         "type": "hook_success" if exit_code == 0 else "hook_non_blocking_error",
         "hookName": f"{event}:Bash",
@@ -154,7 +155,7 @@ def test_a_hook_written_before_its_call_waits_for_it(tmp_path: Path) -> None:
     """Shown as a row until its call comes (a file written out of order, or read as it is written), then folded."""
     t = Thread(version="2.1.114")
     t.prompt("go")
-    attach(t, _hook("toolu_late", "PreToolUse"))
+    attach(t, hook("toolu_late", "PreToolUse"))
     path = t.write(tmp_path / "s.jsonl")
     tail = SessionTail(path)
     tail.poll()
@@ -169,22 +170,13 @@ def test_a_hook_written_before_its_call_waits_for_it(tmp_path: Path) -> None:
     assert hook_names(tail.session.calls["toolu_late"].notes) == ["hook_success:PreToolUse:Bash"]
 
 
-def _progress(tool_id: str, n: int, output: str) -> dict:
-    """A `bash_progress` record as Claude Code 2.1 writes one a second while a command runs (no file of the
-    real corpus has one: its shape is that of the public record types, data.output / fullOutput / elapsedTimeSeconds
-    / totalLines, and the call in parentToolUseID)."""
-    return {
-        "type": "progress",
-        "data": {
-            "type": "bash_progress",
-            "output": output,
-            "fullOutput": output,
-            "elapsedTimeSeconds": n,
-            "totalLines": output.count("\n") + 1 if output else 0,
-        },
-        "toolUseID": f"bash-progress-{n}",
-        "parentToolUseID": tool_id,
-    }
+def progress(t: Thread, tool_id: str, n: int, output: str) -> dict:
+    """The `bash_progress` record Claude Code 2.1 writes each second `n` of a command's run, chained to the one
+    before. No file of the real corpus has one: its shape is that of the public record types (data.output,
+    fullOutput, elapsedTimeSeconds, totalLines; the call in parentToolUseID)."""
+    data = {"type": "bash_progress", "output": output, "fullOutput": output, "elapsedTimeSeconds": n}
+    data["totalLines"] = output.count("\n") + 1 if output else 0
+    return t._base("progress", True, data=data, toolUseID=f"bash-progress-{n}", parentToolUseID=tool_id)
 
 
 def test_progress_folds_into_its_running_call_and_says_nothing_once_it_is_done(tmp_path: Path) -> None:
@@ -192,8 +184,7 @@ def test_progress_folds_into_its_running_call_and_says_nothing_once_it_is_done(t
     t.prompt("build it")
     t.answer(tool_use("toolu_b", "Bash", command="make"), msg_id="m1")
     for n, out in enumerate(["", "", "cc -c a.c", "cc -c a.c\ncc -c b.c"]):
-        record = _progress("toolu_b", n, out)
-        t._base("progress", True, **{k: v for k, v in record.items() if k != "type"})
+        progress(t, "toolu_b", n, out)
     path = t.write(tmp_path / "s.jsonl")
     tail = SessionTail(path)
     tail.poll()
@@ -262,3 +253,25 @@ def test_a_notice_about_a_call_folds_into_it(tmp_path: Path) -> None:
     [call] = s.calls.values()
     assert [n.text[:30] for n in call.notes or ()] == ["[Truncated: PARTIAL view — /Us"]
     assert shown_kinds(s) == [Kind.PROMPT, Kind.ASSISTANT]
+
+
+def test_exports_follow_the_view() -> None:
+    """No hook, progress or bookkeeping record of its own; the hooks under their prompt or call, as the detail
+    view shows them; a failed hook a warning of its own."""
+    s = real("hooks_turn")
+    markdown = export_session(s, "markdown")
+    assert "· hook:" not in markdown and "attachment" not in markdown
+    prompt_box = markdown[markdown.index("## Prompt") : markdown.index("## Assistant")]
+    assert prompt_box.count("<summary>↪ Hooks</summary>") == 1
+    for said in ("SessionStart:startup · exit 0 · 1,203 ms", "UserPromptSubmit · exit 0 · 106 ms", "Stop · exit 0"):
+        assert f"*↪ {said}" in prompt_box
+    assert "Stop · 1 hook" not in prompt_box  # the summary of a run whose hook is told
+    assert "*↪ PostToolUse:Bash · exit 0 · 78 ms*" in markdown[markdown.index("🔧 Bash") :]
+    assert "<summary>↪ Hooks</summary>" in export_session(s, "html")
+    document = orjson.loads(export_session(s, "json"))
+    assert [m["kind"] for m in document["messages"]] == ["prompt", "assistant", "assistant", "system"]
+    bash = document["messages"][2]["tool_calls"][0]
+    [note] = bash["notes"]
+    assert note["hook"]["name"] == "PostToolUse:Bash" and note["hook"]["exit_code"] == 0
+    failed = export_session(real("hook_failed"), "markdown")
+    assert "**⚠ · warning: Stop hook failed (exit 127): Failed with non-blocking status code" in failed
