@@ -100,6 +100,8 @@ async def test_a_failed_hook_is_a_warning_row_that_dim_rows_hidden_keep() -> Non
         await settled(pilot, lambda: isinstance(app.screen, DetailScreen) and "notify-send" in _text(app.screen))
         shown = _text(app.screen)
         assert "↪ Stop · exit 127 · 58 ms" in shown and "DBUS_SESSION_BUS_ADDRESS" in shown  # its command
+        await pilot.press("y")  # copied as shown
+        assert app.clipboard.startswith("Stop · exit 127 · 58 ms\np=$(pgrep -x dunst | head -1);")
 
 
 async def test_attachments_say_what_they_are() -> None:

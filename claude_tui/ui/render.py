@@ -13,6 +13,7 @@ from rich.style import Style
 from rich.text import Text
 
 from claude_tui.core import diff as core_diff
+from claude_tui.core.hooks import headline
 from claude_tui.core.model import Kind, Message, ToolCall
 from claude_tui.core.sanitize import command_output, visible_controls
 from claude_tui.core.stats import human_count, human_size
@@ -194,7 +195,10 @@ def _capped(text: str | Text, total: int | None = None) -> Text:
 
 
 def message_text(message: Message) -> str:
-    """A message as plain text, for the clipboard and the pager."""
+    """A message as plain text, for the clipboard and the pager (a hook's row: the hook's run)."""
+    if message.hook is not None:
+        hook = message.hook
+        return "\n".join(part for part in (headline(hook), hook.command, hook.output, hook.errors) if part.strip())
     out: list[str] = []
     for block in message.blocks:
         if block.type in ("text", "thinking"):
