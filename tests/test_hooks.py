@@ -11,7 +11,7 @@ import pytest
 from claude_tui.core import attachments
 from claude_tui.core.export import export_session
 from claude_tui.core.files import read_session
-from claude_tui.core.hooks import headline, runs
+from claude_tui.core.hooks import headline, runs, shown
 from claude_tui.core.model import Kind, Message
 from claude_tui.core.reader import Reader
 from claude_tui.core.session import Session
@@ -101,7 +101,10 @@ def test_hook_progress_folds_into_its_call() -> None:
         "Glob": ["hook_progress:PostToolUse:Glob"],
     }
     assert all(runs(c.notes or []) == 1 for c in s.calls.values())
-    assert shown_kinds(s) == [Kind.PROMPT, Kind.ASSISTANT]
+    assert shown_kinds(s) == [Kind.PROMPT, Kind.ASSISTANT, Kind.SYSTEM]  # and the turn's duration
+    prompt = s.visible()[0]
+    assert hook_names(prompt.notes) == ["hook_progress:Stop", "stop_hook_summary:Stop"]  # one run told twice
+    assert runs(prompt.notes or []) == 1 and hook_names(shown(prompt.notes)) == ["stop_hook_summary:Stop"]
 
 
 def test_session_start_hooks_fold_into_the_first_prompt_and_an_async_answer_too() -> None:

@@ -225,12 +225,23 @@ def runs(notes: list[Message]) -> int:
 
 
 def shown(notes: list[Message] | None) -> list[Message]:
-    """The records folded into a row that its full view shows: all but a summary of hooks whose runs have their
-    own records (a Stop run's `hook_success` and its `stop_hook_summary` tell one run)."""
+    """The records folded into a row that its full view shows: all but those another record of their run tells
+    better: a `hook_progress` (it started) beside its result or its summary, a summary of Stop hooks beside the
+    results of its run."""
     if not notes:
         return []
-    told = {n.hook.run for n in notes if n.hook is not None and n.hook.what != "stop_hook_summary"}
-    return [n for n in notes if n.hook is None or n.hook.what != "stop_hook_summary" or n.hook.run not in told]
+    told = [n.hook for n in notes if n.hook is not None]
+    results = {(h.run, h.name) for h in told if h.what not in ("hook_progress", "stop_hook_summary")}
+    summed = {h.run for h in told if h.what == "stop_hook_summary"}
+    ran = {run for run, _ in results}
+    return [
+        n
+        for n in notes
+        if (hook := n.hook) is None
+        or (hook.what == "hook_progress" and (hook.run, hook.name) not in results and hook.run not in summed)
+        or (hook.what == "stop_hook_summary" and hook.run not in ran)
+        or hook.what not in ("hook_progress", "stop_hook_summary")
+    ]
 
 
 def progress_text(data: dict[str, Any]) -> str:
