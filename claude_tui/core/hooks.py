@@ -326,7 +326,7 @@ def fold(message: Message, host: Host, said: str = "") -> Host:
     among the host's notes."""
     message.folded = True
     if message.kind is Kind.PROGRESS:
-        if said and isinstance(host, ToolCall):
+        if said and isinstance(host, ToolCall) and host.result is None:
             host.progress = said
         return host
     if host.notes is None:

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from claude_tui.core import diff as core_diff
 from claude_tui.core.hooks import runs
-from claude_tui.core.model import LOST_CALL, PREVIEW_CHARS, ToolCall, ToolResult
+from claude_tui.core.model import LOST_CALL, PREVIEW_CHARS, Message, ToolCall, ToolResult
 from claude_tui.core.sanitize import folded, visible_controls, visible_controls_but_sgr, without_sgr
 from claude_tui.core.session import as_text
 from claude_tui.core.stats import human_count, human_size, plural
@@ -40,6 +40,12 @@ def tool_name(name: str, limit: int = 40) -> str:
     as its server and tool, `linear-server · get_issue`."""
     server, sep, tool = name.removeprefix("mcp__").partition("__") if name.startswith("mcp__") else ("", "", "")
     return one_line(f"{server} · {tool}" if sep and server and tool else name, limit)
+
+
+def hook_mark(notes: list[Message] | None) -> str:
+    """`↪2` for a row whose records folded in tell two hook runs (hooks.runs), else ""."""
+    count = runs(notes) if notes else 0
+    return f"↪{count}" if count else ""
 
 
 def short_path(path: str, cwd: str | None) -> str:
@@ -169,9 +175,8 @@ def headline(
         else:
             line.append(detail, palette.error if status == "error" else palette.dim)
     line.append(" ▾" if expanded else "", palette.faint)
-    count = runs(call.notes) if call.notes else 0
-    mark = f"↪{count} " if count else ""
-    right = right.rjust(6) if mark else right  # the marks in a column over calls of other lengths
+    mark = hook_mark(call.notes)
+    mark, right = (mark + " ", right.rjust(6)) if mark else ("", right)  # marks in a column over other durations
     room = width - len(mark) - len(right) - 1
     if line.cell_len > room:
         line.truncate(max(1, room - 1))

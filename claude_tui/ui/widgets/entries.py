@@ -17,7 +17,6 @@ from rich.style import Style
 from rich.text import Text
 
 from claude_tui.core.files import plan_file
-from claude_tui.core.hooks import runs
 from claude_tui.core.model import QUIET_KINDS, AgentRole, Block, Kind, Message, Problem, ToolCall
 from claude_tui.core.sanitize import without_markup
 from claude_tui.core.session import Session, agent_word, prompt_text
@@ -449,9 +448,9 @@ class Painter:
 
 
 def _mark(message: Message) -> str:
-    """`↪3  ` before the time of a prompt whose turn ran hooks (see hooks.runs)."""
-    count = runs(message.notes) if message.notes else 0
-    return f"↪{count}  " if count else ""
+    """`↪3  ` before the time of a prompt or a command whose turn ran hooks."""
+    mark = tools.hook_mark(message.notes)
+    return f"{mark}  " if mark else ""
 
 
 def _lines(count: int) -> str:
