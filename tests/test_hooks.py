@@ -196,10 +196,12 @@ def test_progress_folds_into_its_running_call_and_says_nothing_once_it_is_done(t
     assert shown_kinds(tail.session) == [Kind.PROMPT, Kind.ASSISTANT]  # no row a second
     t.records = []
     t.result("toolu_b", "built")
+    progress(t, "toolu_b", 4, "cc -o app a.o b.o")  # one written after the result, as a slow writer may
     with path.open("ab") as f:
         f.write(t.bytes())
     tail.poll()
     assert call.status == "ok" and call.progress == ""
+    assert shown_kinds(tail.session) == [Kind.PROMPT, Kind.ASSISTANT]
 
 
 def test_agent_progress_rows_fold_into_the_call_that_nests_the_subagent(fixtures: Path) -> None:
