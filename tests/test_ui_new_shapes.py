@@ -9,7 +9,10 @@ import pytest
 from jsonl import Thread, text, tool_use
 from ui_support import index_of, loaded, session_app, settled
 
+from claude_tui.core.export import export_session
+from claude_tui.core.files import read_session
 from claude_tui.core.model import Kind
+from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.detail import DetailBody, DetailScreen
 from tests.test_hooks import attach, hook, progress
@@ -153,3 +156,28 @@ async def test_a_hook_that_arrives_before_its_call_folds_into_it_when_the_call_c
         append(path, t.answer(tool_use("toolu_x", "Bash", command="ls"), msg_id="m1"), t.result("toolu_x", "a"))
         await settled(pilot, lambda: "✓ Bash" in pane(view) and "↪ hook" not in pane(view))
         assert "↪1" in pane(view)
+
+
+async def test_a_hooks_output_moved_to_tool_results_is_shown_whole_or_said_to_be_gone(tmp_path: Path) -> None:
+    """A SessionStart hook's message of 10 KB (2.1.177) is a `<persisted-output>` preview; the file it names is
+    read from the session's own folder (the corpus has lost it: then the preview, and a word that the rest is gone)."""
+    path = tmp_path / "c1b66129-cfad-4e85-8f73-30003a489c5f.jsonl"
+    path.write_bytes((REAL / "session_start.jsonl").read_bytes())
+    name = "hook-d09a0bc7-160c-4f4c-b5a3-5453fc30585c-4-systemMessage.txt"
+    shown = await _prompt_detail(session_app(path), "answered later")  # down to its turn's last hook
+    assert "[Fitcheck] recent context, 2026-06-15" in shown  # its preview, then what became of the rest
+    assert f"saved it to {name}, which is not in" in shown.replace("\n", "")
+    (tmp_path / path.stem / "tool-results").mkdir(parents=True)
+    (tmp_path / path.stem / "tool-results" / name).write_text("[Fitcheck] recent context\n" + "obs\n" * 3 + "END")
+    shown = await _prompt_detail(session_app(path), "answered later")
+    assert "obs\nobs\nobs\nEND" in shown and "is not here" not in shown
+    assert "obs\nobs\nobs\nEND" in export_session(read_session(path), "markdown")
+
+
+async def _prompt_detail(app: ClaudeTUI, last: str) -> str:
+    """The detail view of the session's first row (a prompt), once it shows `last`."""
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, app)
+        await pilot.press("enter")
+        await settled(pilot, lambda: isinstance(app.screen, DetailScreen) and last in _text(app.screen))
+        return _text(app.screen)

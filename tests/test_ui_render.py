@@ -279,7 +279,7 @@ def test_a_quiet_command_says_what_claude_code_read_in_its_exit_status() -> None
     assert tools.summary(call, None)[1] == "no output · No matches found"
     pane = [row.plain for row in lines.wrap_rows(tools.body(call, 80, PALETTE, None), 80)]
     assert pane[-2:] == ["(no output)", "exit status: No matches found"]
-    detail = render.call_body(call, "", PALETTE, None, Clock(), 100)
+    detail = render.call_body(call, "", PALETTE, None, Clock(), 100, "s.jsonl")
     assert isinstance(detail, Group) and detail.renderables[-1].plain == "exit status: No matches found"
     plain = _call("Bash", {"command": "true"}, "", bash)
     assert tools.summary(plain, None)[1] == "no output"
@@ -317,7 +317,9 @@ def test_a_task_prompt_and_answer_say_how_many_lines_are_left_out() -> None:
 def detail(kind: Kind, *blocks: Block) -> str:
     """The detail view's body of a message with `blocks`, as text."""
     console = Console(width=60, record=True)
-    console.print(render.message_body(Message(kind, "u1", None, None, None, 0, list(blocks)), PALETTE, None, Clock()))
+    console.print(
+        render.message_body(Message(kind, "u1", None, None, None, 0, list(blocks)), PALETTE, None, Clock(), "s.jsonl")
+    )
     return "\n".join(line.rstrip() for line in console.export_text().split("\n"))
 
 
@@ -340,7 +342,7 @@ def test_tool_output_colours_show_as_styles_and_other_escapes_stay_visible() -> 
     call = _call("Bash", {"command": "pytest"}, COLOURED, {"stdout": COLOURED, "stderr": ""}, error=True)
     assert tools.headline(call, 80, PALETTE, None, False).plain.startswith("✗ Bash    pytest  FAILED plain ␛[2J")
     pane = lines.wrap_rows(tools.body(call, 200, PALETTE, None), 200)
-    detail = render.call_body(call, COLOURED, PALETTE, None, Clock(), 100)
+    detail = render.call_body(call, COLOURED, PALETTE, None, Clock(), 100, "s.jsonl")
     assert isinstance(detail, Group)
     for text in (pane[2], detail.renderables[-1]):
         assert isinstance(text, Text)
@@ -501,7 +503,7 @@ def test_command_output_shows_its_colours_and_drops_the_codes_that_drew_its_scre
         "\x1b[38;2;153;153;153mclaude-sonnet-4-5 · 66k/200k tokens (33%)\x1b[39m\x1b[2K</local-command-stdout>"
     )
     message = Message(Kind.COMMAND_OUTPUT, None, None, None, None, 0, [Block("text", raw)])
-    shown = render.message_body(message, PALETTE, None, Clock())
+    shown = render.message_body(message, PALETTE, None, Clock(), "s.jsonl")
     assert isinstance(shown, Text)
     assert shown.plain.strip() == "Context Usage\nclaude-sonnet-4-5 · 66k/200k tokens (33%)"
     assert any(span.style and "bold" in str(span.style) for span in shown.spans)

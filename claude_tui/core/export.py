@@ -28,7 +28,7 @@ from claude_tui.core.hooks import headline, shown
 from claude_tui.core.model import LOST_CALL, Block, Kind, Message, ToolCall, parse_time
 from claude_tui.core.sanitize import folded, inert_json, visible_controls, without_markup, without_sgr
 from claude_tui.core.session import AGENT_TOOLS, Session, agent_word, as_text, prompt_text, unstarted
-from claude_tui.core.source import full_output
+from claude_tui.core.source import full_output, persisted_text
 from claude_tui.core.stats import (
     damage,
     human_cost,
@@ -273,7 +273,8 @@ class _Walker:
                 self.out.note(f"ⓘ {_row(note.text)}", "quiet")
                 continue
             self.out.note(f"↪ {folded(headline(note.hook), LINE_CHARS)}", "error" if note.hook.failed else "quiet")
-            for said, lang in ((note.hook.command, "bash"), (note.hook.output, "output"), (note.hook.errors, "output")):
+            output = persisted_text(self.session.path, note.hook.output)  # moved to tool-results/: read whole
+            for said, lang in ((note.hook.command, "bash"), (output, "output"), (note.hook.errors, "output")):
                 if said.strip():
                     self.trimmed(without_sgr(said), OUTPUT_LINES, lang)
         self.out.close_details()

@@ -100,7 +100,10 @@ def attachment_hook(attachment: dict[str, Any]) -> Hook:
     elif blocking is not None:
         errors = capped(blocking)
     output = capped(attachment.get("stdout"))
-    said = capped(attachment.get("content") or attachment.get("message") or attachment.get("response"))
+    said = attachment.get("content") or attachment.get("message")
+    if not said and not output.strip():  # an async hook's answer says what its stdout did: one of them
+        said = attachment.get("response")
+    said = capped(said)
     if said.strip() and said.strip() != output.strip():
         output = f"{output.rstrip()}\n{said}".strip() if output.strip() else said
     denied = what == "hook_permission_decision" and attachment.get("decision") == "deny"

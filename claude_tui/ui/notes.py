@@ -8,6 +8,7 @@ from rich.text import Text
 
 from claude_tui.core.hooks import headline, shown
 from claude_tui.core.model import Hook, Message
+from claude_tui.core.source import persisted_text
 from claude_tui.core.stats import plural
 from claude_tui.ui.lines import Row
 from claude_tui.ui.palette import Palette
@@ -43,28 +44,30 @@ def rows(notes: list[Message] | None, palette: Palette) -> list[Row]:
     return out
 
 
-def detail(notes: list[Message] | None, palette: Palette) -> list[RenderableType]:
+def detail(notes: list[Message] | None, palette: Palette, path: str) -> list[RenderableType]:
     """The records folded into a row, in its detail view: every hook with its command, what it printed and its
-    errors, whole; every notice."""
+    errors, whole (read from the `tool-results/` folder of the session file `path` when Claude Code moved it
+    there); every notice."""
     notes = shown(notes)
     if not notes:
         return []
     told = any(note.hook is not None for note in notes)
     parts: list[RenderableType] = [Text(""), Text("hooks" if told else "notices", palette.faint)]
     for note in notes:
-        parts += hook_detail(note.hook, palette) if note.hook is not None else [Text(f"ⓘ {note.text}", palette.dim)]
+        parts += hook_detail(note.hook, palette, path) if note.hook else [Text(f"ⓘ {note.text}", palette.dim)]
     return parts
 
 
-def hook_detail(hook: Hook, palette: Palette) -> list[RenderableType]:
-    """One hook run in full: its headline, its command, what it said (its colours kept) and its errors."""
+def hook_detail(hook: Hook, palette: Palette, path: str) -> list[RenderableType]:
+    """One hook run in full: its headline, its command, what it said (its colours kept; see `detail`) and its
+    errors."""
     parts: list[RenderableType] = [
         Text.assemble(("↪ ", palette.warning if hook.failed else palette.faint), (headline(hook), palette.bold))
     ]
     if hook.command:
         parts.append(Text.assemble(("$ ", palette.accent), coloured(hook.command)))
     if hook.output.strip():
-        parts.append(coloured(hook.output.rstrip("\n"), palette.dim))
+        parts.append(coloured(persisted_text(path, hook.output).rstrip("\n"), palette.dim))
     if hook.errors.strip():
         parts.append(coloured(hook.errors.rstrip("\n"), palette.error))
     return parts

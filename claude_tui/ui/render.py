@@ -66,13 +66,13 @@ def facts(message: Message, call: ToolCall | None, clock: Clock) -> Text:
     return Text(visible_controls("  ·  ".join(parts)), style="dim")  # uuid and slug come from the file
 
 
-def message_body(message: Message, palette: Palette, cwd: str | None, clock: Clock) -> RenderableType:
-    """All the blocks of a message, in order."""
+def message_body(message: Message, palette: Palette, cwd: str | None, clock: Clock, path: str) -> RenderableType:
+    """All the blocks of a message, in order, then what folded into its row (`path`: its session's file)."""
     parts: list[RenderableType] = []
     if message.kind is Kind.COMMAND_OUTPUT:  # what a command printed, as it looked in the terminal
         return coloured(command_output(message.plain_text), None)
     if message.hook is not None:  # a hook's own row (it failed): the run in full
-        return Group(*notes.hook_detail(message.hook, palette))
+        return Group(*notes.hook_detail(message.hook, palette, path))
     if not message.blocks:
         parts.append(plain(message.plain_text or message.text or message.record_type, palette))
     for block in message.blocks:
@@ -93,14 +93,14 @@ def message_body(message: Message, palette: Palette, cwd: str | None, clock: Clo
             parts.append(Text(f"? {block.type}", palette.dim))
             parts.append(plain(block.text, palette, palette.dim))
         parts.append(Text(""))
-    return Group(*parts, *notes.detail(message.notes, palette))
+    return Group(*parts, *notes.detail(message.notes, palette, path))
 
 
 def call_body(
-    call: ToolCall, output: str, palette: Palette, cwd: str | None, clock: Clock, width: int
+    call: ToolCall, output: str, palette: Palette, cwd: str | None, clock: Clock, width: int, path: str
 ) -> RenderableType:
     """A tool call in full: its headline fitted to `width`, its input as the tool means it, then `output` (read
-    back whole)."""
+    back whole), then its hook runs (`path`: its session's file, see notes.detail)."""
     stopped = abandoned(call, clock)
     parts: list[RenderableType] = [tools.headline(call, width, palette, cwd, False, stopped), Text("")]
     inp = call.args
@@ -127,7 +127,7 @@ def call_body(
         parts.append(tools.waiting(palette, stopped))
         if call.progress:
             parts.append(coloured(call.progress, palette.dim))
-        return Group(*parts, *notes.detail(call.notes, palette))
+        return Group(*parts, *notes.detail(call.notes, palette, path))
     label = "error" if result.is_error else "output"
     parts.append(Text(f"{label} · {human_size(result.size)}", palette.error if result.is_error else palette.faint))
     if call.name in ("Task", "Agent") and not result.is_error:
@@ -137,7 +137,7 @@ def call_body(
     parts += tools.exit_meaning(result, palette)
     for media_type, size in result.images:
         parts.append(Text(f"▣ {media_type} · {human_size(size)}", palette.dim))
-    return Group(*parts, *notes.detail(call.notes, palette))
+    return Group(*parts, *notes.detail(call.notes, palette, path))
 
 
 def markdown(text: str) -> RenderableType:
