@@ -55,6 +55,8 @@ UNKNOWN = b'{"type":"telemetry-blob","uuid":"t%d"}'
 ODD_USAGE = b'{"type":"assistant","uuid":"o%d","message":{"id":"o%d","content":"ok","usage":{"output_tokens":"5"}}}'
 BOUNDARY = b'{"type":"system","subtype":"compact_boundary","uuid":"b1","parentUuid":null,"content":"Compacted"}'
 SUMMARY = b'{"type":"user","isCompactSummary":true,"uuid":"c1","parentUuid":null,"message":{"content":"Summary"}}'
+#: A message whose parent is `parent`: one written later, or none in the file.
+CHILD = b'{"type":"user","uuid":"%s","parentUuid":"%s","message":{"content":"go on"}}'
 
 
 def turns(n: int) -> list[bytes]:
@@ -68,6 +70,7 @@ LINKED = {
     "unreadable usage twice": [*turns(1), ODD_USAGE % (1, 1), *turns(3), ODD_USAGE % (2, 2), *turns(5)],
     "a compaction summary right after its boundary": [*turns(1), BOUNDARY, SUMMARY, *turns(3)],
     "progress copies of a subagent with its own file": (FIXTURES / "agent_progress.jsonl").read_bytes().splitlines(),
+    "a parent written after its child": [*turns(1), CHILD % (b"k1", b"late"), *turns(3), CHILD % (b"late", b"p4")],
 }
 STAMPED = b'{"type":"user","uuid":"p%d","timestamp":"%s","message":{"content":"go on"}}'
 #: Times an hour apart or more: a pause, whether the cut falls inside it or not.
@@ -95,6 +98,17 @@ def test_every_cut_of_a_file_with_a_link_across(tmp_path: Path, link: str) -> No
     agent.write_bytes(b'{"type":"user","isSidechain":true,"uuid":"x1","message":{"content":"Count the lines"}}\n')
     merged, read_whole = check_cuts([path], None, random.Random(0))
     assert merged and read_whole
+
+
+def test_parents_missing_from_the_file_do_not_keep_the_halves_apart(tmp_path: Path) -> None:
+    """A parent that neither half holds is missing from the whole file too, with the same note: every cut merges
+    (make_corpus.py's files name one every few hundred lines, and were read twice)."""
+    path = tmp_path / "-home-u-proj" / "s.jsonl"
+    path.parent.mkdir()
+    path.write_bytes(b"\n".join([*turns(1), CHILD % (b"k1", b"gone1"), *turns(3), CHILD % (b"k2", b"gone2")]) + b"\n")
+    assert len(session_stats(read_session(path))["problems"]) == 2
+    merged, read_whole = check_cuts([path], None, random.Random(0))
+    assert (merged, read_whole) == (9, 0)
 
 
 def test_cuts_of_real_files(real_projects: Path) -> None:

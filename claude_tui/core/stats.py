@@ -206,10 +206,10 @@ class Tally:
         files, named `agent_ids`) in a way its tally cannot: a message streamed across the cut, a record
         written twice, one subagent's copies on both sides, a copied subagent whose file is there, a pre-2.0
         compaction's summary cut from its boundary, an unknown record type or unreadable usage already noted, or a
-        parent named on either side that is not before it (in the stretch before, or in neither)."""
+        parent named before the cut that is written after it. A parent named that is in neither stretch is
+        missing from the file too: its note is the same either way."""
         return bool(
-            before.missing_parents()
-            or any(uuid not in before.uuids for uuid, _, _ in self.missing_parents)
+            any(uuid in self.uuids for uuid, _ in before.missing_parents())
             or not self.message_ids.isdisjoint(before.message_ids)
             or not self.uuids.keys().isdisjoint(before.uuids)
             or not self.progress_keys.isdisjoint(before.progress_keys)
@@ -222,9 +222,12 @@ class Tally:
 
     def merged(self, after: Tally, lines: int) -> Tally:
         """This tally followed by that of the stretch `after` it, which starts at line `lines` + 1."""
-        found = {(n, what) for _, n, what in after.missing_parents}  # their parents are in this stretch
+        found = {(n, what) for uuid, n, what in after.missing_parents if uuid in self.uuids}  # no longer missing
         problems = self.problems + [
             (n + lines if n else 0, what) for n, what in after.problems if (n, what) not in found
+        ]
+        missing = self.missing_parents + [
+            (uuid, n + lines, what) for uuid, n, what in after.missing_parents if (n, what) not in found
         ]
         before_gap, after_gap = self.last_in_file, after.first_in_file
         gap = pause_ms(before_gap, after_gap) if before_gap is not None and after_gap is not None else 0
@@ -235,7 +238,7 @@ class Tally:
             records=self.records + after.records,
             malformed_lines=self.malformed_lines + after.malformed_lines,
             problems=sorted(problems, key=lambda p: not p[0]),  # the subagent files' notes last, as when read whole
-            missing_parents=self.missing_parents,
+            missing_parents=missing,
             record_types=dict(Counter(self.record_types) + Counter(after.record_types)),
             kinds=dict(Counter(self.kinds) + Counter(after.kinds)),
             assistant_messages=self.assistant_messages + after.assistant_messages,
