@@ -10,7 +10,7 @@ from claude_tui.core.files import read_session, session_files, sibling_summaries
 from claude_tui.core.model import Kind
 from claude_tui.core.stats import session_stats
 from claude_tui.core.tail import SessionTail
-from claude_tui.core.usage import Tokens, price_for, priced_as
+from claude_tui.core.usage import Tokens, price_for, priced_as, read_usage
 from tests.jsonl import text
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -95,7 +95,7 @@ def test_streamed_usage_counted_once() -> None:
     ],
 )
 def test_a_write_to_the_one_hour_cache_costs_twice_the_input(usage: dict, cost: float) -> None:
-    tokens = Tokens.from_usage(usage)
+    tokens, _ = read_usage(usage)
     assert tokens is not None and tokens.cost("claude-sonnet-4-5") == pytest.approx(cost)
     assert tokens.total == usage["cache_creation_input_tokens"]  # the 1-hour writes are a part of them
 

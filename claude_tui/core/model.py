@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from claude_tui.core.usage import Tokens
@@ -101,10 +102,11 @@ def in_century(seconds: float) -> bool:
     return _EARLIEST_TIME <= seconds < _LATEST_TIME
 
 
+@lru_cache(maxsize=256)
 def plausible(stamp: str) -> bool:
     """Whether a record's timestamp is a time Claude Code could have written: one of 2000 to 2099. Others
     (garbage, year 1, year 9999) are damage, never shown as times or counted in durations. The usual
-    `...Z` form is parsed once per hour it names."""
+    `...Z` form is parsed once per hour it names; the readers of a record ask of its stamp again at no cost."""
     if not usual_digits(stamp) or stamp[13] != ":" or stamp[16] != ":":
         return parse_time(stamp) is not None
     hour = stamp[:13]

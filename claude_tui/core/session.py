@@ -39,7 +39,7 @@ from claude_tui.core.model import (
 from claude_tui.core.reader import Line
 from claude_tui.core.records import LineResult, continued, parse_line
 from claude_tui.core.threads import Layout
-from claude_tui.core.usage import Tokens, replaces, unreadable_usage
+from claude_tui.core.usage import read_usage, replaces
 
 #: Record types that carry session metadata and are not shown as rows.
 METADATA_TYPES = frozenset(
@@ -242,28 +242,29 @@ class Session:
 
     def add_record(self, obj: dict[str, Any], span: Span | None) -> None:
         """Add one parsed record."""
+        get = obj.get
         self.records += 1
-        rtype = obj.get("type")
-        if not isinstance(rtype, str):
+        rtype = get("type")
+        if type(rtype) is not str:
             rtype = "?"
         self.record_types[rtype] += 1
-        uuid = obj.get("uuid")
+        uuid = get("uuid")
         if type(uuid) is str and (uuid in self._by_uuid or uuid in self._inline_agents):
             self._note(span, f"record {uuid[:8]} written twice")  # counted once: no second prompt, fork or time
             return
-        stamp = obj.get("timestamp")
-        if obj.get("isSidechain") is True and not self.is_agent:
+        stamp = get("timestamp")
+        if get("isSidechain") is True and not self.is_agent:
             if isinstance(stamp, str) and plausible(stamp):  # its answers count here: its times too
                 self._note_time(stamp)
             self._add_inline_sidechain(obj, span)
             return
-        if stamp is not None and not (isinstance(stamp, str) and plausible(stamp)):  # a word, a number, ...
+        if isinstance(stamp, str) and plausible(stamp):
+            self._note_time(stamp)
+        elif stamp is not None:  # a word, a number, ...
             shown = repr(stamp[:40]) if isinstance(stamp, str) else repr(stamp)[:40]
             self._note(span, f"timestamp {shown} is not a time: left out")
-        elif isinstance(stamp, str):
-            self._note_time(stamp)
         self._copying = not self.is_agent and is_copy(self.copies, obj)
-        cwd, branch, version, sid = obj.get("cwd"), obj.get("gitBranch"), obj.get("version"), obj.get("sessionId")
+        cwd, branch, version, sid = get("cwd"), get("gitBranch"), get("version"), get("sessionId")
         if type(sid) is str and sid and sid not in self.session_ids:
             self.session_ids[sid] = None
         if type(cwd) is str and cwd not in self.cwds:
@@ -273,7 +274,7 @@ class Session:
         if type(version) is str and version not in self.versions:
             self.versions[version] = None
         handler = _HANDLERS.get(rtype)
-        message = obj.get("message")
+        message = get("message")
         if rtype in ("user", "assistant") and not isinstance(message, dict | str):
             self._note(span, f"a {rtype} record with no message, shown as is")
             self._new_message(Kind.UNKNOWN, obj, span, text=f"{rtype} record with no message")
@@ -295,12 +296,12 @@ class Session:
 
     def _note_time(self, stamp: str) -> None:
         """Take a record's time into the session's span and pauses (records are not always in order)."""
-        previous = self.last_in_file
-        if previous is not None and (paused := pause_ms(previous, stamp)):
+        previous, self.last_in_file = self.last_in_file, stamp
+        if previous is None:
+            self.first_in_file = stamp
+        elif paused := pause_ms(previous, stamp):
             self.pauses += 1
             self.paused_ms += paused
-        self.first_in_file = self.first_in_file or stamp
-        self.last_in_file = stamp
         if self.first_timestamp is None or earlier(stamp, self.first_timestamp):
             self.first_timestamp = stamp
         if self.last_timestamp is None or earlier(self.last_timestamp, stamp):
@@ -349,11 +350,10 @@ class Session:
                 self._odd_shape(span, "an assistant record's content")
         if payload.get("stop_reason"):
             message.stop_reason = payload["stop_reason"]
-        usage = payload.get("usage")
-        if not self.usage_unreadable and (what := unreadable_usage(usage)):  # noted once: the tokens are a floor
+        tokens, what = read_usage(payload.get("usage"))
+        if what and not self.usage_unreadable:  # noted once: the tokens are a floor
             self.usage_unreadable = True
             self._note(span, f"{what} is not a token count: counted as 0")
-        tokens = Tokens.from_usage(usage)
         if tokens is not None and (message.tokens is None or replaces(tokens.output, message.tokens.output)):
             message.tokens = tokens
 

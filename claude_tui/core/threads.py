@@ -41,18 +41,27 @@ class Layout:
     def of(cls, session: Session) -> Layout:
         layout = cls([-1], [-1], {id(f): [] for f in session.forks}, [], set(), len(session.messages), [], [])
         placed = [False] * len(session.messages)
-        for message in session.messages:
-            if not placed[message.index]:
-                chain, base = layout._unplaced_chain(session, message, placed)
-                for link in reversed(chain):  # from the placed ancestor (or a new root) down
-                    base = layout._place(link, base)
-                    placed[link.index] = True
+        by_uuid = session.message_by_uuid
+        for index, message in enumerate(session.messages):
+            if placed[index]:
+                continue
+            parent = by_uuid(message.parent) if message.parent else None
+            if parent is not None and placed[parent.index]:  # the usual case: under a parent laid out
+                layout._place(message, parent.segment)
+                placed[index] = True
+                continue
+            chain, base = layout._unplaced_chain(session, message, placed)
+            for link in reversed(chain):  # from the placed ancestor (or a new root) down
+                base = layout._place(link, base)
+                placed[link.index] = True
         for seg in range(len(layout.segment_parent) - 1, 0, -1):  # a segment's id is larger than its parent's
             up = layout.segment_parent[seg]
             layout.newest[up] = max(layout.newest[up], layout.newest[seg])
         layout.notes.sort(key=lambda note: note.line_no)
         active = layout.active = layout.active_segments(session.forks)
-        layout.visible = [m for m in session.messages if m.segment in active and shown(m)]
+        layout.visible = [
+            m for m in session.messages if m.segment in active and (m.kind is not Kind.TOOL_RESULT or shown(m))
+        ]
         return layout
 
     def _unplaced_chain(self, session: Session, message: Message, placed: list[bool]) -> tuple[list[Message], int]:

@@ -107,12 +107,6 @@ class Tokens:
     cache_creation: int = 0
     cache_creation_1h: int = 0  #: of cache_creation, written to the 1-hour cache (priced higher)
 
-    @classmethod
-    def from_usage(cls, usage: Any) -> Tokens | None:
-        if type(usage) is not dict:
-            return None
-        return cls(*usage_counts(usage))
-
     @property
     def total(self) -> int:
         return self.input + self.output + self.cache_read + self.cache_creation
@@ -152,17 +146,21 @@ class Tokens:
 def usage_counts(usage: dict[str, Any]) -> tuple[int, int, int, int, int]:
     """(input, output, cache read, cache write, of which to the 1-hour cache) of a message's usage. What is not
     a count (see `unreadable_usage`) counts as 0, as does a count not written."""
-    get = usage.get
-    nested = get("cache_creation")
-    c = _count(get("cache_creation_input_tokens"))
-    h = _count(nested.get("ephemeral_1h_input_tokens")) if type(nested) is dict else 0
-    return (
-        _count(get("input_tokens")),
-        _count(get("output_tokens")),
-        _count(get("cache_read_input_tokens")),
-        c,
-        min(h, c),
-    )
+    i, o, r, c, h = _raw_counts(usage)
+    if not _all_counts(i, o, r, c, h):  # rare: some count is absent, or damaged
+        i, o, r, c, h = _count(i), _count(o), _count(r), _count(c), _count(h)
+    return i, o, r, c, min(h, c)
+
+
+def read_usage(usage: Any) -> tuple[Tokens | None, str | None]:
+    """A message's usage as tokens (None when it is no object), and what in it is not a count (see
+    `unreadable_usage`): the usual usage, all counts, is read in one pass."""
+    if type(usage) is not dict:
+        return None, None
+    i, o, r, c, h = _raw_counts(usage)
+    if _all_counts(i, o, r, c, h):
+        return Tokens(i, o, r, c, min(h, c)), None
+    return Tokens(*usage_counts(usage)), unreadable_usage(usage)
 
 
 def unreadable_usage(usage: Any) -> str | None:
@@ -171,16 +169,42 @@ def unreadable_usage(usage: Any) -> str | None:
     one that is absent or null is no count, and no problem; nor is a usage that is no object (no counts at all)."""
     if type(usage) is not dict:
         return None
-    parts = [(name, usage.get(name)) for name in _FIELDS]
-    nested = usage.get("cache_creation")  # the 1-hour part of the cache writes; any other shape gives none
-    if type(nested) is dict:
-        parts.append(("cache_creation.ephemeral_1h_input_tokens", nested.get("ephemeral_1h_input_tokens")))
-    return next((f"usage {name} {repr(value)[:40]}" for name, value in parts if not _readable(value)), None)
+    values = _raw_counts(usage)
+    if _all_counts(*values):
+        return None
+    named = zip((*_FIELDS, "cache_creation.ephemeral_1h_input_tokens"), values, strict=True)
+    return next((f"usage {name} {repr(value)[:40]}" for name, value in named if not _readable(value)), None)
 
 
 #: A count this big or more is damage, not tokens: a request holds a few million at most.
 MAX_TOKENS = 10**12
 _FIELDS = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+
+
+def _raw_counts(usage: dict[str, Any]) -> tuple[Any, Any, Any, Any, Any]:
+    """The counts of a usage as written (None where absent): the four of _FIELDS, then the 1-hour part of the
+    cache writes (any other shape of `cache_creation` gives none)."""
+    get = usage.get
+    nested = get("cache_creation")
+    return (
+        get("input_tokens"),
+        get("output_tokens"),
+        get("cache_read_input_tokens"),
+        get("cache_creation_input_tokens"),
+        nested.get("ephemeral_1h_input_tokens") if type(nested) is dict else 0,
+    )
+
+
+def _all_counts(i: Any, o: Any, r: Any, c: Any, h: Any) -> bool:
+    """Whether all five are counts (ints from 0 to below MAX_TOKENS): the usual case, told at once."""
+    return (
+        type(i) is type(o) is type(r) is type(c) is type(h) is int
+        and 0 <= i < MAX_TOKENS
+        and 0 <= o < MAX_TOKENS
+        and 0 <= r < MAX_TOKENS
+        and 0 <= c < MAX_TOKENS
+        and 0 <= h < MAX_TOKENS
+    )
 
 
 def _readable(value: Any) -> bool:
