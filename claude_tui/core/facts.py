@@ -86,11 +86,18 @@ class SessionInfo:
         times kept, or written by a machine whose clock is ahead) is live only within as much."""
         return abs(time.time() - self.mtime) < LIVE_SECONDS
 
-    @property
+    @cached_property
     def last_activity(self) -> float:
-        """Epoch seconds of the last record, else of the last write (a copied file's time is the copy's)."""
+        """Epoch seconds of the last record, else of the last write (a copied file's time is the copy's); read
+        once (sorts ask it of every session)."""
         recorded = parse_time(self.ended or self.started)
         return recorded if recorded is not None else self.mtime
+
+
+def quiet(info: SessionInfo) -> bool:
+    """An empty or warmup session: the list hides it unless `a` shows them (a live one with a prompt
+    or a command shows, and one that cannot be read: it says why)."""
+    return not info.error and (info.warmup or (info.empty and not (info.live and info.first_prompt)))
 
 
 @dataclass
@@ -102,6 +109,14 @@ class Project:
     name: str  #: a short display name: the basename of `path`
     repo: str | None  #: the repository this is a worktree of; None when top-level
     sessions: list[SessionInfo] = field(default_factory=list)  #: newest first
+    #: (sessions, of which not quiet) when `sessions` holds only the newest: a front page's (see front.py)
+    counts: tuple[int, int] | None = None
+
+    def counted(self) -> tuple[int, int]:
+        """How many sessions it has, and how many of them the list shows unless `a` shows all (not quiet)."""
+        if self.counts is not None:
+            return self.counts
+        return len(self.sessions), sum(not quiet(s) for s in self.sessions)
 
     @property
     def last_activity(self) -> float:

@@ -708,6 +708,12 @@ class Index:
         sql = "SELECT path, folder, agent, size, mtime_ns, facts, error FROM files WHERE root IN ({})"
         return self._under(roots, sql)
 
+    def state(self, roots: list[Path]) -> tuple[Any, ...]:
+        """A value that changes whenever a file under `roots` is added, read again or removed (its count, highest
+        id, sizes, times, rows and errors): what the library read from the index stands for."""
+        sql = "SELECT count(*), max(id), total(size), total(mtime_ns), total(nrows), count(error) FROM files"
+        return tuple(self._under(roots, sql + " WHERE root IN ({})")[0])
+
     def unreadable(self, roots: list[Path]) -> list[tuple[str, str]]:
         """(path, error) of every file under `roots` that could not be read, by path."""
         sql = "SELECT path, error FROM files WHERE root IN ({}) AND error IS NOT NULL ORDER BY path"

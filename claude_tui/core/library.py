@@ -18,6 +18,7 @@ from typing import Any
 
 import orjson
 
+from claude_tui.core import front
 from claude_tui.core.extract import owner_of, title_of
 from claude_tui.core.facts import LIVE_SECONDS, Project, SessionInfo, project_path, split_path
 from claude_tui.core.files import owning_folder
@@ -26,6 +27,9 @@ from claude_tui.core.model import active_seconds, parse_time, span_seconds
 from claude_tui.core.search import MARK_END, MARK_START, Hit, Hits, search
 from claude_tui.core.session import own_session_id
 from claude_tui.core.usage import Tokens, UsageTotal, by_model, model_of, other_models
+
+#: The front page's file, beside the index.
+FRONT_NAME = "front.pickle"
 
 __all__ = ["LIVE_SECONDS", "MARK_END", "MARK_START", "Hit", "Library", "Progress", "Project", "SessionInfo"]
 
@@ -39,6 +43,7 @@ class Library:
         self.notices: list[str] = self.index.notices
         self.projects: list[Project] = []
         self._loaded: int | None = None  #: the index's version when the projects were read
+        self._front_state: tuple[Any, ...] | None = None  #: the index's state when the front page was last saved
 
     def refresh(
         self, progress: Callable[[Progress], None] | None = None, cancel: threading.Event | None = None
@@ -54,9 +59,22 @@ class Library:
         return result
 
     def reload(self) -> None:
-        """Read the projects and sessions from the index as it is."""
+        """Read the projects and sessions from the index as it is, and save their front page (see front.py)."""
         self._loaded = self.index.version()
+        state = self.index.state(self.roots) if self.index.path is not None else None  # before what it stands for
         self.projects = build_projects(self.index.files(self.roots), self.index.summaries(self.roots))
+        if state is not None and state != self._front_state:
+            front.save(self._front_path(), state, self.projects)
+            self._front_state = state
+
+    def front(self) -> list[Project] | None:
+        """The front page saved for the index as it is now, if there is one: what the first frame shows."""
+        if self.index.path is None:
+            return None
+        return front.load(self._front_path(), self.index.state(self.roots))
+
+    def _front_path(self) -> Path:
+        return self.index.folder / FRONT_NAME
 
     def search(self, query: str, **filters: Any) -> Hits:
         """Messages matching `query`, newest first; `filters` (limit, project, role, ...) as search.search takes

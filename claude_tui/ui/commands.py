@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
+from claude_tui.core.facts import quiet
 from claude_tui.ui.tools import one_line
-from claude_tui.ui.widgets.sessions import quiet, title_of
+from claude_tui.ui.widgets.sessions import title_of
 
 if TYPE_CHECKING:
     from claude_tui.ui.app import ClaudeTUI

@@ -88,10 +88,11 @@ class LibraryProgress(TextualMessage):
 
 
 def _prefetched(prefetch: Prefetch) -> LibraryLoaded:
-    """The projects read while the app started (see prefetch.py); the index is brought up to date next."""
+    """The projects read while the app started (see prefetch.py): the front page, then the whole library, after
+    which the index is brought up to date (`update`)."""
     early = prefetch.result()
-    projects, notices = early if early is not None and early[0] else ([], [])
-    return LibraryLoaded(projects, notices, final=False, update=True)
+    projects, notices, front = early if early is not None and early[0] else ([], [], False)
+    return LibraryLoaded(projects, notices, final=False, update=not front)
 
 
 def _resume_gc() -> None:
@@ -260,7 +261,12 @@ class MainScreen(Screen[None]):
             self.add_class("-zoomed")
             self.conversation.open(self.direct, at_end=self.follow)  # read while the first frame is drawn
         if app.prefetch is not None and app.prefetch.ready():
-            self.on_library_loaded(_prefetched(app.prefetch))  # in the first frame
+            early = _prefetched(app.prefetch)
+            if not early.update and app.prefetch.ready():  # the whole library has come too: it alone is shown
+                early = _prefetched(app.prefetch)
+            self.on_library_loaded(early)  # in the first frame
+            if not early.update:  # the front page: the whole library comes next
+                self._collect(app.prefetch)
         elif app.prefetch is not None:
             self._collect(app.prefetch)
         else:
@@ -273,8 +279,10 @@ class MainScreen(Screen[None]):
 
     @work(thread=True, group="library", exit_on_error=False)
     def _collect(self, prefetch: Prefetch) -> None:
-        """The projects read while the app started, when they were not ready at mount."""
-        self.post_message(_prefetched(prefetch))
+        """The projects read while the app started that were not ready at mount, up to the whole library."""
+        while not (loaded := _prefetched(prefetch)).update:
+            self.post_message(loaded)
+        self.post_message(loaded)
 
     # ---------------------------------------------------------------- the library
 

@@ -15,7 +15,7 @@ from textual.widgets.tree import TreeNode
 from claude_tui.core.facts import split_path
 from claude_tui.ui.palette import few_colors
 from claude_tui.ui.tools import one_line
-from claude_tui.ui.widgets.sessions import in_place, quiet
+from claude_tui.ui.widgets.sessions import in_place
 
 if TYPE_CHECKING:
     from claude_tui.core.library import Project
@@ -139,7 +139,8 @@ class ProjectTree(Tree["Project | None"]):
         return not text or text in project.name.lower() or text in project.path.lower()
 
     def _label(self, project: Project, worktree: bool = False) -> Text:
-        count = sum(self.show_quiet or not quiet(s) for s in project.sessions)
+        every, shown = project.counted()
+        count = every if self.show_quiet else shown
         label = Text()
         if worktree:
             label.append("⎇ ", "dim")

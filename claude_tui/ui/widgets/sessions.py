@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from claude_tui.core.facts import quiet
 from claude_tui.core.stats import human_count, human_duration, plural
 from claude_tui.ui.bindings import cursor_bindings, key_display
 from claude_tui.ui.clock import Clock, epoch_of
@@ -32,12 +33,6 @@ if TYPE_CHECKING:
 def _recorded(info: SessionInfo) -> float | None:
     """Epoch seconds of the session's last record, or None when no record has a time."""
     return epoch_of(info.ended or info.started)
-
-
-def quiet(info: SessionInfo) -> bool:
-    """An empty or warmup session: the list hides it unless `a` shows them (a live one with a prompt
-    or a command shows, and one that cannot be read: it says why)."""
-    return not info.error and (info.warmup or (info.empty and not (info.live and info.first_prompt)))
 
 
 T = TypeVar("T")
