@@ -338,14 +338,13 @@ class Session:
             message.model = model
             if model not in self.models and model != "<synthetic>":
                 self.models[model] = None
-        content = record_content(obj)
+        content = payload.get("content") if payload else record_content(obj)
         if isinstance(content, str):
             message.blocks.append(Block("text", content))
         elif content is not None:
             items, odd = content_items(content)
-            stamp = _time_or_none(obj.get("timestamp"))
             for item in items:
-                odd = self._add_assistant_block(message, item, stamp, span) or odd
+                odd = self._add_assistant_block(message, item, obj, span) or odd
             if odd:
                 self._odd_shape(span, "an assistant record's content")
         if payload.get("stop_reason"):
@@ -369,7 +368,7 @@ class Session:
         self._update.touch(message)
 
     def _add_assistant_block(
-        self, message: Message, item: dict[str, Any] | str, stamp: str | None, span: Span | None
+        self, message: Message, item: dict[str, Any] | str, obj: dict[str, Any], span: Span | None
     ) -> bool:
         """Add one item of an assistant message's content (see `content_items`); whether it has an odd shape."""
         if isinstance(item, str):  # a bare string: text (content_items noted its shape)
@@ -382,6 +381,7 @@ class Session:
             if not isinstance(tid, str) or (known is not None and not known.lost):
                 return False
             inp = item.get("input")
+            stamp = _time_or_none(obj.get("timestamp"))
             call = ToolCall(tid, as_text(item.get("name")) or "?", inp, message, stamp, span=span)
             self.calls[tid] = call
             message.blocks.append(Block("tool_use", call=call))
@@ -591,7 +591,7 @@ class Session:
             len(self.messages),
             blocks if blocks is not None else [],
             text,
-            obj.get("type") if isinstance(obj.get("type"), str) else "?",
+            rtype if type(rtype := obj.get("type")) is str else "?",
             sidechain=obj.get("isSidechain") is True,
             copied=self._copying,
         )

@@ -6,6 +6,7 @@ import os
 from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +85,9 @@ def agent_errors(session: Session) -> int:
     return sum(tool_call_counts(sub)[1] + agent_errors(sub) for sub in session.subagents if sub.source != "inline")
 
 
+_KIND = attrgetter("kind")
+
+
 def _pre2_summary(message: Message, messages: list[Message]) -> bool:
     """Before 2.0 a compaction left no boundary: its summary record is itself a root."""
     return message.parent is None and not any(
@@ -150,7 +154,7 @@ class Tally:
     def of(cls, session: Session) -> Tally:
         messages = session.messages
         usage, agent_usage = usage_split(session)
-        kinds = Counter(m.kind for m in session.counted)
+        kinds = Counter(map(_KIND, session.counted))
         results, errors = _outcomes(session)
         micro = sum(1 for m in messages if m.micro)
         summaries = [m for m in messages if m.kind is Kind.COMPACT_SUMMARY]

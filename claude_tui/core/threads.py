@@ -41,13 +41,14 @@ class Layout:
     def of(cls, session: Session) -> Layout:
         layout = cls([-1], [-1], {id(f): [] for f in session.forks}, [], set(), len(session.messages), [], [])
         placed = [False] * len(session.messages)
-        by_uuid = session.message_by_uuid
+        by_uuid, newest = session.message_by_uuid, layout.newest
         for index, message in enumerate(session.messages):
             if placed[index]:
                 continue
             parent = by_uuid(message.parent) if message.parent else None
-            if parent is not None and placed[parent.index]:  # the usual case: under a parent laid out
-                layout._place(message, parent.segment)
+            if parent is not None and placed[parent.index] and message.fork is None:  # the usual case
+                base = message.segment = parent.segment  # in its parent's segment, as _place puts it
+                newest[base] = max(newest[base], index)
                 placed[index] = True
                 continue
             chain, base = layout._unplaced_chain(session, message, placed)
