@@ -999,12 +999,34 @@ async def test_palette_offers_the_best_matches(roots: list[Path], monkeypatch: p
 
     texts = ("session  a long title that mentions deploy near its end", "session  deploy")
     monkeypatch.setattr(commands, "MAX_HITS", 1)
-    monkeypatch.setattr(commands.HistoryProvider, "_candidates", lambda self: [(t, "", t, print, None) for t in texts])
+    monkeypatch.setattr(commands.HistoryProvider, "_candidates", lambda self: [(t, t, print, None, "") for t in texts])
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:
         await browser_ready(pilot, app)
         hits = [hit async for hit in commands.HistoryProvider(app.screen).search("deploy")]
         assert [str(hit.match_display) for hit in hits] == ["session  deploy"]
+
+
+async def test_the_palette_makes_the_help_line_of_the_rows_it_shows_only(
+    roots: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its rows are made for every session at its first key: the help line (project, age, branch) only for the
+    rows it offers (for 15,000 sessions, making them all took half of that first key)."""
+    from claude_tui.ui import commands
+
+    monkeypatch.setattr(commands, "MAX_HITS", 1)
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        asked: list[object] = []
+        ago = type(app.clock).ago
+        monkeypatch.setattr(
+            type(app.clock), "ago", lambda clock, stamp, **kw: asked.append(stamp) or ago(clock, stamp, **kw)
+        )
+        provider = commands.HistoryProvider(app.screen)
+        hits = [hit async for hit in provider.search("session")]
+        assert len(provider._all()) > 2 and len(hits) == 1
+        assert len(asked) == 1
 
 
 async def test_opens_on_the_project_of_the_newest_session_shown(tmp_path: Path) -> None:

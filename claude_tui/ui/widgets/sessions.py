@@ -165,6 +165,7 @@ class SessionList(ScrollView, can_focus=True):
         self._layout_width = 0
         self._rows: dict[int, Strip] = {}
         self._paths_differ = False
+        self._haystacks: dict[str, str] = {}  #: the text a filter looks in, by session file
 
     # ---------------------------------------------------------------- data
 
@@ -172,6 +173,8 @@ class SessionList(ScrollView, can_focus=True):
         """Show `sessions`; with `keep_places`, those already shown keep their places while the list has the focus
         (else all are sorted)."""
         self.sessions = sessions
+        self._paths_differ = len({s.project for s in sessions}) > 1  # a repository and its worktrees
+        self._haystacks.clear()
         if chosen is not None:
             self._chosen_path = str(chosen)
         self._refill(keep_places=keep_places and self.has_focus)
@@ -197,7 +200,6 @@ class SessionList(ScrollView, can_focus=True):
         """Filter and sort again (or, `keep_places`, leave the rows shown where they are), keeping the cursor
         on the chosen session (a refill chooses nothing)."""
         sort = next(s for key, _, s, _, _ in COLUMNS if key == self.sort_key)
-        self._paths_differ = len({s.project for s in self.sessions}) > 1  # a repository and its worktrees
         rows = [s for s in self.sessions if self._visible(s)]
         rows.sort(key=sort, reverse=self.sort_descending)
         if keep_places:
@@ -232,10 +234,11 @@ class SessionList(ScrollView, can_focus=True):
         text = self.filter_text
         if not text:
             return True
-        project = info.project if self._paths_differ else ""  # a path all share would match them all
-        haystack = " ".join(
-            str(x or "") for x in (info.title, info.first_prompt, info.branch, project, info.id)
-        ).lower()
+        haystack = self._haystacks.get(info.file)
+        if haystack is None:  # made once a listing: each key of a filter looks through them all
+            project = info.project if self._paths_differ else ""  # a path all share would match them all
+            parts = (info.title, info.first_prompt, info.branch, project, info.id)
+            haystack = self._haystacks[info.file] = " ".join(str(x or "") for x in parts).lower()
         return text in haystack
 
     # ---------------------------------------------------------------- drawing
