@@ -11,11 +11,8 @@ whole library once read (see ui/prefetch.py).
 
 from __future__ import annotations
 
-import contextlib
-import os
 import pickle
 from dataclasses import fields, replace
-from pathlib import Path
 from typing import Any
 
 from claude_tui import __version__
@@ -42,22 +39,15 @@ def front_of(projects: list[Project]) -> list[Project]:
     return out
 
 
-def save(path: Path, state: Any, projects: list[Project]) -> None:
-    """Write the front of `projects`, made from the index in `state`, to `path` (whole or not at all)."""
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_bytes(pickle.dumps((_FORMAT, state, front_of(projects)), protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(temporary, path)
-    except OSError:  # a read-only or full cache: the app reads the whole library, as without a front
-        with contextlib.suppress(OSError):
-            temporary.unlink()
+def dumps(state: Any, projects: list[Project]) -> bytes:
+    """The front of `projects`, made from the index in `state`, as the library saves it beside the index."""
+    return pickle.dumps((_FORMAT, state, front_of(projects)), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def load(path: Path, state: Any) -> list[Project] | None:
-    """The front at `path` if it was made from the index in `state` (by this version), else None."""
+def loads(data: bytes, state: Any) -> list[Project] | None:
+    """The front saved in `data` if it was made from the index in `state` (by this version), else None."""
     try:
-        saved = pickle.loads(path.read_bytes())  # written by claude-tui in the user's own cache, as the index is
-        form, made, projects = saved
-    except Exception:  # none yet, another version's, damaged: none
+        form, made, projects = pickle.loads(data)  # written by claude-tui in the user's own cache, as the index is
+    except Exception:  # another version's, damaged: none
         return None
     return projects if form == _FORMAT and made == state else None

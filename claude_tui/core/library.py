@@ -9,6 +9,7 @@ session of the repository made the worktree (`git worktree add`).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections import Counter
@@ -64,17 +65,29 @@ class Library:
         state = self.index.state(self.roots) if self.index.path is not None else None  # before what it stands for
         self.projects = build_projects(self.index.files(self.roots), self.index.summaries(self.roots))
         if state is not None and state != self._front_state:
-            front.save(self._front_path(), state, self.projects)
+            self._save_front(front.dumps(state, self.projects))
             self._front_state = state
 
     def front(self) -> list[Project] | None:
         """The front page saved for the index as it is now, if there is one: what the first frame shows."""
         if self.index.path is None:
             return None
-        return front.load(self._front_path(), self.index.state(self.roots))
+        try:
+            data = (self.index.folder / FRONT_NAME).read_bytes()
+        except OSError:  # none yet
+            return None
+        return front.loads(data, self.index.state(self.roots))
 
-    def _front_path(self) -> Path:
-        return self.index.folder / FRONT_NAME
+    def _save_front(self, data: bytes) -> None:
+        """Write the front page beside the index (the cache, never under a projects folder), whole or not at all."""
+        path = self.index.folder / FRONT_NAME
+        temporary = path.with_name(f"{FRONT_NAME}.{os.getpid()}.tmp")
+        try:
+            temporary.write_bytes(data)
+            os.replace(temporary, path)
+        except OSError:  # a read-only or full cache: the app reads the whole library, as with no front
+            with contextlib.suppress(OSError):
+                temporary.unlink()
 
     def search(self, query: str, **filters: Any) -> Hits:
         """Messages matching `query`, newest first; `filters` (limit, project, role, ...) as search.search takes
