@@ -163,6 +163,7 @@ class Session:
         self.paused_ms = 0
         self.usage_unreadable = False  #: a message's usage held what is not a token count (noted the first time)
         self.version = 0  #: bumped by every feed that changed something
+        self._place: tuple[Any, Any, Any, Any] = (None,) * 4  #: the last record's cwd, gitBranch, version, sessionId
         self._by_uuid: dict[str, Message] = {}
         self._by_message_id: dict[str, Message] = {}
         self._prompt_children: dict[str | None, list[Message]] = {}
@@ -264,15 +265,9 @@ class Session:
             shown = repr(stamp[:40]) if isinstance(stamp, str) else repr(stamp)[:40]
             self._note(span, f"timestamp {shown} is not a time: left out")
         self._copying = not self.is_agent and is_copy(self.copies, obj)
-        cwd, branch, version, sid = get("cwd"), get("gitBranch"), get("version"), get("sessionId")
-        if type(sid) is str and sid and sid not in self.session_ids:
-            self.session_ids[sid] = None
-        if type(cwd) is str and cwd not in self.cwds:
-            self.cwds[cwd] = None
-        if type(branch) is str and branch and branch not in self.branches:
-            self.branches[branch] = None
-        if type(version) is str and version not in self.versions:
-            self.versions[version] = None
+        place = (get("cwd"), get("gitBranch"), get("version"), get("sessionId"))
+        if place != self._place:  # the usual record is where the one before it was: nothing new
+            self._note_place(place)
         handler = _HANDLERS.get(rtype)
         message = get("message")
         if rtype in ("user", "assistant") and not isinstance(message, dict | str):
@@ -290,6 +285,19 @@ class Session:
                 self._note(span, f"{what}, shown as is")
             self._new_message(Kind.UNKNOWN, obj, span, text=rtype)
 
+    def _note_place(self, place: tuple[Any, Any, Any, Any]) -> None:
+        """Take a record's working folder, git branch, Claude Code version and session id into the session's."""
+        self._place = place
+        cwd, branch, version, sid = place
+        if type(sid) is str and sid and sid not in self.session_ids:
+            self.session_ids[sid] = None
+        if type(cwd) is str and cwd not in self.cwds:
+            self.cwds[cwd] = None
+        if type(branch) is str and branch and branch not in self.branches:
+            self.branches[branch] = None
+        if type(version) is str and version not in self.versions:
+            self.versions[version] = None
+
     def _note(self, span: Span | None, what: str) -> None:
         """Note a problem of the record at `span`."""
         self.problems.append(Problem(span.line_no, span.offset, what) if span else Problem(0, 0, what))
@@ -297,15 +305,16 @@ class Session:
     def _note_time(self, stamp: str) -> None:
         """Take a record's time into the session's span and pauses (records are not always in order)."""
         previous, self.last_in_file = self.last_in_file, stamp
-        if previous is None:
-            self.first_in_file = stamp
-        elif paused := pause_ms(previous, stamp):
+        if previous is None:  # the first: the other three are set here only
+            self.first_in_file = self.first_timestamp = self.last_timestamp = stamp
+            return
+        if paused := pause_ms(previous, stamp):
             self.pauses += 1
             self.paused_ms += paused
-        if self.first_timestamp is None or earlier(stamp, self.first_timestamp):
-            self.first_timestamp = stamp
-        if self.last_timestamp is None or earlier(self.last_timestamp, stamp):
+        if self.last_timestamp is None or earlier(self.last_timestamp, stamp):  # the usual: the latest yet
             self.last_timestamp = stamp
+        elif self.first_timestamp is None or earlier(stamp, self.first_timestamp):
+            self.first_timestamp = stamp
 
     # ---------------------------------------------------------------- record types
 
