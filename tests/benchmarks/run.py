@@ -389,7 +389,11 @@ def main() -> None:
             rows += list_rows(big, kept)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
-    what = "quick: small data in " + str(QUICK_DIR) if args.quick else f"{session.name}, {history.name}"
+    what = (
+        f"quick: small data in {QUICK_DIR}, the targets set for the full corpora: compare stop to stop"
+        if args.quick
+        else f"{session.name}, {history.name}"
+    )
     load = os.getloadavg()[0]
     took = time.monotonic() - started
     print(f"\nclaude-tui benchmarks ({what}; best of {runs}; {os.cpu_count()} cores, load {load:.1f}; {took:.0f} s)")
