@@ -45,16 +45,20 @@ class Library:
         self.projects: list[Project] = []
         self._loaded: int | None = None  #: the index's version when the projects were read
         self._front_state: tuple[Any, ...] | None = None  #: the index's state when the front page was last saved
+        self._updating = False  #: an update is under way (see refresh)
 
     def refresh(
         self, progress: Callable[[Progress], None] | None = None, cancel: threading.Event | None = None
     ) -> UpdateResult:
         """Bring the index up to date (only what changed is read), then reload the projects if anything did."""
+        self._updating = True  # the listings `progress` may read meanwhile are not saved as the front page
         try:
             result = self.index.update(self.roots, progress, cancel)
         except IndexBusy:
             self.index.note("another process kept writing the index: showing what it holds")
             result = UpdateResult(busy=True)
+        finally:
+            self._updating = False
         if result.files_read or result.removed or result.interrupted or self.index.version() != self._loaded:
             self.reload()
         return result
@@ -62,7 +66,8 @@ class Library:
     def reload(self) -> None:
         """Read the projects and sessions from the index as it is, and save their front page (see front.py)."""
         self._loaded = self.index.version()
-        state = self.index.state(self.roots) if self.index.path is not None else None  # before what it stands for
+        saving = self.index.path is not None and not self._updating
+        state = self.index.state(self.roots) if saving else None  # read before what it stands for
         self.projects = build_projects(self.index.files(self.roots), self.index.summaries(self.roots))
         if state is not None and state != self._front_state:
             self._save_front(front.dumps(state, self.projects))
