@@ -94,3 +94,18 @@ def test_the_tree_counts_a_front_projects_sessions_as_the_whole_library_does(tmp
     assert f"big  {front.ROWS + 20}" in tree._label(big).plain
     tree.show_quiet = True  # `a`: the warmup session counts too
     assert f"big  {front.ROWS + 21}" in tree._label(big).plain
+
+
+def test_the_listings_of_an_update_under_way_are_not_saved_as_the_front(tmp_path: Path) -> None:
+    root = tmp_path / "projects"
+    history(root, 3)
+    lib = Library([root], tmp_path / "cache")
+    saved_during: list[bool] = []
+
+    def listing(_: object) -> None:  # as the app lists what a first index has committed so far
+        lib.reload()
+        saved_during.append((tmp_path / "cache" / FRONT_NAME).exists())
+
+    lib.refresh(listing)
+    assert saved_during and not any(saved_during)
+    assert (tmp_path / "cache" / FRONT_NAME).exists()  # once the update ended
