@@ -163,7 +163,8 @@ class Session:
         self.paused_ms = 0
         self.usage_unreadable = False  #: a message's usage held what is not a token count (noted the first time)
         self.version = 0  #: bumped by every feed that changed something
-        self._place: tuple[Any, Any, Any, Any] = (None,) * 4  #: the last record's cwd, gitBranch, version, sessionId
+        #: the last record's cwd, gitBranch, version and sessionId (see _note_place)
+        self._place: tuple[Any, Any, Any, Any] = (None, None, None, None)
         self._by_uuid: dict[str, Message] = {}
         self._by_message_id: dict[str, Message] = {}
         self._prompt_children: dict[str | None, list[Message]] = {}

@@ -60,9 +60,7 @@ class Layout:
             layout.newest[up] = max(layout.newest[up], layout.newest[seg])
         layout.notes.sort(key=lambda note: note.line_no)
         active = layout.active = layout.active_segments(session.forks)
-        layout.visible = [
-            m for m in session.messages if m.segment in active and (m.kind is not Kind.TOOL_RESULT or shown(m))
-        ]
+        layout.visible = [m for m in session.messages if m.segment in active and shown(m)]
         return layout
 
     def _unplaced_chain(self, session: Session, message: Message, placed: list[bool]) -> tuple[list[Message], int]:
