@@ -428,6 +428,7 @@ def _core_facts(path: Path) -> dict:
         "duration_s": stats["duration_s"],
         "active_s": stats["active_s"],
         "prompts": stats["user_prompts"],
+        "commands": stats["commands"],
         "messages": stats["user_prompts"] + stats["assistant_messages"],
         "tool_calls": stats["tool_calls"],
         "tool_errors": stats["tool_errors"],

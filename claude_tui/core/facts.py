@@ -54,6 +54,7 @@ class SessionInfo:
     duration_s: float | None  #: from the first record to the last
     active_s: float | None  #: the same, less the pauses over an hour (model.pause_ms)
     prompts: int
+    commands: int  #: slash and `!` commands
     messages: int  #: prompts and assistant messages
     tool_calls: int
     tool_errors: int

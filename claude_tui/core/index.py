@@ -55,7 +55,7 @@ from claude_tui.core.files import is_under, leading_leaves, root_hint
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.sanitize import undecoded
 
-SCHEMA_VERSION = 25
+SCHEMA_VERSION = 26
 DB_NAME = "index.sqlite3"
 TEXT_NAME = "index-text-{}.sqlite3"
 #: A result is cut once this many bytes of a file have been read (memory stays bounded).

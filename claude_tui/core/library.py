@@ -150,6 +150,7 @@ def session_info(
         duration_s=span_seconds(started, ended),
         active_s=active_seconds(started, ended, facts.get("paused_ms", 0)),
         prompts=prompts,
+        commands=facts.get("commands", 0),
         messages=prompts + facts.get("answers", 0),
         tool_calls=facts.get("calls", 0),
         tool_errors=facts.get("errors", 0),

@@ -43,6 +43,8 @@ class Kind(StrEnum):
     SYSTEM = "system"
     HOOK = "hook"
     RECAP = "recap"  #: Claude's recap of the session for a user who was away (a system record, `away_summary`)
+    TASK = "task"  #: a background task's notification (`<task-notification>`): Claude Code's word, not a prompt
+    PEER = "peer"  #: a message from a teammate or another Claude session (core/notices.py): not a prompt
     ATTACHMENT = "attachment"
     PROGRESS = "progress"
     UNKNOWN = "unknown"  #: a record type we do not know: kept, shown inert
@@ -249,6 +251,8 @@ class Message:
     is_error: bool = False
     pre_tokens: int | None = None  #: compaction: tokens before it
     micro: bool = False  #: a microcompact boundary
+    queued: bool = False  #: a prompt typed while Claude worked, taken in the middle of its turn
+    sender: str | None = None  #: a peer's message: who sent it ("researcher (teammate)")
 
     @property
     def spans(self) -> list[Span]:

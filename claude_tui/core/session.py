@@ -30,38 +30,28 @@ from claude_tui.core.model import (
     pause_ms,
     plausible,
 )
+from claude_tui.core.notices import is_peer, is_task, peer_parts, task_text
 from claude_tui.core.reader import Line
 from claude_tui.core.records import LineResult, continued, parse_line
+from claude_tui.core.shapes import METADATA_TYPES, RECORD_TYPES, add_fact, fact_of
 from claude_tui.core.threads import Layout
 from claude_tui.core.usage import Tokens, replaces, unreadable_usage
 
-#: Record types that carry session metadata and are not shown as rows.
-METADATA_TYPES = frozenset(
-    {
-        "summary",
-        "custom-title",
-        "ai-title",
-        "file-history-snapshot",
-        "file-history-delta",
-        "queue-operation",
-        "last-prompt",
-        "mode",
-        "permission-mode",
-        "atis-latch",
-        "bridge-session",
-        "pr-link",
-    }
-)
 #: System record subtypes that are never an API error, whatever their level.
 _NOT_API_ERRORS = frozenset({"compact_boundary", "microcompact_boundary", "turn_duration"})
 #: Tools whose calls start a subagent.
 AGENT_TOOLS = frozenset({"Task", "Agent"})
 #: Tags that wrap text Claude Code (or its IDE integrations: ide_opened_file, ide_selection, ...)
 #: injects into user records; not what the user typed.
-_INJECTED = re.compile(r"<(system-reminder|local-command-caveat|ide_[a-z_]+)>.*?</\1>", re.S)
+_INJECTED = re.compile(
+    r"<(system-reminder|local-command-caveat|ide_[a-z_]+|uploaded_files|fork-boilerplate)>.*?</\1>", re.S
+)
+#: A prompt typed as a slash command (`/context`, `/review the parser`), not a path (`/home/me/x`).
+_SLASH_COMMAND = re.compile(r"/[A-Za-z][\w:.-]*(?:\s|$)")
 _COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.S)
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.S)
 _BASH_INPUT = re.compile(r"<bash-input>(.*?)</bash-input>", re.S)
+_COMMAND_TAGS = ("<command-name>", "<command-message>")
 _OUTPUT_TAGS = ("<local-command-stdout>", "<local-command-stderr>", "<bash-stdout>", "<bash-stderr>")
 #: Structured tool results above this many bytes have their strings capped in memory.
 _BIG_LINE = 256 * 1024
@@ -112,6 +102,7 @@ class Session:
         self.error_ids: set[str] = set()
         self.custom_title: str | None = None
         self.ai_title: str | None = None
+        self.facts: dict[str, Any] = {}  #: what FACT records said (core/shapes.fact_of): agent_name, pr_links, ...
         self.summaries: dict[str, str] = {}  #: leafUuid -> summary, as found in this file
         self.cwds: dict[str, None] = {}
         self.branches: dict[str, None] = {}
@@ -134,6 +125,9 @@ class Session:
         self._inline_agents: dict[str, Session] = {}  #: sidechain uuid -> its subagent
         self._progress_agents: dict[str, Session] = {}  #: Task tool_use id -> subagent from progress copies
         self._agents_by_id: dict[str, ToolCall] = {}  #: agentId named in a Task result -> the call
+        #: a saved hook context's uuid -> the parent it stands for: Claude Code saves it again after each record
+        #: with the same uuid, and the next record names it as its parent
+        self._aliases: dict[str, str | None] = {}
         self._layout: tuple[int, Layout] | None = None
         self._update = Update(first_new=-1)  # outside `feed`, changes are not tracked
 
@@ -197,8 +191,11 @@ class Session:
             rtype = "?"
         self.record_types[rtype] += 1
         uuid = obj.get("uuid")
-        if type(uuid) is str and (uuid in self._by_uuid or uuid in self._inline_agents):
-            self._note(span, f"record {uuid[:8]} written twice")  # counted once: no second prompt, fork or time
+        if type(uuid) is str and (uuid in self._by_uuid or uuid in self._inline_agents or uuid in self._aliases):
+            if uuid in self._aliases:  # a hook's context saved again, after the record before it
+                self._aliases[uuid] = self._parent_of(obj)
+            else:
+                self._note(span, f"record {uuid[:8]} written twice")  # counted once: no second prompt, fork or time
             return
         stamp = obj.get("timestamp")
         if obj.get("isSidechain") is True and not self.is_agent:
@@ -257,12 +254,23 @@ class Session:
     def _on_user(self, obj: dict[str, Any], span: Span | None) -> None:
         blocks, results, odd = content_blocks(record_content(obj))
         first = blocks[0].text if blocks and blocks[0].type == "text" else None
-        kind = user_kind(obj, first, bool(results))
-        message = self._new_message(kind, obj, span, blocks=blocks)
+        message = self._said(user_kind(obj, first, bool(results)), obj, span, blocks)
         if odd:
             self._odd_shape(span, "a user record's content")
         for item in results:
             self._add_result(item, obj, span, message)
+
+    def _said(self, kind: Kind, obj: dict[str, Any], span: Span | None, blocks: list[Block]) -> Message:
+        """A message in the user's turn: a task's notification as its lines, a peer's as its sender and body."""
+        if kind is Kind.TASK:
+            return self._new_message(kind, obj, span, text=task_text(plain_of(blocks)))
+        if kind is Kind.PEER:
+            sender, summary, body = peer_parts(plain_of(blocks))
+            others = [b for b in blocks if b.type != "text"]
+            message = self._new_message(kind, obj, span, blocks=[Block("text", body), *others], text=summary)
+            message.sender = sender
+            return message
+        return self._new_message(kind, obj, span, blocks=blocks)
 
     def _on_assistant(self, obj: dict[str, Any], span: Span | None) -> None:
         payload = obj.get("message")
@@ -272,6 +280,8 @@ class Session:
         message = self._by_message_id.get(mid) if isinstance(mid, str) else None
         if message is None:
             kind = Kind.API_ERROR if obj.get("isApiErrorMessage") else Kind.ASSISTANT
+            if kind is Kind.ASSISTANT and payload.get("model") == "<synthetic>":
+                kind = Kind.SYSTEM  # Claude Code's stand-in ("No response requested."): no answer
             message = self._new_message(kind, obj, span)
             message.message_id = mid if isinstance(mid, str) else None
             if message.message_id:
@@ -424,7 +434,7 @@ class Session:
             self._new_message(Kind.HOOK, obj, span, text=_hook_summary(obj))
             return
         elif subtype == "local_command":
-            self._new_message(Kind.COMMAND_OUTPUT, obj, span, text=content)
+            self._new_message(system_kind(content), obj, span, text=content)
             return
         elif subtype == "away_summary" and content.strip():
             self._new_message(Kind.RECAP, obj, span, text=recap_text(content))
@@ -448,9 +458,10 @@ class Session:
     def _on_attachment(self, obj: dict[str, Any], span: Span | None) -> None:
         attachment = obj.get("attachment")
         atype = as_text(attachment.get("type")) if isinstance(attachment, dict) else ""
-        if (prompt := queued_prompt(obj)) is not None:  # typed while Claude worked: a prompt like any other
+        if (queued := queued_message(obj)) is not None:  # typed while Claude worked, or a task's word, a peer's
+            kind, prompt = queued
             blocks, _, odd = content_blocks(prompt)
-            self._new_message(Kind.PROMPT, obj, span, blocks=blocks)
+            self._said(kind, obj, span, blocks).queued = kind in (Kind.PROMPT, Kind.COMMAND)
             if odd:
                 self._odd_shape(span, "a queued prompt")
             return
@@ -460,7 +471,28 @@ class Session:
             detail = as_text(attachment.get("hookName") or attachment.get("filename") or attachment.get("content"))
         self._new_message(kind, obj, span, text=" ".join(x for x in (atype or "attachment", detail[:200]) if x))
 
+    def _on_hook_context(self, obj: dict[str, Any], span: Span | None) -> None:
+        """A hook's context (a SessionStart hook's words to the model): one row; Claude Code saves it again after
+        each record, under the same uuid, as the next one's parent (see `_aliases`)."""
+        uuid = obj.get("uuid")
+        if isinstance(uuid, str):
+            self._aliases[uuid] = self._parent_of(obj)
+        name = as_text(obj.get("hookName") or obj.get("hookEvent")) or "hook"
+        text = f"{name} context  {as_text(obj.get('content'))[:PREVIEW_CHARS]}"
+        self._new_message(Kind.HOOK, {**obj, "uuid": None}, span, text=text)
+
+    def _parent_of(self, obj: dict[str, Any]) -> str | None:
+        """A record's parent: its parentUuid (or logicalParentUuid), a saved hook context it names standing for
+        the record that context was saved after."""
+        parent = obj.get("parentUuid")
+        if not isinstance(parent, str):
+            logical = obj.get("logicalParentUuid")
+            parent = logical if isinstance(logical, str) else None
+        return self._aliases.get(parent, parent) if parent is not None and self._aliases else parent
+
     def _on_metadata(self, rtype: str, obj: dict[str, Any]) -> None:
+        if (fact := fact_of(rtype, obj)) is not None:
+            add_fact(self.facts, *fact)
         if rtype == "custom-title" and obj.get("customTitle"):
             self.custom_title = as_text(obj["customTitle"])
         elif rtype == "ai-title" and obj.get("aiTitle"):
@@ -481,10 +513,7 @@ class Session:
     ) -> Message:
         uuid = obj.get("uuid")
         uuid = uuid if isinstance(uuid, str) else None
-        parent = obj.get("parentUuid")
-        if not isinstance(parent, str):
-            logical = obj.get("logicalParentUuid")
-            parent = logical if isinstance(logical, str) else None
+        parent = self._parent_of(obj)
         message = Message(
             kind,
             uuid,
@@ -687,7 +716,11 @@ class Session:
     def title(self, summaries: dict[str, str] | None = None) -> str:
         """Last custom title, last AI title, a summary of a leaf in this session, or the first prompt."""
         return pick_title(
-            self.custom_title, self.ai_title, {**self.summaries, **(summaries or {})}, self._by_uuid, self.first_prompt
+            self.custom_title or self.facts.get("agent_name"),
+            self.ai_title,
+            {**self.summaries, **(summaries or {})},
+            self._by_uuid,
+            self.first_prompt,
         )
 
     @property
@@ -801,6 +834,11 @@ def recap_text(content: str) -> str:
     return _RECAP_HINT.sub("", content).strip() or content
 
 
+def system_kind(content: str) -> Kind:
+    """What a `local_command` system record is: the command (2.1.x writes some so), or what it printed."""
+    return Kind.COMMAND if content.lstrip().startswith(_COMMAND_TAGS) else Kind.COMMAND_OUTPUT
+
+
 def user_kind(obj: dict[str, Any], first_text: str | None, has_results: bool) -> Kind:
     """What a user record is: tool results, a compaction summary, meta, a command, its output, or a prompt.
 
@@ -810,10 +848,14 @@ def user_kind(obj: dict[str, Any], first_text: str | None, has_results: bool) ->
         return Kind.TOOL_RESULT
     if obj.get("isCompactSummary"):
         return Kind.COMPACT_SUMMARY
+    text = first_text.lstrip() if first_text else ""
+    if is_task(text):
+        return Kind.TASK
+    if is_peer(text):  # another session's is meta: its words are Claude Code's around the message
+        return Kind.PEER
     if obj.get("isMeta"):
         return Kind.META
-    text = first_text.lstrip() if first_text else ""
-    if text.startswith(("<command-name>", "<command-message>", "<bash-input>")):
+    if text.startswith((*_COMMAND_TAGS, "<bash-input>")):
         return Kind.COMMAND
     if text.startswith(_OUTPUT_TAGS):
         return Kind.COMMAND_OUTPUT
@@ -952,16 +994,28 @@ def content_blocks(content: Any) -> tuple[list[Block], list[dict[str, Any]], boo
     return blocks, results, odd
 
 
-def queued_prompt(obj: dict[str, Any]) -> str | list[Any] | None:
-    """The prompt of a `queued_command` attachment (typed while Claude was at work; 2.1.x): a string or a
-    list of blocks, like a user record's content. None for any other record, and for a queued `!` command."""
+def queued_message(obj: dict[str, Any]) -> tuple[Kind, str | list[Any]] | None:
+    """What a `queued_command` attachment (typed while Claude was at work; 2.1.x) passes on, and its content (a
+    string or a list of blocks, like a user record's): a prompt, a slash command, a task's notification or a
+    peer's message. None for any other record, and for a queued `!` command."""
     attachment = obj.get("attachment")
     if not isinstance(attachment, dict) or attachment.get("type") != "queued_command":
         return None
     prompt = attachment.get("prompt")
-    if attachment.get("commandMode", "prompt") != "prompt" or not isinstance(prompt, str | list):
+    mode = attachment.get("commandMode", "prompt")
+    if not isinstance(prompt, str | list) or mode not in ("prompt", "task-notification"):
         return None
-    return prompt
+    first = prompt if isinstance(prompt, str) else next((b.text for b in content_blocks(prompt)[0]), "")
+    if mode == "task-notification" or is_task(first):
+        return Kind.TASK, prompt
+    if is_peer(first):
+        return Kind.PEER, prompt
+    return (Kind.COMMAND if _SLASH_COMMAND.match(first.lstrip()) else Kind.PROMPT), prompt
+
+
+def plain_of(blocks: list[Block]) -> str:
+    """The text blocks of a message, joined (as Message.plain_text)."""
+    return "\n\n".join(b.text for b in blocks if b.type == "text")
 
 
 def _other_block(item: dict[str, Any]) -> Block:
@@ -1026,6 +1080,7 @@ _HANDLERS = {
     "system": Session._on_system,
     "progress": Session._on_progress,
     "attachment": Session._on_attachment,
+    "saved_hook_context": Session._on_hook_context,
 }
 #: Record types the model knows; any other is kept as an unknown row, with a note the first time.
-KNOWN_TYPES = frozenset(_HANDLERS) | METADATA_TYPES
+KNOWN_TYPES = frozenset(RECORD_TYPES)

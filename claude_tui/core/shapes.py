@@ -129,7 +129,9 @@ PROGRESS_TYPES: dict[str, str] = {
 }
 
 #: Record types whose records are not rows of the conversation: read by `Session._on_metadata`.
-METADATA_TYPES = frozenset(t for t, (how, _) in RECORD_TYPES.items() if how is not Treatment.MESSAGE)
+METADATA_TYPES = frozenset(
+    t for t, (how, _) in RECORD_TYPES.items() if how in (Treatment.TITLE, Treatment.FACT, Treatment.QUIET)
+)
 
 
 def fact_of(rtype: str, obj: dict[str, Any]) -> tuple[str, Any] | None:

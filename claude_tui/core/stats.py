@@ -14,6 +14,7 @@ from claude_tui.core.forked import Forked, can_fork
 from claude_tui.core.model import Kind, Message, active_seconds, earlier, parse_time, pause_ms, span_seconds
 from claude_tui.core.reader import Reader, ReadError, open_readonly
 from claude_tui.core.session import KNOWN_TYPES, Session, agent_id_of, nothing_exchanged, pick_title
+from claude_tui.core.shapes import merged_facts
 from claude_tui.core.usage import Tokens, UsageTotal, by_model, other_models, priced_as
 
 #: Files at least this big are counted in two halves at once (a smaller one is read in less than a
@@ -50,8 +51,13 @@ def _inline(session: Session) -> list[Session]:
 def _assistant_messages(session: Session) -> int:
     """Distinct message ids over top-level assistant records (an id-less record counts alone), inline sidechains'
     included; Claude Code's API error messages are not answers."""
-    own = sum(1 for m in session.messages if m.record_type == "assistant" and m.kind is not Kind.API_ERROR)
+    own = sum(1 for m in session.messages if m.record_type == "assistant" and m.kind not in _NO_ANSWER)
     return own + sum(_assistant_messages(sub) for sub in _inline(session))
+
+
+#: Kinds of assistant records that are not answers: Claude Code's message about a failed call, and its stand-in
+#: for an answer ("No response requested.", a `<synthetic>` message).
+_NO_ANSWER = (Kind.API_ERROR, Kind.SYSTEM)
 
 
 def _call_ids(session: Session) -> set[str]:
@@ -131,6 +137,7 @@ class Tally:
     slugs: list[str]
     custom_title: str | None
     ai_title: str | None
+    session_facts: dict[str, Any]  #: what its FACT records said (Session.facts)
     summaries: dict[str, str]
     first_prompt: str  #: Session.first_ask
     first_command: str
@@ -184,6 +191,7 @@ class Tally:
             slugs=list(session.slugs),
             custom_title=session.custom_title,
             ai_title=session.ai_title,
+            session_facts=merged_facts({}, session.facts),
             summaries=dict(session.summaries),
             first_prompt=session.first_ask(),
             first_command=session.first_text(Kind.COMMAND),
@@ -257,6 +265,7 @@ class Tally:
             slugs=_union(self.slugs, after.slugs),
             custom_title=after.custom_title or self.custom_title,
             ai_title=after.ai_title or self.ai_title,
+            session_facts=merged_facts(self.session_facts, after.session_facts),
             summaries={**self.summaries, **after.summaries},
             first_prompt=self.first_prompt or after.first_prompt,
             first_command=self.first_command or after.first_command,
@@ -278,7 +287,7 @@ class Tally:
         own = UsageTotal.of_models(self.usage)
         total = UsageTotal.of_models(_summed(self.usage, self.agent_usage)) if self.agent_usage else own
         title = pick_title(
-            self.custom_title,
+            self.custom_title or self.session_facts.get("agent_name"),
             self.ai_title,
             {**self.summaries, **(summaries or {})},
             self.uuids,
@@ -294,6 +303,7 @@ class Tally:
             "problems": [f"line {n}: {what}" if n else what for n, what in self.problems],
             "record_types": self.record_types,
             "user_prompts": self.kinds.get(Kind.PROMPT, 0),
+            "commands": self.kinds.get(Kind.COMMAND, 0),
             "assistant_messages": self.assistant_messages,
             "tool_calls": len(self.calls),
             "tool_errors": len(self.errors & self.calls),
@@ -323,6 +333,7 @@ class Tally:
             "empty": nothing_exchanged(self.kinds),
             "warmup": bool(self.warmup),
             "plan_slugs": self.slugs,
+            "session_facts": self.session_facts,
         }
 
 
