@@ -23,7 +23,7 @@ from markdown_it import MarkdownIt
 
 from claude_tui import __version__
 from claude_tui.core.diff import EDIT_TOOLS, unified
-from claude_tui.core.model import LOST_CALL, Block, Kind, Message, ToolCall, parse_time
+from claude_tui.core.model import LOST_CALL, QUEUED, Block, Kind, Message, ToolCall, parse_time
 from claude_tui.core.sanitize import folded, inert_json, visible_controls, without_markup
 from claude_tui.core.session import AGENT_TOOLS, Session, as_text, prompt_text
 from claude_tui.core.source import full_output
@@ -32,12 +32,14 @@ from claude_tui.core.stats import (
     human_cost,
     human_count,
     human_duration,
+    human_facts,
     human_models,
     human_size,
     human_span,
     human_time,
     local_time,
     plural,
+    prompt_counts,
     session_stats,
     subagents_share,
     zoned,
@@ -130,9 +132,13 @@ class _Walker:
                 f" {others} not in this export: the app's < and > switch branches, x exports the one shown)",
                 "fork",
             )
-        if kind is Kind.PROMPT or kind is Kind.ASSISTANT:
-            title = "Prompt" if kind is Kind.PROMPT else "Assistant"
-            meta = " · ".join(x for x in (m.model or "", self.when(m.timestamp)) if x)
+        if kind in (Kind.PROMPT, Kind.ASSISTANT, Kind.PEER):
+            title = {Kind.PROMPT: "Prompt", Kind.ASSISTANT: "Assistant"}.get(kind) or f"Message from {m.sender}"
+            if m.queued:
+                title += f" ({QUEUED})"
+            meta = " · ".join(
+                x for x in (m.model or "", m.text if kind is Kind.PEER else "", self.when(m.timestamp)) if x
+            )
             out.open_box(kind.value, title, meta)
             for block in m.blocks:
                 self.block(session, block, m.typed)
@@ -155,7 +161,11 @@ class _Walker:
             out.prose(m.plain_text)
             out.close_box()
         elif kind is Kind.COMMAND:
-            out.note(f"▸ command: {folded(without_markup(prompt_text(m, COMMAND_CHARS)), COMMAND_CHARS)}", "command")
+            queued = f" ({QUEUED})" if m.queued else ""
+            command = folded(without_markup(prompt_text(m, COMMAND_CHARS)), COMMAND_CHARS)
+            out.note(f"▸ command: {command}{queued}", "command")
+        elif kind is Kind.TASK:
+            out.note(f"⚙ background {_row(m.plain_text)}", "command")
         elif kind is Kind.COMMAND_OUTPUT and "\n" in (output := without_markup(m.plain_text).strip()):
             out.note("▸ command output:", "command")  # what the next prompt may be about: kept as lines
             self.trimmed(output, OUTPUT_LINES, "output")
@@ -293,7 +303,8 @@ def _fact_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
         ("Claude Code", ", ".join(facts["versions"]) or "-"),
         (
             "Messages",
-            f"{plural(facts['user_prompts'], 'prompt')}, {plural(facts['assistant_messages'], 'answer')}, "
+            f"{prompt_counts(facts['user_prompts'], facts['commands'])}, "
+            f"{plural(facts['assistant_messages'], 'answer')}, "
             f"{plural(facts['tool_calls'], 'tool call')} ({plural(facts['tool_errors'], 'error')})"
             + (" in all branches" if facts["forks"] else ""),
         ),
@@ -308,6 +319,8 @@ def _fact_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
         ),
         ("Cost at list price", (cost or "-") + (f" ({share})" if share else "")),
     ]
+    if told := human_facts(facts["session_facts"]):
+        rows.append(("Facts", " · ".join(told)))
     if facts["problems"]:
         rows.append(("Damage", damage(len(facts["problems"]), facts["malformed_lines"])))
     return rows
@@ -409,6 +422,8 @@ def _json_message(session: Session, m: Message) -> dict[str, Any]:
         "is_error": m.is_error or m.kind is Kind.API_ERROR,
         "pre_tokens": m.pre_tokens,
         "micro": m.micro,
+        "queued": m.queued,
+        "sender": m.sender,
     }
 
 

@@ -50,6 +50,9 @@ class Kind(StrEnum):
     UNKNOWN = "unknown"  #: a record type we do not know: kept, shown inert
 
 
+#: How a prompt typed while Claude worked is marked, in the app and in exports.
+QUEUED = "queued while Claude worked"
+
 #: What stands for a lost call's input.
 LOST_CALL = "its call is not in the file (a damaged line?)"
 

@@ -466,6 +466,33 @@ def human_models(models: list[str], subagent_models: list[str]) -> str:
     return f"{own} (subagents also: {theirs})" if own else f"subagents: {theirs}"
 
 
+def human_facts(facts: dict[str, Any]) -> list[str]:
+    """What a session's FACT records said (Session.facts), in short: "permissions auto", "PR #58", ..."""
+    out = []
+    if facts.get("agent_setting"):
+        out.append(f"agent {facts['agent_setting']}")
+    if facts.get("mode") not in (None, "normal"):
+        out.append(f"mode {facts['mode']}")
+    if facts.get("permission_mode") not in (None, "default"):
+        out.append(f"permissions {facts['permission_mode']}")
+    out += [f"PR #{pr['number']}" if pr["number"] else f"PR {pr['url']}" for pr in facts.get("pr_links", ())]
+    if came := facts.get("teleported_from"):
+        out.append(f"teleported from {came['session'] or 'the web'}")
+    if fork := facts.get("forked_from"):
+        out.append(f"forked from session {fork['session'] or '?'}")
+    if facts.get("worktree"):
+        out.append(f"worktree {facts['worktree']}")
+    if facts.get("relocated_to"):
+        out.append(f"moved to {facts['relocated_to']}")
+    out += [f"artifact {a['title'] or a['url']}" for a in facts.get("artifacts", ())]
+    return out
+
+
+def prompt_counts(prompts: int, commands: int) -> str:
+    """ "12 prompts, 3 commands" (the commands only when there are some): the same words in the header and the list."""
+    return plural(prompts, "prompt") + (f", {plural(commands, 'command')}" if commands else "")
+
+
 def subagents_share(facts: dict[str, Any]) -> str:
     """What the tokens and cost of a session's `facts` include besides its file: "with 6 subagents; the session's
     file alone: 855.2k tokens, $1.97"; "" when nothing."""
@@ -534,7 +561,8 @@ def format_stats(facts: dict[str, Any]) -> str:
         f"  project   {facts['project'] or '-'}" + (f"  ({', '.join(facts['branches'])})" if facts["branches"] else ""),
         f"  when      {_span(facts['started'], facts['ended'])}"
         f"  ({human_span(facts['duration_s'], facts['active_s'])})",
-        f"  messages  {plural(facts['user_prompts'], 'prompt')}, {plural(facts['assistant_messages'], 'answer')}, "
+        f"  messages  {prompt_counts(facts['user_prompts'], facts['commands'])}, "
+        f"{plural(facts['assistant_messages'], 'answer')}, "
         f"{plural(facts['tool_calls'], 'tool call')} ({plural(facts['tool_errors'], 'error')}, "
         f"{facts['unpaired_tool_calls']} unanswered)",
         f"  threads   {facts['forks']} forks, {facts['compactions']} compactions, {facts['subagents']} subagents, "
@@ -548,6 +576,8 @@ def format_stats(facts: dict[str, Any]) -> str:
         f"  records   {facts['records']}"
         + (f" · {damage(len(facts['problems']), facts['malformed_lines'])}" if facts["problems"] else ""),
     ]
+    if told := human_facts(facts["session_facts"]):
+        lines.append(f"  facts     {' · '.join(told)}")
     lines += [f"  problem   {p}" for p in facts["problems"][:10]]
     if len(facts["problems"]) > 10:
         lines.append(f"  ...and {len(facts['problems']) - 10} more problems")

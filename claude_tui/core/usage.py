@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -238,6 +238,15 @@ def other_models(usage: dict[str | None, Tokens], own: Iterable[str]) -> list[st
         if model and model != "<synthetic>" and model not in own:
             output[model] = output.get(model, 0) + tokens.output
     return sorted(output, key=lambda model: (-output[model], model))
+
+
+def most_used_first(models: list[str], output: Mapping[str | None, int]) -> list[str]:
+    """`models` with the one that wrote the most output tokens first (in ties, the first seen); `output` is keyed
+    by `priced_as`: how the list, the facts pane and the header order a session's models."""
+    written: dict[str | None, int] = {}
+    for key, count in output.items():
+        written[model_of(key)] = written.get(model_of(key), 0) + count
+    return sorted(models, key=lambda model: -written.get(model, 0))
 
 
 def by_model(items: Iterable[tuple[str | None, Tokens]]) -> dict[str | None, Tokens]:
