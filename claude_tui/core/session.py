@@ -478,7 +478,9 @@ class Session:
         if isinstance(uuid, str):
             self._aliases[uuid] = self._parent_of(obj)
         name = as_text(obj.get("hookName") or obj.get("hookEvent")) or "hook"
-        text = f"{name} context  {as_text(obj.get('content'))[:PREVIEW_CHARS]}"
+        content = obj.get("content")
+        said = "\n".join(map(as_text, content)) if isinstance(content, list) else as_text(content)
+        text = f"{name} context  {said[:PREVIEW_CHARS]}"
         self._new_message(Kind.HOOK, {**obj, "uuid": None}, span, text=text)
 
     def _parent_of(self, obj: dict[str, Any]) -> str | None:
