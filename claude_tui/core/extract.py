@@ -27,7 +27,6 @@ from claude_tui.core.model import (
     Message,
     earlier,
     parse_time,
-    pause_ms,
     plausible,
     usual_digits,
 )
@@ -51,6 +50,7 @@ from claude_tui.core.session import (
     user_kind,
 )
 from claude_tui.core.shapes import fact_of
+from claude_tui.core.timeline import Timeline, stamp_ms
 from claude_tui.core.usage import Tokens, priced_as, replaces, usage_counts
 
 #: Row kinds of the full-text index, by code; and the role each belongs to (an API error and a
@@ -108,8 +108,8 @@ class State:
     __slots__ = (
         "agent", "agent_name", "ai_title", "answers", "branches", "calls", "calls_seen", "commands", "custom_title",
         "cwds", "errors", "errors_seen", "first_command", "first_prompt", "first_ts", "has_answer", "inline_subs",
-        "last_ts", "last_uuid", "leaves", "lines", "models", "msgs", "owner", "paused_ms", "prev_ts", "progress",
-        "prompt_seen", "prompts", "seen", "sidechain", "usage", "warmup", "worktrees",
+        "last_ts", "last_uuid", "leaves", "lines", "models", "msgs", "owner", "progress",
+        "prompt_seen", "prompts", "seen", "sidechain", "spans", "usage", "warmup", "worktrees",
     )  # fmt: skip
 
     def __init__(self, agent: bool = False) -> None:
@@ -118,8 +118,7 @@ class State:
         self.lines = 0
         self.first_ts: str | None = None  #: the earliest record time
         self.last_ts: str | None = None  #: the latest
-        self.prev_ts: str | None = None  #: the time of the last record read (in file order)
-        self.paused_ms = 0  #: the pauses between its records (see model.pause_ms)
+        self.spans: list[list[int]] = []  #: its records' times, as timeline.Timeline keeps them
         self.cwds: list[str] = []
         self.branches: list[str] = []
         self.models: list[str] = []
@@ -165,7 +164,7 @@ class State:
             "owner": self.owner,
             "first_ts": self.first_ts,
             "last_ts": self.last_ts,
-            "paused_ms": self.paused_ms,
+            "paused_ms": Timeline(self.spans).paused_ms,
             "cwds": self.cwds,
             "branches": self.branches,
             "models": self.models,
@@ -484,10 +483,9 @@ class Extractor:
         timed = self._sec is not None
         rtype = get("type")
         if timed:  # as Session.add_record (an inline sidechain's too)
-            previous = state.prev_ts
-            if previous is not None:
-                state.paused_ms += pause_ms(previous, stamp)
-            state.prev_ts = stamp
+            ms = stamp_ms(stamp)
+            if ms is not None:
+                Timeline(state.spans).add(ms)
             if state.first_ts is None or earlier(stamp, state.first_ts):
                 state.first_ts = stamp
             if state.last_ts is None or earlier(state.last_ts, stamp):

@@ -116,19 +116,6 @@ def earlier(a: str, b: str) -> bool:
     return ta is not None and tb is not None and ta < tb
 
 
-def pause_ms(before: str, after: str) -> int:
-    """Milliseconds of a pause between two record times: a gap longer than PAUSE_S (the session
-    was left, then resumed), else 0. Whole milliseconds, so that sums are exact in any order.
-
-    Times in the same hour of Claude Code's `...Z` form are never a pause, and are not parsed."""
-    if before[:13] == after[:13] and before[-1:] == "Z" == after[-1:]:
-        return 0
-    start, end = parse_time(before), parse_time(after)
-    if start is None or end is None or end - start <= PAUSE_S:
-        return 0
-    return round((end - start) * 1000)
-
-
 def span_seconds(started: str | None, ended: str | None) -> float | None:
     """The time between the first and last record; None without both times. Never below zero: a
     last record may be stamped a few ms before the one written ahead of it."""

@@ -27,7 +27,6 @@ from claude_tui.core.model import (
     ToolCall,
     ToolResult,
     earlier,
-    pause_ms,
     plausible,
 )
 from claude_tui.core.notices import is_peer, is_task, peer_parts, task_text
@@ -35,6 +34,7 @@ from claude_tui.core.reader import Line
 from claude_tui.core.records import LineResult, continued, parse_line
 from claude_tui.core.shapes import METADATA_TYPES, RECORD_TYPES, add_fact, fact_of
 from claude_tui.core.threads import Layout
+from claude_tui.core.timeline import Timeline, stamp_ms
 from claude_tui.core.usage import Tokens, replaces, unreadable_usage
 
 #: System record subtypes that are never an API error, whatever their level.
@@ -112,10 +112,7 @@ class Session:
         self.turn_durations: list[float] = []
         self.first_timestamp: str | None = None  #: the earliest record time (records are not always in order)
         self.last_timestamp: str | None = None  #: the latest
-        self.first_in_file: str | None = None  #: the times of the first and last records in file order
-        self.last_in_file: str | None = None
-        self.pauses = 0  #: between its records (see model.pause_ms), and their length
-        self.paused_ms = 0
+        self.timeline = Timeline()  #: its records' times, the pauses between them (core/timeline.py)
         self.usage_unreadable = False  #: a message's usage held what is not a token count (noted the first time)
         self.version = 0  #: bumped by every feed that changed something
         self._by_uuid: dict[str, Message] = {}
@@ -238,12 +235,8 @@ class Session:
 
     def _note_time(self, stamp: str) -> None:
         """Take a record's time into the session's span and pauses (records are not always in order)."""
-        previous = self.last_in_file
-        if previous is not None and (paused := pause_ms(previous, stamp)):
-            self.pauses += 1
-            self.paused_ms += paused
-        self.first_in_file = self.first_in_file or stamp
-        self.last_in_file = stamp
+        if (ms := stamp_ms(stamp)) is not None:
+            self.timeline.add(ms)
         if self.first_timestamp is None or earlier(stamp, self.first_timestamp):
             self.first_timestamp = stamp
         if self.last_timestamp is None or earlier(self.last_timestamp, stamp):
@@ -714,6 +707,15 @@ class Session:
             self._update.touch(sub.parent_call.message)
 
     # ---------------------------------------------------------------- facts
+
+    @property
+    def pauses(self) -> int:
+        """Pauses on its time line (each a gap over model.PAUSE_S), and their length."""
+        return self.timeline.pauses
+
+    @property
+    def paused_ms(self) -> int:
+        return self.timeline.paused_ms
 
     def title(self, summaries: dict[str, str] | None = None) -> str:
         """Last custom title, last AI title, a summary of a leaf in this session, or the first prompt."""

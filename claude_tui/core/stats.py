@@ -11,10 +11,11 @@ from typing import Any
 
 from claude_tui.core.files import agent_files, attach_agents, read_session, session_of
 from claude_tui.core.forked import Forked, can_fork
-from claude_tui.core.model import Kind, Message, active_seconds, earlier, parse_time, pause_ms, span_seconds
+from claude_tui.core.model import Kind, Message, active_seconds, earlier, parse_time, span_seconds
 from claude_tui.core.reader import Reader, ReadError, open_readonly
 from claude_tui.core.session import KNOWN_TYPES, Session, agent_id_of, nothing_exchanged, pick_title
 from claude_tui.core.shapes import merged_facts
+from claude_tui.core.timeline import Timeline
 from claude_tui.core.usage import Tokens, UsageTotal, by_model, other_models, priced_as
 
 #: Files at least this big are counted in two halves at once (a smaller one is read in less than a
@@ -144,11 +145,8 @@ class Tally:
     warmup: bool | None  #: the first prompt is "Warmup" (None: no prompt)
     started: str | None  #: the earliest record time
     ended: str | None  #: the latest
-    first_in_file: str | None  #: the times of the first and last records in file order: the pause
-    last_in_file: str | None  #: between two stretches is between those
     turn_durations: list[float]
-    pauses: int  #: between its records (see model.pause_ms), and their length
-    paused_ms: int
+    timeline: Timeline  #: its records' times (the pauses between them)
     usage_unreadable: bool  #: its note is given once a file (see Session.usage_unreadable)
 
     @classmethod
@@ -198,11 +196,8 @@ class Tally:
             warmup=session.is_warmup if Kind.PROMPT in kinds else None,
             started=session.first_timestamp,
             ended=session.last_timestamp,
-            first_in_file=session.first_in_file,
-            last_in_file=session.last_in_file,
             turn_durations=list(session.turn_durations),
-            pauses=session.pauses,
-            paused_ms=session.paused_ms,
+            timeline=Timeline([list(span) for span in session.timeline.spans]),
             usage_unreadable=session.usage_unreadable,
         )
 
@@ -231,8 +226,6 @@ class Tally:
         problems = self.problems + [
             (n + lines if n else 0, what) for n, what in after.problems if (n, what) not in found
         ]
-        before_gap, after_gap = self.last_in_file, after.first_in_file
-        gap = pause_ms(before_gap, after_gap) if before_gap is not None and after_gap is not None else 0
         return Tally(
             session_id=self.session_id,
             path=self.path,
@@ -272,11 +265,8 @@ class Tally:
             warmup=self.warmup if self.warmup is not None else after.warmup,
             started=_earliest(self.started, after.started),
             ended=_earliest(self.ended, after.ended, latest=True),
-            first_in_file=self.first_in_file or after.first_in_file,
-            last_in_file=after.last_in_file or self.last_in_file,
             turn_durations=self.turn_durations + after.turn_durations,
-            pauses=self.pauses + after.pauses + bool(gap),
-            paused_ms=self.paused_ms + after.paused_ms + gap,
+            timeline=self.timeline.merged(after.timeline),
             usage_unreadable=self.usage_unreadable or after.usage_unreadable,
         )
 
@@ -324,10 +314,10 @@ class Tally:
             "started": self.started,
             "ended": self.ended,
             "duration_s": span_seconds(self.started, self.ended),
-            "active_s": active_seconds(self.started, self.ended, self.paused_ms),
+            "active_s": active_seconds(self.started, self.ended, self.timeline.paused_ms),
             "turns": len(self.turn_durations),
             "turn_time_s": round(sum(self.turn_durations), 3),
-            "interruptions": self.pauses,
+            "interruptions": self.timeline.pauses,
             "user_interrupts": self.kinds.get(Kind.INTERRUPT, 0),
             "api_errors": self.kinds.get(Kind.API_ERROR, 0),
             "empty": nothing_exchanged(self.kinds),
@@ -518,7 +508,7 @@ def human_duration(seconds: float | None) -> str:
 
 
 def human_span(duration_s: float | None, active_s: float | None) -> str:
-    """A session's length: "2h10m", or "2h10m active over 7d03h" when it paused (see model.pause_ms)."""
+    """A session's length: "2h10m", or "2h10m active over 7d03h" when it paused (see core/timeline.py)."""
     if duration_s is None or active_s is None or duration_s - active_s < 1:  # no pause (each is over an hour)
         return human_duration(duration_s)
     return f"{human_duration(active_s)} active over {human_duration(duration_s)}"
