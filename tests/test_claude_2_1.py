@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import orjson
+import pytest
 
 from claude_tui.core.export import export_session
 from claude_tui.core.extract import ROLES, ROW_KINDS, Extractor, State
@@ -183,3 +184,36 @@ def test_exports_say_what_each_is() -> None:
     queued = [m for m in document["messages"] if m["queued"]]
     assert [(m["kind"], m["text"]) for m in queued] == [("prompt", "also check the tests")]
     assert document["session"]["commands"] == 1 and document["session"]["user_prompts"] == 4
+
+
+def _answer_record() -> dict:
+    """The fixture's real 2.1.232 answer "Both are fixed." (its usage has speed and server_tool_use)."""
+    lines = [orjson.loads(line) for line in FIXTURE.read_bytes().splitlines()]
+    return next(r for r in lines if r.get("type") == "assistant" and "Both are fixed." in str(r["message"]["content"]))
+
+
+def test_fast_mode_is_unpriced_and_says_so() -> None:
+    record = _answer_record()
+    standard = session_stats(Session.from_lines(lines_of(orjson.dumps(record))))
+    assert record["message"]["usage"]["speed"] == "standard" and standard["cost_usd"]
+    record["message"]["usage"]["speed"] = "fast"
+    fast = session_stats(Session.from_lines(lines_of(orjson.dumps(record))))
+    assert fast["cost_usd"] is None and fast["unpriced_models"] == ["claude-opus-5 (fast mode)"]
+    assert fast["models"] == ["claude-opus-5"] and fast["tokens"] == standard["tokens"]
+    state, _ = index_rows(orjson.dumps(record))  # the list prices it alike
+    assert list(state.usage) == ["claude-opus-5 (fast mode)"]
+
+
+def test_web_searches_cost_ten_dollars_a_thousand_and_fetches_only_their_tokens() -> None:
+    record = _answer_record()
+    before = session_stats(Session.from_lines(lines_of(orjson.dumps(record))))["cost_usd"]
+    record["message"]["usage"]["server_tool_use"] = {"web_search_requests": 3, "web_fetch_requests": 5}
+    after = session_stats(Session.from_lines(lines_of(orjson.dumps(record))))
+    assert after["cost_usd"] == pytest.approx(before + 0.03)
+    assert after["web_search_requests"] == 3
+    record["message"]["usage"]["server_tool_use"] = {"web_search_requests": "3"}  # not a count: a note, no price
+    odd = Session.from_lines(lines_of(orjson.dumps(record)))
+    assert session_stats(odd)["cost_usd"] == pytest.approx(before)
+    assert [p.message for p in odd.problems] == [
+        "usage server_tool_use.web_search_requests '3' is not a token count: counted as 0"
+    ]

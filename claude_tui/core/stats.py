@@ -307,6 +307,7 @@ class Tally:
             "cost_usd": None if own.cost is None else round(own.cost, 6),
             "cost_with_subagents_usd": None if total.cost is None else round(total.cost, 6),
             "unpriced_models": sorted(total.unpriced_models),
+            "web_search_requests": total.tokens.web_searches,
             "models": self.models,
             "subagent_models": other_models(self.agent_usage, self.models),
             "versions": self.versions,
@@ -559,6 +560,7 @@ def format_stats(facts: dict[str, Any]) -> str:
         f"{facts['interruptions']} resumptions",
         f"  tokens    {human_count(tokens['input'])} in, {human_count(tokens['output'])} out, "
         f"{human_count(tokens['cache_read'])} cache read, {human_count(tokens['cache_creation'])} cache write"
+        + (f", {plural(facts['web_search_requests'], 'web search')}" if facts["web_search_requests"] else "")
         + (f"  {cost}" if cost else "")
         + (f"  ({share})" if share else ""),
         f"  models    {human_models(facts['models'], facts['subagent_models']) or '-'}"

@@ -51,6 +51,13 @@ LONG_PRICES: dict[str, tuple[float, float, float, float]] = {
 }
 #: Added to the model of a request billed at long-context rates: its usage is summed and priced apart.
 LONG_MARK = " (long context)"
+#: Added to the model of a request run in fast mode (`usage.speed: "fast"`): left unpriced, its usage apart.
+#: Fast mode's rates are a multiple of the model's that Anthropic's docs give differently by model and by date
+#: (6x for Opus 4.6, 2x for Opus 4.8 and 5, 12x over 200k input tokens at first): unpriced rather than wrong.
+FAST_MARK = " (fast mode)"
+#: Web search, a server tool, costs $10 per 1,000 searches beyond its tokens (Anthropic's pricing page, "Web
+#: search"); web fetch costs only the tokens of what it read.
+WEB_SEARCH_USD = 10.0 / 1000
 _PREFIXES = sorted(PRICES, key=len, reverse=True)
 _DATE_SUFFIX = re.compile(r"-\d{8}$")
 _NEXT_VERSION = re.compile(r"[-.]?\d")
@@ -78,15 +85,19 @@ def _family(model: str | None) -> str | None:
 
 def price_for(model: str | None) -> tuple[float, float, float, float] | None:
     """The price row of `model` (a key of `priced_as`: long-context rates when it says so), or None for a model
-    we do not know."""
+    we do not know, and for fast mode."""
+    if model and model.endswith(FAST_MARK):
+        return None
     name = model_of(model)
     family = _family(name)
     return (PRICES if name == model else LONG_PRICES).get(family) if family else None
 
 
 def priced_as(model: str | None, tokens: Tokens) -> str | None:
-    """The key one request's usage is summed and priced under: its model, marked when it is billed at long-context
-    rates."""
+    """The key one request's usage is summed and priced under: its model, marked when it ran in fast mode or is
+    billed at long-context rates."""
+    if model and tokens.fast:
+        return model + FAST_MARK
     if model and tokens.context > LONG_CONTEXT and _family(model) in LONG_PRICES:
         return model + LONG_MARK
     return model
@@ -94,7 +105,7 @@ def priced_as(model: str | None, tokens: Tokens) -> str | None:
 
 def model_of(key: str | None) -> str | None:
     """The model of a `priced_as` key."""
-    return key.removesuffix(LONG_MARK) if key else key
+    return key.removesuffix(LONG_MARK).removesuffix(FAST_MARK) if key else key
 
 
 @dataclass(slots=True)
@@ -106,6 +117,8 @@ class Tokens:
     cache_read: int = 0
     cache_creation: int = 0
     cache_creation_1h: int = 0  #: of cache_creation, written to the 1-hour cache (priced higher)
+    web_searches: int = 0  #: web search requests (server_tool_use.web_search_requests), priced per search
+    fast: int = 0  #: requests run in fast mode (usage.speed "fast"): one, for one request's usage
 
     @classmethod
     def from_usage(cls, usage: Any) -> Tokens | None:
@@ -128,6 +141,8 @@ class Tokens:
         self.cache_read += other.cache_read
         self.cache_creation += other.cache_creation
         self.cache_creation_1h += other.cache_creation_1h
+        self.web_searches += other.web_searches
+        self.fast += other.fast
 
     def cost(self, model: str | None) -> float | None:
         """USD at list price of `model` (a `priced_as` key), or None when the model is not in the table."""
@@ -137,7 +152,8 @@ class Tokens:
         p_in, p_out, p_write, p_read = price
         one_hour = self.cache_creation_1h
         writes = (self.cache_creation - one_hour) * p_write + one_hour * p_in * ONE_HOUR_WRITE
-        return (self.input * p_in + self.output * p_out + writes + self.cache_read * p_read) / 1e6
+        tokens = (self.input * p_in + self.output * p_out + writes + self.cache_read * p_read) / 1e6
+        return tokens + self.web_searches * WEB_SEARCH_USD
 
     def as_dict(self) -> dict[str, int]:
         return {
@@ -149,19 +165,23 @@ class Tokens:
         }
 
 
-def usage_counts(usage: dict[str, Any]) -> tuple[int, int, int, int, int]:
-    """(input, output, cache read, cache write, of which to the 1-hour cache) of a message's usage. What is not
-    a count (see `unreadable_usage`) counts as 0, as does a count not written."""
+def usage_counts(usage: dict[str, Any]) -> tuple[int, int, int, int, int, int, int]:
+    """(input, output, cache read, cache write, of which to the 1-hour cache, web searches, 1 in fast mode) of a
+    message's usage. What is not a count (see `unreadable_usage`) counts as 0, as does a count not written."""
     get = usage.get
     nested = get("cache_creation")
     c = _count(get("cache_creation_input_tokens"))
     h = _count(nested.get("ephemeral_1h_input_tokens")) if type(nested) is dict else 0
+    server = get("server_tool_use")
+    searches = _count(server.get("web_search_requests")) if type(server) is dict else 0
     return (
         _count(get("input_tokens")),
         _count(get("output_tokens")),
         _count(get("cache_read_input_tokens")),
         c,
         min(h, c),
+        searches,
+        int(get("speed") == "fast"),
     )
 
 
@@ -175,6 +195,9 @@ def unreadable_usage(usage: Any) -> str | None:
     nested = usage.get("cache_creation")  # the 1-hour part of the cache writes; any other shape gives none
     if type(nested) is dict:
         parts.append(("cache_creation.ephemeral_1h_input_tokens", nested.get("ephemeral_1h_input_tokens")))
+    server = usage.get("server_tool_use")
+    if type(server) is dict:
+        parts.append(("server_tool_use.web_search_requests", server.get("web_search_requests")))
     return next((f"usage {name} {repr(value)[:40]}" for name, value in parts if not _readable(value)), None)
 
 
