@@ -1225,3 +1225,13 @@ async def test_a_move_in_the_list_right_after_choosing_a_project_is_not_undone_b
         await settled(pilot, lambda: not view.reading)
         assert tree.chosen is not None and tree.chosen.name == "weather-cli" and sessions.cursor == 1
         assert sessions.chosen is not None and view.session is not None and view.session.id == sessions.chosen.id
+
+
+async def test_the_search_screens_date_hint_is_a_week_before_today(roots: list[Path]) -> None:
+    """Its example is the day "7d" means, by the app's clock (it was a fixed date, months old)."""
+    app = ClaudeTUI(roots, clock=dataclasses.replace(CLOCK, now=lambda: 1_800_000_000.0))  # 2027-01-15
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("ctrl+k")
+        await settled(pilot, lambda: app.screen.query("#search-since"))
+        assert app.screen.query_one("#search-since", Input).placeholder == "since (7d, 2027-01-08)"
