@@ -102,8 +102,8 @@ class SessionHeader(Static):
             parts.append(f"⎇ {one_line(branch, 80)}")
         if session.forks:
             parts.append(plural(len(session.forks), "fork"))
-        parts += [one_line(fact, 120) for fact in human_facts(session.facts)]
         parts.append(one_line(session.project_path or session.path, 300))
+        parts += [one_line(fact, 120) for fact in human_facts(session.facts)]  # last: the least of them
         text = Text(" · ".join(parts), style="dim")
         return text
 
