@@ -415,8 +415,8 @@ class Painter:
             left = Text.assemble(("$ ", p.accent), (prompt_text(message, 400), p.accent))
             if message.queued:
                 left.append(f"  {QUEUED}", p.faint)
-        elif kind is Kind.TASK:
-            left = Text.assemble(("⚙ ", p.accent), (text, p.dim))
+        elif kind is Kind.TASK:  # its lines (task and status, summary, output file) on one
+            left = Text.assemble(("⚙ ", p.accent), (tools.one_line(" · ".join(message.text.splitlines()), 600), p.dim))
         else:
             glyph = _QUIET_GLYPHS.get(kind, "·")
             label = kind.value.replace("_", " ") if kind is not Kind.UNKNOWN else message.record_type
