@@ -26,9 +26,9 @@ def shown(session: Session) -> list[tuple[str, str]]:
     return [(m.kind.value, m.plain_text.split("\n")[0]) for m in session.visible()]
 
 
-def index_rows(data: bytes) -> tuple[State, list[tuple[str, str, str]]]:
-    """The facts and the (role, kind, text) rows the index makes of a file."""
-    extractor = Extractor(State(), 1, 0)
+def index_rows(data: bytes, agent: bool = False) -> tuple[State, list[tuple[str, str, str]]]:
+    """The facts and the (role, kind, text) rows the index makes of a file (`agent`: a subagent's transcript)."""
+    extractor = Extractor(State(agent), 1, 0)
     extractor.feed(data.rstrip(b"\n"), 0)
     rows = [
         (ROLES[row[3]], ROW_KINDS[row[3]], text) for row, (_, text) in zip(extractor.rows, extractor.texts, strict=True)
@@ -104,8 +104,10 @@ def test_a_message_from_another_session_or_a_teammate_names_its_sender_and_is_no
     assert message.kind is Kind.PEER
     assert (message.sender, message.text) == ("team-lead (teammate)", "Feature engineering & selection research")
     assert message.plain_text == 'You are a research agent on team "ml-optimization-framework".'
-    _, rows = index_rows(orjson.dumps(teammate))
+    assert lead.title() == "Feature engineering & selection research"  # its lead's summary titles the transcript
+    state, rows = index_rows(orjson.dumps(teammate), agent=True)
     assert rows == [("assistant", "peer", message.plain_text)]
+    assert state.facts()["first_prompt"] == lead.title() and state.prompts == 0
 
 
 def test_wrappers_before_a_typed_prompt_never_title_the_session() -> None:

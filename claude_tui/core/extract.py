@@ -107,8 +107,8 @@ class State:
 
     __slots__ = (
         "agent", "agent_name", "ai_title", "answers", "branches", "calls", "calls_seen", "commands", "custom_title",
-        "cwds", "errors", "errors_seen", "first_command", "first_prompt", "first_ts", "has_answer", "inline_subs",
-        "last_ts", "last_uuid", "leaves", "lines", "models", "msgs", "owner", "progress",
+        "cwds", "errors", "errors_seen", "first_command", "first_peer", "first_prompt", "first_ts", "has_answer",
+        "inline_subs", "last_ts", "last_uuid", "leaves", "lines", "models", "msgs", "owner", "progress",
         "prompt_seen", "prompts", "seen", "sidechain", "spans", "usage", "warmup", "worktrees",
     )  # fmt: skip
 
@@ -127,6 +127,7 @@ class State:
         self.ai_title: str | None = None
         self.first_prompt = ""  #: the first prompt or slash command with arguments (see session.asks)
         self.first_command = ""  #: the first command: the title when nothing was asked
+        self.first_peer = ""  #: what a peer first said (its summary, else its words): the title lacking a command
         self.prompt_seen = False
         self.warmup = False
         self.prompts = 0
@@ -171,7 +172,7 @@ class State:
             "custom_title": self.custom_title,
             "agent_name": self.agent_name,
             "ai_title": self.ai_title,
-            "first_prompt": self.first_prompt or self.first_command,
+            "first_prompt": self.first_prompt or self.first_command or self.first_peer,
             "warmup": self.warmup,
             "prompts": self.prompts,
             "commands": self.commands,
@@ -659,6 +660,9 @@ class Extractor:
                 state.first_command = text[:200]
         if (part := said_part(kind, texts)) is not None:
             self._row(off, *part)
+        if kind is Kind.PEER and top and not state.first_peer:
+            _, summary, body = peer_parts("\n\n".join(texts))
+            state.first_peer = " ".join((summary or body).split())[:200]  # as prompt_text
 
     def _prompt(self, texts: list[str], off: int, top: bool) -> None:
         state = self.state

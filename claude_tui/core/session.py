@@ -729,8 +729,9 @@ class Session:
 
     @property
     def first_prompt(self) -> str:
-        """What the user first asked (see `first_ask`); a bare slash command when nothing else."""
-        return self.first_ask() or self.first_text(Kind.COMMAND)
+        """What the user first asked (see `first_ask`); a bare slash command when nothing else, else what a peer first
+        said (a teammate's transcript opens with its lead's message)."""
+        return self.first_ask() or self.first_text(Kind.COMMAND) or self.first_text(Kind.PEER)
 
     def first_ask(self) -> str:
         """The first prompt or slash command with arguments, as one line (see `asks`)."""
@@ -882,7 +883,9 @@ def gc_paused() -> Iterator[None]:
 
 
 def prompt_text(message: Message, limit: int = 200) -> str:
-    """A prompt as one line: injected tags removed, whitespace folded."""
+    """A prompt as one line: injected tags removed, whitespace folded; a peer's message, its summary if it has one."""
+    if message.kind is Kind.PEER:
+        return " ".join((message.text or message.plain_text).split())[:limit]
     text = _INJECTED.sub(" ", message.plain_text)
     if text.lstrip().startswith("<command-"):
         name = _COMMAND_NAME.search(text)

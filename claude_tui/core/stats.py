@@ -142,6 +142,7 @@ class Tally:
     summaries: dict[str, str]
     first_prompt: str  #: Session.first_ask
     first_command: str
+    first_peer: str  #: what a peer first said (Session.first_prompt's last resort)
     warmup: bool | None  #: the first prompt is "Warmup" (None: no prompt)
     started: str | None  #: the earliest record time
     ended: str | None  #: the latest
@@ -193,6 +194,7 @@ class Tally:
             summaries=dict(session.summaries),
             first_prompt=session.first_ask(),
             first_command=session.first_text(Kind.COMMAND),
+            first_peer=session.first_text(Kind.PEER),
             warmup=session.is_warmup if Kind.PROMPT in kinds else None,
             started=session.first_timestamp,
             ended=session.last_timestamp,
@@ -262,6 +264,7 @@ class Tally:
             summaries={**self.summaries, **after.summaries},
             first_prompt=self.first_prompt or after.first_prompt,
             first_command=self.first_command or after.first_command,
+            first_peer=self.first_peer or after.first_peer,
             warmup=self.warmup if self.warmup is not None else after.warmup,
             started=_earliest(self.started, after.started),
             ended=_earliest(self.ended, after.ended, latest=True),
@@ -281,7 +284,7 @@ class Tally:
             self.ai_title,
             {**self.summaries, **(summaries or {})},
             self.uuids,
-            self.first_prompt or self.first_command,
+            self.first_prompt or self.first_command or self.first_peer,
         )
         return {
             "session_id": self.session_id,
