@@ -219,3 +219,32 @@ def test_web_searches_cost_ten_dollars_a_thousand_and_fetches_only_their_tokens(
     assert [p.message for p in odd.problems] == [
         "usage server_tool_use.web_search_requests '3' is not a token count: counted as 0"
     ]
+
+
+def test_a_team_leads_session_names_its_team_and_its_teammates_messages() -> None:
+    """A team lead's record (2.1.34, as claude-code-log's issue 91 shows it, shortened): teamName on every record, a
+    teammate's message in user text."""
+    record = {
+        "parentUuid": "6c8c5f3c-46f4-4966-9d7c-20471b2d9986",
+        "isSidechain": False,
+        "teamName": "test-coverage",
+        "type": "user",
+        "message": {
+            "role": "user",
+            "content": '<teammate-message teammate_id="cli-services-tester" color="yellow" summary="CLI tests done">'
+            "\nAll 12 CLI service tests pass.\n</teammate-message>",
+        },
+        "uuid": "0f3ebdf9-3a66-40aa-87bd-9b507631220a",
+        "timestamp": "2026-02-06T12:21:43.848Z",
+        "sessionId": "d602eb5f-0f14-4a11-b0dd-b6f3af48833c",
+        "version": "2.1.34",
+    }
+    session = Session.from_lines(lines_of(orjson.dumps(record)))
+    [message] = session.messages
+    assert (message.kind, message.sender, message.plain_text) == (
+        Kind.PEER,
+        "cli-services-tester (teammate)",
+        "All 12 CLI service tests pass.",
+    )
+    facts = session_stats(session)
+    assert facts["session_facts"]["team"] == "test-coverage" and facts["user_prompts"] == 0

@@ -205,13 +205,15 @@ class Session:
             self._note(span, f"timestamp {shown} is not a time: left out")
         elif isinstance(stamp, str):
             self._note_time(stamp)
-        cwd, branch, version = obj.get("cwd"), obj.get("gitBranch"), obj.get("version")
+        cwd, branch, version, team = obj.get("cwd"), obj.get("gitBranch"), obj.get("version"), obj.get("teamName")
         if type(cwd) is str and cwd not in self.cwds:
             self.cwds[cwd] = None
         if type(branch) is str and branch and branch not in self.branches:
             self.branches[branch] = None
         if type(version) is str and version not in self.versions:
             self.versions[version] = None
+        if type(team) is str and team and self.facts.get("team") != team:  # an agent team's session
+            self.facts["team"] = team
         handler = _HANDLERS.get(rtype)
         message = obj.get("message")
         if rtype in ("user", "assistant") and not isinstance(message, dict | str):

@@ -462,7 +462,7 @@ def human_models(models: list[str], subagent_models: list[str]) -> str:
 
 def human_facts(facts: dict[str, Any]) -> list[str]:
     """What a session's FACT records said (Session.facts), in short: "permissions auto", "PR #58", ..."""
-    out = []
+    out = [f"team {facts['team']}"] if facts.get("team") else []
     if facts.get("agent_setting"):
         out.append(f"agent {facts['agent_setting']}")
     if facts.get("mode") not in (None, "normal"):
