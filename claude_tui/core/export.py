@@ -660,7 +660,7 @@ dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; overflow-wrap: anywhe
 .box { border: 1px solid var(--line); border-radius: 6px; margin: .8rem 0; padding: .4rem .8rem; }
 .box.prompt { background: var(--prompt); } .box.tool { background: var(--box); margin: .5rem 0; }
 .box.error { border-color: var(--err); } .box.subagent { border-left: 4px solid var(--hunk); }
-.box.recap { border-style: dashed; }
+.box.recap, .box.peer { border-style: dashed; }
 .head { font-weight: 600; } .head .meta { font-weight: normal; color: var(--dim); margin-left: .5rem; }
 .prose { white-space: pre-wrap; overflow-wrap: anywhere; margin: .4rem 0; }
 .markdown { overflow-wrap: anywhere; margin: .4rem 0; }
