@@ -165,7 +165,7 @@ class _Walker:
             command = folded(without_markup(prompt_text(m, COMMAND_CHARS)), COMMAND_CHARS)
             out.note(f"▸ command: {command}{queued}", "command")
         elif kind is Kind.TASK:
-            out.note(f"⚙ background {_row(m.plain_text)}", "command")
+            out.note(f"⚙ background {_row(' · '.join(m.plain_text.splitlines()))}", "command")
         elif kind is Kind.COMMAND_OUTPUT and "\n" in (output := without_markup(m.plain_text).strip()):
             out.note("▸ command output:", "command")  # what the next prompt may be about: kept as lines
             self.trimmed(output, OUTPUT_LINES, "output")
