@@ -435,6 +435,7 @@ class Extractor:
         self._sec: int | None = None  #: the epoch seconds of the record being added; None: it has no time
         self._minute = ("", 0)  #: the last `YYYY-MM-DDTHH:MM` of a `...Z` stamp, and its epoch seconds
         self._chunk: tuple[Any, Any] = (None, None)  #: the last assistant record's message id and usage
+        self._timeline = Timeline(state.spans)  #: the state's record times (it holds their list)
 
     def _row(self, off: int, kind: int, blk: int, text: str, tool: str | None = None, err: int = 0) -> None:
         if not text:
@@ -486,7 +487,7 @@ class Extractor:
         if timed:  # as Session.add_record (an inline sidechain's too)
             ms = stamp_ms(stamp)
             if ms is not None:
-                Timeline(state.spans).add(ms)
+                self._timeline.add(ms)
             if state.first_ts is None or earlier(stamp, state.first_ts):
                 state.first_ts = stamp
             if state.last_ts is None or earlier(state.last_ts, stamp):
