@@ -19,20 +19,23 @@ MAX_SPANS = 4096
 
 def stamp_ms(stamp: str) -> int | None:
     """Epoch milliseconds of a record's time; None when it is not a time (model.plausible). Claude Code's usual
-    `...Z` stamps are parsed once per hour they name."""
-    if usual_digits(stamp) and stamp[13] == ":" and stamp[16] == ":":
-        hour = _HOURS.get(stamp[:13])
-        if hour is None:
-            if len(_HOURS) > 10_000:
-                _HOURS.clear()
-            seconds = parse_time(f"{stamp[:13]}:00:00Z")
-            hour = _HOURS[stamp[:13]] = -1 if seconds is None else round(seconds * 1000)
-        return None if hour < 0 else hour + int(stamp[14:16]) * 60_000 + int(stamp[17:19]) * 1000 + int(stamp[20:23])
+    `...Z` stamps are parsed once per minute they name."""
+    if len(stamp) == 24 and stamp[23] == "Z" and stamp[19] == "." and stamp[16] == ":":
+        tail = stamp[17:19] + stamp[20:23]  # seconds and milliseconds: "05123"
+        minute = _MINUTES.get(stamp[:16])
+        if minute is not None and tail.isdecimal() and stamp[17] < "6":
+            return None if minute < 0 else minute + int(tail)
+        if usual_digits(stamp):
+            if len(_MINUTES) > 100_000:
+                _MINUTES.clear()
+            seconds = parse_time(f"{stamp[:16]}:00Z")
+            minute = _MINUTES[stamp[:16]] = -1 if seconds is None else round(seconds * 1000)
+            return None if minute < 0 else minute + int(tail)
     seconds = parse_time(stamp)
     return None if seconds is None else round(seconds * 1000)
 
 
-_HOURS: dict[str, int] = {}  #: "2026-01-31T09" -> its epoch milliseconds (-1: not a time)
+_MINUTES: dict[str, int] = {}  #: "2026-01-31T09:05" -> its epoch milliseconds (-1: not a time)
 
 
 class Timeline:
