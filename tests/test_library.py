@@ -468,7 +468,9 @@ def test_facts_match_the_core_model_over_the_real_corpus(real_projects: Path, tm
     orphans = [(project.folder, info) for project in lib.projects for info in project.sessions if info.orphan_of]
     assert orphans and not any((folder / f"{info.orphan_of}.jsonl").exists() for folder, info in orphans)
     mains = sum(1 for folder in real_projects.iterdir() if folder.is_dir() for _ in session_files(folder))
-    assert compared == mains + len(orphans)
+    folders = [info for project in lib.projects for info in project.sessions if info.no_file]
+    assert folders and not any(info.path.exists() for info in folders)  # sessions with only `<id>/subagents/`
+    assert compared == mains + len(orphans) + len(folders)
     assert any(agent_files(info.path) for p in lib.projects for info in p.sessions)
 
 

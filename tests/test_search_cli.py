@@ -267,7 +267,8 @@ def test_a_hit_whose_file_changed_keeps_its_place(lib: Library, tmp_path: Path) 
     assert [h.snippet for h in lib.search("schemas")] == [""]
 
 
-def test_a_hit_in_a_subagent_names_its_session_or_itself_when_the_session_is_gone(tmp_path: Path) -> None:
+def test_a_hit_in_a_subagent_names_its_session_even_when_only_the_sessions_folder_is_left(tmp_path: Path) -> None:
+    """The session's folder with its subagents' transcripts is the session (one with no file) once the file is gone."""
     folder = tmp_path / "projects" / encode("/home/u/alpha")
     main_session = Writer("main")
     main_session.prompt("delegate")
@@ -285,7 +286,7 @@ def test_a_hit_in_a_subagent_names_its_session_or_itself_when_the_session_is_gon
     path.unlink()
     lib.refresh()
     [hit] = lib.search("quokka")
-    assert hit.path == hit.file == agent
+    assert (hit.path, hit.file) == (path, agent)
 
 
 def test_a_hit_in_the_second_of_two_records_on_one_line_is_that_record(tmp_path: Path) -> None:

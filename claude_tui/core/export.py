@@ -25,7 +25,7 @@ from claude_tui import __version__
 from claude_tui.core.diff import EDIT_TOOLS, unified
 from claude_tui.core.model import LOST_CALL, QUEUED, Block, Kind, Message, ToolCall, parse_time
 from claude_tui.core.sanitize import folded, inert_json, visible_controls, without_markup
-from claude_tui.core.session import AGENT_TOOLS, Session, as_text, prompt_text
+from claude_tui.core.session import AGENT_TOOLS, Session, agent_word, as_text, prompt_text, unstarted
 from claude_tui.core.source import full_output
 from claude_tui.core.stats import (
     damage,
@@ -206,8 +206,8 @@ class _Walker:
             "tool error" if call.status == "error" else "tool", f"🔧 {call.name}", " · ".join(m for m in meta if m)
         )
         self.call_input(call)
-        if call.subagent is not None:
-            self.subagent(call.subagent)
+        for sub in call.subagents:
+            self.subagent(sub)
         if result is None:
             out.note("no result recorded (interrupted, or still running)", "quiet")
         elif call.name in EDIT_TOOLS and not result.is_error:
@@ -256,14 +256,13 @@ class _Walker:
 
     def subagent(self, sub: Session) -> None:
         agent = sub.agent_id or ""
-        kind = "compaction run" if agent.startswith("acompact") else "subagent"
         count = len(sub.visible())
         meta = [f"agent {agent}" if agent else "", f"{count} message{'' if count == 1 else 's'}"]
         if sub.source != "file":
             meta.append(f"from {sub.source} records")
         if sub.is_warmup:
             meta.append("warmup")
-        self.out.open_box("subagent", f"▼ {kind.capitalize()}", " · ".join(m for m in meta if m))
+        self.out.open_box("subagent", f"▼ {agent_word(sub).capitalize()}", " · ".join(m for m in meta if m))
         self.messages(sub)
         self.out.close_box()
 
@@ -287,7 +286,7 @@ class _Walker:
 
 def _unlinked(session: Session) -> list[Session]:
     """The subagents of `session` that no tool call started (a warmup, say): shown after its messages."""
-    return [s for s in session.subagents if s.parent_call is None]
+    return [s for s in session.subagents if unstarted(s)]
 
 
 def _fact_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
@@ -444,6 +443,7 @@ def _json_call(session: Session, call: ToolCall) -> dict[str, Any]:
         "result": _json_result(session, call),
         "diff": "\n".join(unified(call)) if call.name in EDIT_TOOLS else None,
         "subagent": None if call.subagent is None else _json_agent(call.subagent),
+        "workflow_agents": [_json_agent(sub) for sub in call.run or ()],
     }
 
 

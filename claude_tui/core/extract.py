@@ -21,7 +21,10 @@ from typing import Any
 
 import orjson
 
+from claude_tui.core.copies import copy_state, is_copy
+from claude_tui.core.files import agent_role, owning_folder, read_persisted
 from claude_tui.core.model import (
+    AgentRole,
     Block,
     Kind,
     Message,
@@ -35,12 +38,14 @@ from claude_tui.core.reader import finished_last_line
 from claude_tui.core.records import parse_line
 from claude_tui.core.sanitize import searchable, without_markup
 from claude_tui.core.session import (
+    PERSISTED_TAG,
     api_error_text,
     as_text,
     asks,
     content_blocks,
     content_items,
     is_api_error,
+    persisted_note,
     prompt_text,
     queued_message,
     recap_text,
@@ -76,6 +81,8 @@ CHUNK = 4 * 1024 * 1024
 OWNER_LINES = 20
 #: The uuids of a file that summaries name, noted in its facts: the latest (the title is the latest's summary).
 MAX_LEAVES = 64
+#: The sessionIds of a file noted in its facts: the first ones (a file holds one, or a few when it continues others).
+MAX_SIDS = 16
 #: A row's block index says too which record of its line holds the part, for a line of records written with
 #: no newline between them (Claude Code's known bug): block b of the line's n-th record is stored as
 #: b + n * LINE_RECORD, so the rows of an ordinary line keep their block as it is.
@@ -106,15 +113,17 @@ class State:
     """What one file has said so far: its facts, and the ids needed to continue reading it."""
 
     __slots__ = (
-        "agent", "agent_name", "ai_title", "answers", "branches", "calls", "calls_seen", "commands", "custom_title",
-        "cwds", "errors", "errors_seen", "first_command", "first_peer", "first_prompt", "first_ts", "has_answer",
-        "inline_subs", "last_ts", "last_uuid", "leaves", "lines", "models", "msgs", "owner", "progress",
-        "prompt_seen", "prompts", "seen", "sidechain", "spans", "usage", "warmup", "worktrees",
+        "agent", "agent_name", "ai_title", "answers", "branches", "calls", "calls_seen", "commands", "copies",
+        "custom_title", "cwds", "errors", "errors_seen", "first_command", "first_peer", "first_prompt", "first_ts",
+        "has_answer", "inline_subs", "last_ts", "last_uuid", "leaves", "lines", "models", "msgs", "owner", "progress",
+        "prompt_seen", "prompts", "seen", "sidechain", "sids", "spans", "usage", "warmup", "worktrees",
     )  # fmt: skip
 
     def __init__(self, agent: bool = False) -> None:
         self.agent = agent  #: a subagent transcript: every record is its own
         self.owner: str | None = None  #: agent files: the first sessionId in the file
+        self.sids: list[str] = []  #: the sessionIds its records name, in order of first appearance (see MAX_SIDS)
+        self.copies: dict[str, Any] | None = None  #: session files: what of it is another session's (copies.py)
         self.lines = 0
         self.first_ts: str | None = None  #: the earliest record time
         self.last_ts: str | None = None  #: the latest
@@ -163,6 +172,9 @@ class State:
         """The facts stored with the file (small: no id windows)."""
         return {
             "owner": self.owner,
+            "sids": self.sids,
+            "origin": self.copies["o"] if self.copies else None,
+            "bg": bool(self.copies and self.copies["bg"]),
             "first_ts": self.first_ts,
             "last_ts": self.last_ts,
             "paused_ms": Timeline(self.spans).paused_ms,
@@ -203,10 +215,7 @@ def title_of(facts: dict[str, Any], summaries: dict[str, str]) -> str:
 def owner_of(path: str, facts: dict[str, Any]) -> str:
     """The id of the session a subagent transcript belongs to (as files.agent_files finds it): the
     folder above `<id>/subagents/`, else the sessionId its records name ("" when none)."""
-    folder = os.path.dirname(path)
-    if os.path.basename(folder) == "subagents":
-        return os.path.basename(os.path.dirname(folder))
-    return facts.get("owner") or ""
+    return owning_folder(path) or facts.get("owner") or ""
 
 
 def _trim(window: dict[str, Any]) -> None:
@@ -242,11 +251,15 @@ def input_text(value: Any, cap: int) -> str:
     return " ".join(parts)
 
 
-def result_text(content: Any, cap: int) -> str:
-    """The text of a tool_result's content as the session reads it (session.result_content), up to `cap` characters."""
-    if type(content) is str:
-        return content[:cap]
-    return result_content(content)[0][:cap]
+def result_text(content: Any, cap: int, path: str = "") -> str:
+    """The text of a tool_result's content as the session reads it (session.result_content), up to `cap` characters;
+    of an output Claude Code moved out of the transcript, the output, read from the `tool-results/` folder of the
+    session file `path` (its preview when it is not there)."""
+    text = content if type(content) is str else result_content(content)[0]
+    if not text.startswith(PERSISTED_TAG) or (note := persisted_note(text)) is None:
+        return text[:cap]
+    whole = read_persisted(path, note.path, cap) if path else None
+    return (note.preview if whole is None else whole)[:cap]
 
 
 def assistant_parts(content: Any, said: int) -> Iterator[tuple[int, int, Any]]:
@@ -325,11 +338,15 @@ def line_block(stored: int) -> tuple[int, int]:
     return record, stored - record * LINE_RECORD
 
 
-def record_texts(obj: dict[str, Any]) -> Iterator[tuple[int, int, str]]:
-    """(row kind, block index, full text) of each searchable part of one record.
+def record_texts(obj: dict[str, Any], path: str = "") -> Iterator[tuple[int, int, str]]:
+    """(row kind, block index, full text) of each searchable part of one record of the file `path`.
 
-    Block -1 is a user prompt's text blocks joined. Used to show a hit's snippet from the file.
+    Block -1 is a user prompt's text blocks joined. Used to show a hit's snippet from the file. A progress record's
+    parts are those of the subagent's record it holds a copy of (see copied_record).
     """
+    if (copied := copied_record(obj)) is not None:
+        yield from record_texts(copied, path)
+        return
     content = record_content(obj)
     rtype = obj.get("type")
     if rtype == "assistant":
@@ -342,7 +359,7 @@ def record_texts(obj: dict[str, Any]) -> Iterator[tuple[int, int, str]]:
         texts, first_type, results = _user_parts(content)
         if results:
             for i, item in result_parts(content):
-                yield TOOL_OUTPUT, i, result_text(item.get("content"), 1 << 22)
+                yield TOOL_OUTPUT, i, result_text(item.get("content"), 1 << 22, path)
         elif part := said_part(user_kind(obj, texts[0] if first_type == "text" and texts else None, False), texts):
             yield part
     elif rtype == "system":
@@ -373,6 +390,17 @@ def said_part(kind: Kind, texts: list[str]) -> tuple[int, int, str] | None:
     if kind is Kind.PEER:
         return PEER, -1, peer_parts("\n\n".join(texts))[2]
     return None
+
+
+def copied_record(obj: dict[str, Any]) -> dict[str, Any] | None:
+    """The subagent's record a progress record holds a copy of (2.1.7 to 2.1.42, `agent_progress`), else None."""
+    if obj.get("type") != "progress":
+        return None
+    data = obj.get("data")
+    if type(data) is not dict or data.get("type") != "agent_progress":
+        return None
+    nested = data.get("message")
+    return nested if type(nested) is dict else None
 
 
 def system_part(obj: dict[str, Any]) -> tuple[int, int, str] | None:
@@ -416,10 +444,21 @@ class Extractor:
     read of a file a base above every id given before, so ids follow the order text arrived.
     """
 
-    def __init__(self, state: State, file_id: int, base: int, known_leaves: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self, state: State, file_id: int, base: int, known_leaves: frozenset[str] = frozenset(), path: str = ""
+    ) -> None:
         self.state = state
         self.file_id = file_id
         self.base = base
+        self.path = path  #: the file read: the session's folder beside it holds the outputs moved out of it
+        if not state.agent and state.copies is None:
+            state.copies = copy_state(os.path.splitext(os.path.basename(path))[0])
+        self._copy = False  #: the record being added is another session's (see copies.py): shown, not counted
+        self._copied_calls: set[str] = set()  #: the tool calls of such records read in this pass
+        role = agent_role(path) if state.agent and path else AgentRole.TASK
+        self._replays = role.replays
+        #: a compaction run's text is its compaction's summary, which the session's file holds: searched there only
+        self._indexed = role is not AgentRole.COMPACTION
         #: (rowid, file id, line offset, kind, block index, tool, is_error, epoch seconds or None)
         self.rows: list[tuple[int, int, int, int, int, str | None, int, int | None]] = []
         self.texts: list[tuple[int, str]] = []  #: (rowid, text)
@@ -427,6 +466,9 @@ class Extractor:
         #: uuids a summary may name, as found: the last message before each prompt (where a session paused or a
         #: branch ended) and those known summaries name; the index looks them up for summaries written later
         self.marks: list[str] = []
+        #: message id -> (model, epoch seconds, copied, token counts...) of each message whose usage was counted or
+        #: grew in this pass (index.py's `usage` table: a message once however many files hold it)
+        self.usages: dict[str, tuple[Any, ...]] = {}
         self._uuids: set[str] = set()  #: uuids read in this pass, for summaries later in the file
         self._leaves: set[str] = set(known_leaves)  #: leaves of summaries known, or read in this pass
         self._off = -1
@@ -438,7 +480,7 @@ class Extractor:
         self._timeline = Timeline(state.spans)  #: the state's record times (it holds their list)
 
     def _row(self, off: int, kind: int, blk: int, text: str, tool: str | None = None, err: int = 0) -> None:
-        if not text:
+        if not text or not self._indexed:
             return
         if off != self._off:
             self._off, self._rank = off, 0
@@ -493,9 +535,13 @@ class Extractor:
             if state.last_ts is None or earlier(state.last_ts, stamp):
                 state.last_ts = stamp
         if get("isSidechain") is True and not state.agent:
+            self._copy = False
             self._sidechain(obj, rtype, off)
             return
-        cwd, branch = get("cwd"), get("gitBranch")
+        self._copy = state.copies is not None and is_copy(state.copies, obj)
+        cwd, branch, sid = get("cwd"), get("gitBranch"), get("sessionId")
+        if sid.__class__ is str and sid and sid not in state.sids and len(state.sids) < MAX_SIDS:
+            state.sids.append(sid)
         if type(cwd) is str and cwd not in state.cwds and len(state.cwds) < 64:
             state.cwds.append(cwd)
         if type(branch) is str and branch and branch not in state.branches and len(state.branches) < 64:
@@ -505,7 +551,7 @@ class Extractor:
         elif rtype == "user":
             self._user(obj, off, True)
         elif rtype == "progress":
-            self._progress(obj)
+            self._progress(obj, off)
         elif rtype == "system":
             if get("subtype") == "local_command" and not is_api_error(obj):
                 content = as_text(get("content"))
@@ -586,10 +632,11 @@ class Extractor:
         failed = bool(obj.get("isApiErrorMessage"))  # Claude Code's own message about a failed call
         said = API_ERROR if failed else ANSWER
         model = get("model")
+        copy = self._copy
         if entry is None:
             if not failed and model == "<synthetic>":
                 return  # Claude Code's stand-in ("No response requested."): no answer, as Session has it
-            if not failed:
+            if not failed and not copy:
                 state.answers += 1
                 if top:
                     state.has_answer = True
@@ -601,8 +648,11 @@ class Extractor:
             state.models.append(model)
         usage = get("usage")
         if type(usage) is dict and (entry[1] is None or (mid, usage) != self._chunk):
-            _count_usage(state.usage, entry, usage)
+            if not copy:  # a copy counts in the session it was copied from (kept below, for a total over every file)
+                _count_usage(state.usage, entry, usage)
             self._chunk = (mid, usage)  # streamed chunks of one message repeat its usage: counted once
+            if type(mid) is str:
+                self.usages[mid] = (entry[0], self._sec, int(copy), *(entry[1] or usage_counts(usage)))
         for kind, i, part in assistant_parts(record_content(obj), said):
             if kind == TOOL_INPUT:
                 self._call(part, off, i, obj.get("cwd"))
@@ -616,11 +666,13 @@ class Extractor:
             return
         name = item.get("name")
         name = name if type(name) is str and name else "?"
-        state.calls += 1
         state.calls_seen[tid] = name
         _trim(state.calls_seen)
-        if tid in state.errors_seen:
-            state.errors += 1
+        if self._copy:
+            self._copied_calls.add(tid)
+        else:
+            state.calls += 1
+            state.errors += tid in state.errors_seen
         inp = item.get("input")
         self._row(off, TOOL_INPUT, blk, input_text(inp, CAPS[TOOL_INPUT]), name)
         if name == "Bash" and type(inp) is dict and "worktree" in as_text(inp.get("command")):
@@ -668,8 +720,11 @@ class Extractor:
     def _prompt(self, texts: list[str], off: int, top: bool) -> None:
         state = self.state
         text = "\n\n".join(texts)
+        if self._replays:  # what came before is its session's, replayed (see AgentRole.replays): not its own
+            state.usage, state.msgs = {}, {}
+            del self.rows[:], self.texts[:]
         if top:
-            state.prompts += 1
+            state.prompts += not self._copy
             if state.last_uuid is not None:
                 self.marks.append(state.last_uuid)
             if not state.prompt_seen:
@@ -689,25 +744,25 @@ class Extractor:
         if err and tid not in state.errors_seen:
             state.errors_seen[tid] = None
             _trim(state.errors_seen)
-            if tid in state.calls_seen:
+            if tid in state.calls_seen and tid not in self._copied_calls:
                 state.errors += 1
-        text = result_text(item.get("content"), CAPS[TOOL_OUTPUT])
+        text = result_text(item.get("content"), CAPS[TOOL_OUTPUT], self.path)
         self._row(off, TOOL_OUTPUT, blk, text, state.calls_seen.get(tid), int(err))
 
-    def _progress(self, obj: dict[str, Any]) -> None:
-        """2.1.7 to 2.1.42: a subagent's records copied into progress records; only their tokens count."""
-        data = obj.get("data")
-        if type(data) is not dict or data.get("type") != "agent_progress":
+    def _progress(self, obj: dict[str, Any], off: int) -> None:
+        """2.1.7 to 2.1.42: a subagent's records copied into progress records: their text is searched, as that of a
+        subagent of the session, and their tokens count as its subagent's."""
+        nested = copied_record(obj)
+        if nested is None:
             return
-        nested = data.get("message")
-        if type(nested) is not dict:
-            return
+        data = obj["data"]
         tool_id = obj.get("parentToolUseID")
         key = tool_id if isinstance(tool_id, str) else as_text(data.get("agentId"))
         sub = self.state.progress.get(key)
         if sub is None:
             agent_id = data.get("agentId")
             sub = self.state.progress[key] = {"a": agent_id if isinstance(agent_id, str) else None, "u": {}, "m": {}}
+        self._copied(nested, off, sub.setdefault("t", {}))
         if nested.get("type") != "assistant":
             return
         payload = nested.get("message")
@@ -725,6 +780,31 @@ class Extractor:
         _name_model(sub["u"], entry, payload.get("model"))
         if type(payload.get("usage")) is dict:
             _count_usage(sub["u"], entry, payload["usage"])
+            self.usages[mid] = (entry[0], self._sec, 0, *entry[1])
+
+    def _copied(self, nested: dict[str, Any], off: int, names: dict[str, str]) -> None:
+        """Rows of a subagent's record copied into a progress record, as of one in its own file (its tool calls'
+        names in `names`, a window), counting nothing of the session's."""
+        content = record_content(nested)
+        if nested.get("type") == "assistant":
+            for kind, i, part in assistant_parts(content, ANSWER):
+                if kind != TOOL_INPUT:
+                    self._row(off, kind, i, part)
+                    continue
+                name = as_text(part.get("name")) or "?"
+                if type(tid := part.get("id")) is str:
+                    names[tid] = name
+                    _trim(names)
+                self._row(off, TOOL_INPUT, i, input_text(part.get("input"), CAPS[TOOL_INPUT]), name)
+        elif nested.get("type") == "user":
+            results = list(result_parts(content))
+            for i, item in results:
+                text = result_text(item.get("content"), CAPS[TOOL_OUTPUT], self.path)
+                tool = names.get(tid) if type(tid := item.get("tool_use_id")) is str else None
+                self._row(off, TOOL_OUTPUT, i, text, tool, int(item.get("is_error") is True))
+            if not results:
+                for kind, i, text in record_texts(nested, self.path):
+                    self._row(off, kind, i, text)
 
 
 def _name_model(usage: dict[str, list[int]], entry: list[Any], model: Any) -> bool:

@@ -71,6 +71,9 @@ class SessionInfo:
     subagents: int
     error: str | None = None  #: why the file could not be read, when it could not
     orphan_of: str | None = None  #: a subagent's transcript whose session has no file: that session's id
+    no_file: bool = False  #: a session folder with no file beside it: its subagents' transcripts are all there is
+    continues: str | None = None  #: the session whose records its file begins with a copy of (see copies.py)
+    background: bool = False  #: a session sent to the background, re-run as a copy of the one it `continues`
 
     @cached_property
     def path(self) -> Path:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import orjson
 
-from claude_tui.core.model import Problem
+from claude_tui.core.model import AgentRole, Problem
 from claude_tui.core.reader import Reader, ReadError, open_readonly
 from claude_tui.core.session import Session
 
@@ -22,6 +22,12 @@ _SUMMARY = b'"type":"summary"'
 LEAD_BYTES = 4096
 #: The summary records of a folder's session files: by file name, each file's by leafUuid.
 FolderSummaries = dict[str, dict[str, str]]
+#: A session's own folder (`<project>/<session id>/`) holds these: its subagents' transcripts, the workflow runs
+#: among them, and the tool outputs too large for the transcript.
+SUBAGENTS, WORKFLOWS, TOOL_RESULTS = "subagents", "workflows", "tool-results"
+#: How the transcripts of Claude Code's own agents are named: `agent-<kind>-<hex>.jsonl` (a compaction's
+#: summary run, a `/btw` side question).
+COMPACTION, SIDE_QUESTION = "acompact", "aside_question"
 
 
 class SessionNotFound(LookupError):
@@ -61,6 +67,104 @@ def is_under(path: Path, folders: Iterable[Path]) -> bool:
 
 def is_agent_file(path: Path) -> bool:
     return path.name.startswith("agent-")
+
+
+def agent_role(path: str | os.PathLike[str]) -> AgentRole:
+    """What ran a subagent, by where its transcript is and how it is named: a workflow run (`workflows/<run>/`),
+    Claude Code itself for a compaction's summary or a `/btw` side question (`agent-<kind>-<hex>.jsonl`), else a
+    Task or Agent call."""
+    path = Path(path)
+    if path.parent.parent.name == WORKFLOWS and path.parent.parent.parent.name == SUBAGENTS:
+        return AgentRole.WORKFLOW
+    return _NAMED_ROLES.get(path.name.removeprefix("agent-").partition("-")[0], AgentRole.TASK)
+
+
+#: Claude Code's own agents, by the kind their transcript's name begins with.
+_NAMED_ROLES = {COMPACTION: AgentRole.COMPACTION, SIDE_QUESTION: AgentRole.SIDE_QUESTION}
+
+
+def agent_session(path: Path, session_id: str) -> Session:
+    """An empty Session for the subagent transcript at `path` of session `session_id`, knowing what ran it."""
+    role = agent_role(path)
+    return Session(
+        path,
+        session_id=session_id,
+        agent=True,
+        role=role,
+        run=workflow_run(path) if role is AgentRole.WORKFLOW else None,
+    )
+
+
+def workflow_run(path: str | os.PathLike[str]) -> str:
+    """The run a workflow agent's transcript belongs to: the name of its folder (`wf_…`)."""
+    return Path(path).parent.name
+
+
+def session_dir(path: str | os.PathLike[str], session_id: str | None = None) -> Path:
+    """The folder of a session's own files: `<project>/<id>/` beside its file, or the one its subagent's
+    transcript is in (`<id>/subagents/…`). A file named otherwise than its session (`short.jsonl`) has its folder
+    named by the session's id, when that folder exists."""
+    path = Path(path)
+    if path.parent.name == SUBAGENTS:
+        return path.parent.parent
+    if agent_role(path) is AgentRole.WORKFLOW:
+        return path.parent.parent.parent.parent
+    own = path.parent / path.stem
+    if session_id and session_id != path.stem and not _is_dir(own) and _is_dir(path.parent / session_id):
+        return path.parent / session_id
+    return own
+
+
+def has_transcript(session_path: str | os.PathLike[str], agent_id: str) -> bool:
+    """Whether the subagent `agent_id` of a session has its transcript in the session's folder."""
+    try:
+        return (session_dir(session_path) / SUBAGENTS / f"agent-{agent_id}.jsonl").is_file()
+    except OSError:
+        return False
+
+
+def owning_folder(path: str | os.PathLike[str]) -> str | None:
+    """The name of the session folder a subagent's transcript is in (`<id>/subagents/…`: that session's id); None
+    for one beside the sessions (2.0.x flat transcripts name their session in their records)."""
+    path = Path(path)
+    if path.parent.name == SUBAGENTS or agent_role(path) is AgentRole.WORKFLOW:
+        return session_dir(path).name
+    return None
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
+def persisted_file(session_path: str | os.PathLike[str], recorded: str) -> Path:
+    """Where a tool output that Claude Code moved out of the transcript is now: the file of the name it recorded,
+    in the session's own `tool-results/` folder (of a file named otherwise than its session, the folder named by the
+    id the path recorded, `<id>/tool-results/<name>`). The path it recorded is of the machine that wrote it (often
+    another OS): only those names are taken."""
+    parts = recorded.replace("\\", "/").rstrip("/").split("/")
+    own = session_dir(session_path) / TOOL_RESULTS / parts[-1]
+    if len(parts) < 3 or _is_dir(own.parent):
+        return own
+    return session_dir(session_path, parts[-3]) / TOOL_RESULTS / parts[-1]  # the folder of the id it recorded
+
+
+def read_persisted(session_path: str | os.PathLike[str], recorded: str, limit: int | None = None) -> str | None:
+    """The text of a tool output kept in the session's `tool-results/` folder (at most about `limit` characters);
+    None when the file is not there."""
+    try:
+        fd = open_readonly(persisted_file(session_path, recorded))
+    except ReadError:
+        return None
+    try:
+        with os.fdopen(fd, "rb") as f:
+            data = f.read() if limit is None else f.read(limit * 4)  # UTF-8: at most 4 bytes a character
+    except OSError:
+        return None
+    text = data.decode("utf-8", "replace")
+    return text if limit is None else text[:limit]
 
 
 def session_files(project_dir: Path) -> Iterator[Path]:
@@ -120,9 +224,13 @@ def find_session(spec: str, roots: list[Path]) -> Path:
         if folder:
             raise SessionNotFound(f"cannot read {spec}: a directory")
         return path
-    files = _transcripts if spec.startswith("agent-") else session_files
-    matches = [f for root in roots for project in project_dirs(root) for f in files(project) if f.stem.startswith(spec)]
-    exact = [f for f in matches if f.stem == spec]
+    files = _transcripts if spec.startswith("agent-") else _sessions
+    named = [(f, f.stem) for root in roots for project in project_dirs(root) for f in files(project)]
+    matches = [f for f, stem in named if stem.startswith(spec)]
+    if not matches and files is _sessions:  # a file named otherwise than its session (`short.jsonl`): by the id in it
+        named = [(f, sid) for f, stem in named if (sid := first_session_id(f)) and sid != stem]
+        matches = [f for f, sid in named if sid.startswith(spec)]
+    exact = [f for f, name in named if name == spec]
     if len(exact) == 1 or len(matches) == 1:
         return (exact or matches)[0]
     if not matches:
@@ -132,6 +240,32 @@ def find_session(spec: str, roots: list[Path]) -> Path:
         hints = "".join(f"; {hint}" for root in roots if (hint := root_hint(root)))
         raise SessionNotFound(f"no session matches {spec!r} under {where}{hints}")
     raise SessionNotFound(f"{spec!r} is ambiguous: {_matches_told_apart(sorted(matches))}")
+
+
+def _sessions(project_dir: Path) -> list[Path]:
+    """The sessions of a project folder: its session files, and for each session folder with no file beside it
+    (only its subagents' transcripts are left) the file it would have (see folder_only)."""
+    files = list(session_files(project_dir))
+    named = {f.stem for f in files}
+    alone = [
+        folder.parent.name
+        for folder in sorted(project_dir.glob(f"*/{SUBAGENTS}"))
+        if folder.parent.name not in named and own_transcripts(folder.parent)
+    ]
+    if alone:  # rare: a file named otherwise than its session (`short.jsonl`) may have its folder
+        named |= {sid for f in files if (sid := first_session_id(f))}
+    return files + [project_dir / f"{sid}.jsonl" for sid in alone if sid not in named]
+
+
+def folder_only(path: Path) -> bool:
+    """A session whose file is not there but whose own folder holds its subagents' transcripts (Claude Code wrote
+    them, and the session's file was never written or is gone)."""
+    try:
+        if path.exists():
+            return False
+    except OSError:
+        return False
+    return bool(own_transcripts(session_dir(path)))
 
 
 def _matches_told_apart(matches: list[Path]) -> str:
@@ -151,27 +285,61 @@ def _first_few(names: list[str]) -> str:
 
 def _transcripts(project_dir: Path) -> list[Path]:
     """Every subagent transcript of a project folder: beside the sessions (2.0.x) or under them (2.1.x)."""
-    return sorted(project_dir.glob("agent-*.jsonl")) + sorted(project_dir.glob("*/subagents/agent-*.jsonl"))
+    return sorted(project_dir.glob("agent-*.jsonl")) + [
+        path for folder in sorted(project_dir.glob(f"*/{SUBAGENTS}")) for path in own_transcripts(folder.parent)
+    ]
 
 
-def agent_files(session_path: Path, foreign: set[Path] | None = None) -> list[Path]:
-    """Subagent transcripts of a session: `<id>/subagents/agent-*.jsonl` (2.1.x), and flat
+def agent_files(session_path: Path, foreign: set[Path] | None = None, session_id: str | None = None) -> list[Path]:
+    """Subagent transcripts of a session (its id `session_id`, else its file's name): `<id>/subagents/agent-*.jsonl`
+    (2.1.x) and those of its workflow runs, `<id>/subagents/workflows/<run>/agent-*.jsonl`; and flat
     `agent-*.jsonl` beside it whose records name this session (2.0.x).
 
     `foreign` collects flat files found to belong to other sessions, so a caller that asks
     again (a live tail) does not open them again.
     """
-    found = sorted((session_path.parent / session_path.stem / "subagents").glob("agent-*.jsonl"))
+    session_id = session_id or session_path.stem
+    found = own_transcripts(session_dir(session_path, session_id))
     foreign = set() if foreign is None else foreign
     for path in sorted(session_path.parent.glob("agent-*.jsonl")):
         if path in foreign:
             continue
         owner = first_session_id(path)
-        if owner == session_path.stem:
+        if owner == session_id:
             found.append(path)
         elif owner is not None:
             foreign.add(path)
     return found
+
+
+def transcript_entries(folder: str) -> Iterator[os.DirEntry[str]]:
+    """The subagent transcripts in a session's own folder, as own_transcripts finds them, for a scan of thousands of
+    folders (os.scandir: no stat but of what is listed). Entries that cannot be read are left out."""
+    for entry in _entries(os.path.join(folder, SUBAGENTS)):
+        try:
+            if entry.name.endswith(".jsonl"):
+                yield entry
+            elif entry.name == WORKFLOWS and entry.is_dir():
+                for run in _entries(entry.path):
+                    if run.is_dir():
+                        yield from (
+                            e for e in _entries(run.path) if e.name.startswith("agent-") and e.name.endswith(".jsonl")
+                        )
+        except OSError:
+            continue
+
+
+def _entries(folder: str) -> list[os.DirEntry[str]]:
+    try:
+        return list(os.scandir(folder))
+    except OSError:
+        return []
+
+
+def own_transcripts(folder: Path) -> list[Path]:
+    """The subagent transcripts in a session's own folder: `subagents/agent-*.jsonl`, then each workflow run's."""
+    subagents = folder / SUBAGENTS
+    return sorted(subagents.glob("agent-*.jsonl")) + sorted(subagents.glob(f"{WORKFLOWS}/*/agent-*.jsonl"))
 
 
 def first_session_id(path: Path) -> str | None:
@@ -204,22 +372,29 @@ def read_session(path: Path, *, agents: bool = True) -> Session:
     """
     session = session_of(path, Reader(str(path)))
     if agents:
-        attach_agents(session, agent_files(path))
+        attach_agents(session, agent_files(path, session_id=session.id))
+        if not session.records and folder_only(path):
+            session.adopt_agents()
     return session
 
 
 def session_of(path: Path, reader: Reader, stop: int | None = None) -> Session:
-    """A Session of the lines `reader` reads from `path`, to its end or to byte `stop`; subagent files aside."""
+    """A Session of the lines `reader` reads from `path`, to its end or to byte `stop`; subagent files aside. A
+    session whose file is not there but whose folder is (see folder_only) has no lines."""
     session = Session(path, agent=is_agent_file(path))
     session.from_start = reader.offset == 0
-    session.feed(reader.iter_lines(stop=stop))
+    try:
+        session.feed(reader.iter_lines(stop=stop))
+    except ReadError as exc:
+        if not (exc.missing and folder_only(path)):
+            raise
     return session
 
 
 def attach_agents(session: Session, paths: list[Path]) -> None:
     """Read these subagent transcripts into `session`."""
     for agent_path in paths:
-        sub = Session(agent_path, session_id=session.id, agent=True)
+        sub = agent_session(agent_path, session.id)
         try:
             _, sub_lines = Reader(str(agent_path)).read_all()
         except ReadError as exc:

@@ -104,8 +104,8 @@ def _call_parts(call: ToolCall, full_output: Callable[[ToolCall], str] | None, d
     if call.result is not None:
         text = full_output(call) if full_output is not None and call.result.truncated else call.result.text
         yield Part("tool_output", text, call, tool=call)
-    if call.subagent is not None and depth < 4:
-        for nested in call.subagent.visible():
+    for sub in call.subagents if depth < 4 else ():
+        for nested in sub.visible():
             for part in parts(nested, full_output, depth + 1):
                 yield Part(part.where, part.text, call, part.block, part.nested or nested, part.tool)
 

@@ -6,7 +6,10 @@ One database in the user's cache folder (`cache_dir()`):
   and the state needed to read on from that offset (see extract.State);
 - `summaries`: summary records by leaf, for titles;
 - `marks`: the uuids of each file that a summary may name (see extract.Extractor.marks), so that a summary
-  read after the file that holds its message titles that file's session without reading the file again.
+  read after the file that holds its message titles that file's session without reading the file again;
+- `usage`: per file, each assistant message's usage once (its model, time, token counts, and whether the record
+  is a copy of another session's, see copies.py), by message id: a total over the whole history can count a
+  message once however many files hold it.
 
 Beside it, one text database per worker process (`index-text-N.sqlite3`, attached as `textN`),
 so that workers fill the full-text index side by side rather than in turns:
@@ -51,11 +54,11 @@ from typing import Any, NamedTuple, TypeVar
 import orjson
 
 from claude_tui.core.extract import MAX_LEAVES, Extractor, State, read_chunks
-from claude_tui.core.files import is_under, leading_leaves, root_hint
+from claude_tui.core.files import is_under, leading_leaves, root_hint, transcript_entries
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.sanitize import undecoded
 
-SCHEMA_VERSION = 26
+SCHEMA_VERSION = 28
 DB_NAME = "index.sqlite3"
 TEXT_NAME = "index-text-{}.sqlite3"
 #: A result is cut once this many bytes of a file have been read (memory stays bounded).
@@ -111,6 +114,12 @@ CREATE INDEX summaries_leaf ON summaries(folder, leaf);
 CREATE TABLE marks(file INTEGER NOT NULL, uuid TEXT NOT NULL);
 CREATE INDEX marks_file ON marks(file);
 CREATE INDEX marks_uuid ON marks(uuid);
+CREATE TABLE usage(
+    file INTEGER NOT NULL, mid TEXT NOT NULL, model TEXT NOT NULL, ts INTEGER, copied INTEGER NOT NULL,
+    input INTEGER, output INTEGER, cache_read INTEGER, cache_creation INTEGER, cache_creation_1h INTEGER,
+    web_searches INTEGER, fast INTEGER,
+    PRIMARY KEY (file, mid)
+) WITHOUT ROWID;
 INSERT INTO meta VALUES ('schema', {SCHEMA_VERSION}), ('dead', 0), ('top', 1);
 """
 _TEXT_SCHEMA = """
@@ -216,24 +225,27 @@ def scan(roots: list[Path], notices: list[str]) -> list[DiskFile]:
     return found
 
 
-def _scan_folder(path: str, root: str, folder: str, found: list[DiskFile], nested: bool = False) -> None:
+def _scan_folder(path: str, root: str, folder: str, found: list[DiskFile]) -> None:
+    """The session files of a project folder, and the subagent transcripts beside them and in their own folders."""
     try:
         entries = list(os.scandir(path))
     except OSError:
         return
     for entry in entries:
-        name = entry.name
         try:
-            if name.endswith(".jsonl"):
-                if not entry.is_file():
-                    continue
-                st = entry.stat()
-                agent = nested or name.startswith("agent-")
-                found.append(DiskFile(entry.path, root, folder, agent, st.st_size, st.st_mtime_ns, st.st_ino))
-            elif not nested and entry.is_dir():
-                _scan_folder(os.path.join(entry.path, "subagents"), root, folder, found, nested=True)
+            if entry.name.endswith(".jsonl"):
+                _add_file(entry, root, folder, entry.name.startswith("agent-"), found)
+            elif entry.is_dir():
+                for transcript in transcript_entries(entry.path):
+                    _add_file(transcript, root, folder, True, found)
         except OSError:
             continue
+
+
+def _add_file(entry: os.DirEntry[str], root: str, folder: str, agent: bool, found: list[DiskFile]) -> None:
+    if entry.is_file():
+        st = entry.stat()
+        found.append(DiskFile(entry.path, root, folder, agent, st.st_size, st.st_mtime_ns, st.st_ino))
 
 
 # ---------------------------------------------------------------- reading files (in workers)
@@ -256,6 +268,7 @@ class Result(NamedTuple):
     texts: list[tuple[int, str]]  #: (row id, text) for the full-text table
     summaries: list[tuple[str, str]]  #: (leafUuid, summary)
     marks: list[str]  #: see Extractor.marks
+    usages: list[tuple[Any, ...]]  #: see Extractor.usages
     state: bytes | None  #: extract.State, to read on from `end`
     facts: bytes | None  #: the session's facts (JSON); None leaves them as they were
     project: str | None  #: the first working folder
@@ -280,7 +293,7 @@ def run_job(job: Job, leaves: frozenset[str]) -> Iterator[Result]:
         if st.st_ino != inode or st.st_size < stop:
             return  # replaced since the scan: the next update reads it again
         state = State.load(blob) if blob else State(agent)
-        ex = Extractor(state, fid, base, leaves)
+        ex = Extractor(state, fid, base, leaves, path)
         begin = end = start
         tail = None
         for lines, off, end in read_chunks(fd, start, stop):  # not past `stop`: ids above belong to other reads
@@ -312,9 +325,11 @@ def _result(
     state = ex.state
     rows, texts, summaries, marks = ex.rows, ex.texts, ex.summaries, ex.marks
     ex.rows, ex.texts, ex.summaries, ex.marks = [], [], [], []
+    usages = [(ex.file_id, mid, *usage) for mid, usage in ex.usages.items()]
+    ex.usages = {}
     project = state.cwds[0] if state.cwds else None
     return Result(ex.file_id, begin, end, final, stop, st.st_mtime_ns, st.st_ino, rows, texts, summaries, marks,
-                  state.dump(), orjson.dumps(state.facts()), project, tail, None)  # fmt: skip
+                  usages, state.dump(), orjson.dumps(state.facts()), project, tail, None)  # fmt: skip
 
 
 def _failure(job: Job, error: str) -> Result:
@@ -325,7 +340,7 @@ def _failure(job: Job, error: str) -> Result:
         mtime_ns = os.stat(path).st_mtime_ns
     except OSError:
         mtime_ns = -1
-    return Result(fid, start, start, True, stop, mtime_ns, inode, [], [], [], [], state, None, None, None, error)
+    return Result(fid, start, start, True, stop, mtime_ns, inode, [], [], [], [], [], state, None, None, None, error)
 
 
 def write_batch(db: sqlite3.Connection, text: sqlite3.Connection, schema: str, batch: list[Result]) -> tuple[int, int]:
@@ -386,6 +401,7 @@ def _record_progress(db: sqlite3.Connection, batch: list[Result]) -> tuple[int, 
                 [(fid, leaf, summary, fid) for leaf, summary in item.summaries],
             )
         db.executemany("INSERT INTO marks VALUES (?, ?)", [(fid, uuid) for uuid in item.marks])
+        db.executemany("INSERT OR REPLACE INTO usage VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", item.usages)
         done += item.end - item.start
         files += item.final
     return done, files
@@ -873,6 +889,7 @@ class Index:
             dead += row[0] if row else 0
             db.execute("DELETE FROM summaries WHERE file=?", (fid,))
             db.execute("DELETE FROM marks WHERE file=?", (fid,))
+            db.execute("DELETE FROM usage WHERE file=?", (fid,))
         db.execute("UPDATE meta SET value = value + ? WHERE key='dead'", (dead,))
         return len(fids)
 

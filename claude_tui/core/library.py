@@ -19,9 +19,11 @@ import orjson
 
 from claude_tui.core.extract import owner_of, title_of
 from claude_tui.core.facts import LIVE_SECONDS, Project, SessionInfo, project_path, split_path
+from claude_tui.core.files import owning_folder
 from claude_tui.core.index import Index, IndexBusy, Progress, UpdateResult
-from claude_tui.core.model import active_seconds, span_seconds
+from claude_tui.core.model import active_seconds, parse_time, span_seconds
 from claude_tui.core.search import MARK_END, MARK_START, Hit, Hits, search
+from claude_tui.core.session import own_session_id
 from claude_tui.core.usage import Tokens, UsageTotal, by_model, most_used_first, other_models
 
 __all__ = ["LIVE_SECONDS", "MARK_END", "MARK_START", "Hit", "Library", "Progress", "Project", "SessionInfo"]
@@ -76,7 +78,8 @@ def build_projects(
     files: list[tuple[str, str, bool, int, int, bytes | None, str | None]],
     summaries: dict[tuple[str, str], str],
 ) -> list[Project]:
-    """Projects with their sessions, from the index's rows of files. A subagent's transcript whose
+    """Projects with their sessions, from the index's rows of files. A session folder with no file beside it
+    (only its subagents' transcripts) is listed as its session; a subagent's transcript beside the sessions whose
     session has no file (deleted) is listed as a session of its own."""
     agents: dict[tuple[str, str], list[tuple[str, dict[str, Any]]]] = {}
     mains = []
@@ -91,21 +94,58 @@ def build_projects(
             agent_files.append((path, folder, size, mtime_ns, facts, error, owner))
         else:
             mains.append((path, folder, size, mtime_ns, facts, error, None))
-    owned = {(folder, _stem(path)) for path, folder, *_ in mains}
+    owned = {(folder, session_id_of(path, facts)) for path, folder, _, _, facts, *_ in mains}
     per_folder: dict[str, dict[str, str]] = {}
     for (folder, leaf), value in summaries.items():
         per_folder.setdefault(folder, {})[leaf] = value
     by_folder: dict[str, list[tuple[SessionInfo, dict[str, Any]]]] = {}
     orphans = [row for row in agent_files if (row[1], row[-1]) not in owned]  # (folder, owner) has no session file
+    in_folders: dict[tuple[str, str], list[tuple[str, int, int, dict[str, Any]]]] = {}
+    for path, folder, size, mtime_ns, facts, _, owner in orphans:
+        if owning_folder(path) is not None:
+            in_folders.setdefault((folder, owner), []).append((path, size, mtime_ns, facts))
+    orphans = [row for row in orphans if owning_folder(row[0]) is None]
+    mains += [_folder_session(folder, owner, rows) for (folder, owner), rows in in_folders.items()]
     for path, folder, size, mtime_ns, facts, error, orphan_of in mains + orphans:
-        subagents = agents.get((folder, _stem(path)), []) if orphan_of is None else []
+        subagents = agents.get((folder, session_id_of(path, facts)), []) if orphan_of is None else []
         info = session_info(path, size, mtime_ns, facts, subagents, per_folder.get(folder, {}))
-        info.error, info.orphan_of = error, orphan_of
+        info.error, info.orphan_of, info.no_file = error, orphan_of, bool(facts.get("no_file"))
         by_folder.setdefault(folder, []).append((info, facts))
     projects = _merge_twins([_project(Path(folder), items) for folder, items in by_folder.items()])
     _group_worktrees(projects, [f for items in by_folder.values() for _, f in items])
     projects.sort(key=lambda p: p.last_activity, reverse=True)
     return projects
+
+
+def _folder_session(
+    folder: str, owner: str, transcripts: list[tuple[str, int, int, dict[str, Any]]]
+) -> tuple[str, str, int, int, dict[str, Any], None, None]:
+    """A session folder with no file (see files.folder_only), as a session file's row: the file it would have, the
+    size and time of its transcripts, and the facts they share (times, working folders, the first prompt)."""
+    firsts = sorted((f for _, _, _, f in transcripts if f.get("first_ts")), key=lambda f: _epoch(f["first_ts"]))
+    ends = [f["last_ts"] for _, _, _, f in transcripts if f.get("last_ts")]
+    facts = {
+        "no_file": True,
+        "sids": [owner],
+        "first_ts": firsts[0]["first_ts"] if firsts else None,
+        "last_ts": max(ends, key=_epoch) if ends else None,
+        "cwds": list(dict.fromkeys(c for _, _, _, f in transcripts for c in f.get("cwds") or ())),
+        "first_prompt": next((f["first_prompt"] for f in firsts if f.get("first_prompt")), ""),
+    }
+    size = sum(max(0, size) for _, size, _, _ in transcripts)
+    mtime_ns = max(mtime for _, _, mtime, _ in transcripts)
+    return os.path.join(folder, f"{owner}.jsonl"), folder, size, mtime_ns, facts, None, None
+
+
+def _epoch(stamp: str) -> float:
+    return parse_time(stamp) or 0.0
+
+
+def session_id_of(path: str, facts: dict[str, Any]) -> str:
+    """The id of the session in the file at `path`, as Session.id takes it from the file's name and records (a
+    subagent's transcript listed as a session of its own goes by its name)."""
+    stem = _stem(path)
+    return stem if stem.startswith("agent-") else own_session_id(stem, facts.get("sids") or ())
 
 
 def _stem(path: str) -> str:
@@ -140,7 +180,7 @@ def session_info(
     prompts = facts.get("prompts", 0)
     return SessionInfo(
         file=path,
-        id=_stem(path),
+        id=session_id_of(path, facts),
         project=cwds[0] if cwds else "",
         title=title_of(facts, summaries),
         first_prompt=facts.get("first_prompt", ""),
@@ -164,6 +204,8 @@ def session_info(
         empty=prompts == 0 and not facts.get("has_answer", False),  # as Session.is_empty
         warmup=facts.get("warmup", False),
         subagents=facts.get("inline_subs", 0) + len(progress) + len(agents),
+        continues=facts.get("origin"),
+        background=bool(facts.get("bg")),
     )
 
 

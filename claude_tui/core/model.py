@@ -7,6 +7,7 @@ of their line, from which `source.py` reads the full content when asked.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -50,6 +51,22 @@ class Kind(StrEnum):
     UNKNOWN = "unknown"  #: a record type we do not know: kept, shown inert
 
 
+class AgentRole(StrEnum):
+    """What ran a subagent: a Task or Agent call, a workflow run, or Claude Code itself (files.agent_role reads it
+    from where its transcript is and how it is named)."""
+
+    TASK = "task"
+    WORKFLOW = "workflow"  #: one agent of a workflow run (the Workflow tool), several per call
+    COMPACTION = "compaction"  #: the run that wrote a compaction's summary
+    SIDE_QUESTION = "side_question"  #: a `/btw` question, answered beside the conversation
+
+    @property
+    def replays(self) -> bool:
+        """Its transcript opens with a copy of its session's messages (the context it was given); its own part
+        begins at its last prompt."""
+        return self in (AgentRole.COMPACTION, AgentRole.SIDE_QUESTION)
+
+
 #: How a prompt typed while Claude worked is marked, in the app and in exports.
 QUEUED = "queued while Claude worked"
 
@@ -60,6 +77,15 @@ LOST_CALL = "its call is not in the file (a damaged line?)"
 QUIET_KINDS = frozenset(
     {Kind.META, Kind.SYSTEM, Kind.HOOK, Kind.ATTACHMENT, Kind.PROGRESS, Kind.UNKNOWN, Kind.COMMAND_OUTPUT}
 )
+
+
+#: What Claude Code's session ids look like (it names each session's file by its id).
+_SESSION_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def is_session_id(text: str) -> bool:
+    """Whether `text` is a session id as Claude Code makes them (a UUID)."""
+    return _SESSION_ID.fullmatch(text) is not None
 
 
 def parse_time(stamp: str | None) -> float | None:
@@ -151,6 +177,9 @@ class ToolResult:
     span: Span | None
     images: list[tuple[str, int]] = field(default_factory=list)  #: (media type, bytes)
     structured: Any = None  #: toolUseResult: Edit patches, Bash stdout/stderr, ...
+    #: an output Claude Code moved out of the transcript: the path it recorded (`text` is its preview, `size` the
+    #: whole's; files.persisted_file says where it is now)
+    persisted: str | None = None
 
     @property
     def truncated(self) -> bool:
@@ -176,6 +205,12 @@ class ToolCall:
     subagent: Session | None = None
     span: Span | None = None  #: the line of the record that holds the call
     lost: bool = False  #: a stand-in for a call not in the file (see LOST_CALL): its result is all there is
+    run: list[Session] | None = None  #: a Workflow call's: the agents of the run it started
+
+    @property
+    def subagents(self) -> list[Session]:
+        """The subagents this call started: a Task or Agent call's one, a Workflow call's run."""
+        return [self.subagent] if self.subagent is not None else list(self.run or ())
 
     @property
     def args(self) -> dict[str, Any]:
@@ -243,6 +278,8 @@ class Message:
     micro: bool = False  #: a microcompact boundary
     queued: bool = False  #: a prompt typed while Claude worked, taken in the middle of its turn
     sender: str | None = None  #: a peer's message: who sent it ("researcher (teammate)")
+    agent: Session | None = None  #: a compaction boundary: the run that wrote its summary
+    copied: bool = False  #: another session's, copied into this one's file (see copies.py): shown, not counted
 
     @property
     def spans(self) -> list[Span]:

@@ -33,6 +33,7 @@ from claude_tui.core.extract import (
     CJK_CHARS,
     ROLES,
     ROW_KINDS,
+    copied_record,
     has_cjk,
     line_block,
     owner_of,
@@ -41,12 +42,13 @@ from claude_tui.core.extract import (
     title_of,
 )
 from claude_tui.core.facts import project_path
+from claude_tui.core.files import has_transcript, owning_folder
 from claude_tui.core.index import text_schemas
 from claude_tui.core.model import plausible
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.records import parse_line
 from claude_tui.core.sanitize import searchable, visible_controls
-from claude_tui.core.session import content_items, record_content
+from claude_tui.core.session import content_items, own_session_id, record_content
 
 #: Snippets mark each match as MARK_START + match + MARK_END.
 MARK_START, MARK_END = "\x02", "\x03"
@@ -455,10 +457,12 @@ def _hit(
     text, obj = _part(lines, path, off, record, kind, blk)
     if q is not None and (q.phrases or q.literals) and (text is None or not q.accepts(text)):
         return None
+    if obj is not None and _copy_of_a_transcript(obj, path):
+        return None  # the subagent's own file holds it, and is searched
     facts = orjson.loads(facts_blob) if facts_blob else {}
     session_path = Path(folder) / f"{owner_of(path, facts) or Path(path).stem}.jsonl" if agent else Path(path)
-    if agent and str(session_path) not in sessions and not session_path.is_file():
-        session_path = Path(path)  # a subagent's transcript whose session file is gone: itself
+    if agent and str(session_path) not in sessions and not session_path.is_file() and owning_folder(path) is None:
+        session_path = Path(path)  # a subagent's transcript beside sessions, whose session file is gone: itself
     if str(session_path) not in sessions:
         sessions[str(session_path)] = _session_facts(db, str(session_path), facts)
     session_id, title, project = sessions[str(session_path)]
@@ -484,9 +488,19 @@ def _hit(
     )
 
 
+def _copy_of_a_transcript(obj: dict[str, Any], path: str) -> bool:
+    """A subagent's record copied into a progress record of the session file `path`, when the subagent has its own
+    transcript too (which the index reads, as the session does)."""
+    if copied_record(obj) is None:
+        return False
+    agent_id = obj["data"].get("agentId")
+    return isinstance(agent_id, str) and bool(agent_id) and has_transcript(path, agent_id)
+
+
 def _call_id(obj: dict[str, Any], block: int) -> str | None:
-    """The tool_use id of content block `block` of a record (a tool_use or a tool_result)."""
-    items = content_items(record_content(obj))[0]  # as the index numbered them
+    """The tool_use id of content block `block` of a record (a tool_use or a tool_result; of a progress record, of
+    the subagent's record it holds a copy of)."""
+    items = content_items(record_content(copied_record(obj) or obj))[0]  # as the index numbered them
     item = items[block] if 0 <= block < len(items) else None
     value = (item.get("id") or item.get("tool_use_id")) if isinstance(item, dict) else None
     return value if isinstance(value, str) else None
@@ -503,7 +517,8 @@ def _session_facts(db: Any, path: str, fallback: dict[str, Any]) -> tuple[str, s
         sql = f"SELECT leaf, summary FROM summaries WHERE folder=? AND leaf IN ({marks}) ORDER BY rowid"
         found.update(db.execute(sql, [row[0], *leaves]))  # of a leaf's several: the last written
     cwds = facts.get("cwds") or []
-    return Path(path).stem, title_of(facts, found), cwds[0] if cwds else _project_of(db, Path(path).parent)
+    session_id = own_session_id(Path(path).stem, facts.get("sids") or ())
+    return session_id, title_of(facts, found), cwds[0] if cwds else _project_of(db, Path(path).parent)
 
 
 def _project_of(db: Any, folder: Path) -> str:
@@ -565,7 +580,7 @@ def _part(
     obj = objects[record] if record < len(objects) else None
     if not isinstance(obj, dict):
         return None, None
-    for k, b, text in record_texts(obj):
+    for k, b, text in record_texts(obj, path):
         if k == kind and b == blk:
             return searchable(text), obj  # as the index holds it
     return None, None

@@ -16,8 +16,10 @@ from typing import Any
 
 import orjson
 
+from claude_tui.core.copies import copy_state, is_copy
 from claude_tui.core.model import (
     PREVIEW_CHARS,
+    AgentRole,
     Block,
     Fork,
     Kind,
@@ -27,6 +29,8 @@ from claude_tui.core.model import (
     ToolCall,
     ToolResult,
     earlier,
+    is_session_id,
+    parse_time,
     plausible,
 )
 from claude_tui.core.notices import is_peer, is_task, peer_parts, task_text
@@ -41,6 +45,10 @@ from claude_tui.core.usage import Tokens, replaces, unreadable_usage
 _NOT_API_ERRORS = frozenset({"compact_boundary", "microcompact_boundary", "turn_duration"})
 #: Tools whose calls start a subagent.
 AGENT_TOOLS = frozenset({"Task", "Agent"})
+#: The tool that starts a workflow run (2.1.x): its result names the run, whose agents the call holds.
+WORKFLOW_TOOL = "Workflow"
+#: Where a Workflow call's result says the run keeps its agents' transcripts (the run is the folder's name).
+_TRANSCRIPT_DIR = re.compile(r"Transcript dir:\s*(\S[^\n]*)")
 #: Tags that wrap text Claude Code (or its IDE integrations: ide_opened_file, ide_selection, ...)
 #: injects into user records; not what the user typed.
 _INJECTED = re.compile(
@@ -55,6 +63,15 @@ _COMMAND_TAGS = ("<command-name>", "<command-message>")
 _OUTPUT_TAGS = ("<local-command-stdout>", "<local-command-stderr>", "<bash-stdout>", "<bash-stderr>")
 #: Structured tool results above this many bytes have their strings capped in memory.
 _BIG_LINE = 256 * 1024
+#: The note Claude Code leaves for an output it moved to the session's `tool-results/` folder (2.1.x): its size,
+#: where it saved it, and a preview of its first 2 KB.
+PERSISTED_TAG = "<persisted-output>"
+_PERSISTED = re.compile(
+    r"<persisted-output>\s*(?:Output too large \(([\d.]+)\s*([KMG]?B)\)\.\s*)?Full output saved to:\s*([^\n]+)\n"
+    r"(?:\s*Preview \([^)\n]*\):\n)?(.*?)(?:\n\.\.\.)?\s*</persisted-output>\s*$",
+    re.S,
+)
+_UNITS = {"B": 1, "KB": 1_000, "MB": 1_000_000, "GB": 1_000_000_000}
 
 
 @dataclass
@@ -80,9 +97,26 @@ class Update:
 class Session:
     """One conversation (a session file, or a subagent transcript) as a model."""
 
-    def __init__(self, path: str | Path = "", *, session_id: str | None = None, agent: bool = False) -> None:
+    def __init__(
+        self,
+        path: str | Path = "",
+        *,
+        session_id: str | None = None,
+        agent: bool = False,
+        role: AgentRole = AgentRole.TASK,
+        run: str | None = None,
+    ) -> None:
         self.path = str(path)
-        self.id = session_id or Path(self.path).stem
+        self.role = role  #: subagents: what ran it
+        self.run = run  #: a workflow agent's: the run it belongs to (see WORKFLOW_TOOL)
+        self.home: Message | None = None  #: a compaction run's: the compaction it wrote the summary of
+        self._own_from = 0  #: the index of the first message of its own (see AgentRole.replays)
+        self.copies = copy_state(Path(self.path).stem)  #: what of its file is another session's (see copies.py)
+        self._copying = False  #: the record being added is a copy
+        self.copied = 0  #: messages copied from another session's file
+        self._agents_ask = ""  #: a session with no records of its own: its subagents' first ask (see adopt_agents)
+        self._given_id = session_id
+        self.session_ids: dict[str, None] = {}  #: the sessionIds its records name, in order of first appearance
         self.is_agent = agent  #: a subagent transcript: every record is its own, sidechain or not
         #: read from the file's first line: a first message naming no record here continues the session it resumes
         self.from_start = True
@@ -125,8 +159,19 @@ class Session:
         #: a saved hook context's uuid -> the parent it stands for: Claude Code saves it again after each record
         #: with the same uuid, and the next record names it as its parent
         self._aliases: dict[str, str | None] = {}
+        self._runs: dict[str, ToolCall] = {}  #: workflow run named in a Workflow result -> the call
         self._layout: tuple[int, Layout] | None = None
         self._update = Update(first_new=-1)  # outside `feed`, changes are not tracked
+
+    @property
+    def id(self) -> str:
+        """The session's id: the one it was given (a subagent's is its session's), else the one its file is named by
+        (as Claude Code names them; a subagent's transcript read alone goes by its name), else, for a file named
+        otherwise (`short.jsonl`), the latest its records name."""
+        if self._given_id:
+            return self._given_id
+        stem = Path(self.path).stem
+        return stem if self.is_agent else own_session_id(stem, self.session_ids)
 
     # ---------------------------------------------------------------- feeding
 
@@ -175,8 +220,11 @@ class Session:
     def reset(self) -> Update:
         """Forget everything (the file was truncated or replaced); keep identity and links."""
         parent_call, source, agent_id, version = self.parent_call, self.source, self.agent_id, self.version
-        self.__init__(self.path, session_id=self.id, agent=self.is_agent)  # type: ignore[misc]
-        self.parent_call, self.source, self.agent_id = parent_call, source, agent_id
+        home = self.home
+        self.__init__(  # type: ignore[misc]
+            self.path, session_id=self._given_id, agent=self.is_agent, role=self.role, run=self.run
+        )
+        self.parent_call, self.source, self.agent_id, self.home = parent_call, source, agent_id, home
         self.version = version + 1  # never a number the old contents had: caches are keyed on it
         return Update(started_over=True, threads_changed=True)
 
@@ -205,7 +253,11 @@ class Session:
             self._note(span, f"timestamp {shown} is not a time: left out")
         elif isinstance(stamp, str):
             self._note_time(stamp)
-        cwd, branch, version, team = obj.get("cwd"), obj.get("gitBranch"), obj.get("version"), obj.get("teamName")
+        self._copying = not self.is_agent and is_copy(self.copies, obj)
+        cwd, branch, version, sid = obj.get("cwd"), obj.get("gitBranch"), obj.get("version"), obj.get("sessionId")
+        team = obj.get("teamName")
+        if type(sid) is str and sid and sid not in self.session_ids:
+            self.session_ids[sid] = None
         if type(cwd) is str and cwd not in self.cwds:
             self.cwds[cwd] = None
         if type(branch) is str and branch and branch not in self.branches:
@@ -371,14 +423,18 @@ class Session:
         structured = obj.get("toolUseResult")
         if span is not None and span.length > _BIG_LINE:
             structured = _cap(structured)
+        size, moved = len(text), None
+        if (note := persisted_note(text, structured)) is not None:
+            text, size, moved = note.preview, note.size, note.path
         result = ToolResult(
             text[:PREVIEW_CHARS],
-            len(text),
+            size,
             item.get("is_error") is True,
             _time_or_none(obj.get("timestamp")),
             span,
             images,
             structured,
+            moved,
         )
         self.result_ids.add(tid)
         if self._outer_result_ids is not None:
@@ -394,6 +450,11 @@ class Session:
     def _attach_result(self, call: ToolCall, result: ToolResult) -> None:
         call.result = result
         self._update.touch(call.message)
+        if call.name == WORKFLOW_TOOL and (run := run_of(result)) is not None:
+            self._runs[run] = call
+            for sub in self.subagents:
+                if sub.role is AgentRole.WORKFLOW and sub.run == run and sub.parent_call is None:
+                    self._link_run(sub, call)
         agent_id = result.structured.get("agentId") if isinstance(result.structured, dict) else None
         if call.name in AGENT_TOOLS and isinstance(agent_id, str):
             self._agents_by_id[agent_id] = call
@@ -415,6 +476,9 @@ class Session:
             if isinstance(meta, dict) and isinstance(meta.get("preTokens"), int):
                 message.pre_tokens = meta["preTokens"]
             message.micro = subtype == "microcompact_boundary"
+            for sub in self.subagents:  # a compaction run read before its compaction was written
+                if sub.role is AgentRole.COMPACTION and sub.home is None:
+                    self._link_compaction(sub)
             return
         if subtype == "turn_duration":
             ms = obj.get("durationMs")
@@ -522,6 +586,7 @@ class Session:
             text,
             obj.get("type") if isinstance(obj.get("type"), str) else "?",
             sidechain=obj.get("isSidechain") is True,
+            copied=self._copying,
         )
         slug = obj.get("slug")
         if type(slug) is str:
@@ -530,10 +595,13 @@ class Session:
                 self.slugs[slug] = None
         if uuid is not None:
             self._by_uuid[uuid] = message
+        self.copied += self._copying
         self.messages.append(message)
         self._update.added.append(message)
         if kind is Kind.PROMPT:  # local commands run as siblings under one caveat: not a rewind
             self._check_fork(message)
+            if self.role.replays:
+                self._own_from = message.index
         return message
 
     def _check_fork(self, prompt: Message) -> None:
@@ -581,8 +649,18 @@ class Session:
         return True
 
     def visible(self) -> list[Message]:
-        """The messages of the branch being read, in file order (tool results live in their calls)."""
-        return self._current_layout().visible
+        """The messages of the branch being read, in file order (tool results live in their calls); of a subagent
+        that replays its session's messages, its own only (see AgentRole.replays)."""
+        visible = self._current_layout().visible
+        return [m for m in visible if m.index >= self._own_from] if self._own_from else visible
+
+    @property
+    def counted(self) -> list[Message]:
+        """The messages it counts: not those a subagent replays of its session's (see AgentRole.replays), nor
+        those its file holds copied from another session's (see copies.py)."""
+        if not self._own_from and not self.copied:
+            return self.messages
+        return [m for m in self.messages[self._own_from :] if not m.copied]
 
     def other_branches(self) -> list[Message]:
         """The messages of the branches not being read, in file order (a finder's second place to look)."""
@@ -658,7 +736,7 @@ class Session:
         sub.is_agent = True
         if sub.agent_id is None:
             sub.agent_id = agent_id_of(sub.path)
-        for existing in self.subagents:
+        for existing in self.subagents if sub.role is AgentRole.TASK else ():
             if existing.source == "progress" and existing.agent_id and existing.agent_id == sub.agent_id:
                 self.subagents.remove(existing)  # the file is the whole transcript; the copies are not
                 if existing.parent_call is not None:
@@ -671,9 +749,20 @@ class Session:
         self.version += 1
 
     def link_agent(self, sub: Session) -> None:
-        """Link a subagent to its Task/Agent call: the one whose result named its id, else the one
-        whose prompt it starts with (a file seen before its first line links when that arrives), else,
-        while it runs, the only such call still running."""
+        """Link a subagent to what started it. A workflow agent, to the Workflow call whose result named its run; a
+        compaction run, to its compaction (see _link_compaction); a side question, to nothing (it is the session's
+        own). Else to its Task/Agent call: the one whose result named its id, else the one whose prompt it starts
+        with (a file seen before its first line links when that arrives), else, while it runs, the only such call
+        still running."""
+        if sub.role is AgentRole.WORKFLOW:
+            if (run := self._runs.get(sub.run or "")) is not None:
+                self._link_run(sub, run)
+            return
+        if sub.role is AgentRole.COMPACTION:
+            self._link_compaction(sub)
+            return
+        if sub.role is not AgentRole.TASK:
+            return
         call = self._agents_by_id.get(sub.agent_id or "")
         if call is not None and call.subagent is None:
             self._link(sub, call)
@@ -683,6 +772,25 @@ class Session:
     def _link(self, sub: Session, call: ToolCall) -> None:
         sub.parent_call = call
         call.subagent = sub
+
+    def _link_run(self, sub: Session, call: ToolCall) -> None:
+        sub.parent_call = call
+        call.run = sorted([*(call.run or ()), sub], key=lambda agent: agent.first_timestamp or "")  # as they started
+        self._update.touch(call.message)
+
+    def _link_compaction(self, sub: Session) -> None:
+        """Give a compaction run to the compaction it wrote the summary of: the first one written after it ended
+        that has none yet (Claude Code writes the boundary once the summary is in)."""
+        ended = sub.last_timestamp
+        if sub.home is not None or ended is None:
+            return
+        for message in self.messages:
+            if message.kind is Kind.COMPACT_BOUNDARY and not message.micro and message.agent is None:
+                stamp = message.timestamp
+                if stamp is not None and not earlier(stamp, ended):
+                    message.agent, sub.home = sub, message
+                    self._update.touch(message)
+                    return
 
     def _link_by_prompt(self, sub: Session) -> None:
         """Link a subagent to the unlinked Task/Agent call whose prompt it starts with; one whose file has
@@ -742,7 +850,7 @@ class Session:
                 text = prompt_text(message)
                 if text and asks(message.kind, message.plain_text):
                     return text
-        return ""
+        return self._agents_ask
 
     def first_text(self, kind: Kind) -> str:
         """The first message of `kind` with some text, as one line (see `prompt_text`)."""
@@ -752,6 +860,31 @@ class Session:
                 if text:
                     return text
         return ""
+
+    def adopt_agents(self) -> None:
+        """A session with no records of its own (a folder with only its subagents' transcripts, files.folder_only):
+        its times, working folders and first ask are those of its subagents, the earliest first (a teammate's: its
+        lead's message)."""
+        timed = sorted(
+            (s for s in self.subagents if s.first_timestamp), key=lambda s: parse_time(s.first_timestamp) or 0
+        )
+        if not timed:
+            return
+        self.first_timestamp = timed[0].first_timestamp
+        self.last_timestamp = max((s.last_timestamp or "" for s in timed), key=lambda t: parse_time(t) or 0) or None
+        for sub in self.subagents:
+            self.cwds.update(dict.fromkeys(sub.cwds))
+        self._agents_ask = next((ask for s in timed if (ask := s.first_prompt)), "")  # as the index has it
+
+    @property
+    def origin(self) -> str | None:
+        """The session this one continues, whose records its file begins with a copy of (see copies.py)."""
+        return self.copies["o"]
+
+    @property
+    def background(self) -> bool:
+        """A session sent to the background: Claude Code re-ran it as a copy of its origin (`sessionKind: "bg"`)."""
+        return bool(self.copies["bg"])
 
     @property
     def project_path(self) -> str | None:
@@ -792,6 +925,15 @@ class Session:
     def progress_keys(self) -> Collection[str]:
         """The Task calls (or agent ids) whose subagent records were copied into progress records."""
         return self._progress_agents.keys()
+
+
+def own_session_id(stem: str, named: Collection[str]) -> str:
+    """The id of the session in a file named `stem` whose records name the sessionIds `named` (in order): the
+    file's name, as Claude Code names its files, unless no record names it; then the latest session id (see
+    model.is_session_id) they name."""
+    if stem in named:
+        return stem
+    return next((sid for sid in reversed(list(named)) if is_session_id(sid)), stem)
 
 
 def pick_title(
@@ -909,6 +1051,36 @@ def asks(kind: Kind, raw: str) -> bool:
     return raw.lstrip().startswith("<command-message>") and args is not None and bool(args.group(1).strip())
 
 
+#: What each kind of subagent is called where it is shown.
+_AGENT_WORDS = {
+    AgentRole.TASK: "subagent",
+    AgentRole.WORKFLOW: "workflow agent",
+    AgentRole.COMPACTION: "compaction run",
+    AgentRole.SIDE_QUESTION: "side question",
+}
+
+
+def agent_word(sub: Session) -> str:
+    """What a subagent is called where it is shown: "subagent", "workflow agent", "side question", ..."""
+    return _AGENT_WORDS[sub.role]
+
+
+def unstarted(sub: Session) -> bool:
+    """A subagent that nothing in its session holds (no call started it; not a compaction run of one of its
+    compactions): shown after the session's messages."""
+    return sub.parent_call is None and sub.home is None
+
+
+def run_of(result: ToolResult) -> str | None:
+    """The workflow run a Workflow call's result names: its `runId`, else the folder its text says the run keeps
+    its transcripts in."""
+    run = result.structured.get("runId") if isinstance(result.structured, dict) else None
+    if isinstance(run, str) and run:
+        return run
+    found = _TRANSCRIPT_DIR.search(result.text)
+    return found.group(1).strip().replace("\\", "/").rstrip("/").rpartition("/")[2] or None if found else None
+
+
 def agent_id_of(path: str | Path) -> str | None:
     """The agent id a subagent transcript's file name gives (`agent-<id>.jsonl`)."""
     stem = Path(path).stem
@@ -1001,6 +1173,33 @@ def content_blocks(content: Any) -> tuple[list[Block], list[dict[str, Any]], boo
         else:
             blocks.append(_other_block(item))
     return blocks, results, odd
+
+
+@dataclass(slots=True)
+class PersistedNote:
+    """A `<persisted-output>` note: where Claude Code saved the whole output, its size, the preview it kept."""
+
+    path: str  #: as recorded, on the machine that wrote it (see files.persisted_file)
+    size: int  #: characters (bytes, as Claude Code counts them) of the whole output; always more than the preview
+    preview: str
+
+
+def persisted_note(text: str, structured: Any = None) -> PersistedNote | None:
+    """The note an output that Claude Code moved out of the transcript left in its place (a tool's result, a
+    hook's output), read from its text and the record's `toolUseResult` (persistedOutputPath and -Size); None for
+    any other text."""
+    if not text.startswith(PERSISTED_TAG):
+        return None
+    found = _PERSISTED.match(text)
+    if found is None:
+        return None
+    number, unit, path, preview = found.groups()
+    size = round(float(number) * _UNITS[unit.upper()]) if number else 0
+    if isinstance(structured, dict):
+        recorded, exact = structured.get("persistedOutputPath"), structured.get("persistedOutputSize")
+        path = recorded if isinstance(recorded, str) and recorded.strip() else path
+        size = exact if type(exact) is int else size
+    return PersistedNote(path.strip(), max(size, len(preview) + 1), preview)
 
 
 def queued_message(obj: dict[str, Any]) -> tuple[Kind, str | list[Any]] | None:

@@ -1,7 +1,8 @@
 """Reading back what the model keeps only a preview of: a record's raw JSON, a tool's whole output.
 
 The model keeps byte spans instead of megabytes; these read one line again with
-os.pread, on demand (the detail view, raw JSON, search in long outputs).
+os.pread, on demand (the detail view, raw JSON, search in long outputs), or the file in the
+session's `tool-results/` folder that Claude Code moved a large output to.
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from typing import Any
 
 import orjson
 
+from claude_tui.core.files import persisted_file, read_persisted
 from claude_tui.core.model import Span, ToolCall
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.records import parse_line
-from claude_tui.core.session import record_content, result_content
+from claude_tui.core.session import persisted_note, record_content, result_content
 
 
 def read_span(path: str, span: Span) -> bytes:
@@ -49,6 +51,8 @@ def full_output(path: str, call: ToolCall) -> str:
     result = call.result
     if result is None:
         return ""
+    if result.persisted is not None:
+        return _moved_output(path, result.persisted, result.text, result.size)
     if not result.truncated or result.span is None:
         return result.text
     for obj in read_records(path, result.span):
@@ -60,3 +64,21 @@ def full_output(path: str, call: ToolCall) -> str:
             if isinstance(item, dict) and item.get("tool_use_id") == call.id:
                 return result_content(item.get("content"))[0]
     return result.text
+
+
+def persisted_text(path: str, text: str) -> str:
+    """The whole of an output that Claude Code moved out of the transcript of the session file `path` (a tool's, a
+    hook's), given the `<persisted-output>` note that stands for it; any other text as it is."""
+    note = persisted_note(text)
+    return text if note is None else _moved_output(path, note.path, note.preview, note.size)
+
+
+def _moved_output(path: str, recorded: str, preview: str, size: int) -> str:
+    """A moved output read from the session's `tool-results/` folder; its preview, and a word that the rest is
+    not here, when the file is gone."""
+    whole = read_persisted(path, recorded)
+    if whole is not None:
+        return whole
+    name = persisted_file(path, recorded).name
+    gone = f"Claude Code saved it to {name}, which is not in the session's tool-results folder"
+    return f"{preview}\n\n[the rest of this output ({size:,} bytes in all) is not here: {gone}]"

@@ -13,7 +13,7 @@ from claude_tui.core.files import agent_files, attach_agents, read_session, sess
 from claude_tui.core.forked import Forked, can_fork
 from claude_tui.core.model import Kind, Message, active_seconds, earlier, parse_time, span_seconds
 from claude_tui.core.reader import Reader, ReadError, open_readonly
-from claude_tui.core.session import KNOWN_TYPES, Session, agent_id_of, nothing_exchanged, pick_title
+from claude_tui.core.session import KNOWN_TYPES, Session, agent_id_of, nothing_exchanged, own_session_id, pick_title
 from claude_tui.core.shapes import merged_facts
 from claude_tui.core.timeline import Timeline
 from claude_tui.core.usage import Tokens, UsageTotal, by_model, other_models, priced_as
@@ -27,8 +27,8 @@ _SPLIT_WINDOW = 1 << 20
 
 def usage_items(session: Session) -> list[tuple[str | None, Tokens]]:
     """(model as `usage.priced_as` keys it, tokens) once per assistant message of this file, inline sidechains
-    included."""
-    items = [(priced_as(m.model, m.tokens), m.tokens) for m in session.messages if m.tokens is not None]
+    included; those it counts only (see Session.counted)."""
+    items = [(priced_as(m.model, m.tokens), m.tokens) for m in session.counted if m.tokens is not None]
     for sub in session.subagents:
         if sub.source == "inline":
             items += usage_items(sub)
@@ -52,7 +52,7 @@ def _inline(session: Session) -> list[Session]:
 def _assistant_messages(session: Session) -> int:
     """Distinct message ids over top-level assistant records (an id-less record counts alone), inline sidechains'
     included; Claude Code's API error messages are not answers."""
-    own = sum(1 for m in session.messages if m.record_type == "assistant" and m.kind not in _NO_ANSWER)
+    own = sum(1 for m in session.counted if m.record_type == "assistant" and m.kind not in _NO_ANSWER)
     return own + sum(_assistant_messages(sub) for sub in _inline(session))
 
 
@@ -63,7 +63,8 @@ _NO_ANSWER = (Kind.API_ERROR, Kind.SYSTEM)
 
 def _call_ids(session: Session) -> set[str]:
     """The tool_use ids of this file's assistant records, inline sidechains' included."""
-    calls = {tid for tid, call in session.calls.items() if not call.lost}
+    counted = {id(m) for m in session.counted}
+    calls = {tid for tid, call in session.calls.items() if not call.lost and id(call.message) in counted}
     for sub in _inline(session):
         calls |= _call_ids(sub)
     return calls
@@ -108,6 +109,7 @@ class Tally:
     """
 
     session_id: str
+    session_ids: list[str]  #: the sessionIds its records name (see Session.id)
     path: str
     records: int
     malformed_lines: int
@@ -154,12 +156,13 @@ class Tally:
     def of(cls, session: Session) -> Tally:
         messages = session.messages
         usage, agent_usage = usage_split(session)
-        kinds = Counter(m.kind for m in messages)
+        kinds = Counter(m.kind for m in session.counted)
         results, errors = _outcomes(session)
         micro = sum(1 for m in messages if m.micro)
         summaries = [m for m in messages if m.kind is Kind.COMPACT_SUMMARY]
         return cls(
             session_id=session.id,
+            session_ids=list(session.session_ids),
             path=session.path,
             records=session.records,
             malformed_lines=session.malformed_lines,
@@ -229,7 +232,8 @@ class Tally:
             (n + lines if n else 0, what) for n, what in after.problems if (n, what) not in found
         ]
         return Tally(
-            session_id=self.session_id,
+            session_id=own_session_id(Path(self.path).stem, _union(self.session_ids, after.session_ids)),
+            session_ids=_union(self.session_ids, after.session_ids),
             path=self.path,
             records=self.records + after.records,
             malformed_lines=self.malformed_lines + after.malformed_lines,
@@ -349,7 +353,7 @@ def tally_file(path: Path, cut: int | None = None) -> tuple[Session, Tally]:
         with Forked(_tally_from, str(path), cut) as rest:
             reader = Reader(str(path))
             session = session_of(path, reader, stop=cut)
-            agents = agent_files(path)
+            agents = agent_files(path, session_id=session.id)
             attach_agents(session, agents)
             tally = Tally.of(session)
             after = rest.result()

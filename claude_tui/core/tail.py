@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from claude_tui.core.files import agent_files
+from claude_tui.core.files import agent_files, agent_session, folder_only
 from claude_tui.core.model import Problem
 from claude_tui.core.reader import Reader, ReadError
 from claude_tui.core.session import Session, Update
@@ -62,7 +62,7 @@ class SessionTail:
             started_over, lines = self.reader.read(limit)
         except ReadError as exc:
             if self.reader.missing:
-                self.deleted = True
+                self.deleted = not folder_only(self.path)  # a session folder with no file was never deleted
                 self.error = None
             else:
                 self.error = str(exc)
@@ -78,11 +78,11 @@ class SessionTail:
         return fed
 
     def _poll_agents(self, update: Update) -> None:
-        for path in agent_files(self.path, self.foreign):
+        for path in agent_files(self.path, self.foreign, self.session.id):
             tail = self.agents.get(path)
             new = tail is None
             if tail is None:
-                sub = Session(path, session_id=self.session.id, agent=True)
+                sub = agent_session(path, self.session.id)
                 tail = self.agents[path] = AgentTail(Reader(str(path)), sub)
             try:
                 started_over, lines = tail.reader.read()
@@ -102,3 +102,5 @@ class SessionTail:
                 if call is not None:
                     update.touch(call.message)
                 self.session.version += 1
+        if self.reader.missing and not self.deleted:  # a session folder with no file (see files.folder_only)
+            self.session.adopt_agents()

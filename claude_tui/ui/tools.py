@@ -53,6 +53,15 @@ def summary(call: ToolCall, cwd: str | None) -> tuple[str, str]:
     if not isinstance(call.input, dict):  # not as Claude Code writes it: shown as it is
         return one_line(call.input), _output_hint(call)
     path = short_path(str(inp.get("file_path") or inp.get("notebook_path") or inp.get("path") or ""), cwd)
+    if call.run:  # a workflow's agents, opened under it
+        messages = sum(1 for sub in call.run for m in sub.messages if m.kind.value in ("prompt", "assistant"))
+        name_of = (
+            call.result.structured.get("workflowName")
+            if call.result and isinstance(call.result.structured, dict)
+            else None
+        )
+        subject = one_line(name_of) if isinstance(name_of, str) else "workflow"
+        return subject, f"{plural(len(call.run), 'agent')} · {plural(messages, 'message')}"
     if name == "Bash":
         return one_line(inp.get("command")), _output_hint(call)
     if name in ("Edit", "MultiEdit", "Write", "NotebookEdit"):

@@ -33,7 +33,7 @@ from textual.timer import Timer
 from textual.worker import get_current_worker
 
 from claude_tui.core.model import QUIET_KINDS, Block, Fork, Kind, Message, ToolCall
-from claude_tui.core.session import Session, Update
+from claude_tui.core.session import Session, Update, unstarted
 from claude_tui.core.stats import damage
 from claude_tui.core.tail import SessionTail
 from claude_tui.ui.bindings import key_display
@@ -427,7 +427,7 @@ class ConversationView(ScrollView, can_focus=True):
         main_end = len(listed)
         agents: dict[Message, Session] = {}
         for sub in session.subagents:
-            if sub.parent_call is None and (messages := self._shown(sub.visible())):
+            if unstarted(sub) and (messages := self._shown(sub.visible())):
                 agents[messages[0]] = sub
                 listed = listed + messages
         return listed, main_end, agents
@@ -972,7 +972,7 @@ class ConversationView(ScrollView, can_focus=True):
             self._cache.pop(entry, None)
             if entry.kind == "agent":
                 self._replace_from(entry.top, self._messages)
-            elif entry.call is not None and entry.call.subagent is not None:
+            elif (entry.call is not None and entry.call.subagents) or (entry.kind == "compact" and entry.message.agent):
                 self._resplice(entry.top)
             else:
                 self._measure([entry], force=True)
@@ -1039,10 +1039,12 @@ class ConversationView(ScrollView, can_focus=True):
             if test(entry):
                 yield entry
             call = entry.call
-            if what == "error" and call is not None and call.subagent is not None and call not in self.expanded:
-                inside = _error_in(call.subagent, last=direction < 0)  # a collapsed subagent: open it there
-                if inside is not None:
-                    yield inside
+            if what == "error" and call is not None and call.subagents and call not in self.expanded:
+                for sub in call.subagents if direction > 0 else reversed(call.subagents):
+                    inside = _error_in(sub, last=direction < 0)  # a collapsed subagent: open it there
+                    if inside is not None:
+                        yield inside
+                        break
 
     def _go_to(self, target: Entry | tuple[Message, ToolCall | None]) -> bool:
         """Select a jump's target (an entry, or a message in a subagent and its call); whether it could be shown."""
@@ -1309,8 +1311,8 @@ def _error_in(session: Session, last: bool) -> tuple[Message, ToolCall | None] |
     for call in session.calls.values():
         if call.status == "error":
             found.append((call.message.index, call.message, call))
-        elif call.subagent is not None and (inside := _error_in(call.subagent, last)) is not None:
-            found.append((call.message.index, *inside))
+        else:
+            found += [(call.message.index, *inside) for sub in call.subagents if (inside := _error_in(sub, last))]
     pick = max if last else min
     return pick(found, key=lambda f: f[0])[1:] if found else None
 

@@ -17,9 +17,9 @@ from rich.style import Style
 from rich.text import Text
 
 from claude_tui.core.files import plan_file
-from claude_tui.core.model import QUEUED, QUIET_KINDS, Block, Kind, Message, Problem, ToolCall
+from claude_tui.core.model import QUEUED, QUIET_KINDS, AgentRole, Block, Kind, Message, Problem, ToolCall
 from claude_tui.core.sanitize import without_markup
-from claude_tui.core.session import Session, prompt_text
+from claude_tui.core.session import Session, agent_word, prompt_text
 from claude_tui.core.stats import human_count, human_size
 from claude_tui.core.usage import anthropic_id
 from claude_tui.ui import lines, tools
@@ -71,7 +71,7 @@ class Entry:
     def expandable(self) -> bool:
         if self.kind == "thinking":
             return self.block is not None and thinking_note(self.block) is None
-        return self.kind in ("tool", "summary", "agent")
+        return self.kind in ("tool", "summary", "agent") or (self.kind == "compact" and self.message.agent is not None)
 
 
 def is_error(entry: Entry) -> bool:
@@ -85,8 +85,8 @@ def abandoned(call: ToolCall, clock: Clock) -> bool:
     """A call with no result, and no sign of life (its subagent's records) for an hour: not running."""
     if call.status != "running":
         return False
-    sub = call.subagent
-    last = epoch_of(sub.last_timestamp if sub is not None and sub.last_timestamp else call.started)
+    stamps = [sub.last_timestamp for sub in call.subagents if sub.last_timestamp]
+    last = epoch_of(max(stamps, key=lambda s: epoch_of(s) or 0) if stamps else call.started)
     return last is not None and clock.now() - last > ABANDONED_AFTER
 
 
@@ -124,7 +124,9 @@ def build(
     if kind in QUIET_KINDS:
         return [] if hide_quiet else [Entry("row", message, top, depth)]
     if kind is Kind.COMPACT_BOUNDARY:
-        return [Entry("compact", message, top, depth, pad=gap)]
+        run = message.agent if message.agent is not None and message in expanded else None  # wrote its summary
+        nested = _nested(run, top, depth, expanded, hide_quiet) if run is not None else []
+        return [Entry("compact", message, top, depth, pad=gap), *nested]
     if kind is Kind.COMPACT_SUMMARY:
         return [Entry("summary", message, top, depth)]
     if kind is Kind.RECAP:
@@ -157,11 +159,19 @@ def build(
         out.append(entry)
         last = entry.kind
         call = entry.call
-        if call is not None and call.subagent is not None and call in expanded:
-            sub_previous: Message | None = None
-            for sub_message in call.subagent.visible():
-                out += build(sub_message, top, depth + 1, sub_previous, expanded, hide_quiet)
-                sub_previous = sub_message
+        if call is not None and call in expanded:
+            for sub in call.subagents:
+                out += _nested(sub, top, depth, expanded, hide_quiet)
+    return out
+
+
+def _nested(sub: Session, top: int, depth: int, expanded: set[object], hide_quiet: bool) -> list[Entry]:
+    """The entries of a subagent's transcript, opened under the row that holds it."""
+    out: list[Entry] = []
+    previous: Message | None = None
+    for message in sub.visible():
+        out += build(message, top, depth + 1, previous, expanded, hide_quiet)
+        previous = message
     return out
 
 
@@ -380,6 +390,8 @@ class Painter:
             label += f" · {human_count(message.pre_tokens)} tokens before"
         stamp = self.clock.clock_time(message.timestamp, seconds=False)
         label += f" · {stamp} " if stamp else " "
+        if message.agent is not None:  # the run that wrote its summary opens under it
+            label += f"· its summary's run · {self.toggle_key} {'closes' if entry.key in self.expanded else 'opens'} "
         return _rule(label, width, p.divider)
 
     def _fork(self, entry: Entry, width: int) -> Text:
@@ -394,11 +406,24 @@ class Painter:
     def _agent(self, entry: Entry, width: int) -> Text:
         agent = entry.agent
         assert agent is not None
-        what = "warmup subagent" if agent.is_warmup else "subagent"
+        what = ("warmup " if agent.is_warmup else "") + agent_word(agent)
         opened = entry.key in self.expanded
         action = f"{self.toggle_key} {'closes' if opened else 'opens'}"  # first: a narrow pane cuts the end
-        label = f" {'▾' if opened else '▸'} {what} · {action} · no call in this session started it "
+        label = f" {'▾' if opened else '▸'} {what} · {action} · {self._unstarted_why(agent)} "
         return _rule(label, width, self.palette.divider)
+
+    def _unstarted_why(self, agent: Session) -> str:
+        """Why a subagent is shown after the conversation: a side question asked beside it (when, and what), a
+        compaction run of a compaction not in the file, or one that no call started."""
+        if agent.role is AgentRole.SIDE_QUESTION:
+            asked = next((m for m in agent.visible() if m.kind is Kind.PROMPT), None)
+            if asked is not None:
+                stamp = self.clock.clock_time(asked.timestamp, seconds=False)
+                return tools.one_line(f"asked {stamp}: {prompt_text(asked, 300)}" if stamp else prompt_text(asked), 300)
+            return "asked beside the conversation"
+        if agent.role is AgentRole.COMPACTION:
+            return "its compaction is not in this session"
+        return "no call in this session started it"
 
     def _row(self, entry: Entry, width: int, dated: bool) -> Text:
         p = self.palette

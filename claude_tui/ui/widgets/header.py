@@ -55,7 +55,8 @@ class SessionHeader(Static):
             return
         # a subagent's transcript opened on its own (its session has no file) is read as its one subagent:
         # described as `stats` and the list describe the file
-        described = session.subagents[0] if not session.messages and len(session.subagents) == 1 else session
+        alone = session.records and not session.messages and len(session.subagents) == 1
+        described = session.subagents[0] if alone else session
         head = Text(one_line(title or described.title() or "(untitled)", 300), style="bold")
         facts = self._facts(described, session)
         if status:
@@ -69,8 +70,8 @@ class SessionHeader(Static):
         own, agents = usage_split(session)
         usage = UsageTotal.of([*own.items(), *agents.items()])
         started, ended = session.first_timestamp, session.last_timestamp
-        prompts = sum(1 for m in session.messages if m.kind is Kind.PROMPT)
-        commands = sum(1 for m in session.messages if m.kind is Kind.COMMAND)
+        prompts = sum(1 for m in session.counted if m.kind is Kind.PROMPT)
+        commands = sum(1 for m in session.counted if m.kind is Kind.COMMAND)
         parts = []
         if parse_time(started) is not None:
             self._started, self._ago = started, self.clock.ago(started, day=True)
@@ -89,8 +90,12 @@ class SessionHeader(Static):
             parts.append(", ".join(short_model(m) for m in models))
         calls, errors = tool_call_counts(session)  # as stats and the library count them
         parts.append(f"{prompt_counts(prompts, commands)} · {plural(calls, 'tool call')}{_failed(errors)}")
+        if session.origin or session.background:  # what it holds of another session is counted there
+            parts.append(continuation(session.origin, session.background))
         if session.is_agent:
             parts.append("a subagent's transcript")
+        elif not file.records and session.subagents:  # a session folder with no file (files.folder_only)
+            parts.append("no session file")
         if session.subagents:  # after all of the cost and the counts: 80 columns may cut it
             theirs = UsageTotal.of_models(agents).cost if agents else None
             share = [f"${theirs:,.2f}"] if theirs is not None else []
@@ -162,9 +167,22 @@ class SessionFacts(Static):
         ]
         if info.orphan_of:
             lines.append(Text(f"a subagent of session {one_line(info.orphan_of)}, which has no file", style="dim"))
+        if info.no_file:
+            lines.append(Text("no session file: only its subagents' transcripts, in its folder", style="dim"))
+        if info.continues or info.background:
+            lines.append(Text(continuation(info.continues, info.background), style="dim"))
         if info.error:
             lines.append(Text(info.error, style="red"))
         self.update(Group(*lines))  # the title one line cut with "…", the facts wrapped
+
+
+def continuation(origin: str | None, background: bool) -> str:
+    """What a session that continues another says of it: "a background copy of session 93a9705e: what it holds of
+    that session counts there"."""
+    what = "a background copy of session" if background else "continues session"
+    if origin is None:
+        return "a background copy of another session" if background else "continues another session"
+    return f"{what} {one_line(origin[:8])}: what it holds of that session counts there"
 
 
 def _failed(errors: int) -> str:

@@ -54,7 +54,9 @@ def title_of(info: SessionInfo) -> str:
     if info.error and not info.title:
         return one_line(f"⚠ cannot read: {info.error}", 200)
     title = one_line(info.title or info.first_prompt or "(untitled)", 200) or "(untitled)"
-    return f"↳ {title}" if info.orphan_of else title  # a subagent's: its session has no file
+    if info.continues or info.background:  # the continuation of another session: its first messages are copies
+        title = f"⇢ {title}"
+    return f"↳ {title}" if info.orphan_of or info.no_file else title  # a subagent's: its session has no file
 
 
 def model_of(info: SessionInfo) -> str:
