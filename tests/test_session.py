@@ -11,7 +11,7 @@ import pytest
 
 from claude_tui.core.extract import Extractor, State
 from claude_tui.core.files import read_session
-from claude_tui.core.model import Kind
+from claude_tui.core.model import Kind, Message
 from claude_tui.core.reader import Reader
 from claude_tui.core.session import Session
 from claude_tui.core.stats import session_stats
@@ -440,10 +440,19 @@ def describe(s: Session) -> list:
                 m.parent,
                 m.plain_text,
                 [b.type for b in m.blocks],
-                [(c.id, c.status, c.result.text if c.result else None) for c in m.tool_calls],
+                [
+                    (c.id, c.status, c.result.text if c.result else None, _notes(c.notes), c.progress)
+                    for c in m.tool_calls
+                ],
+                _notes(m.notes),
             )
         )
     return out
+
+
+def _notes(notes: list[Message] | None) -> list[str | None]:
+    """The records folded into a row (see hooks.py), by uuid."""
+    return [n.uuid for n in notes or ()]
 
 
 def test_describe_sees_a_difference(tmp_path: Path) -> None:

@@ -93,6 +93,13 @@ def test_subagent(snap_compare: Any) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=after(step)(app))
 
 
+def test_hooks_folded_into_their_rows(snap_compare: Any) -> None:
+    """A hook-heavy 2.1 session (real lines): the marks of the hooks on the prompt and the calls, a call opened."""
+    app = session_app(Path(__file__).parent / "fixtures" / "real" / "hooks_turn.jsonl")
+    step = _expand(lambda e: e.call is not None and e.call.name == "Bash")
+    assert snap_compare(app, terminal_size=SIZE, run_before=after(step, _keys("g"))(app))
+
+
 def test_help_screen(snap_compare: Any, browser_app: ClaudeTUI) -> None:
     run = after(_browser, _keys("question_mark"))(browser_app)
     assert snap_compare(browser_app, terminal_size=SIZE, run_before=run)

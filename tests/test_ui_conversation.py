@@ -149,7 +149,7 @@ async def test_dim_text_on_the_cursor_row_takes_the_text_colour(theme: str) -> N
 
 
 async def test_quiet_rows_hide_and_compactions_jump() -> None:
-    app = session_app(demo("da41"))
+    app = session_app(demo("36630c25"))  # it opens with a caveat (a dim row), then a slash command
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         view = await loaded(pilot, app)
         assert any(e.message.kind in QUIET_KINDS for e in view.entries)
@@ -162,6 +162,9 @@ async def test_quiet_rows_hide_and_compactions_jump() -> None:
         await pilot.press("full_stop")
         assert any(e.message.kind in QUIET_KINDS for e in view.entries)
         assert [n.message for n in app._notifications] == ["Dim rows hidden", "Dim rows shown"]
+    app = session_app(demo("da41"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
         await pilot.press("g", "c")
         assert view.cursor is not None and view.cursor.kind == "compact"
         assert (

@@ -105,6 +105,15 @@ def test_markdown_lines_hide_markers_and_style_spans() -> None:
     ]
 
 
+def test_a_code_block_that_names_no_language_opens_with_its_code() -> None:
+    """A real answer's fence with no language (Claude Code 2.1.114): no stray "code" line above the path."""
+    text = "Your existing worktree lives at:\n\n```\n-experiments/worktrees/.claude/worktrees/agent-a4ca7529\n```\n"
+    drawn = [line.plain.rstrip() for line in lines.render(lines.parse(text), 80, PALETTE)]
+    assert drawn == ["Your existing worktree lives at:", "", "-experiments/worktrees/.claude/worktrees/agent-a4ca7529"]
+    named = lines.parse("```python\nx = 1\n```")
+    assert [(line.kind, line.text) for line in named.lines] == [("label", "python"), ("code", "x = 1")]
+
+
 def test_links_show_their_text_then_their_address() -> None:
     md = lines.parse("See [the **guide**](https://x.io/a_b), <https://y.io> and [top](#top); `[not](a link)`")
     line = md.lines[0]
@@ -271,7 +280,7 @@ def test_a_quiet_command_says_what_claude_code_read_in_its_exit_status() -> None
     assert tools.summary(call, None)[1] == "no output · No matches found"
     pane = [row.plain for row in lines.wrap_rows(tools.body(call, 80, PALETTE, None), 80)]
     assert pane[-2:] == ["(no output)", "exit status: No matches found"]
-    detail = render.call_body(call, "", PALETTE, None, Clock(), 100)
+    detail = render.call_body(call, "", PALETTE, None, Clock(), 100, "s.jsonl")
     assert isinstance(detail, Group) and detail.renderables[-1].plain == "exit status: No matches found"
     plain = _call("Bash", {"command": "true"}, "", bash)
     assert tools.summary(plain, None)[1] == "no output"
@@ -309,7 +318,9 @@ def test_a_task_prompt_and_answer_say_how_many_lines_are_left_out() -> None:
 def detail(kind: Kind, *blocks: Block) -> str:
     """The detail view's body of a message with `blocks`, as text."""
     console = Console(width=60, record=True)
-    console.print(render.message_body(Message(kind, "u1", None, None, None, 0, list(blocks)), PALETTE, None, Clock()))
+    console.print(
+        render.message_body(Message(kind, "u1", None, None, None, 0, list(blocks)), PALETTE, None, Clock(), "s.jsonl")
+    )
     return "\n".join(line.rstrip() for line in console.export_text().split("\n"))
 
 
@@ -332,7 +343,7 @@ def test_tool_output_colours_show_as_styles_and_other_escapes_stay_visible() -> 
     call = _call("Bash", {"command": "pytest"}, COLOURED, {"stdout": COLOURED, "stderr": ""}, error=True)
     assert tools.headline(call, 80, PALETTE, None, False).plain.startswith("✗ Bash    pytest  FAILED plain ␛[2J")
     pane = lines.wrap_rows(tools.body(call, 200, PALETTE, None), 200)
-    detail = render.call_body(call, COLOURED, PALETTE, None, Clock(), 100)
+    detail = render.call_body(call, COLOURED, PALETTE, None, Clock(), 100, "s.jsonl")
     assert isinstance(detail, Group)
     for text in (pane[2], detail.renderables[-1]):
         assert isinstance(text, Text)
@@ -340,6 +351,23 @@ def test_tool_output_colours_show_as_styles_and_other_escapes_stay_visible() -> 
         styles = _styles(text, "FAILED")
         assert any(s.bold for s in styles) and any(s.color and s.color.number == 1 for s in styles)
         assert not any(s.bold or s.color for s in _styles(text, "plain"))
+
+
+def test_an_mcp_tools_name_is_its_server_and_tool_whole() -> None:
+    """`mcp__linear-server__get_issue` was cut at 24 cells even at 200 columns (`mcp__linear-server__get…`)."""
+    query = "feature engineering automated feature synthesis featuretools 2024 2025 best practices"
+    for name, shown in (
+        ("mcp__perplexity__perplexity_search", "perplexity · perplexity_search"),  # a real call (2.1.x)
+        ("mcp__linear-server__get_issue", "linear-server · get_issue"),
+        ("mcp__plugin_linear_linear__list_my_issues", "plugin_linear_linear · list_my_issues"),
+    ):
+        call = _call(name, {"max_results": 10, "query": query}, "results")
+        line = tools.headline(call, 197, PALETTE, None, False).plain
+        assert line.startswith(f"✓ {shown} {query}  1 line"), line  # its query says more than its 10
+        assert render.title(call.message, call, Clock.frozen("2026-01-05T10:00:00Z")).startswith(f"{shown} · ")
+    assert tools.tool_name("mcp__broken") == "mcp__broken" and tools.tool_name("Bash") == "Bash"
+    narrow = tools.headline(_call("mcp__linear-server__get_issue", {"id": "ENG-1"}), 77, PALETTE, None, False)
+    assert narrow.plain.startswith("✓ linear-server · get_issue ENG-1")
 
 
 def test_hook_rows_drop_colour_codes() -> None:
@@ -476,7 +504,7 @@ def test_command_output_shows_its_colours_and_drops_the_codes_that_drew_its_scre
         "\x1b[38;2;153;153;153mclaude-sonnet-4-5 · 66k/200k tokens (33%)\x1b[39m\x1b[2K</local-command-stdout>"
     )
     message = Message(Kind.COMMAND_OUTPUT, None, None, None, None, 0, [Block("text", raw)])
-    shown = render.message_body(message, PALETTE, None, Clock())
+    shown = render.message_body(message, PALETTE, None, Clock(), "s.jsonl")
     assert isinstance(shown, Text)
     assert shown.plain.strip() == "Context Usage\nclaude-sonnet-4-5 · 66k/200k tokens (33%)"
     assert any(span.style and "bold" in str(span.style) for span in shown.spans)

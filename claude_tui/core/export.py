@@ -16,6 +16,7 @@ import json
 import re
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import asdict
 from typing import Any, TypeVar
 
 import orjson
@@ -23,10 +24,11 @@ from markdown_it import MarkdownIt
 
 from claude_tui import __version__
 from claude_tui.core.diff import EDIT_TOOLS, unified
+from claude_tui.core.hooks import headline, shown
 from claude_tui.core.model import LOST_CALL, QUEUED, Block, Kind, Message, ToolCall, parse_time
-from claude_tui.core.sanitize import folded, inert_json, visible_controls, without_markup
+from claude_tui.core.sanitize import folded, inert_json, visible_controls, without_markup, without_sgr
 from claude_tui.core.session import AGENT_TOOLS, Session, agent_word, as_text, prompt_text, unstarted
-from claude_tui.core.source import full_output
+from claude_tui.core.source import full_output, persisted_text
 from claude_tui.core.stats import (
     damage,
     human_cost,
@@ -144,6 +146,7 @@ class _Walker:
                 self.block(session, block, m.typed)
             if m.stop_reason == "max_tokens":
                 out.note("⚠ answer cut off: the model reached its output limit", "error")
+            self.notes(m.notes)
             out.close_box()
         elif kind is Kind.TOOL_RESULT:  # outputs whose call is lost
             for block in m.blocks:
@@ -164,6 +167,7 @@ class _Walker:
             queued = f" ({QUEUED})" if m.queued else ""
             command = folded(without_markup(prompt_text(m, COMMAND_CHARS)), COMMAND_CHARS)
             out.note(f"▸ command: {command}{queued}", "command")
+            self.notes(m.notes)
         elif kind is Kind.TASK:
             out.note(f"⚙ background {_row(' · '.join(m.plain_text.splitlines()))}", "command")
         elif kind is Kind.COMMAND_OUTPUT and "\n" in (output := without_markup(m.plain_text).strip()):
@@ -223,6 +227,7 @@ class _Walker:
                 out.note(f"Exit status: {result.exit_meaning}", "quiet")
             for media_type, size in result.images:
                 out.note(_image(media_type, size), "image")
+        self.notes(call.notes)
         out.close_box()
 
     def call_input(self, call: ToolCall) -> None:
@@ -265,6 +270,24 @@ class _Walker:
         self.out.open_box("subagent", f"▼ {agent_word(sub).capitalize()}", " · ".join(m for m in meta if m))
         self.messages(sub)
         self.out.close_box()
+
+    def notes(self, notes: list[Message] | None) -> None:
+        """What folded into a prompt's or a call's row, as the view's full view shows it: its hook runs (each
+        with its command and what it said, colours dropped) and Claude Code's notices."""
+        notes = shown(notes)
+        if not notes:
+            return
+        self.out.open_details("↪ Hooks" if any(n.hook is not None for n in notes) else "Notices")
+        for note in notes:
+            if note.hook is None:
+                self.out.note(f"ⓘ {_row(note.text)}", "quiet")
+                continue
+            self.out.note(f"↪ {folded(headline(note.hook), LINE_CHARS)}", "error" if note.hook.failed else "quiet")
+            output = persisted_text(self.session.path, note.hook.output)  # moved to tool-results/: read whole
+            for said, lang in ((note.hook.command, "bash"), (output, "output"), (note.hook.errors, "output")):
+                if said.strip():
+                    self.trimmed(without_sgr(said), OUTPUT_LINES, lang)
+        self.out.close_details()
 
     def trimmed(self, text: str, max_lines: int, lang: str, size: int | None = None) -> None:
         shown, note = _trim(text, max_lines, size)
@@ -423,7 +446,14 @@ def _json_message(session: Session, m: Message) -> dict[str, Any]:
         "micro": m.micro,
         "queued": m.queued,
         "sender": m.sender,
+        "hook": None if m.hook is None else asdict(m.hook),  #: a hook's own row (it failed)
+        "notes": _json_notes(m.notes),
     }
+
+
+def _json_notes(notes: list[Message] | None) -> list[dict[str, Any]]:
+    """The records folded into a row: {"hook": its run} or {"notice": its words}."""
+    return [{"hook": asdict(n.hook)} if n.hook is not None else {"notice": n.text} for n in notes or ()]
 
 
 def _json_other(block: Block) -> dict[str, Any]:
@@ -444,6 +474,8 @@ def _json_call(session: Session, call: ToolCall) -> dict[str, Any]:
         "diff": "\n".join(unified(call)) if call.name in EDIT_TOOLS else None,
         "subagent": None if call.subagent is None else _json_agent(call.subagent),
         "workflow_agents": [_json_agent(sub) for sub in call.run or ()],
+        "notes": _json_notes(call.notes),
+        "progress": call.progress or None,  #: what its latest progress record said, while it ran
     }
 
 

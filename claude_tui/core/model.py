@@ -193,6 +193,24 @@ class ToolResult:
 
 
 @dataclass(slots=True, eq=False)
+class Hook:
+    """One hook run as a hook record tells it (an attachment, a hook_progress or a stop_hook_summary; see hooks.py)."""
+
+    what: str  #: the record's shape: hook_success, hook_non_blocking_error, ..., hook_progress, stop_hook_summary
+    event: str  #: PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, Stop, ...
+    name: str  #: the hook's name: "PostToolUse:Bash", "SessionStart:startup"
+    run: str | None = None  #: toolUseID: the call it ran for, or an id the records of one event's run share
+    command: str = ""
+    exit_code: int | None = None
+    duration_ms: int | None = None
+    output: str = ""  #: what it printed or passed on (stdout, its content, its response), capped
+    errors: str = ""  #: what it printed on stderr, or why it blocked, capped
+    failed: bool = False  #: it failed or blocked: a row of its own, in the warning colour
+    blocked: bool = False  #: it stopped what it ran for (a blocking error, a denial, Claude stopped from going on)
+    count: int = 1  #: hooks it reports: a summary's count; 0 for what a hook passed on (context, a message)
+
+
+@dataclass(slots=True, eq=False)
 class ToolCall:
     """A tool_use block, paired with its result by id."""
 
@@ -206,6 +224,8 @@ class ToolCall:
     span: Span | None = None  #: the line of the record that holds the call
     lost: bool = False  #: a stand-in for a call not in the file (see LOST_CALL): its result is all there is
     run: list[Session] | None = None  #: a Workflow call's: the agents of the run it started
+    notes: list[Message] | None = None  #: the records folded into its row: hook runs, Claude Code's notices
+    progress: str = ""  #: what the latest progress record said while it ran (a command's last output)
 
     @property
     def subagents(self) -> list[Session]:
@@ -280,6 +300,9 @@ class Message:
     sender: str | None = None  #: a peer's message: who sent it ("researcher (teammate)")
     agent: Session | None = None  #: a compaction boundary: the run that wrote its summary
     copied: bool = False  #: another session's, copied into this one's file (see copies.py): shown, not counted
+    hook: Hook | None = None  #: the hook run this record tells
+    notes: list[Message] | None = None  #: a prompt: the records folded into its row (its turn's hook runs)
+    folded: bool = False  #: folded into a call's or a prompt's row, or away (Claude Code's bookkeeping): no row
 
     @property
     def spans(self) -> list[Span]:

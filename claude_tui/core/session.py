@@ -16,12 +16,14 @@ from typing import Any
 
 import orjson
 
+from claude_tui.core import attachments, hooks
 from claude_tui.core.copies import copy_state, is_copy
 from claude_tui.core.model import (
     PREVIEW_CHARS,
     AgentRole,
     Block,
     Fork,
+    Hook,
     Kind,
     Message,
     Problem,
@@ -161,6 +163,7 @@ class Session:
         self._aliases: dict[str, str | None] = {}
         self._runs: dict[str, ToolCall] = {}  #: workflow run named in a Workflow result -> the call
         self._layout: tuple[int, Layout] | None = None
+        self._folds = hooks.Folds(self.calls)  #: which row each hook, progress or notice record folds into
         self._update = Update(first_new=-1)  # outside `feed`, changes are not tracked
 
     @property
@@ -388,6 +391,8 @@ class Session:
             call = ToolCall(tid, as_text(item.get("name")) or "?", inp, message, stamp, span=span)
             self.calls[tid] = call
             message.blocks.append(Block("tool_use", call=call))
+            if self._folds.call_came(call):
+                self._refolded(call)
             if known is not None and known.result is not None:  # its result came first and stood in for it
                 holder = known.message
                 holder.blocks = [b for b in holder.blocks if b.call is not known]
@@ -449,6 +454,7 @@ class Session:
 
     def _attach_result(self, call: ToolCall, result: ToolResult) -> None:
         call.result = result
+        call.progress = ""  # what it said while it ran: its result says it now
         self._update.touch(call.message)
         if call.name == WORKFLOW_TOOL and (run := run_of(result)) is not None:
             self._runs[run] = call
@@ -490,7 +496,7 @@ class Session:
             message.is_error = True
             return
         elif subtype == "stop_hook_summary":
-            self._new_message(Kind.HOOK, obj, span, text=_hook_summary(obj))
+            self._add_hook(hooks.summary_hook(obj), obj, span)
             return
         elif subtype == "local_command":
             self._new_message(system_kind(content), obj, span, text=content)
@@ -509,14 +515,18 @@ class Session:
         if dtype == "agent_progress" and isinstance(nested, dict):
             self._add_progress_copy(obj, data, nested, span)
         if dtype == "hook_progress":
-            text = " ".join(as_text(data.get(k)) for k in ("hookEvent", "hookName") if data.get(k))
-            self._new_message(Kind.HOOK, obj, span, text=text or "hook")
-        else:
-            self._new_message(Kind.PROGRESS, obj, span, text=as_text(dtype) or "progress")
+            self._add_hook(hooks.progress_hook(obj, data), obj, span)
+            return
+        said = hooks.progress_text(data)
+        last = said.rsplit("\n", 1)[-1]
+        message = self._new_message(Kind.PROGRESS, obj, span, text=f"{as_text(dtype) or 'progress'} {last}".strip())
+        host = self._folds.on_call(message, obj.get("parentToolUseID"), said)
+        if not (isinstance(host, ToolCall) and host.result is not None):  # a finished call's row says nothing new
+            self._touch_host(host)
 
     def _on_attachment(self, obj: dict[str, Any], span: Span | None) -> None:
         attachment = obj.get("attachment")
-        atype = as_text(attachment.get("type")) if isinstance(attachment, dict) else ""
+        attachment = attachment if isinstance(attachment, dict) else {}
         if (queued := queued_message(obj)) is not None:  # typed while Claude worked, or a task's word, a peer's
             kind, prompt = queued
             blocks, _, odd = content_blocks(prompt)
@@ -524,11 +534,35 @@ class Session:
             if odd:
                 self._odd_shape(span, "a queued prompt")
             return
-        kind = Kind.HOOK if "hook" in atype else Kind.ATTACHMENT
-        detail = ""
-        if isinstance(attachment, dict):
-            detail = as_text(attachment.get("hookName") or attachment.get("filename") or attachment.get("content"))
-        self._new_message(kind, obj, span, text=" ".join(x for x in (atype or "attachment", detail[:200]) if x))
+        atype = attachment.get("type")
+        treatment = attachments.TREATMENTS.get(atype) if isinstance(atype, str) else None
+        if treatment == attachments.HOOK:
+            self._add_hook(hooks.attachment_hook(attachment), obj, span)
+            return
+        text = attachments.row_text(attachment, obj.get("cwd"))
+        message = self._new_message(Kind.ATTACHMENT, obj, span, text=text)
+        if treatment == attachments.CALL:
+            self._touch_host(self._folds.on_call(message, attachment.get("toolUseID")))
+        elif treatment == attachments.AWAY:
+            message.folded = True
+
+    def _add_hook(self, hook: Hook, obj: dict[str, Any], span: Span | None) -> None:
+        """A hook's record: folded into its call's or prompt's row, or a row of its own (see hooks.py)."""
+        message = self._new_message(Kind.HOOK, obj, span)
+        message.hook = hook
+        host = self._folds.hook(message)
+        message.text = hooks.row_text(hook)
+        self._touch_host(host)
+
+    def _touch_host(self, host: hooks.Host | None) -> None:
+        """Note that a row took a record in (its mark, its full view changed)."""
+        if host is not None:
+            self._update.touch(host.message if isinstance(host, ToolCall) else host)
+
+    def _refolded(self, host: hooks.Host) -> None:
+        """Records shown as rows until now were folded into `host`: what is shown is laid out again."""
+        self._layout = None
+        self._touch_host(host)
 
     def _on_hook_context(self, obj: dict[str, Any], span: Span | None) -> None:
         """A hook's context (a SessionStart hook's words to the model): one row; Claude Code saves it again after
@@ -602,6 +636,8 @@ class Session:
             self._check_fork(message)
             if self.role.replays:
                 self._own_from = message.index
+        if (kind is Kind.PROMPT or kind is Kind.COMMAND) and self._folds.prompt_came(message):
+            self._refolded(message)
         return message
 
     def _check_fork(self, prompt: Message) -> None:
@@ -1250,14 +1286,6 @@ def _cap(value: Any, depth: int = 0) -> Any:
     if isinstance(value, list):
         return [_cap(v, depth + 1) for v in value[:2000]]
     return value
-
-
-def _hook_summary(obj: dict[str, Any]) -> str:
-    infos = obj.get("hookInfos")
-    names = [as_text(i.get("command")) for i in infos if isinstance(i, dict)] if isinstance(infos, list) else []
-    count = obj.get("hookCount")
-    head = f"stop hooks ({count})" if isinstance(count, int) else "stop hooks"
-    return head + (": " + ", ".join(n for n in names if n)[:200] if names else "")
 
 
 def _seconds(value: float) -> str:

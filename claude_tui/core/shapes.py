@@ -11,6 +11,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
+from claude_tui.core.attachments import TREATMENTS
+
 
 class Treatment(StrEnum):
     """What a record type is to a reader."""
@@ -61,42 +63,15 @@ SYSTEM_SUBTYPES: dict[str | None, str] = {
     "microcompact_boundary": "a microcompaction's rule",
     "turn_duration": "a dim row, counted in `stats` turns",
     "api_error": "an API error row",
-    "stop_hook_summary": "a hook row",
+    "stop_hook_summary": "folded into its prompt's hooks; a warning row when it reports errors no hook record does",
     "local_command": "a command ($ /model) or what it printed",
     "away_summary": "Claude's recap",
     "bridge_status": "a dim row (Remote Control's link)",
     "informational": "a row by its level",
 }
 
-#: Attachment types and how each is shown.
-ATTACHMENT_TYPES: dict[str, str] = {
-    "queued_command": "typed while Claude worked: a prompt, a command, a task notification or a peer's message",
-    "hook_success": "a hook row",
-    "hook_non_blocking_error": "a hook row",
-    "hook_blocking_error": "a hook row",
-    "hook_additional_context": "a hook row",
-    "hook_system_message": "a hook row",
-    "async_hook_response": "an attachment row",
-    "total_tokens_reminder": "an attachment row",
-    "task_reminder": "an attachment row",
-    "todo_reminder": "an attachment row",
-    "skill_listing": "an attachment row",
-    "deferred_tools_delta": "an attachment row",
-    "agent_listing_delta": "an attachment row",
-    "mcp_instructions_delta": "an attachment row",
-    "command_permissions": "an attachment row",
-    "date_change": "an attachment row",
-    "edited_text_file": "an attachment row",
-    "file": "an attachment row",
-    "structured_output": "an attachment row",
-    "plan_mode": "an attachment row",
-    "plan_mode_exit": "an attachment row",
-    "plan_mode_reentry": "an attachment row",
-    "plan_file_reference": "an attachment row",
-    "selected_lines_in_ide": "an attachment row",
-    "opened_file_in_ide": "an attachment row",
-    "read_truncation_notice": "an attachment row",
-}
+#: Attachment types and their treatments: the table is attachments.TREATMENTS, where each is carried out.
+ATTACHMENT_TYPES: dict[str, str] = TREATMENTS
 
 #: Content block types, by where they are found, and how each is shown.
 BLOCK_TYPES: dict[str, dict[str, str]] = {
@@ -123,9 +98,9 @@ BLOCK_TYPES: dict[str, dict[str, str]] = {
 
 #: Progress records' data.type and how each is shown.
 PROGRESS_TYPES: dict[str, str] = {
-    "hook_progress": "a hook row",
+    "hook_progress": "a hook run, folded into its call's or prompt's hooks (hooks.py)",
     "agent_progress": "a subagent's record, copied: the subagent's transcript",
-    "bash_progress": "a progress row",
+    "bash_progress": "folded into its running call: its latest output, nothing once the result is there",
 }
 
 #: Record types whose records are not rows of the conversation: read by `Session._on_metadata`.

@@ -145,7 +145,10 @@ class Layout:
 
 
 def shown(message: Message) -> bool:
-    """Tool results are shown in their calls; those whose call is not in the file, on their own."""
+    """Tool results are shown in their calls; those whose call is not in the file, on their own. A record folded
+    into another row (a hook run, progress; see hooks.py) or away has no row."""
+    if message.folded:
+        return False
     return message.kind is not Kind.TOOL_RESULT or any(block.call is not None for block in message.blocks)
 
 

@@ -2,7 +2,7 @@
 
 ```toml
 theme = "tokyo-night"        # any Textual theme: textual-dark, textual-light, nord, gruvbox, ...
-hide_quiet = false           # start with hook/system/attachment rows hidden
+hide_quiet = false           # start with the dim system and attachment rows hidden
 
 [keys]                       # binding id = "key[,key...]"  (see the help screen, `?`, for the ids)
 "conversation.next_prompt" = "],J"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from claude_tui.core.model import Kind, Message
-from claude_tui.ui.tools import one_line
+from claude_tui.ui.tools import tool_name
 from claude_tui.ui.widgets.entries import Entry, is_error
 
 #: What each filter keeps ("{tool}": the tool's name).
@@ -32,7 +32,7 @@ class PaneFilter:
     @property
     def kept(self) -> str:
         """What is kept, as plain one-line text (a tool's name comes from the session file)."""
-        return KEPT[self.what].format(tool=one_line(self.tool, 60))
+        return KEPT[self.what].format(tool=tool_name(self.tool or "", 60))
 
     @property
     def label(self) -> str:

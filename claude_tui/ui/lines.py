@@ -100,7 +100,8 @@ def parse(text: str, markdown: bool = True) -> Markdown:
         if match:
             fence = match.group(1)
             code.append((match.group(2), []))
-            lines.append(MdLine("label", match.group(2) or "code", block=len(code) - 1))
+            if match.group(2):  # a block that names no language opens with its code
+                lines.append(MdLine("label", match.group(2), block=len(code) - 1))
             continue
         if not markdown:
             lines.append(MdLine("p", line))

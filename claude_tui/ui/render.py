@@ -13,10 +13,11 @@ from rich.style import Style
 from rich.text import Text
 
 from claude_tui.core import diff as core_diff
+from claude_tui.core.hooks import headline
 from claude_tui.core.model import QUEUED, Kind, Message, ToolCall
 from claude_tui.core.sanitize import command_output, visible_controls
 from claude_tui.core.stats import human_count, human_size
-from claude_tui.ui import diff, tools
+from claude_tui.ui import diff, notes, tools
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.lines import MAX_HIGHLIGHT_CHARS, highlight, lexer_for_path
 from claude_tui.ui.palette import Palette
@@ -41,7 +42,7 @@ def title(message: Message, call: ToolCall | None, clock: Clock) -> str:
     when = clock.clock_time(message.timestamp)
     if call is not None:
         subject, _ = tools.summary(call, None)
-        return f"{tools.one_line(call.name, 40)} · {tools.one_line(subject, 80)} · {when}"
+        return f"{tools.tool_name(call.name, 80)} · {tools.one_line(subject, 80)} · {when}"
     role = ROLE.get(message.kind, message.kind.value.replace("_", " "))
     if message.kind is Kind.PEER:
         role = f"From {message.sender}"
@@ -75,11 +76,13 @@ def facts(message: Message, call: ToolCall | None, clock: Clock) -> Text:
     return Text(visible_controls("  ·  ".join(parts)), style="dim")  # uuid and slug come from the file
 
 
-def message_body(message: Message, palette: Palette, cwd: str | None, clock: Clock) -> RenderableType:
-    """All the blocks of a message, in order."""
+def message_body(message: Message, palette: Palette, cwd: str | None, clock: Clock, path: str) -> RenderableType:
+    """All the blocks of a message, in order, then what folded into its row (`path`: its session's file)."""
     parts: list[RenderableType] = []
     if message.kind is Kind.COMMAND_OUTPUT:  # what a command printed, as it looked in the terminal
         return coloured(command_output(message.plain_text), None)
+    if message.hook is not None:  # a hook's own row (it failed): the run in full
+        return Group(*notes.hook_detail(message.hook, palette, path))
     if not message.blocks:
         parts.append(plain(message.plain_text or message.text or message.record_type, palette))
     for block in message.blocks:
@@ -100,14 +103,14 @@ def message_body(message: Message, palette: Palette, cwd: str | None, clock: Clo
             parts.append(Text(f"? {block.type}", palette.dim))
             parts.append(plain(block.text, palette, palette.dim))
         parts.append(Text(""))
-    return Group(*parts)
+    return Group(*parts, *notes.detail(message.notes, palette, path))
 
 
 def call_body(
-    call: ToolCall, output: str, palette: Palette, cwd: str | None, clock: Clock, width: int
+    call: ToolCall, output: str, palette: Palette, cwd: str | None, clock: Clock, width: int, path: str
 ) -> RenderableType:
     """A tool call in full: its headline fitted to `width`, its input as the tool means it, then `output` (read
-    back whole)."""
+    back whole), then its hook runs (`path`: its session's file, see notes.detail)."""
     stopped = abandoned(call, clock)
     parts: list[RenderableType] = [tools.headline(call, width, palette, cwd, False, stopped), Text("")]
     inp = call.args
@@ -130,9 +133,11 @@ def call_body(
         parts.append(code(source, "json", palette))
     parts.append(Text(""))
     result = call.result
-    if result is None:
+    if result is None:  # and what its latest progress record said
         parts.append(tools.waiting(palette, stopped))
-        return Group(*parts)
+        if call.progress:
+            parts.append(coloured(call.progress, palette.dim))
+        return Group(*parts, *notes.detail(call.notes, palette, path))
     label = "error" if result.is_error else "output"
     parts.append(Text(f"{label} · {human_size(result.size)}", palette.error if result.is_error else palette.faint))
     if call.name in ("Task", "Agent") and not result.is_error:
@@ -142,7 +147,7 @@ def call_body(
     parts += tools.exit_meaning(result, palette)
     for media_type, size in result.images:
         parts.append(Text(f"▣ {media_type} · {human_size(size)}", palette.dim))
-    return Group(*parts)
+    return Group(*parts, *notes.detail(call.notes, palette, path))
 
 
 def markdown(text: str) -> RenderableType:
@@ -200,14 +205,17 @@ def _capped(text: str | Text, total: int | None = None) -> Text:
 
 
 def message_text(message: Message) -> str:
-    """A message as plain text, for the clipboard and the pager."""
+    """A message as plain text, for the clipboard and the pager (a hook's row: the hook's run)."""
+    if message.hook is not None:
+        hook = message.hook
+        return "\n".join(part for part in (headline(hook), hook.command, hook.output, hook.errors) if part.strip())
     out: list[str] = []
     for block in message.blocks:
         if block.type in ("text", "thinking"):
             out.append(block.text)
         elif block.call is not None:
             subject, detail = tools.summary(block.call, None)
-            out.append(f"[{tools.one_line(block.call.name, 40)}] {subject} {detail}".rstrip())
+            out.append(f"[{tools.tool_name(block.call.name, 80)}] {subject} {detail}".rstrip())
         elif block.type == "image":
             out.append(f"[image {block.media_type} {human_size(block.size)}]")
     return "\n\n".join(out) if out else (message.plain_text or message.text)

@@ -10,7 +10,8 @@ from rich.style import Style
 from rich.text import Text
 
 from claude_tui.core import diff as core_diff
-from claude_tui.core.model import LOST_CALL, PREVIEW_CHARS, ToolCall, ToolResult
+from claude_tui.core.hooks import runs
+from claude_tui.core.model import LOST_CALL, PREVIEW_CHARS, Message, ToolCall, ToolResult
 from claude_tui.core.sanitize import folded, visible_controls, visible_controls_but_sgr, without_sgr
 from claude_tui.core.session import as_text
 from claude_tui.core.stats import human_count, human_size, plural
@@ -32,6 +33,19 @@ _COUNTS = re.compile(r"^\+(\d+) -(\d+)(.*)$")
 def one_line(text: Any, limit: int = 300) -> str:
     """Text folded to one line (whitespace collapsed), at most `limit` characters (a cut one ends with "…")."""
     return folded(visible_controls(as_text(text)[: limit * 4]), limit)
+
+
+def tool_name(name: str, limit: int = 40) -> str:
+    """A tool's name as people read it, at most `limit` characters: an MCP tool (`mcp__<server>__<tool>`)
+    as its server and tool, `linear-server · get_issue`."""
+    server, sep, tool = name.removeprefix("mcp__").partition("__") if name.startswith("mcp__") else ("", "", "")
+    return one_line(f"{server} · {tool}" if sep and server and tool else name, limit)
+
+
+def hook_mark(notes: list[Message] | None) -> str:
+    """`↪2` for a row whose records folded in tell two hook runs (hooks.runs), else ""."""
+    count = runs(notes) if notes else 0
+    return f"↪{count}" if count else ""
 
 
 def short_path(path: str, cwd: str | None) -> str:
@@ -96,14 +110,15 @@ def summary(call: ToolCall, cwd: str | None) -> tuple[str, str]:
         return one_line(inp.get("url") or inp.get("query")), _output_hint(call)
     if path:
         return path, _output_hint(call)
-    first = next((v for v in inp.values() if isinstance(v, str | int | float) and not isinstance(v, bool)), "")
+    scalars = [v for v in inp.values() if isinstance(v, str | int | float) and not isinstance(v, bool)]
+    first = next((v for v in scalars if isinstance(v, str)), scalars[0] if scalars else "")  # words say more
     return one_line(first), _output_hint(call)
 
 
 def _output_hint(call: ToolCall) -> str:
     result = call.result
-    if result is None:
-        return ""
+    if result is None:  # what its latest progress record said, while it runs
+        return one_line(call.progress.rsplit("\n", 1)[-1], 160)
     if result.is_error:  # Claude Code wraps some in <tool_use_error>: the message is what counts
         return one_line(without_sgr(result.text.replace("<tool_use_error>", "").replace("</tool_use_error>", "")), 160)
     if result.images:
@@ -139,13 +154,14 @@ def duration(seconds: float | None) -> str:
 def headline(
     call: ToolCall, width: int, palette: Palette, cwd: str | None, expanded: bool, abandoned: bool = False
 ) -> Text:
-    """`✓ Edit    src/app.py  +3 -1 ················ 0.4s`, fitted to `width` cells; a call with no result
-    says `running`, or `no result` when `abandoned` (the session stopped long ago)."""
+    """`✓ Edit    src/app.py  +3 -1 ············ ↪2  0.4s`, fitted to `width` cells: `↪2` when hooks ran for it
+    (hooks.runs); a call with no result says `running`, or `no result` when `abandoned` (the session stopped
+    long ago)."""
     status = call.status
     mark_style = {"ok": palette.ok, "error": palette.error, "running": palette.running}[status]
     subject, detail = summary(call, cwd)
     right = ("no result" if abandoned else "running") if status == "running" else duration(call.duration)
-    name = one_line(call.name, 24)
+    name = tool_name(call.name, max(24, width // 3))  # an MCP tool's server and tool take room
     line = Text.assemble((MARKS[status] + " ", mark_style), (f"{name:<7}", palette.tool), " ")
     line.append(subject or "", palette.text)
     if detail:
@@ -159,11 +175,14 @@ def headline(
         else:
             line.append(detail, palette.error if status == "error" else palette.dim)
     line.append(" ▾" if expanded else "", palette.faint)
-    room = width - len(right) - 1
+    mark = hook_mark(call.notes)
+    mark, right = (mark + " ", right.rjust(6)) if mark else ("", right)  # marks in a column over other durations
+    room = width - len(mark) - len(right) - 1
     if line.cell_len > room:
         line.truncate(max(1, room - 1))
         line.append("…", palette.faint)
-    line.pad_right(width - line.cell_len - len(right))
+    line.pad_right(width - line.cell_len - len(mark) - len(right))
+    line.append(mark, palette.faint)
     line.append(right, palette.running if status == "running" and not abandoned else palette.faint)
     return line
 
@@ -227,8 +246,9 @@ def _input_rows(inp: Any, palette: Palette, width: int) -> list[Row]:
 
 def _output(call: ToolCall, palette: Palette, width: int, abandoned: bool) -> list[Row]:
     result = call.result
-    if result is None:
-        return [Row(waiting(palette, abandoned))]
+    if result is None:  # and the last lines its progress records said
+        said = [Row(coloured(line[:2_000], palette.dim), 0, palette.code_bg) for line in call.progress.splitlines()]
+        return [Row(waiting(palette, abandoned)), *said]
     rows: list[Row] = []
     style = palette.error if result.is_error else palette.text
     structured = result.structured

@@ -146,10 +146,10 @@ class DetailScreen(Screen[None]):
         elif subject.call is not None:
             text = full_output(path, subject.call)
             width = max(40, self.size.width - 5)  # in the scroll's padding, beside its scrollbar
-            body = render.call_body(subject.call, text, palette, cwd, self.clock, width)
+            body = render.call_body(subject.call, text, palette, cwd, self.clock, width, path)
         else:
             text = render.message_text(subject.message)
-            body = render.message_body(subject.message, palette, cwd, self.clock)
+            body = render.message_body(subject.message, palette, cwd, self.clock, path)
         self.post_message(self._Loaded(subject, text, body))
 
     class _Loaded(TextualMessage):

@@ -22,7 +22,7 @@ from claude_tui.core.sanitize import without_markup
 from claude_tui.core.session import Session, agent_word, prompt_text
 from claude_tui.core.stats import human_count, human_size
 from claude_tui.core.usage import anthropic_id
-from claude_tui.ui import lines, tools
+from claude_tui.ui import lines, notes, tools
 from claude_tui.ui.clock import Clock, epoch_of
 from claude_tui.ui.palette import Palette
 
@@ -269,7 +269,7 @@ class Painter:
             stopped = abandoned(entry.call, self.clock)
             out.append(tools.headline(entry.call, inner, p, self.cwd, open_, stopped))
             if open_:
-                rows = tools.body(entry.call, inner - 2, p, self.cwd, stopped)
+                rows = tools.body(entry.call, inner - 2, p, self.cwd, stopped) + notes.rows(entry.call.notes, p)
                 out += [Text("  ") + line for line in lines.wrap_rows(rows, inner - 2)]
         elif kind == "summary":
             out += self._summary(entry, inner)
@@ -319,6 +319,7 @@ class Painter:
         message = entry.message
         right = Text(self._stamp(message, dated), p.faint)
         if message.kind is Kind.PROMPT:
+            right = Text.assemble((_mark(message), p.faint), right)
             left = Text.assemble(("❯ ", p.prompt), ("You" if entry.depth == 0 else "Task prompt", p.prompt))
             if message.queued:
                 left.append(f"  {QUEUED}", p.faint)
@@ -430,6 +431,7 @@ class Painter:
         message = entry.message
         kind = message.kind
         text = tools.one_line(without_markup(message.plain_text or message.text or message.record_type), 600)
+        right = Text(self._stamp(message, dated), p.faint)
         if kind is Kind.API_ERROR:
             left = Text.assemble(("✗ ", p.error), ("API error  ", p.error), (text, p.error))
         elif kind is Kind.INTERRUPT:
@@ -440,21 +442,30 @@ class Painter:
             left = Text.assemble(("$ ", p.accent), (prompt_text(message, 400), p.accent))
             if message.queued:
                 left.append(f"  {QUEUED}", p.faint)
+            right = Text.assemble((_mark(message), p.faint), right)
         elif kind is Kind.TASK:  # its lines (task and status, summary, output file) on one
             left = Text.assemble(("⚙ ", p.accent), (tools.one_line(" · ".join(message.text.splitlines()), 600), p.dim))
+        elif kind is Kind.ATTACHMENT:  # its words say what it is
+            left = Text.assemble((f"{_QUIET_GLYPHS[kind]} ", p.faint), (text, p.faint))
         else:
             glyph = _QUIET_GLYPHS.get(kind, "·")
             label = kind.value.replace("_", " ") if kind is not Kind.UNKNOWN else message.record_type
             left = Text.assemble((f"{glyph} ", p.faint), (label, p.faint))
             if text and text != label:
                 left.append(f"  {text}", p.faint)
-        return self._right(left, Text(self._stamp(message, dated), p.faint), width)
+        return self._right(left, right, width)
 
     def _stamp(self, message: Message, dated: bool) -> str:
         """The time of `message`, after its date when `dated`."""
         stamp = message.timestamp
         time = self.clock.clock_time(stamp)
         return f"{self.clock.day(stamp)} · {time}" if dated and stamp else time
+
+
+def _mark(message: Message) -> str:
+    """`↪3  ` before the time of a prompt or a command whose turn ran hooks."""
+    mark = tools.hook_mark(message.notes)
+    return f"{mark}  " if mark else ""
 
 
 def _lines(count: int) -> str:

@@ -30,7 +30,7 @@ from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, Hits, l
 from claude_tui.ui.bindings import cursor_bindings, key_display
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.palette import cursor_row, foreground
-from claude_tui.ui.tools import one_line
+from claude_tui.ui.tools import one_line, tool_name
 from claude_tui.ui.widgets.findbar import match_styles
 from claude_tui.ui.widgets.keybar import KeyBar
 
@@ -459,6 +459,6 @@ def _who(hit: Hit) -> str:
     command's output, or a tool call or its output."""
     if hit.kind in _WHO:
         return _WHO[hit.kind]
-    tool = one_line(hit.tool or "tool", 40)
+    tool = tool_name(hit.tool or "tool", 60)
     what = "call" if hit.kind == "tool_input" else "output"
     return f"{tool} {what}" + (" ✗" if hit.is_error else "")
