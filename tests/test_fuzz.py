@@ -23,6 +23,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from claude_tui.core.export import export_session
+from claude_tui.core.extract import Extractor, State, record_texts
+from claude_tui.core.notices import is_peer, is_task
 from claude_tui.core.reader import Line, Reader
 from claude_tui.core.records import parse_line
 from claude_tui.core.session import Session
@@ -87,6 +89,22 @@ KEYS = [
     "customTitle",
     "summary",
     "leafUuid",
+    "attachment",
+    "prompt",
+    "commandMode",
+    "operation",
+    "agentName",
+    "permissionMode",
+    "prNumber",
+    "prUrl",
+    "worktreeSession",
+    "remoteSessionId",
+    "relocatedCwd",
+    "parentSessionId",
+    "hookName",
+    "speed",
+    "server_tool_use",
+    "web_search_requests",
 ]
 TYPES = [
     "user",
@@ -105,6 +123,12 @@ TYPES = [
     "compact_boundary",
     "turn_duration",
     "agent_progress",
+    "queued_command",
+    "queue-operation",
+    "saved_hook_context",
+    "agent-name",
+    "pr-link",
+    "local_command",
 ]
 
 json_values = st.recursive(
@@ -132,17 +156,31 @@ def corpus_lines(root: Path) -> tuple[bytes, ...]:
 
 @functools.cache
 def corpus_groups(root: Path) -> tuple[tuple[bytes, ...], ...]:
-    """The real lines grouped by shape (record type, subtype, first block type): rare shapes get drawn too."""
+    """The real lines grouped by shape (record type; subtype, data.type, attachment type or queue operation; first
+    block type; what its text is, for a user's: a task's notification, a peer's message): rare shapes get drawn too."""
     groups: dict[tuple[str, ...], list[bytes]] = {}
     for line in corpus_lines(root):
         obj = orjson.loads(line)
-        message, data = obj.get("message"), obj.get("data")
+        message, data, attachment = obj.get("message"), obj.get("data"), obj.get("attachment")
         content = message.get("content") if isinstance(message, dict) else None
         first = content[0] if isinstance(content, list) and content else None
+        said = content if isinstance(content, str) else first.get("text") if isinstance(first, dict) else None
+        said = attachment.get("prompt") if isinstance(attachment, dict) else said
         shape = (
             str(obj.get("type")),
-            str(obj.get("subtype") or (data.get("type") if isinstance(data, dict) else "")),
+            str(
+                obj.get("subtype")
+                or (data.get("type") if isinstance(data, dict) else "")
+                or (attachment.get("type") if isinstance(attachment, dict) else "")
+                or obj.get("operation")
+                or ""
+            ),
             str(first.get("type") if isinstance(first, dict) else type(content).__name__),
+            "task"
+            if isinstance(said, str) and is_task(said)
+            else "peer"
+            if isinstance(said, str) and is_peer(said)
+            else "",
         )
         groups.setdefault(shape, []).append(line)
     return tuple(tuple(lines) for _, lines in sorted(groups.items()))
@@ -171,6 +209,17 @@ def assert_valid_unicode(value: Any) -> None:
     elif isinstance(value, list):
         for v in value:
             assert_valid_unicode(v)
+
+
+def index(data: bytes) -> None:
+    """What the index makes of the lines: its rows and facts, and each record's texts for a hit's snippet."""
+    extractor = Extractor(State(), 1, 0)
+    extractor.feed(data, 0)
+    assert_valid_unicode([text for _, text in extractor.texts])
+    orjson.dumps(extractor.state.facts())
+    for line in data.split(b"\n"):
+        for obj in parse_line(line).objects:
+            assert_valid_unicode(list(record_texts(obj)))
 
 
 def exercise(session: Session) -> None:
@@ -323,8 +372,9 @@ def test_mutated_real_lines_never_raise(real_projects: Path, data: st.DataObject
     result = parse_line(mutated)
     assert_valid_unicode(result.objects)
     at = data.draw(st.integers(0, len(context)))
-    session = Session.from_lines(lines_of(b"\n".join([*context[:at], mutated, *context[at:]])))
-    exercise(session)
+    lines = b"\n".join([*context[:at], mutated, *context[at:]])
+    exercise(Session.from_lines(lines_of(lines)))
+    index(lines)
 
 
 # ---------------------------------------------------------------- random split points
@@ -381,7 +431,9 @@ CONFUSIONS = [None, True, -1, 2**63, 1.5, "", "x", [], {}, [None], [{}], {"type"
 
 
 def test_every_field_of_every_shape_may_hold_any_type(real_projects: Path) -> None:
-    """Systematic, not random: each field of a real record of each shape, replaced by each value above.
+    """Systematic, not random: each field of a real record of each shape, replaced by each value above, read by the
+    session model (followed by the record as it was: a saved hook context's second save, a record written twice)
+    and by the index.
 
     One record per shape by default; three with CLAUDE_TUI_SLOW=1.
     """
@@ -394,6 +446,8 @@ def test_every_field_of_every_shape_may_hold_any_type(real_projects: Path) -> No
                 obj = orjson.loads(line)
                 container, key = entries(obj, [])[i]
                 container[key] = value
-                exercise(Session.from_lines(lines_of(orjson.dumps(obj))))
+                data = orjson.dumps(obj) + b"\n" + line
+                exercise(Session.from_lines(lines_of(data)))
+                index(data)
                 cases += 1
     assert cases > 2000

@@ -21,9 +21,10 @@ from claude_tui.core.files import (
     session_files,
     sibling_summaries,
 )
-from claude_tui.core.library import Library, most_used_first, repo_of
+from claude_tui.core.library import Library, repo_of
 from claude_tui.core.session import Session
 from claude_tui.core.stats import format_stats, session_stats, usage_items
+from claude_tui.core.usage import most_used_first
 from tests.library_data import Writer, encode, simple_project
 
 
@@ -428,6 +429,7 @@ def _core_facts(path: Path) -> dict:
         "duration_s": stats["duration_s"],
         "active_s": stats["active_s"],
         "prompts": stats["user_prompts"],
+        "commands": stats["commands"],
         "messages": stats["user_prompts"] + stats["assistant_messages"],
         "tool_calls": stats["tool_calls"],
         "tool_errors": stats["tool_errors"],
@@ -442,10 +444,10 @@ def _core_facts(path: Path) -> dict:
     }
 
 
-def _output_by_model(session: Session) -> dict[str, list[int]]:
-    output: dict[str, list[int]] = {}
+def _output_by_model(session: Session) -> dict[str | None, int]:
+    output: dict[str | None, int] = {}
     for model, tokens in usage_items(session):
-        output.setdefault(model or "", [0, 0])[1] += tokens.output
+        output[model] = output.get(model, 0) + tokens.output
     return output
 
 
@@ -560,8 +562,8 @@ def test_refresh_reloads_only_when_the_index_changed(tmp_path: Path) -> None:
 
 
 def test_the_model_that_wrote_most_comes_first() -> None:
-    usage = {"sonnet": [10, 50, 0, 0], "opus": [10, 900, 0, 0]}
-    assert most_used_first(["sonnet", "opus", "haiku"], usage) == ["opus", "sonnet", "haiku"]
+    output = {"sonnet": 50, "opus": 900, "opus (long context)": 10}
+    assert most_used_first(["sonnet", "opus", "haiku"], output) == ["opus", "sonnet", "haiku"]
 
 
 def test_a_session_named_by_a_relative_path_is_the_one_the_library_lists(

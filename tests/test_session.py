@@ -9,11 +9,13 @@ from pathlib import Path
 import orjson
 import pytest
 
+from claude_tui.core.extract import Extractor, State
 from claude_tui.core.files import read_session
-from claude_tui.core.model import Kind, Message, pause_ms
+from claude_tui.core.model import Kind, Message
 from claude_tui.core.reader import Reader
 from claude_tui.core.session import Session
 from claude_tui.core.stats import session_stats
+from claude_tui.core.timeline import Timeline, stamp_ms
 from tests.jsonl import Thread, text, tool_use
 
 
@@ -586,13 +588,41 @@ def test_a_tool_call_knows_its_own_line_and_its_results(tmp_path: Path) -> None:
         ("2026-01-02T10:00:00Z", "2026-01-02T11:00:00Z", 0),  # an hour exactly
         ("2026-01-02T10:00:00Z", "2026-01-02T11:00:00.250Z", 3_600_250),
         ("2026-01-02T10:00:00+00:00", "2026-01-02T10:30:00-01:00", 5_400_000),  # offsets, not the same hour
-        ("2026-01-03T10:00:00Z", "2026-01-02T10:00:00Z", 0),  # backwards
+        ("2026-01-03T10:00:00Z", "2026-01-02T10:00:00Z", 86_400_000),  # backwards: a day apart on the time line
         ("yesterday", "2026-01-02T10:00:00Z", 0),
-        ("", "", 0),
+        ("2026-01-02T10:00:00Z", "2026-01-02T10:00:00Z", 0),
     ],
 )
 def test_a_pause_is_a_gap_over_an_hour(before: str, after: str, ms: int) -> None:
-    assert pause_ms(before, after) == ms
+    timeline = Timeline()
+    for stamp in (before, after):
+        if (at := stamp_ms(stamp)) is not None:
+            timeline.add(at)
+    assert timeline.paused_ms == ms
+
+
+def test_a_time_that_runs_backwards_is_no_second_pause(tmp_path: Path) -> None:
+    """A record stamped 00:50 written after 07:44 (real 2.1.27 records: a saved hook context keeps its first time):
+    the night's pause is counted once, on the time line, and the morning's work is active time."""
+    t = Thread()
+    for stamp in (
+        "2026-02-01T23:30:00.000Z",
+        "2026-02-02T00:20:00.000Z",
+        "2026-02-02T00:50:00.000Z",
+        "2026-02-02T07:44:00.000Z",
+    ):
+        t.prompt("go", timestamp=stamp)
+    t.prompt("again", timestamp="2026-02-02T00:50:00.000Z")  # written later, stamped with the night's time
+    t.prompt("on", timestamp="2026-02-02T07:45:00.000Z")
+    t.prompt("done", timestamp="2026-02-02T07:51:00.000Z")
+    session = load(t, tmp_path)
+    facts = session_stats(session)
+    assert facts["duration_s"] == 8 * 3600 + 21 * 60
+    assert facts["interruptions"] == 1
+    assert facts["active_s"] == 80 * 60 + 7 * 60  # 23:30 to 00:50, then 07:44 to 07:51 (file order: 0s active)
+    extractor = Extractor(State(), 1, 0)  # the index's count agrees
+    extractor.feed(t.bytes().rstrip(b"\n"), 0)
+    assert extractor.state.facts()["paused_ms"] == session.paused_ms == (6 * 3600 + 54 * 60) * 1000
 
 
 def test_a_shell_command_shows_what_was_run_and_a_tool_error_its_message(tmp_path: Path) -> None:

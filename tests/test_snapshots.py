@@ -164,3 +164,10 @@ def test_search_all_sessions(snap_compare: Any, browser_app: ClaudeTUI) -> None:
 def test_search_hit_in_a_subagent_opened(snap_compare: Any, browser_app: ClaudeTUI) -> None:
     run = after(_browser, _search("deps", *["down"] * 7, "enter"), _keys_now)(browser_app)
     assert snap_compare(browser_app, terminal_size=SIZE, run_before=run)
+
+
+def test_what_claude_code_passes_on(snap_compare: Any) -> None:
+    """A prompt queued while Claude worked, background tasks' notifications, another session's message, a command
+    written as a system record (tests/fixtures/claude_2_1_shapes.jsonl: real 2.1 records)."""
+    app = session_app(Path(__file__).parent / "fixtures" / "claude_2_1_shapes.jsonl")
+    assert snap_compare(app, terminal_size=SIZE, run_before=after(_session)(app))

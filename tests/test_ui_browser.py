@@ -23,6 +23,7 @@ from textual.widgets import Input, Static, Tree
 from ui_support import CLOCK, browser_ready, demo_copy, loaded, settled
 
 from claude_tui.core import index
+from claude_tui.core.files import read_session
 from claude_tui.core.index import cache_dir
 from claude_tui.core.library import Library, Project
 from claude_tui.core.reader import ReadError
@@ -33,6 +34,7 @@ from claude_tui.ui.config import is_key_name, load_config
 from claude_tui.ui.launch import DEMO_PROJECTS, parser
 from claude_tui.ui.main_screen import OPEN_DELAY, LibraryLoaded, MainScreen
 from claude_tui.ui.widgets.conversation import ConversationView
+from claude_tui.ui.widgets.header import SessionHeader
 from claude_tui.ui.widgets.help import HelpScreen
 from claude_tui.ui.widgets.keybar import KeyBar
 from claude_tui.ui.widgets.projects import ProjectTree
@@ -1247,3 +1249,34 @@ async def test_a_move_in_the_list_right_after_choosing_a_project_is_not_undone_b
         await settled(pilot, lambda: not view.reading)
         assert tree.chosen is not None and tree.chosen.name == "weather-cli" and sessions.cursor == 1
         assert sessions.chosen is not None and view.session is not None and view.session.id == sessions.chosen.id
+
+
+async def test_the_search_screens_date_hint_is_a_week_before_today(roots: list[Path]) -> None:
+    """Its example is the day "7d" means, by the app's clock (it was a fixed date, months old)."""
+    app = ClaudeTUI(roots, clock=dataclasses.replace(CLOCK, now=lambda: 1_800_000_000.0))  # 2027-01-15
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("ctrl+k")
+        await settled(pilot, lambda: app.screen.query("#search-since"))
+        assert app.screen.query_one("#search-since", Input).placeholder == "since (7d, 2027-01-08)"
+
+
+def test_the_header_orders_models_and_counts_commands_as_the_facts_pane_does(tmp_path: Path) -> None:
+    """The model that wrote the most first (the list's Model column and facts pane have it so), and the commands
+    beside the prompts (the pane said "2 prompts", the header "2 prompts, 1 command")."""
+    t = Thread()
+    t.prompt("look")
+    t.answer(text("a glance"), model="claude-haiku-4-5-20251001", output_tokens=10)
+    t.prompt(
+        "<command-name>/model</command-name><command-message>model</command-message><command-args>opus</command-args>"
+    )
+    t.prompt("now think")
+    t.answer(text("a long answer"), model="claude-opus-4-5-20251101", output_tokens=5000)
+    path = t.write(tmp_path / "projects" / "-home-u-proj" / "s1.jsonl")
+    lib = Library([tmp_path / "projects"], tmp_path / "cache")
+    lib.refresh()
+    [info] = lib.projects[0].sessions
+    header = SessionHeader(CLOCK)._facts(session := read_session(path), session).plain
+    assert "opus-4.5, haiku-4.5" in header and "2 prompts, 1 command" in header
+    assert info.models == ["claude-opus-4-5-20251101", "claude-haiku-4-5-20251001"]
+    assert (info.prompts, info.commands) == (2, 1)

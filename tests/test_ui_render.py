@@ -7,6 +7,7 @@ import time
 from collections.abc import Sequence
 from datetime import UTC, timedelta, timezone
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -541,3 +542,24 @@ def test_a_hunk_with_no_start_written_has_an_unknown_place() -> None:
     )
     assert [row.text.plain for row in diff.render_hunks(core_diff.hunks_of(call), "/p/x.py", PALETTE)] == ["- b", "+ c"]
     assert core_diff.unified(call)[2] == "@@ -? +? @@"
+
+
+def test_next_prompt_and_the_prompts_filter_pass_over_task_notifications_and_peers() -> None:
+    """`]` stops at what the user typed (a queued prompt too), never at a task's notification or a peer's message."""
+    from claude_tui.core.files import read_session
+    from claude_tui.core.model import Kind
+    from claude_tui.ui.filters import PaneFilter
+    from claude_tui.ui.widgets import entries
+    from claude_tui.ui.widgets.conversation import _JUMPS
+
+    session = read_session(Path(__file__).parent / "fixtures" / "claude_2_1_shapes.jsonl")
+    built: list[entries.Entry] = []
+    previous = None
+    for message in session.visible():
+        built += entries.build(message, len(built), 0, previous, set(), False)
+        previous = message
+    stops = [e.message.plain_text for e in built if _JUMPS["prompt"](e)]
+    assert stops == ["fix the parser", "also check the tests", "先不要commit; 我只想知道狀況。", "count the holdings"]
+    kept = {e.message.kind for e in built if PaneFilter("prompts").keeps(e)}
+    assert kept == {Kind.PROMPT}
+    assert [e.kind for e in built if e.message.kind is Kind.TASK] == ["row", "row"]

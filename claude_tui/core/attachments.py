@@ -7,7 +7,7 @@ lot of its own bookkeeping (the tools, skills and agents on offer, reminders). E
 - HOOK: a hook run (hooks.py): folded into its call's or prompt's row; one that failed, a row of its own;
 - CALL: a notice about one call (a Read cut short, a structured output): folded into that call's row;
 - ROW: what a person wants to see: a short row that says it (`row_text`);
-- PROMPT: a prompt typed while Claude worked (`queued_command`: session.queued_prompt);
+- PROMPT: a prompt typed while Claude worked (`queued_command`: session.queued_message);
 - AWAY: Claude Code's bookkeeping: folded away, no row.
 
 A type not in the table is a quiet row that names it.

@@ -25,7 +25,7 @@ from markdown_it import MarkdownIt
 from claude_tui import __version__
 from claude_tui.core.diff import EDIT_TOOLS, unified
 from claude_tui.core.hooks import headline, shown
-from claude_tui.core.model import LOST_CALL, Block, Kind, Message, ToolCall, parse_time
+from claude_tui.core.model import LOST_CALL, QUEUED, Block, Kind, Message, ToolCall, parse_time
 from claude_tui.core.sanitize import folded, inert_json, visible_controls, without_markup, without_sgr
 from claude_tui.core.session import AGENT_TOOLS, Session, agent_word, as_text, prompt_text, unstarted
 from claude_tui.core.source import full_output, persisted_text
@@ -34,12 +34,14 @@ from claude_tui.core.stats import (
     human_cost,
     human_count,
     human_duration,
+    human_facts,
     human_models,
     human_size,
     human_span,
     human_time,
     local_time,
     plural,
+    prompt_counts,
     session_stats,
     subagents_share,
     zoned,
@@ -132,9 +134,13 @@ class _Walker:
                 f" {others} not in this export: the app's < and > switch branches, x exports the one shown)",
                 "fork",
             )
-        if kind is Kind.PROMPT or kind is Kind.ASSISTANT:
-            title = "Prompt" if kind is Kind.PROMPT else "Assistant"
-            meta = " · ".join(x for x in (m.model or "", self.when(m.timestamp)) if x)
+        if kind in (Kind.PROMPT, Kind.ASSISTANT, Kind.PEER):
+            title = {Kind.PROMPT: "Prompt", Kind.ASSISTANT: "Assistant"}.get(kind) or f"Message from {m.sender}"
+            if m.queued:
+                title += f" ({QUEUED})"
+            meta = " · ".join(
+                x for x in (m.model or "", m.text if kind is Kind.PEER else "", self.when(m.timestamp)) if x
+            )
             out.open_box(kind.value, title, meta)
             for block in m.blocks:
                 self.block(session, block, m.typed)
@@ -158,8 +164,12 @@ class _Walker:
             out.prose(m.plain_text)
             out.close_box()
         elif kind is Kind.COMMAND:
-            out.note(f"▸ command: {folded(without_markup(prompt_text(m, COMMAND_CHARS)), COMMAND_CHARS)}", "command")
+            queued = f" ({QUEUED})" if m.queued else ""
+            command = folded(without_markup(prompt_text(m, COMMAND_CHARS)), COMMAND_CHARS)
+            out.note(f"▸ command: {command}{queued}", "command")
             self.notes(m.notes)
+        elif kind is Kind.TASK:
+            out.note(f"⚙ background {_row(' · '.join(m.plain_text.splitlines()))}", "command")
         elif kind is Kind.COMMAND_OUTPUT and "\n" in (output := without_markup(m.plain_text).strip()):
             out.note("▸ command output:", "command")  # what the next prompt may be about: kept as lines
             self.trimmed(output, OUTPUT_LINES, "output")
@@ -315,7 +325,8 @@ def _fact_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
         ("Claude Code", ", ".join(facts["versions"]) or "-"),
         (
             "Messages",
-            f"{plural(facts['user_prompts'], 'prompt')}, {plural(facts['assistant_messages'], 'answer')}, "
+            f"{prompt_counts(facts['user_prompts'], facts['commands'])}, "
+            f"{plural(facts['assistant_messages'], 'answer')}, "
             f"{plural(facts['tool_calls'], 'tool call')} ({plural(facts['tool_errors'], 'error')})"
             + (" in all branches" if facts["forks"] else ""),
         ),
@@ -330,6 +341,8 @@ def _fact_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
         ),
         ("Cost at list price", (cost or "-") + (f" ({share})" if share else "")),
     ]
+    if told := human_facts(facts["session_facts"]):
+        rows.append(("Facts", " · ".join(told)))
     if facts["problems"]:
         rows.append(("Damage", damage(len(facts["problems"]), facts["malformed_lines"])))
     return rows
@@ -431,6 +444,8 @@ def _json_message(session: Session, m: Message) -> dict[str, Any]:
         "is_error": m.is_error or m.kind is Kind.API_ERROR,
         "pre_tokens": m.pre_tokens,
         "micro": m.micro,
+        "queued": m.queued,
+        "sender": m.sender,
         "hook": None if m.hook is None else asdict(m.hook),  #: a hook's own row (it failed)
         "notes": _json_notes(m.notes),
     }
@@ -677,7 +692,7 @@ dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; overflow-wrap: anywhe
 .box { border: 1px solid var(--line); border-radius: 6px; margin: .8rem 0; padding: .4rem .8rem; }
 .box.prompt { background: var(--prompt); } .box.tool { background: var(--box); margin: .5rem 0; }
 .box.error { border-color: var(--err); } .box.subagent { border-left: 4px solid var(--hunk); }
-.box.recap { border-style: dashed; }
+.box.recap, .box.peer { border-style: dashed; }
 .head { font-weight: 600; } .head .meta { font-weight: normal; color: var(--dim); margin-left: .5rem; }
 .prose { white-space: pre-wrap; overflow-wrap: anywhere; margin: .4rem 0; }
 .markdown { overflow-wrap: anywhere; margin: .4rem 0; }

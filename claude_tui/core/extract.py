@@ -30,10 +30,10 @@ from claude_tui.core.model import (
     Message,
     earlier,
     parse_time,
-    pause_ms,
     plausible,
     usual_digits,
 )
+from claude_tui.core.notices import peer_parts, task_text
 from claude_tui.core.reader import finished_last_line
 from claude_tui.core.records import parse_line
 from claude_tui.core.sanitize import searchable, without_markup
@@ -47,24 +47,32 @@ from claude_tui.core.session import (
     is_api_error,
     persisted_note,
     prompt_text,
-    queued_prompt,
+    queued_message,
     recap_text,
     record_content,
     result_content,
+    system_kind,
     user_kind,
 )
+from claude_tui.core.shapes import fact_of
+from claude_tui.core.timeline import Timeline, stamp_ms
 from claude_tui.core.usage import Tokens, priced_as, replaces, usage_counts
 
 #: Row kinds of the full-text index, by code; and the role each belongs to (an API error and a
 #: compaction's summary: Claude's side; what a `!` or slash command printed: a tool's).
 ROW_KINDS = (
-    "prompt", "answer", "thinking", "tool_input", "tool_output", "api_error", "summary", "command_output", "recap"
+    "prompt", "answer", "thinking", "tool_input", "tool_output", "api_error", "summary", "command_output", "recap",
+    "notification", "peer",
 )  # fmt: skip
-ROLES = ("user", "assistant", "assistant", "tool", "tool", "assistant", "assistant", "tool", "assistant")
-PROMPT, ANSWER, THINKING, TOOL_INPUT, TOOL_OUTPUT, API_ERROR, SUMMARY, COMMAND_OUTPUT, RECAP = range(9)
+ROLES = (
+    "user", "assistant", "assistant", "tool", "tool", "assistant", "assistant", "tool", "assistant", "tool", "assistant"
+)  # fmt: skip
+PROMPT, ANSWER, THINKING, TOOL_INPUT, TOOL_OUTPUT, API_ERROR, SUMMARY, COMMAND_OUTPUT, RECAP, NOTIFICATION, PEER = (
+    range(11)
+)
 #: Characters of text indexed per row. Tool and command outputs and inputs are cut at 2 KB: their
 #: heads hold what people search for (names, errors, commands); the rest is bulk.
-CAPS = (16_384, 16_384, 16_384, 2_048, 2_048, 2_048, 16_384, 2_048, 16_384)
+CAPS = (16_384, 16_384, 16_384, 2_048, 2_048, 2_048, 16_384, 2_048, 16_384, 2_048, 16_384)
 #: Ids remembered across increments, per kind of id.
 WINDOW = 64
 #: Bytes read at a time; a line longer than this is read whole.
@@ -105,10 +113,10 @@ class State:
     """What one file has said so far: its facts, and the ids needed to continue reading it."""
 
     __slots__ = (
-        "agent", "ai_title", "answers", "branches", "calls", "calls_seen", "copies", "custom_title", "cwds", "errors",
-        "errors_seen", "first_command", "first_prompt", "first_ts", "has_answer", "inline_subs", "last_ts", "last_uuid",
-        "leaves", "lines", "models", "msgs", "owner", "paused_ms", "prev_ts", "progress", "prompt_seen", "prompts",
-        "seen", "sidechain", "sids", "usage", "warmup", "worktrees",
+        "agent", "agent_name", "ai_title", "answers", "branches", "calls", "calls_seen", "commands", "copies",
+        "custom_title", "cwds", "errors", "errors_seen", "first_command", "first_peer", "first_prompt", "first_ts",
+        "has_answer", "inline_subs", "last_ts", "last_uuid", "leaves", "lines", "models", "msgs", "owner", "progress",
+        "prompt_seen", "prompts", "seen", "sidechain", "sids", "spans", "usage", "warmup", "worktrees",
     )  # fmt: skip
 
     def __init__(self, agent: bool = False) -> None:
@@ -119,18 +127,20 @@ class State:
         self.lines = 0
         self.first_ts: str | None = None  #: the earliest record time
         self.last_ts: str | None = None  #: the latest
-        self.prev_ts: str | None = None  #: the time of the last record read (in file order)
-        self.paused_ms = 0  #: the pauses between its records (see model.pause_ms)
+        self.spans: list[list[int]] = []  #: its records' times, as timeline.Timeline keeps them
         self.cwds: list[str] = []
         self.branches: list[str] = []
         self.models: list[str] = []
         self.custom_title: str | None = None
+        self.agent_name: str | None = None  #: the session's name (an agent-name record): its title lacking a custom one
         self.ai_title: str | None = None
         self.first_prompt = ""  #: the first prompt or slash command with arguments (see session.asks)
         self.first_command = ""  #: the first command: the title when nothing was asked
+        self.first_peer = ""  #: what a peer first said (its summary, else its words): the title lacking a command
         self.prompt_seen = False
         self.warmup = False
         self.prompts = 0
+        self.commands = 0  #: slash and `!` commands, as Session counts Kind.COMMAND
         self.answers = 0  #: assistant messages (message ids), inline sidechains included, API errors not
         self.has_answer = False  #: a top-level assistant message that is not an API error
         self.calls = 0
@@ -167,15 +177,17 @@ class State:
             "bg": bool(self.copies and self.copies["bg"]),
             "first_ts": self.first_ts,
             "last_ts": self.last_ts,
-            "paused_ms": self.paused_ms,
+            "paused_ms": Timeline(self.spans).paused_ms,
             "cwds": self.cwds,
             "branches": self.branches,
             "models": self.models,
             "custom_title": self.custom_title,
+            "agent_name": self.agent_name,
             "ai_title": self.ai_title,
-            "first_prompt": self.first_prompt or self.first_command,
+            "first_prompt": self.first_prompt or self.first_command or self.first_peer,
             "warmup": self.warmup,
             "prompts": self.prompts,
+            "commands": self.commands,
             "answers": self.answers,
             "has_answer": self.has_answer,
             "calls": self.calls,
@@ -190,10 +202,10 @@ class State:
 
 
 def title_of(facts: dict[str, Any], summaries: dict[str, str]) -> str:
-    """As Session.title: the custom title, the AI title, the summary of the latest message of this session
-    that one points at (`summaries`: leaf -> text), else the first prompt."""
-    if facts.get("custom_title"):
-        return facts["custom_title"]
+    """As Session.title: the custom title (else the session's name), the AI title, the summary of the latest message
+    of this session that one points at (`summaries`: leaf -> text), else the first prompt."""
+    if facts.get("custom_title") or facts.get("agent_name"):
+        return facts.get("custom_title") or facts["agent_name"]
     if facts.get("ai_title"):
         return facts["ai_title"]
     latest_first = [facts.get("last_uuid"), *reversed(facts.get("leaves", ()))]
@@ -338,26 +350,46 @@ def record_texts(obj: dict[str, Any], path: str = "") -> Iterator[tuple[int, int
     content = record_content(obj)
     rtype = obj.get("type")
     if rtype == "assistant":
-        for kind, i, part in assistant_parts(content, API_ERROR if obj.get("isApiErrorMessage") else ANSWER):
+        failed = obj.get("isApiErrorMessage")
+        if not failed and isinstance(obj.get("message"), dict) and obj["message"].get("model") == "<synthetic>":
+            return  # no answer (see Extractor._assistant)
+        for kind, i, part in assistant_parts(content, API_ERROR if failed else ANSWER):
             yield kind, i, input_text(part.get("input"), 1 << 20) if kind == TOOL_INPUT else part
     elif rtype == "user":
         texts, first_type, results = _user_parts(content)
         if results:
             for i, item in result_parts(content):
                 yield TOOL_OUTPUT, i, result_text(item.get("content"), 1 << 22, path)
-        elif (kind := user_kind(obj, texts[0] if first_type == "text" and texts else None, False)) is Kind.PROMPT:
-            yield PROMPT, -1, "\n\n".join(texts)
-        elif kind is Kind.COMMAND:
-            yield PROMPT, -1, command_text(texts)
-        elif kind is Kind.COMPACT_SUMMARY:
-            yield SUMMARY, -1, "\n\n".join(texts)
-        elif kind is Kind.COMMAND_OUTPUT:
-            yield COMMAND_OUTPUT, -1, printed_text(texts)
+        elif part := said_part(user_kind(obj, texts[0] if first_type == "text" and texts else None, False), texts):
+            yield part
     elif rtype == "system":
         if (part := system_part(obj)) is not None:
             yield part
-    elif rtype == "attachment" and (queued := queued_prompt(obj)) is not None:
-        yield PROMPT, -1, "\n\n".join(_user_parts(queued)[0])
+    elif (
+        rtype == "attachment"
+        and (queued := queued_message(obj))
+        and (part := said_part(queued[0], _user_parts(queued[1])[0]))
+    ):
+        yield part
+
+
+def said_part(kind: Kind, texts: list[str]) -> tuple[int, int, str] | None:
+    """(row kind, block index, text) of a message in the user's turn, of `kind` (session.user_kind), as the session
+    shows it: a prompt, a command as run, a compaction's summary, a command's output, a task's notification as its
+    lines (notices.task_text), a peer's message as its body (notices.peer_parts)."""
+    if kind is Kind.PROMPT:
+        return PROMPT, -1, "\n\n".join(texts)
+    if kind is Kind.COMMAND:
+        return PROMPT, -1, command_text(texts)
+    if kind is Kind.COMPACT_SUMMARY:
+        return SUMMARY, -1, "\n\n".join(texts)
+    if kind is Kind.COMMAND_OUTPUT:
+        return COMMAND_OUTPUT, -1, printed_text(texts)
+    if kind is Kind.TASK:
+        return NOTIFICATION, -1, task_text("\n\n".join(texts))
+    if kind is Kind.PEER:
+        return PEER, -1, peer_parts("\n\n".join(texts))[2]
+    return None
 
 
 def copied_record(obj: dict[str, Any]) -> dict[str, Any] | None:
@@ -372,12 +404,16 @@ def copied_record(obj: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def system_part(obj: dict[str, Any]) -> tuple[int, int, str] | None:
-    """(row kind, block index, text) of a system record's searchable part: an API error's message, a recap."""
+    """(row kind, block index, text) of a system record's searchable part: an API error's message, a recap, a
+    command and what it printed."""
     if is_api_error(obj):
         return API_ERROR, -1, api_error_text(obj)
     content = as_text(obj.get("content"))
-    if obj.get("subtype") == "away_summary" and content.strip():
+    subtype = obj.get("subtype")
+    if subtype == "away_summary" and content.strip():
         return RECAP, -1, recap_text(content)
+    if subtype == "local_command":
+        return said_part(system_kind(content), [content])
     return None
 
 
@@ -441,6 +477,7 @@ class Extractor:
         self._sec: int | None = None  #: the epoch seconds of the record being added; None: it has no time
         self._minute = ("", 0)  #: the last `YYYY-MM-DDTHH:MM` of a `...Z` stamp, and its epoch seconds
         self._chunk: tuple[Any, Any] = (None, None)  #: the last assistant record's message id and usage
+        self._timeline = Timeline(state.spans)  #: the state's record times (it holds their list)
 
     def _row(self, off: int, kind: int, blk: int, text: str, tool: str | None = None, err: int = 0) -> None:
         if not text or not self._indexed:
@@ -490,10 +527,9 @@ class Extractor:
         timed = self._sec is not None
         rtype = get("type")
         if timed:  # as Session.add_record (an inline sidechain's too)
-            previous = state.prev_ts
-            if previous is not None:
-                state.paused_ms += pause_ms(previous, stamp)
-            state.prev_ts = stamp
+            ms = stamp_ms(stamp)
+            if ms is not None:
+                self._timeline.add(ms)
             if state.first_ts is None or earlier(stamp, state.first_ts):
                 state.first_ts = stamp
             if state.last_ts is None or earlier(state.last_ts, stamp):
@@ -517,10 +553,16 @@ class Extractor:
         elif rtype == "progress":
             self._progress(obj, off)
         elif rtype == "system":
-            if (part := system_part(obj)) is not None:
+            if get("subtype") == "local_command" and not is_api_error(obj):
+                content = as_text(get("content"))
+                self._said(system_kind(content), [content], off, True)
+            elif (part := system_part(obj)) is not None:
                 self._row(off, *part)
-        elif rtype == "attachment" and (queued := queued_prompt(obj)) is not None:
-            self._prompt(_user_parts(queued)[0], off, True)
+        elif rtype == "attachment" and (queued := queued_message(obj)) is not None:
+            self._said(queued[0], _user_parts(queued[1])[0], off, True)
+        elif rtype == "agent-name":
+            if (fact := fact_of(rtype, obj)) is not None:
+                state.agent_name = fact[1]
         elif rtype == "custom-title":
             if get("customTitle"):
                 state.custom_title = as_text(obj["customTitle"])
@@ -592,6 +634,8 @@ class Extractor:
         model = get("model")
         copy = self._copy
         if entry is None:
+            if not failed and model == "<synthetic>":
+                return  # Claude Code's stand-in ("No response requested."): no answer, as Session has it
             if not failed and not copy:
                 state.answers += 1
                 if top:
@@ -650,22 +694,28 @@ class Extractor:
             self._result(item, off, i)
 
     def _user_text(self, obj: dict[str, Any], texts: list[str], first_type: str | None, off: int, top: bool) -> None:
-        """A user record without results: a prompt, a command, a compaction's summary or what a command printed."""
+        """A user record without results (see `_said`)."""
+        self._said(user_kind(obj, texts[0] if first_type == "text" and texts else None, False), texts, off, top)
+
+    def _said(self, kind: Kind, texts: list[str], off: int, top: bool) -> None:
+        """A message in the user's turn, of `kind` (session.user_kind): a prompt and a command counted as the session
+        counts them, and its row (`said_part`)."""
         state = self.state
-        kind = user_kind(obj, texts[0] if first_type == "text" and texts else None, False)
         if kind is Kind.PROMPT:
             self._prompt(texts, off, top)
-        elif kind is Kind.COMMAND:
+            return
+        if kind is Kind.COMMAND and top:
             text = command_text(texts)
-            if top and not state.first_prompt and text and asks(kind, "\n".join(texts)):
+            state.commands += 1
+            if not state.first_prompt and text and asks(kind, "\n".join(texts)):
                 state.first_prompt = text[:200]  # as prompt_text
-            if top and not state.first_command:
+            if not state.first_command:
                 state.first_command = text[:200]
-            self._row(off, PROMPT, -1, text)
-        elif kind is Kind.COMPACT_SUMMARY:
-            self._row(off, SUMMARY, -1, "\n\n".join(texts))
-        elif kind is Kind.COMMAND_OUTPUT:
-            self._row(off, COMMAND_OUTPUT, -1, printed_text(texts))
+        if (part := said_part(kind, texts)) is not None:
+            self._row(off, *part)
+        if kind is Kind.PEER and top and not state.first_peer:
+            _, summary, body = peer_parts("\n\n".join(texts))
+            state.first_peer = " ".join((summary or body).split())[:200]  # as prompt_text
 
     def _prompt(self, texts: list[str], off: int, top: bool) -> None:
         state = self.state

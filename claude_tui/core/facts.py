@@ -52,8 +52,9 @@ class SessionInfo:
     started: str | None  #: ISO timestamps
     ended: str | None
     duration_s: float | None  #: from the first record to the last
-    active_s: float | None  #: the same, less the pauses over an hour (model.pause_ms)
+    active_s: float | None  #: the same, less the pauses over an hour (core/timeline.py)
     prompts: int
+    commands: int  #: slash and `!` commands
     messages: int  #: prompts and assistant messages
     tool_calls: int
     tool_errors: int

@@ -58,7 +58,7 @@ from claude_tui.core.files import is_under, leading_leaves, root_hint, transcrip
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.sanitize import undecoded
 
-SCHEMA_VERSION = 27
+SCHEMA_VERSION = 28
 DB_NAME = "index.sqlite3"
 TEXT_NAME = "index-text-{}.sqlite3"
 #: A result is cut once this many bytes of a file have been read (memory stays bounded).
@@ -117,6 +117,7 @@ CREATE INDEX marks_uuid ON marks(uuid);
 CREATE TABLE usage(
     file INTEGER NOT NULL, mid TEXT NOT NULL, model TEXT NOT NULL, ts INTEGER, copied INTEGER NOT NULL,
     input INTEGER, output INTEGER, cache_read INTEGER, cache_creation INTEGER, cache_creation_1h INTEGER,
+    web_searches INTEGER, fast INTEGER,
     PRIMARY KEY (file, mid)
 ) WITHOUT ROWID;
 INSERT INTO meta VALUES ('schema', {SCHEMA_VERSION}), ('dead', 0), ('top', 1);
@@ -400,7 +401,7 @@ def _record_progress(db: sqlite3.Connection, batch: list[Result]) -> tuple[int, 
                 [(fid, leaf, summary, fid) for leaf, summary in item.summaries],
             )
         db.executemany("INSERT INTO marks VALUES (?, ?)", [(fid, uuid) for uuid in item.marks])
-        db.executemany("INSERT OR REPLACE INTO usage VALUES (?,?,?,?,?,?,?,?,?,?)", item.usages)
+        db.executemany("INSERT OR REPLACE INTO usage VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", item.usages)
         done += item.end - item.start
         files += item.final
     return done, files

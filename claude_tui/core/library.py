@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from collections import Counter
 from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ from claude_tui.core.index import Index, IndexBusy, Progress, UpdateResult
 from claude_tui.core.model import active_seconds, parse_time, span_seconds
 from claude_tui.core.search import MARK_END, MARK_START, Hit, Hits, search
 from claude_tui.core.session import own_session_id
-from claude_tui.core.usage import Tokens, UsageTotal, by_model, model_of, other_models
+from claude_tui.core.usage import Tokens, UsageTotal, by_model, most_used_first, other_models
 
 #: The front page's file, beside the index.
 FRONT_NAME = "front.pickle"
@@ -210,7 +209,7 @@ def session_info(
     agent_parts += [p.get("u", {}) for p in progress]
     agent_usage = by_model(_usage_items(agent_parts))
     total = UsageTotal.of([*_usage_items([usage]), *agent_usage.items()])
-    models = most_used_first(facts.get("models", []), usage)
+    models = most_used_first(facts.get("models", []), {key: counts[1] for key, counts in usage.items()})
     started, ended = facts.get("first_ts"), facts.get("last_ts")
     cwds = facts.get("cwds") or []
     branches = facts.get("branches") or []
@@ -226,6 +225,7 @@ def session_info(
         duration_s=span_seconds(started, ended),
         active_s=active_seconds(started, ended, facts.get("paused_ms", 0)),
         prompts=prompts,
+        commands=facts.get("commands", 0),
         messages=prompts + facts.get("answers", 0),
         tool_calls=facts.get("calls", 0),
         tool_errors=facts.get("errors", 0),
@@ -248,15 +248,6 @@ def session_info(
 def _usage_items(parts: list[dict[str, list[int]]]) -> Iterator[tuple[str | None, Tokens]]:
     """(model, tokens) of usage facts as the index keeps them (usage.priced_as keys, "" for no model)."""
     return ((model or None, Tokens(*counts)) for part in parts for model, counts in part.items())
-
-
-def most_used_first(models: list[str], usage: dict[str, list[int]]) -> list[str]:
-    """`models` with the one that wrote the most output tokens first (in ties, the first seen); `usage` is keyed
-    by `usage.priced_as`."""
-    output: Counter[str | None] = Counter()
-    for key, counts in usage.items():
-        output[model_of(key)] += counts[1]
-    return sorted(models, key=lambda model: -output[model])
 
 
 def _project(folder: Path, items: list[tuple[SessionInfo, dict[str, Any]]]) -> Project:

@@ -45,6 +45,8 @@ class Kind(StrEnum):
     SYSTEM = "system"
     HOOK = "hook"
     RECAP = "recap"  #: Claude's recap of the session for a user who was away (a system record, `away_summary`)
+    TASK = "task"  #: a background task's notification (`<task-notification>`): Claude Code's word, not a prompt
+    PEER = "peer"  #: a message from a teammate or another Claude session (core/notices.py): not a prompt
     ATTACHMENT = "attachment"
     PROGRESS = "progress"
     UNKNOWN = "unknown"  #: a record type we do not know: kept, shown inert
@@ -65,6 +67,9 @@ class AgentRole(StrEnum):
         begins at its last prompt."""
         return self in (AgentRole.COMPACTION, AgentRole.SIDE_QUESTION)
 
+
+#: How a prompt typed while Claude worked is marked, in the app and in exports.
+QUEUED = "queued while Claude worked"
 
 #: What stands for a lost call's input.
 LOST_CALL = "its call is not in the file (a damaged line?)"
@@ -137,19 +142,6 @@ def earlier(a: str, b: str) -> bool:
         return a < b
     ta, tb = parse_time(a), parse_time(b)
     return ta is not None and tb is not None and ta < tb
-
-
-def pause_ms(before: str, after: str) -> int:
-    """Milliseconds of a pause between two record times: a gap longer than PAUSE_S (the session
-    was left, then resumed), else 0. Whole milliseconds, so that sums are exact in any order.
-
-    Times in the same hour of Claude Code's `...Z` form are never a pause, and are not parsed."""
-    if before[:13] == after[:13] and before[-1:] == "Z" == after[-1:]:
-        return 0
-    start, end = parse_time(before), parse_time(after)
-    if start is None or end is None or end - start <= PAUSE_S:
-        return 0
-    return round((end - start) * 1000)
 
 
 def span_seconds(started: str | None, ended: str | None) -> float | None:
@@ -306,6 +298,8 @@ class Message:
     is_error: bool = False
     pre_tokens: int | None = None  #: compaction: tokens before it
     micro: bool = False  #: a microcompact boundary
+    queued: bool = False  #: a prompt typed while Claude worked, taken in the middle of its turn
+    sender: str | None = None  #: a peer's message: who sent it ("researcher (teammate)")
     agent: Session | None = None  #: a compaction boundary: the run that wrote its summary
     copied: bool = False  #: another session's, copied into this one's file (see copies.py): shown, not counted
     hook: Hook | None = None  #: the hook run this record tells

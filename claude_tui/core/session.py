@@ -33,31 +33,16 @@ from claude_tui.core.model import (
     earlier,
     is_session_id,
     parse_time,
-    pause_ms,
     plausible,
 )
+from claude_tui.core.notices import is_peer, is_task, peer_parts, task_text
 from claude_tui.core.reader import Line
 from claude_tui.core.records import LineResult, continued, parse_line
+from claude_tui.core.shapes import METADATA_TYPES, RECORD_TYPES, add_fact, fact_of
 from claude_tui.core.threads import Layout
+from claude_tui.core.timeline import Timeline, stamp_ms
 from claude_tui.core.usage import read_usage, replaces
 
-#: Record types that carry session metadata and are not shown as rows.
-METADATA_TYPES = frozenset(
-    {
-        "summary",
-        "custom-title",
-        "ai-title",
-        "file-history-snapshot",
-        "file-history-delta",
-        "queue-operation",
-        "last-prompt",
-        "mode",
-        "permission-mode",
-        "atis-latch",
-        "bridge-session",
-        "pr-link",
-    }
-)
 #: System record subtypes that are never an API error, whatever their level.
 _NOT_API_ERRORS = frozenset({"compact_boundary", "microcompact_boundary", "turn_duration"})
 #: Tools whose calls start a subagent.
@@ -68,10 +53,15 @@ WORKFLOW_TOOL = "Workflow"
 _TRANSCRIPT_DIR = re.compile(r"Transcript dir:\s*(\S[^\n]*)")
 #: Tags that wrap text Claude Code (or its IDE integrations: ide_opened_file, ide_selection, ...)
 #: injects into user records; not what the user typed.
-_INJECTED = re.compile(r"<(system-reminder|local-command-caveat|ide_[a-z_]+)>.*?</\1>", re.S)
+_INJECTED = re.compile(
+    r"<(system-reminder|local-command-caveat|ide_[a-z_]+|uploaded_files|fork-boilerplate)>.*?</\1>", re.S
+)
+#: A prompt typed as a slash command (`/context`, `/review the parser`), not a path (`/home/me/x`).
+_SLASH_COMMAND = re.compile(r"/[A-Za-z][\w:.-]*(?:\s|$)")
 _COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.S)
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.S)
 _BASH_INPUT = re.compile(r"<bash-input>(.*?)</bash-input>", re.S)
+_COMMAND_TAGS = ("<command-name>", "<command-message>")
 _OUTPUT_TAGS = ("<local-command-stdout>", "<local-command-stderr>", "<bash-stdout>", "<bash-stderr>")
 #: Structured tool results above this many bytes have their strings capped in memory.
 _BIG_LINE = 256 * 1024
@@ -148,6 +138,7 @@ class Session:
         self.error_ids: set[str] = set()
         self.custom_title: str | None = None
         self.ai_title: str | None = None
+        self.facts: dict[str, Any] = {}  #: what FACT records said (core/shapes.fact_of): agent_name, pr_links, ...
         self.summaries: dict[str, str] = {}  #: leafUuid -> summary, as found in this file
         self.cwds: dict[str, None] = {}
         self.branches: dict[str, None] = {}
@@ -157,14 +148,11 @@ class Session:
         self.turn_durations: list[float] = []
         self.first_timestamp: str | None = None  #: the earliest record time (records are not always in order)
         self.last_timestamp: str | None = None  #: the latest
-        self.first_in_file: str | None = None  #: the times of the first and last records in file order
-        self.last_in_file: str | None = None
-        self.pauses = 0  #: between its records (see model.pause_ms), and their length
-        self.paused_ms = 0
+        self.timeline = Timeline()  #: its records' times, the pauses between them (core/timeline.py)
         self.usage_unreadable = False  #: a message's usage held what is not a token count (noted the first time)
         self.version = 0  #: bumped by every feed that changed something
-        #: the last record's cwd, gitBranch, version and sessionId (see _note_place)
-        self._place: tuple[Any, Any, Any, Any] = (None, None, None, None)
+        #: the last record's cwd, gitBranch, version, sessionId and teamName (see _note_place)
+        self._place: tuple[Any, Any, Any, Any, Any] = (None, None, None, None, None)
         self._by_uuid: dict[str, Message] = {}
         self._by_message_id: dict[str, Message] = {}
         self._prompt_children: dict[str | None, list[Message]] = {}
@@ -172,6 +160,9 @@ class Session:
         self._inline_agents: dict[str, Session] = {}  #: sidechain uuid -> its subagent
         self._progress_agents: dict[str, Session] = {}  #: Task tool_use id -> subagent from progress copies
         self._agents_by_id: dict[str, ToolCall] = {}  #: agentId named in a Task result -> the call
+        #: a saved hook context's uuid -> the parent it stands for: Claude Code saves it again after each record
+        #: with the same uuid, and the next record names it as its parent
+        self._aliases: dict[str, str | None] = {}
         self._runs: dict[str, ToolCall] = {}  #: workflow run named in a Workflow result -> the call
         self._layout: tuple[int, Layout] | None = None
         self._folds = hooks.Folds(self.calls)  #: which row each hook, progress or notice record folds into
@@ -251,8 +242,11 @@ class Session:
             rtype = "?"
         self.record_types[rtype] += 1
         uuid = get("uuid")
-        if type(uuid) is str and (uuid in self._by_uuid or uuid in self._inline_agents):
-            self._note(span, f"record {uuid[:8]} written twice")  # counted once: no second prompt, fork or time
+        if type(uuid) is str and (uuid in self._by_uuid or uuid in self._inline_agents or uuid in self._aliases):
+            if uuid in self._aliases:  # a hook's context saved again, after the record before it
+                self._aliases[uuid] = self._parent_of(obj)
+            else:
+                self._note(span, f"record {uuid[:8]} written twice")  # counted once: no second prompt, fork or time
             return
         stamp = get("timestamp")
         if get("isSidechain") is True and not self.is_agent:
@@ -266,7 +260,7 @@ class Session:
             shown = repr(stamp[:40]) if isinstance(stamp, str) else repr(stamp)[:40]
             self._note(span, f"timestamp {shown} is not a time: left out")
         self._copying = not self.is_agent and is_copy(self.copies, obj)
-        place = (get("cwd"), get("gitBranch"), get("version"), get("sessionId"))
+        place = (get("cwd"), get("gitBranch"), get("version"), get("sessionId"), get("teamName"))
         if place != self._place:  # the usual record is where the one before it was: nothing new
             self._note_place(place)
         handler = _HANDLERS.get(rtype)
@@ -286,10 +280,11 @@ class Session:
                 self._note(span, f"{what}, shown as is")
             self._new_message(Kind.UNKNOWN, obj, span, text=rtype)
 
-    def _note_place(self, place: tuple[Any, Any, Any, Any]) -> None:
-        """Take a record's working folder, git branch, Claude Code version and session id into the session's."""
+    def _note_place(self, place: tuple[Any, Any, Any, Any, Any]) -> None:
+        """Take a record's working folder, git branch, Claude Code version, session id and agent team into the
+        session's."""
         self._place = place
-        cwd, branch, version, sid = place
+        cwd, branch, version, sid, team = place
         if type(sid) is str and sid and sid not in self.session_ids:
             self.session_ids[sid] = None
         if type(cwd) is str and cwd not in self.cwds:
@@ -298,6 +293,8 @@ class Session:
             self.branches[branch] = None
         if type(version) is str and version not in self.versions:
             self.versions[version] = None
+        if type(team) is str and team and self.facts.get("team") != team:  # an agent team's session
+            self.facts["team"] = team
 
     def _note(self, span: Span | None, what: str) -> None:
         """Note a problem of the record at `span`."""
@@ -305,16 +302,14 @@ class Session:
 
     def _note_time(self, stamp: str) -> None:
         """Take a record's time into the session's span and pauses (records are not always in order)."""
-        previous, self.last_in_file = self.last_in_file, stamp
-        if previous is None:  # the first: the other three are set here only
-            self.first_in_file = self.first_timestamp = self.last_timestamp = stamp
+        if (ms := stamp_ms(stamp)) is not None:
+            self.timeline.add(ms)
+        if self.first_timestamp is None:  # the first: the other is set here only
+            self.first_timestamp = self.last_timestamp = stamp
             return
-        if paused := pause_ms(previous, stamp):
-            self.pauses += 1
-            self.paused_ms += paused
         if self.last_timestamp is None or earlier(self.last_timestamp, stamp):  # the usual: the latest yet
             self.last_timestamp = stamp
-        elif self.first_timestamp is None or earlier(stamp, self.first_timestamp):
+        elif earlier(stamp, self.first_timestamp):
             self.first_timestamp = stamp
 
     # ---------------------------------------------------------------- record types
@@ -322,12 +317,23 @@ class Session:
     def _on_user(self, obj: dict[str, Any], span: Span | None) -> None:
         blocks, results, odd = content_blocks(record_content(obj))
         first = blocks[0].text if blocks and blocks[0].type == "text" else None
-        kind = user_kind(obj, first, bool(results))
-        message = self._new_message(kind, obj, span, blocks=blocks)
+        message = self._said(user_kind(obj, first, bool(results)), obj, span, blocks)
         if odd:
             self._odd_shape(span, "a user record's content")
         for item in results:
             self._add_result(item, obj, span, message)
+
+    def _said(self, kind: Kind, obj: dict[str, Any], span: Span | None, blocks: list[Block]) -> Message:
+        """A message in the user's turn: a task's notification as its lines, a peer's as its sender and body."""
+        if kind is Kind.TASK:
+            return self._new_message(kind, obj, span, text=task_text(plain_of(blocks)))
+        if kind is Kind.PEER:
+            sender, summary, body = peer_parts(plain_of(blocks))
+            others = [b for b in blocks if b.type != "text"]
+            message = self._new_message(kind, obj, span, blocks=[Block("text", body), *others], text=summary)
+            message.sender = sender
+            return message
+        return self._new_message(kind, obj, span, blocks=blocks)
 
     def _on_assistant(self, obj: dict[str, Any], span: Span | None) -> None:
         payload = obj.get("message")
@@ -337,6 +343,8 @@ class Session:
         message = self._by_message_id.get(mid) if isinstance(mid, str) else None
         if message is None:
             kind = Kind.API_ERROR if obj.get("isApiErrorMessage") else Kind.ASSISTANT
+            if kind is Kind.ASSISTANT and payload.get("model") == "<synthetic>":
+                kind = Kind.SYSTEM  # Claude Code's stand-in ("No response requested."): no answer
             message = self._new_message(kind, obj, span)
             message.message_id = mid if isinstance(mid, str) else None
             if message.message_id:
@@ -503,7 +511,7 @@ class Session:
             self._add_hook(hooks.summary_hook(obj), obj, span)
             return
         elif subtype == "local_command":
-            self._new_message(Kind.COMMAND_OUTPUT, obj, span, text=content)
+            self._new_message(system_kind(content), obj, span, text=content)
             return
         elif subtype == "away_summary" and content.strip():
             self._new_message(Kind.RECAP, obj, span, text=recap_text(content))
@@ -531,9 +539,10 @@ class Session:
     def _on_attachment(self, obj: dict[str, Any], span: Span | None) -> None:
         attachment = obj.get("attachment")
         attachment = attachment if isinstance(attachment, dict) else {}
-        if (prompt := queued_prompt(obj)) is not None:  # typed while Claude worked: a prompt like any other
+        if (queued := queued_message(obj)) is not None:  # typed while Claude worked, or a task's word, a peer's
+            kind, prompt = queued
             blocks, _, odd = content_blocks(prompt)
-            self._new_message(Kind.PROMPT, obj, span, blocks=blocks)
+            self._said(kind, obj, span, blocks).queued = kind in (Kind.PROMPT, Kind.COMMAND)
             if odd:
                 self._odd_shape(span, "a queued prompt")
             return
@@ -567,7 +576,30 @@ class Session:
         self._layout = None
         self._touch_host(host)
 
+    def _on_hook_context(self, obj: dict[str, Any], span: Span | None) -> None:
+        """A hook's context (a SessionStart hook's words to the model): one row; Claude Code saves it again after
+        each record, under the same uuid, as the next one's parent (see `_aliases`)."""
+        uuid = obj.get("uuid")
+        if isinstance(uuid, str):
+            self._aliases[uuid] = self._parent_of(obj)
+        name = as_text(obj.get("hookName") or obj.get("hookEvent")) or "hook"
+        content = obj.get("content")
+        said = "\n".join(map(as_text, content)) if isinstance(content, list) else as_text(content)
+        text = f"{name} context  {said[:PREVIEW_CHARS]}"
+        self._new_message(Kind.HOOK, {**obj, "uuid": None}, span, text=text)
+
+    def _parent_of(self, obj: dict[str, Any]) -> str | None:
+        """A record's parent: its parentUuid (or logicalParentUuid), a saved hook context it names standing for
+        the record that context was saved after."""
+        parent = obj.get("parentUuid")
+        if not isinstance(parent, str):
+            logical = obj.get("logicalParentUuid")
+            parent = logical if isinstance(logical, str) else None
+        return self._aliases.get(parent, parent) if parent is not None and self._aliases else parent
+
     def _on_metadata(self, rtype: str, obj: dict[str, Any]) -> None:
+        if (fact := fact_of(rtype, obj)) is not None:
+            add_fact(self.facts, *fact)
         if rtype == "custom-title" and obj.get("customTitle"):
             self.custom_title = as_text(obj["customTitle"])
         elif rtype == "ai-title" and obj.get("aiTitle"):
@@ -588,10 +620,7 @@ class Session:
     ) -> Message:
         uuid = obj.get("uuid")
         uuid = uuid if isinstance(uuid, str) else None
-        parent = obj.get("parentUuid")
-        if not isinstance(parent, str):
-            logical = obj.get("logicalParentUuid")
-            parent = logical if isinstance(logical, str) else None
+        parent = self._parent_of(obj)
         message = Message(
             kind,
             uuid,
@@ -837,16 +866,30 @@ class Session:
 
     # ---------------------------------------------------------------- facts
 
+    @property
+    def pauses(self) -> int:
+        """Pauses on its time line (each a gap over model.PAUSE_S), and their length."""
+        return self.timeline.pauses
+
+    @property
+    def paused_ms(self) -> int:
+        return self.timeline.paused_ms
+
     def title(self, summaries: dict[str, str] | None = None) -> str:
         """Last custom title, last AI title, a summary of a leaf in this session, or the first prompt."""
         return pick_title(
-            self.custom_title, self.ai_title, {**self.summaries, **(summaries or {})}, self._by_uuid, self.first_prompt
+            self.custom_title or self.facts.get("agent_name"),
+            self.ai_title,
+            {**self.summaries, **(summaries or {})},
+            self._by_uuid,
+            self.first_prompt,
         )
 
     @property
     def first_prompt(self) -> str:
-        """What the user first asked (see `first_ask`); a bare slash command when nothing else."""
-        return self.first_ask() or self.first_text(Kind.COMMAND)
+        """What the user first asked (see `first_ask`); a bare slash command when nothing else, else what a peer first
+        said (a teammate's transcript opens with its lead's message)."""
+        return self.first_ask() or self.first_text(Kind.COMMAND) or self.first_text(Kind.PEER)
 
     def first_ask(self) -> str:
         """The first prompt or slash command with arguments, as one line (see `asks`)."""
@@ -868,7 +911,8 @@ class Session:
 
     def adopt_agents(self) -> None:
         """A session with no records of its own (a folder with only its subagents' transcripts, files.folder_only):
-        its times, working folders and first ask are those of its subagents, the earliest first."""
+        its times, working folders and first ask are those of its subagents, the earliest first (a teammate's: its
+        lead's message)."""
         timed = sorted(
             (s for s in self.subagents if s.first_timestamp), key=lambda s: parse_time(s.first_timestamp) or 0
         )
@@ -878,7 +922,7 @@ class Session:
         self.last_timestamp = max((s.last_timestamp or "" for s in timed), key=lambda t: parse_time(t) or 0) or None
         for sub in self.subagents:
             self.cwds.update(dict.fromkeys(sub.cwds))
-        self._agents_ask = next((ask for s in timed if (ask := s.first_ask())), "")
+        self._agents_ask = next((ask for s in timed if (ask := s.first_prompt)), "")  # as the index has it
 
     @property
     def origin(self) -> str | None:
@@ -914,6 +958,11 @@ class Session:
     def uuids(self) -> Collection[str]:
         """The uuids of this file's top-level records (streamed chunks' included)."""
         return self._by_uuid.keys()
+
+    @property
+    def hook_contexts(self) -> Collection[str]:
+        """The uuids of its hooks' saved contexts, which a record names as its parent in place of another."""
+        return self._aliases.keys()
 
     @property
     def message_ids(self) -> Collection[str]:
@@ -987,6 +1036,11 @@ def recap_text(content: str) -> str:
     return _RECAP_HINT.sub("", content).strip() or content
 
 
+def system_kind(content: str) -> Kind:
+    """What a `local_command` system record is: the command (2.1.x writes some so), or what it printed."""
+    return Kind.COMMAND if content.lstrip().startswith(_COMMAND_TAGS) else Kind.COMMAND_OUTPUT
+
+
 def user_kind(obj: dict[str, Any], first_text: str | None, has_results: bool) -> Kind:
     """What a user record is: tool results, a compaction summary, meta, a command, its output, or a prompt.
 
@@ -996,10 +1050,14 @@ def user_kind(obj: dict[str, Any], first_text: str | None, has_results: bool) ->
         return Kind.TOOL_RESULT
     if obj.get("isCompactSummary"):
         return Kind.COMPACT_SUMMARY
+    text = first_text.lstrip() if first_text else ""
+    if is_task(text):
+        return Kind.TASK
+    if is_peer(text):  # another session's is meta: its words are Claude Code's around the message
+        return Kind.PEER
     if obj.get("isMeta"):
         return Kind.META
-    text = first_text.lstrip() if first_text else ""
-    if text.startswith(("<command-name>", "<command-message>", "<bash-input>")):
+    if text.startswith((*_COMMAND_TAGS, "<bash-input>")):
         return Kind.COMMAND
     if text.startswith(_OUTPUT_TAGS):
         return Kind.COMMAND_OUTPUT
@@ -1022,7 +1080,9 @@ def gc_paused() -> Iterator[None]:
 
 
 def prompt_text(message: Message, limit: int = 200) -> str:
-    """A prompt as one line: injected tags removed, whitespace folded."""
+    """A prompt as one line: injected tags removed, whitespace folded; a peer's message, its summary if it has one."""
+    if message.kind is Kind.PEER:
+        return " ".join((message.text or message.plain_text).split())[:limit]
     text = _INJECTED.sub(" ", message.plain_text)
     if text.lstrip().startswith("<command-"):
         name = _COMMAND_NAME.search(text)
@@ -1195,16 +1255,28 @@ def persisted_note(text: str, structured: Any = None) -> PersistedNote | None:
     return PersistedNote(path.strip(), max(size, len(preview) + 1), preview)
 
 
-def queued_prompt(obj: dict[str, Any]) -> str | list[Any] | None:
-    """The prompt of a `queued_command` attachment (typed while Claude was at work; 2.1.x): a string or a
-    list of blocks, like a user record's content. None for any other record, and for a queued `!` command."""
+def queued_message(obj: dict[str, Any]) -> tuple[Kind, str | list[Any]] | None:
+    """What a `queued_command` attachment (typed while Claude was at work; 2.1.x) passes on, and its content (a
+    string or a list of blocks, like a user record's): a prompt, a slash command, a task's notification or a
+    peer's message. None for any other record, and for a queued `!` command."""
     attachment = obj.get("attachment")
     if not isinstance(attachment, dict) or attachment.get("type") != "queued_command":
         return None
     prompt = attachment.get("prompt")
-    if attachment.get("commandMode", "prompt") != "prompt" or not isinstance(prompt, str | list):
+    mode = attachment.get("commandMode", "prompt")
+    if not isinstance(prompt, str | list) or mode not in ("prompt", "task-notification"):
         return None
-    return prompt
+    first = prompt if isinstance(prompt, str) else next((b.text for b in content_blocks(prompt)[0]), "")
+    if mode == "task-notification" or is_task(first):
+        return Kind.TASK, prompt
+    if is_peer(first):
+        return Kind.PEER, prompt
+    return (Kind.COMMAND if _SLASH_COMMAND.match(first.lstrip()) else Kind.PROMPT), prompt
+
+
+def plain_of(blocks: list[Block]) -> str:
+    """The text blocks of a message, joined (as Message.plain_text)."""
+    return "\n\n".join(b.text for b in blocks if b.type == "text")
 
 
 def _other_block(item: dict[str, Any]) -> Block:
@@ -1261,6 +1333,7 @@ _HANDLERS = {
     "system": Session._on_system,
     "progress": Session._on_progress,
     "attachment": Session._on_attachment,
+    "saved_hook_context": Session._on_hook_context,
 }
 #: Record types the model knows; any other is kept as an unknown row, with a note the first time.
-KNOWN_TYPES = frozenset(_HANDLERS) | METADATA_TYPES
+KNOWN_TYPES = frozenset(RECORD_TYPES)

@@ -12,9 +12,11 @@ from typing import Any
 
 from claude_tui.core.files import agent_files, attach_agents, read_session, session_of
 from claude_tui.core.forked import Forked, can_fork
-from claude_tui.core.model import Kind, Message, active_seconds, earlier, parse_time, pause_ms, span_seconds
+from claude_tui.core.model import Kind, Message, active_seconds, earlier, parse_time, span_seconds
 from claude_tui.core.reader import Reader, ReadError, open_readonly
 from claude_tui.core.session import KNOWN_TYPES, Session, agent_id_of, nothing_exchanged, own_session_id, pick_title
+from claude_tui.core.shapes import merged_facts
+from claude_tui.core.timeline import Timeline
 from claude_tui.core.usage import Tokens, UsageTotal, by_model, other_models, priced_as
 
 #: Files at least this big are counted in two halves at once (a smaller one is read in less than a
@@ -51,8 +53,13 @@ def _inline(session: Session) -> list[Session]:
 def _assistant_messages(session: Session) -> int:
     """Distinct message ids over top-level assistant records (an id-less record counts alone), inline sidechains'
     included; Claude Code's API error messages are not answers."""
-    own = sum(1 for m in session.counted if m.record_type == "assistant" and m.kind is not Kind.API_ERROR)
+    own = sum(1 for m in session.counted if m.record_type == "assistant" and m.kind not in _NO_ANSWER)
     return own + sum(_assistant_messages(sub) for sub in _inline(session))
+
+
+#: Kinds of assistant records that are not answers: Claude Code's message about a failed call, and its stand-in
+#: for an answer ("No response requested.", a `<synthetic>` message).
+_NO_ANSWER = (Kind.API_ERROR, Kind.SYSTEM)
 
 
 def _call_ids(session: Session) -> set[str]:
@@ -137,17 +144,16 @@ class Tally:
     slugs: list[str]
     custom_title: str | None
     ai_title: str | None
+    session_facts: dict[str, Any]  #: what its FACT records said (Session.facts)
     summaries: dict[str, str]
     first_prompt: str  #: Session.first_ask
     first_command: str
+    first_peer: str  #: what a peer first said (Session.first_prompt's last resort)
     warmup: bool | None  #: the first prompt is "Warmup" (None: no prompt)
     started: str | None  #: the earliest record time
     ended: str | None  #: the latest
-    first_in_file: str | None  #: the times of the first and last records in file order: the pause
-    last_in_file: str | None  #: between two stretches is between those
     turn_durations: list[float]
-    pauses: int  #: between its records (see model.pause_ms), and their length
-    paused_ms: int
+    timeline: Timeline  #: its records' times (the pauses between them)
     usage_unreadable: bool  #: its note is given once a file (see Session.usage_unreadable)
 
     @classmethod
@@ -191,17 +197,16 @@ class Tally:
             slugs=list(session.slugs),
             custom_title=session.custom_title,
             ai_title=session.ai_title,
+            session_facts=merged_facts({}, session.facts),
             summaries=dict(session.summaries),
             first_prompt=session.first_ask(),
             first_command=session.first_text(Kind.COMMAND),
+            first_peer=session.first_text(Kind.PEER),
             warmup=session.is_warmup if Kind.PROMPT in kinds else None,
             started=session.first_timestamp,
             ended=session.last_timestamp,
-            first_in_file=session.first_in_file,
-            last_in_file=session.last_in_file,
             turn_durations=list(session.turn_durations),
-            pauses=session.pauses,
-            paused_ms=session.paused_ms,
+            timeline=Timeline([list(span) for span in session.timeline.spans]),
             usage_unreadable=session.usage_unreadable,
         )
 
@@ -209,11 +214,13 @@ class Tally:
         """Whether this stretch's records join those of the stretch `before` it (read without its subagent
         files, named `agent_ids`) in a way its tally cannot: a message streamed across the cut, a record
         written twice, one subagent's copies on both sides, a copied subagent whose file is there, a pre-2.0
-        compaction's summary cut from its boundary, an unknown record type or unreadable usage already noted, or a
-        parent named before the cut that is written after it. A parent named that is in neither stretch is
+        compaction's summary cut from its boundary, an unknown record type or unreadable usage already noted, a
+        parent named before the cut that is written after it, or one named after it that is a hook's saved context
+        before it (which stands for the record it was saved after). A parent named that is in neither stretch is
         missing from the file too: its note is the same either way."""
         return bool(
             any(uuid in self.uuids for uuid, _ in before.missing_parents())
+            or any(uuid in before.hook_contexts for uuid, _, _ in self.missing_parents)
             or not self.message_ids.isdisjoint(before.message_ids)
             or not self.uuids.keys().isdisjoint(before.uuids)
             or not self.progress_keys.isdisjoint(before.progress_keys)
@@ -233,8 +240,6 @@ class Tally:
         missing = self.missing_parents + [
             (uuid, n + lines, what) for uuid, n, what in after.missing_parents if (n, what) not in found
         ]
-        before_gap, after_gap = self.last_in_file, after.first_in_file
-        gap = pause_ms(before_gap, after_gap) if before_gap is not None and after_gap is not None else 0
         return Tally(
             session_id=own_session_id(Path(self.path).stem, _union(self.session_ids, after.session_ids)),
             session_ids=_union(self.session_ids, after.session_ids),
@@ -268,17 +273,16 @@ class Tally:
             slugs=_union(self.slugs, after.slugs),
             custom_title=after.custom_title or self.custom_title,
             ai_title=after.ai_title or self.ai_title,
+            session_facts=merged_facts(self.session_facts, after.session_facts),
             summaries={**self.summaries, **after.summaries},
             first_prompt=self.first_prompt or after.first_prompt,
             first_command=self.first_command or after.first_command,
+            first_peer=self.first_peer or after.first_peer,
             warmup=self.warmup if self.warmup is not None else after.warmup,
             started=_earliest(self.started, after.started),
             ended=_earliest(self.ended, after.ended, latest=True),
-            first_in_file=self.first_in_file or after.first_in_file,
-            last_in_file=after.last_in_file or self.last_in_file,
             turn_durations=self.turn_durations + after.turn_durations,
-            pauses=self.pauses + after.pauses + bool(gap),
-            paused_ms=self.paused_ms + after.paused_ms + gap,
+            timeline=self.timeline.merged(after.timeline),
             usage_unreadable=self.usage_unreadable or after.usage_unreadable,
         )
 
@@ -289,11 +293,11 @@ class Tally:
         own = UsageTotal.of_models(self.usage)
         total = UsageTotal.of_models(_summed(self.usage, self.agent_usage)) if self.agent_usage else own
         title = pick_title(
-            self.custom_title,
+            self.custom_title or self.session_facts.get("agent_name"),
             self.ai_title,
             {**self.summaries, **(summaries or {})},
             self.uuids,
-            self.first_prompt or self.first_command,
+            self.first_prompt or self.first_command or self.first_peer,
         )
         return {
             "session_id": self.session_id,
@@ -305,6 +309,7 @@ class Tally:
             "problems": [f"line {n}: {what}" if n else what for n, what in self.problems],
             "record_types": self.record_types,
             "user_prompts": self.kinds.get(Kind.PROMPT, 0),
+            "commands": self.kinds.get(Kind.COMMAND, 0),
             "assistant_messages": self.assistant_messages,
             "tool_calls": len(self.calls),
             "tool_errors": len(self.errors & self.calls),
@@ -318,6 +323,7 @@ class Tally:
             "cost_usd": None if own.cost is None else round(own.cost, 6),
             "cost_with_subagents_usd": None if total.cost is None else round(total.cost, 6),
             "unpriced_models": sorted(total.unpriced_models),
+            "web_search_requests": total.tokens.web_searches,
             "models": self.models,
             "subagent_models": other_models(self.agent_usage, self.models),
             "versions": self.versions,
@@ -325,15 +331,16 @@ class Tally:
             "started": self.started,
             "ended": self.ended,
             "duration_s": span_seconds(self.started, self.ended),
-            "active_s": active_seconds(self.started, self.ended, self.paused_ms),
+            "active_s": active_seconds(self.started, self.ended, self.timeline.paused_ms),
             "turns": len(self.turn_durations),
             "turn_time_s": round(sum(self.turn_durations), 3),
-            "interruptions": self.pauses,
+            "interruptions": self.timeline.pauses,
             "user_interrupts": self.kinds.get(Kind.INTERRUPT, 0),
             "api_errors": self.kinds.get(Kind.API_ERROR, 0),
             "empty": nothing_exchanged(self.kinds),
             "warmup": bool(self.warmup),
             "plan_slugs": self.slugs,
+            "session_facts": self.session_facts,
         }
 
 
@@ -466,6 +473,33 @@ def human_models(models: list[str], subagent_models: list[str]) -> str:
     return f"{own} (subagents also: {theirs})" if own else f"subagents: {theirs}"
 
 
+def human_facts(facts: dict[str, Any]) -> list[str]:
+    """What a session's FACT records said (Session.facts), in short: "permissions auto", "PR #58", ..."""
+    out = [f"team {facts['team']}"] if facts.get("team") else []
+    if facts.get("agent_setting"):
+        out.append(f"agent {facts['agent_setting']}")
+    if facts.get("mode") not in (None, "normal"):
+        out.append(f"mode {facts['mode']}")
+    if facts.get("permission_mode") not in (None, "default"):
+        out.append(f"permissions {facts['permission_mode']}")
+    out += [f"PR #{pr['number']}" if pr["number"] else f"PR {pr['url']}" for pr in facts.get("pr_links", ())]
+    if came := facts.get("teleported_from"):
+        out.append(f"teleported from {came['session'] or 'the web'}")
+    if fork := facts.get("forked_from"):
+        out.append(f"forked from session {fork['session'] or '?'}")
+    if facts.get("worktree"):
+        out.append(f"worktree {facts['worktree']}")
+    if facts.get("relocated_to"):
+        out.append(f"moved to {facts['relocated_to']}")
+    out += [f"artifact {a['title'] or a['url']}" for a in facts.get("artifacts", ())]
+    return out
+
+
+def prompt_counts(prompts: int, commands: int) -> str:
+    """ "12 prompts, 3 commands" (the commands only when there are some): the same words in the header and the list."""
+    return plural(prompts, "prompt") + (f", {plural(commands, 'command')}" if commands else "")
+
+
 def subagents_share(facts: dict[str, Any]) -> str:
     """What the tokens and cost of a session's `facts` include besides its file: "with 6 subagents; the session's
     file alone: 855.2k tokens, $1.97"; "" when nothing."""
@@ -491,7 +525,7 @@ def human_duration(seconds: float | None) -> str:
 
 
 def human_span(duration_s: float | None, active_s: float | None) -> str:
-    """A session's length: "2h10m", or "2h10m active over 7d03h" when it paused (see model.pause_ms)."""
+    """A session's length: "2h10m", or "2h10m active over 7d03h" when it paused (see core/timeline.py)."""
     if duration_s is None or active_s is None or duration_s - active_s < 1:  # no pause (each is over an hour)
         return human_duration(duration_s)
     return f"{human_duration(active_s)} active over {human_duration(duration_s)}"
@@ -534,13 +568,15 @@ def format_stats(facts: dict[str, Any]) -> str:
         f"  project   {facts['project'] or '-'}" + (f"  ({', '.join(facts['branches'])})" if facts["branches"] else ""),
         f"  when      {_span(facts['started'], facts['ended'])}"
         f"  ({human_span(facts['duration_s'], facts['active_s'])})",
-        f"  messages  {plural(facts['user_prompts'], 'prompt')}, {plural(facts['assistant_messages'], 'answer')}, "
+        f"  messages  {prompt_counts(facts['user_prompts'], facts['commands'])}, "
+        f"{plural(facts['assistant_messages'], 'answer')}, "
         f"{plural(facts['tool_calls'], 'tool call')} ({plural(facts['tool_errors'], 'error')}, "
         f"{facts['unpaired_tool_calls']} unanswered)",
         f"  threads   {facts['forks']} forks, {facts['compactions']} compactions, {facts['subagents']} subagents, "
         f"{facts['interruptions']} resumptions",
         f"  tokens    {human_count(tokens['input'])} in, {human_count(tokens['output'])} out, "
         f"{human_count(tokens['cache_read'])} cache read, {human_count(tokens['cache_creation'])} cache write"
+        + (f", {plural(facts['web_search_requests'], 'web search')}" if facts["web_search_requests"] else "")
         + (f"  {cost}" if cost else "")
         + (f"  ({share})" if share else ""),
         f"  models    {human_models(facts['models'], facts['subagent_models']) or '-'}"
@@ -548,6 +584,8 @@ def format_stats(facts: dict[str, Any]) -> str:
         f"  records   {facts['records']}"
         + (f" · {damage(len(facts['problems']), facts['malformed_lines'])}" if facts["problems"] else ""),
     ]
+    if told := human_facts(facts["session_facts"]):
+        lines.append(f"  facts     {' · '.join(told)}")
     lines += [f"  problem   {p}" for p in facts["problems"][:10]]
     if len(facts["problems"]) > 10:
         lines.append(f"  ...and {len(facts['problems']) - 10} more problems")

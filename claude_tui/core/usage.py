@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -52,6 +52,13 @@ LONG_PRICES: dict[str, tuple[float, float, float, float]] = {
 }
 #: Added to the model of a request billed at long-context rates: its usage is summed and priced apart.
 LONG_MARK = " (long context)"
+#: Added to the model of a request run in fast mode (`usage.speed: "fast"`): left unpriced, its usage apart.
+#: Fast mode's rates are a multiple of the model's that Anthropic's docs give differently by model and by date
+#: (6x for Opus 4.6, 2x for Opus 4.8 and 5, 12x over 200k input tokens at first): unpriced rather than wrong.
+FAST_MARK = " (fast mode)"
+#: Web search, a server tool, costs $10 per 1,000 searches beyond its tokens (Anthropic's pricing page, "Web
+#: search"); web fetch costs only the tokens of what it read.
+WEB_SEARCH_USD = 10.0 / 1000
 _PREFIXES = sorted(PRICES, key=len, reverse=True)
 _DATE_SUFFIX = re.compile(r"-\d{8}$")
 _NEXT_VERSION = re.compile(r"[-.]?\d")
@@ -81,15 +88,19 @@ def _family(model: str | None) -> str | None:
 
 def price_for(model: str | None) -> tuple[float, float, float, float] | None:
     """The price row of `model` (a key of `priced_as`: long-context rates when it says so), or None for a model
-    we do not know."""
+    we do not know, and for fast mode."""
+    if model and model.endswith(FAST_MARK):
+        return None
     name = model_of(model)
     family = _family(name)
     return (PRICES if name == model else LONG_PRICES).get(family) if family else None
 
 
 def priced_as(model: str | None, tokens: Tokens) -> str | None:
-    """The key one request's usage is summed and priced under: its model, marked when it is billed at long-context
-    rates."""
+    """The key one request's usage is summed and priced under: its model, marked when it ran in fast mode or is
+    billed at long-context rates."""
+    if model and tokens.fast:
+        return model + FAST_MARK
     if model and tokens.context > LONG_CONTEXT and _family(model) in LONG_PRICES:
         return model + LONG_MARK
     return model
@@ -97,7 +108,7 @@ def priced_as(model: str | None, tokens: Tokens) -> str | None:
 
 def model_of(key: str | None) -> str | None:
     """The model of a `priced_as` key."""
-    return key.removesuffix(LONG_MARK) if key else key
+    return key.removesuffix(LONG_MARK).removesuffix(FAST_MARK) if key else key
 
 
 @dataclass(slots=True)
@@ -109,6 +120,8 @@ class Tokens:
     cache_read: int = 0
     cache_creation: int = 0
     cache_creation_1h: int = 0  #: of cache_creation, written to the 1-hour cache (priced higher)
+    web_searches: int = 0  #: web search requests (server_tool_use.web_search_requests), priced per search
+    fast: int = 0  #: requests run in fast mode (usage.speed "fast"): one, for one request's usage
 
     @property
     def total(self) -> int:
@@ -125,6 +138,8 @@ class Tokens:
         self.cache_read += other.cache_read
         self.cache_creation += other.cache_creation
         self.cache_creation_1h += other.cache_creation_1h
+        self.web_searches += other.web_searches
+        self.fast += other.fast
 
     def cost(self, model: str | None) -> float | None:
         """USD at list price of `model` (a `priced_as` key), or None when the model is not in the table."""
@@ -134,7 +149,8 @@ class Tokens:
         p_in, p_out, p_write, p_read = price
         one_hour = self.cache_creation_1h
         writes = (self.cache_creation - one_hour) * p_write + one_hour * p_in * ONE_HOUR_WRITE
-        return (self.input * p_in + self.output * p_out + writes + self.cache_read * p_read) / 1e6
+        tokens = (self.input * p_in + self.output * p_out + writes + self.cache_read * p_read) / 1e6
+        return tokens + self.web_searches * WEB_SEARCH_USD
 
     def as_dict(self) -> dict[str, int]:
         return {
@@ -146,13 +162,13 @@ class Tokens:
         }
 
 
-def usage_counts(usage: dict[str, Any]) -> tuple[int, int, int, int, int]:
-    """(input, output, cache read, cache write, of which to the 1-hour cache) of a message's usage. What is not
-    a count (see `unreadable_usage`) counts as 0, as does a count not written."""
-    i, o, r, c, h = _raw_counts(usage)
-    if not _all_counts(i, o, r, c, h):  # rare: some count is absent, or damaged
-        i, o, r, c, h = _count(i), _count(o), _count(r), _count(c), _count(h)
-    return i, o, r, c, min(h, c)
+def usage_counts(usage: dict[str, Any]) -> tuple[int, int, int, int, int, int, int]:
+    """(input, output, cache read, cache write, of which to the 1-hour cache, web searches, 1 in fast mode) of a
+    message's usage. What is not a count (see `unreadable_usage`) counts as 0, as does a count not written."""
+    i, o, r, c, h, s = _raw_counts(usage)
+    if not _all_counts(i, o, r, c, h, s):  # rare: some count is absent, or damaged
+        i, o, r, c, h, s = _count(i), _count(o), _count(r), _count(c), _count(h), _count(s)
+    return i, o, r, c, min(h, c), s, int(usage.get("speed") == "fast")
 
 
 def read_usage(usage: Any) -> tuple[Tokens | None, str | None]:
@@ -160,9 +176,9 @@ def read_usage(usage: Any) -> tuple[Tokens | None, str | None]:
     `unreadable_usage`): the usual usage, all counts, is read in one pass."""
     if type(usage) is not dict:
         return None, None
-    i, o, r, c, h = _raw_counts(usage)
-    if _all_counts(i, o, r, c, h):
-        return Tokens(i, o, r, c, min(h, c)), None
+    i, o, r, c, h, s = _raw_counts(usage)
+    if _all_counts(i, o, r, c, h, s):
+        return Tokens(i, o, r, c, min(h, c), s, int(usage.get("speed") == "fast")), None
     return Tokens(*usage_counts(usage)), unreadable_usage(usage)
 
 
@@ -175,7 +191,8 @@ def unreadable_usage(usage: Any) -> str | None:
     values = _raw_counts(usage)
     if _all_counts(*values):
         return None
-    named = zip((*_FIELDS, "cache_creation.ephemeral_1h_input_tokens"), values, strict=True)
+    names = (*_FIELDS, "cache_creation.ephemeral_1h_input_tokens", "server_tool_use.web_search_requests")
+    named = zip(names, values, strict=True)
     return next((f"usage {name} {repr(value)[:40]}" for name, value in named if not _readable(value)), None)
 
 
@@ -184,29 +201,32 @@ MAX_TOKENS = 10**12
 _FIELDS = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
 
 
-def _raw_counts(usage: dict[str, Any]) -> tuple[Any, Any, Any, Any, Any]:
-    """The counts of a usage as written (None where absent): the four of _FIELDS, then the 1-hour part of the
-    cache writes (any other shape of `cache_creation` gives none)."""
+def _raw_counts(usage: dict[str, Any]) -> tuple[Any, Any, Any, Any, Any, Any]:
+    """The counts of a usage as written (None where absent): the four of _FIELDS, the 1-hour part of the cache
+    writes, then the web searches (any other shape of `cache_creation` or `server_tool_use` gives none)."""
     get = usage.get
     nested = get("cache_creation")
+    server = get("server_tool_use")
     return (
         get("input_tokens"),
         get("output_tokens"),
         get("cache_read_input_tokens"),
         get("cache_creation_input_tokens"),
         nested.get("ephemeral_1h_input_tokens") if type(nested) is dict else 0,
+        server.get("web_search_requests") if type(server) is dict else 0,
     )
 
 
-def _all_counts(i: Any, o: Any, r: Any, c: Any, h: Any) -> bool:
-    """Whether all five are counts (ints from 0 to below MAX_TOKENS): the usual case, told at once."""
+def _all_counts(i: Any, o: Any, r: Any, c: Any, h: Any, s: Any) -> bool:
+    """Whether all six are counts (ints from 0 to below MAX_TOKENS): the usual case, told at once."""
     return (
-        type(i) is type(o) is type(r) is type(c) is type(h) is int
+        type(i) is type(o) is type(r) is type(c) is type(h) is type(s) is int
         and 0 <= i < MAX_TOKENS
         and 0 <= o < MAX_TOKENS
         and 0 <= r < MAX_TOKENS
         and 0 <= c < MAX_TOKENS
         and 0 <= h < MAX_TOKENS
+        and 0 <= s < MAX_TOKENS
     )
 
 
@@ -265,6 +285,15 @@ def other_models(usage: dict[str | None, Tokens], own: Iterable[str]) -> list[st
         if model and model != "<synthetic>" and model not in own:
             output[model] = output.get(model, 0) + tokens.output
     return sorted(output, key=lambda model: (-output[model], model))
+
+
+def most_used_first(models: list[str], output: Mapping[str | None, int]) -> list[str]:
+    """`models` with the one that wrote the most output tokens first (in ties, the first seen); `output` is keyed
+    by `priced_as`: how the list, the facts pane and the header order a session's models."""
+    written: dict[str | None, int] = {}
+    for key, count in output.items():
+        written[model_of(key)] = written.get(model_of(key), 0) + count
+    return sorted(models, key=lambda model: -written.get(model, 0))
 
 
 def by_model(items: Iterable[tuple[str | None, Tokens]]) -> dict[str | None, Tokens]:

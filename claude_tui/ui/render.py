@@ -14,7 +14,7 @@ from rich.text import Text
 
 from claude_tui.core import diff as core_diff
 from claude_tui.core.hooks import headline
-from claude_tui.core.model import Kind, Message, ToolCall
+from claude_tui.core.model import QUEUED, Kind, Message, ToolCall
 from claude_tui.core.sanitize import command_output, visible_controls
 from claude_tui.core.stats import human_count, human_size
 from claude_tui.ui import diff, notes, tools
@@ -28,7 +28,13 @@ DETAIL_CHARS = 50_000
 #: Markdown beyond this size is shown as plain text.
 MARKDOWN_CHARS = 30_000
 
-ROLE = {Kind.PROMPT: "You", Kind.ASSISTANT: "Claude", Kind.COMPACT_SUMMARY: "Compaction summary", Kind.RECAP: "Recap"}
+ROLE = {
+    Kind.PROMPT: "You",
+    Kind.ASSISTANT: "Claude",
+    Kind.COMPACT_SUMMARY: "Compaction summary",
+    Kind.RECAP: "Recap",
+    Kind.TASK: "Background task",
+}
 
 
 def title(message: Message, call: ToolCall | None, clock: Clock) -> str:
@@ -38,6 +44,10 @@ def title(message: Message, call: ToolCall | None, clock: Clock) -> str:
         subject, _ = tools.summary(call, None)
         return f"{tools.tool_name(call.name, 80)} · {tools.one_line(subject, 80)} · {when}"
     role = ROLE.get(message.kind, message.kind.value.replace("_", " "))
+    if message.kind is Kind.PEER:
+        role = f"From {message.sender}"
+    elif message.queued:
+        role += f" ({QUEUED})"
     model = f" · {short_model(message.model)}" if message.model else ""
     return f"{role}{model} · {when}"
 

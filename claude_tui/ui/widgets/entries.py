@@ -17,7 +17,7 @@ from rich.style import Style
 from rich.text import Text
 
 from claude_tui.core.files import plan_file
-from claude_tui.core.model import QUIET_KINDS, AgentRole, Block, Kind, Message, Problem, ToolCall
+from claude_tui.core.model import QUEUED, QUIET_KINDS, AgentRole, Block, Kind, Message, Problem, ToolCall
 from claude_tui.core.sanitize import without_markup
 from claude_tui.core.session import Session, agent_word, prompt_text
 from claude_tui.core.stats import human_count, human_size
@@ -98,6 +98,9 @@ def thinking_note(block: Block) -> str | None:
     return f"∴ Thinking ({'redacted' if block.type == 'redacted_thinking' else 'no text saved'})"
 
 
+#: Kinds whose text has a bar beside it: a prompt, and a peer's message.
+_BARRED = (Kind.PROMPT, Kind.PEER)
+
 #: What an assistant turn is made of (tool results are shown on their own only when their call is lost).
 _TURN = (Kind.ASSISTANT, Kind.API_ERROR, Kind.TOOL_RESULT)
 
@@ -128,7 +131,7 @@ def build(
         return [Entry("summary", message, top, depth)]
     if kind is Kind.RECAP:
         return [Entry("recap", message, top, depth, pad=gap)]
-    if kind in (Kind.INTERRUPT, Kind.COMMAND, Kind.WARNING):
+    if kind in (Kind.INTERRUPT, Kind.COMMAND, Kind.WARNING, Kind.TASK):
         return [Entry("row", message, top, depth, pad=gap if kind is Kind.COMMAND else 0)]
     out: list[Entry] = []
     if message.fork is not None and depth == 0:
@@ -233,7 +236,7 @@ class Painter:
         return entry.md
 
     def _text_indent(self, entry: Entry) -> int:
-        return 2 if entry.message.kind is Kind.PROMPT else 0
+        return 2 if entry.message.kind in _BARRED else 0
 
     def draw(
         self, entry: Entry, width: int, turn: Callable[[Entry], list[Message]] | None = None, dated: bool = False
@@ -254,8 +257,9 @@ class Painter:
                 p,
                 p.bold if prompt and entry.depth == 0 else None,
             )
-            if prompt:
-                drawn = [Text.assemble(("▎ ", p.prompt), line) for line in drawn]
+            if entry.message.kind in _BARRED:  # a prompt's bar; a peer's, in its own colour
+                bar = p.prompt if prompt else p.accent
+                drawn = [Text.assemble(("▎ ", bar), line) for line in drawn]
             out += drawn
         elif kind == "thinking":
             out += self._thinking(entry, inner)
@@ -317,8 +321,15 @@ class Painter:
         if message.kind is Kind.PROMPT:
             right = Text.assemble((_mark(message), p.faint), right)
             left = Text.assemble(("❯ ", p.prompt), ("You" if entry.depth == 0 else "Task prompt", p.prompt))
+            if message.queued:
+                left.append(f"  {QUEUED}", p.faint)
             if message.slug and self.session_path and plan_file(message.slug, self.session_path):
                 left.append(f"  plan {message.slug}", p.faint)  # what `p` shows
+            return self._right(left, right, width)
+        if message.kind is Kind.PEER:
+            left = Text.assemble(("✉ ", p.accent), (tools.one_line(message.sender or "a peer", 80), p.accent))
+            if message.text:
+                left.append(f"  {tools.one_line(message.text, 200)}", p.faint)
             return self._right(left, right, width)
         name = "Claude" if entry.depth == 0 else "Agent"
         left = Text.assemble(("◆ ", p.assistant), (name, p.assistant))
@@ -429,7 +440,11 @@ class Painter:
             left = Text.assemble(("⚠ ", p.warning), (text, p.warning))
         elif kind is Kind.COMMAND:
             left = Text.assemble(("$ ", p.accent), (prompt_text(message, 400), p.accent))
+            if message.queued:
+                left.append(f"  {QUEUED}", p.faint)
             right = Text.assemble((_mark(message), p.faint), right)
+        elif kind is Kind.TASK:  # its lines (task and status, summary, output file) on one
+            left = Text.assemble(("⚙ ", p.accent), (tools.one_line(" · ".join(message.text.splitlines()), 600), p.dim))
         elif kind is Kind.ATTACHMENT:  # its words say what it is
             left = Text.assemble((f"{_QUIET_GLYPHS[kind]} ", p.faint), (text, p.faint))
         else:

@@ -15,13 +15,15 @@ from claude_tui.core.stats import (
     damage,
     human_cost,
     human_count,
+    human_facts,
     human_size,
     human_span,
     plural,
+    prompt_counts,
     tool_call_counts,
     usage_split,
 )
-from claude_tui.core.usage import UsageTotal, other_models
+from claude_tui.core.usage import UsageTotal, most_used_first, other_models
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.entries import short_model
@@ -83,14 +85,11 @@ class SessionHeader(Static):
         cost = human_cost(usage.cost, sorted(usage.unpriced_models))
         if cost:
             parts.append(one_line(cost, 300))
-        if session.models:
-            parts.append(", ".join(short_model(m) for m in session.models))
+        if session.models:  # the one that wrote the most first, as the list and its facts pane have them
+            models = most_used_first(list(session.models), {key: tokens.output for key, tokens in own.items()})
+            parts.append(", ".join(short_model(m) for m in models))
         calls, errors = tool_call_counts(session)  # as stats and the library count them
-        parts.append(
-            plural(prompts, "prompt")
-            + (f", {plural(commands, 'command')}" if commands else "")
-            + f" · {plural(calls, 'tool call')}{_failed(errors)}"
-        )
+        parts.append(f"{prompt_counts(prompts, commands)} · {plural(calls, 'tool call')}{_failed(errors)}")
         if session.origin or session.background:  # what it holds of another session is counted there
             parts.append(continuation(session.origin, session.background))
         if session.is_agent:
@@ -109,6 +108,7 @@ class SessionHeader(Static):
         if session.forks:
             parts.append(plural(len(session.forks), "fork"))
         parts.append(one_line(session.project_path or session.path, 300))
+        parts += [one_line(fact, 120) for fact in human_facts(session.facts)]  # last: the least of them
         text = Text(" · ".join(parts), style="dim")
         return text
 
@@ -147,7 +147,7 @@ class SessionFacts(Static):
             Text(title, "bold", no_wrap=True, overflow="ellipsis"),
             Text(when + duration, style="dim"),
             Text(
-                f"{plural(info.prompts, 'prompt')} · {plural(info.tool_calls, 'tool call')}{errors}"
+                f"{prompt_counts(info.prompts, info.commands)} · {plural(info.tool_calls, 'tool call')}{errors}"
                 + (f" · {_subagents(info.subagents, 0, [], info.subagent_models)}" if info.subagents else ""),
                 style="dim",
             ),

@@ -28,6 +28,7 @@ from textual.widgets import Checkbox, Input, Select, Static
 from claude_tui.core.find import Query
 from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, Hits, left_out_note
 from claude_tui.ui.bindings import cursor_bindings, key_display
+from claude_tui.ui.clock import Clock
 from claude_tui.ui.palette import cursor_row, foreground
 from claude_tui.ui.tools import one_line, tool_name
 from claude_tui.ui.widgets.findbar import match_styles
@@ -243,7 +244,7 @@ class SearchScreen(Screen[None]):
             yield Input(placeholder="project", id="search-project", compact=True)
             yield Select(_ROLES, prompt="any role", id="search-role", compact=True)
             yield Input(placeholder="tool (Bash, Edit…)", id="search-tool", compact=True)
-            yield Input(placeholder="since (7d, 2026-01-31)", id="search-since", compact=True)
+            yield Input(placeholder=f"since (7d, {_week_ago(self.app_.clock)})", id="search-since", compact=True)
             yield Input(placeholder="until", id="search-until", compact=True)
             yield Checkbox("errors only", id="search-errors", compact=True)
         yield Static(id="search-status")
@@ -434,6 +435,11 @@ class SearchScreen(Screen[None]):
         self.app.pop_screen()
 
 
+def _week_ago(clock: Clock) -> str:
+    """The date a week before today (the hint's example: the same day as "7d")."""
+    return clock.date(clock.now() - 7 * 86400)
+
+
 #: Who wrote a hit's text, by its kind; a tool call's and its output's are named by the tool.
 _WHO = {
     "prompt": "you",
@@ -443,6 +449,8 @@ _WHO = {
     "summary": "compaction summary",
     "command_output": "command output",
     "recap": "Claude's recap",
+    "notification": "task notification",
+    "peer": "a peer's message",
 }
 
 
