@@ -917,13 +917,18 @@ async def test_the_header_says_how_far_a_big_read_has_got(tmp_path: Path, monkey
     assert "200 prompts" in header and "reading" not in header and "so far" not in header
 
 
-def slow_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A session of 200 turns read in small batches, its rows made one a frame: the read takes many frames."""
+def slow_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rewound: bool = False) -> Path:
+    """A session of 200 turns read in small batches, its rows made one a frame: the read takes many frames;
+    `rewound`: the last prompt was typed again after the first turn, and its branch is the one shown."""
     thread = Thread()
+    results = []
     for i in range(200):
         thread.prompt(f"step {i}")
         thread.answer(tool_use(f"t{i}", "Bash", command=f"make part{i}"), msg_id=f"m{i}")
-        thread.result(f"t{i}", f"build line {i} ok\n" * 1000)
+        results.append(thread.result(f"t{i}", f"build line {i} ok\n" * 1000))
+    if rewound:
+        thread.prompt("step 1, again", parent=results[0]["uuid"])
+        thread.answer(text("the real end"), msg_id="again")
     for name, value in (("FIRST_BATCH", 65536), ("BATCH", 262144), ("APPLY_MOST", 1), ("APPLY_EVERY", 0.0)):
         monkeypatch.setattr(f"claude_tui.ui.widgets.conversation.{name}", value)
     poll = SessionTail.poll
@@ -950,6 +955,44 @@ async def test_g_while_a_session_is_read_goes_to_its_real_end(tmp_path: Path, mo
         await settled(pilot, lambda: not view.reading)
         await pilot.pause()
         assert early < len(view.entries) == 800 and view.cursor is view.entries[-1], early
+
+
+async def test_g_while_a_session_is_read_goes_to_its_real_end_when_a_later_branch_replaces_its_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rows G landed on are those of a branch that the end of the file leaves (a prompt typed again): the
+    cursor went with them, and G stopped there (on the 98 MB corpus session, the end of the first 4 MB)."""
+    app = session_app(slow_read(tmp_path, monkeypatch, rewound=True))
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.screen.query_one(ConversationView)
+        deadline = time.monotonic() + 20
+        while not (view.reading and len(view.entries) > 5):
+            assert time.monotonic() < deadline, "timed out"
+            await asyncio.sleep(0.01)
+        view.action_last()
+        landed = view.cursor
+        await settled(pilot, lambda: not view.reading)
+        await pilot.pause()
+        assert landed not in view.entries and view.cursor is view.entries[-1]
+        assert "the real end" in view.drawn(view.cursor)[-1].text and view.scroll_offset.y == view.max_scroll_y
+
+
+async def test_a_move_after_g_while_a_session_is_read_keeps_the_cursor_where_it_went(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = session_app(slow_read(tmp_path, monkeypatch))
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.screen.query_one(ConversationView)
+        deadline = time.monotonic() + 20
+        while not (view.reading and len(view.entries) > 5):
+            assert time.monotonic() < deadline, "timed out"
+            await asyncio.sleep(0.01)
+        view.action_last()
+        view.action_cursor(-1)  # k: the user reads there
+        moved = view.cursor
+        await settled(pilot, lambda: not view.reading)
+        await pilot.pause()
+        assert moved is not None and view.cursor is moved and len(view.entries) == 800
 
 
 async def test_a_search_hit_opened_while_its_session_is_read_is_shown_once_read(

@@ -174,7 +174,8 @@ class ConversationView(ScrollView, can_focus=True):
         self._grew: set[int] = set()  #: messages among those that grew since (a tool call added, say)
         self.reading = False  #: a read is under way (not Widget.loading, which would cover the pane and eat keys)
         self.read_whole = False  #: the file was read to its end once (later reads bring what was written since)
-        self._end_asked: Entry | None = None  #: where G put the cursor while the session was read: the end so far
+        #: G was pressed while the session was read, and nothing moved the cursor since: it goes on to the real end
+        self._end_asked = False
         self._waiting: list[Callable[[], None]] = []  #: cursor moves that could not be made yet (see _wait)
         self.pane_filter: PaneFilter | None = None
         #: Restyles a drawn line (entry, row) on its way to the screen: the find bar's matches.
@@ -234,7 +235,7 @@ class ConversationView(ScrollView, can_focus=True):
             self._apply_timer.stop()
             self._apply_timer = None
         self.reading = self.read_whole = False
-        self._end_asked = None
+        self._end_asked = False
         self._waiting.clear()
         self._painter = None
         self.expanded.clear()
@@ -357,7 +358,7 @@ class ConversationView(ScrollView, can_focus=True):
         if done:
             if not self.read_whole:
                 self._open_alone()
-            self.reading, self.read_whole, self._end_asked = False, True, None
+            self.reading, self.read_whole, self._end_asked = False, True, False
             error = self._error
             self.placeholder = f"Cannot read this session: {error}" if error else _no_messages(session)
             # A big session is millions of objects that live as long as it is shown: keep the
@@ -412,8 +413,7 @@ class ConversationView(ScrollView, can_focus=True):
         self._behind = len(shown) > keep + APPLY_MOST
         added = self._replace_from(keep, shown[: keep + APPLY_MOST], update.damaged)  # the rest in the next frames
         self._restore(anchor)
-        at_end_asked = self._end_asked is not None and self._cursor is self._end_asked  # G, not moved since
-        if (self.follow or at_end_asked) and (grown or added):
+        if (self.follow or self._end_asked) and (grown or added):
             self._to_last()  # the newest row in view, whether a message came or the last one grew
 
     def _listed(self) -> tuple[list[Message], int, dict[Message, Session]]:
@@ -818,6 +818,7 @@ class ConversationView(ScrollView, can_focus=True):
         if not self._entries:
             return
         index = max(0, min(index, len(self._entries) - 1))
+        self._end_asked = False  # the cursor moved: a G before this one is done
         previous = self._cursor
         self._cursor, self._cursor_index = self._entries[index], index
         if scroll:
@@ -931,7 +932,7 @@ class ConversationView(ScrollView, can_focus=True):
         self.select(last, scroll=False)
         bottom = self._starts[last + 1]
         self.scroll_to(y=max(0, bottom - self._view.height), animate=False, immediate=True, force=True)
-        self._end_asked = self._cursor if self.reading else None  # the read goes on: so does G, to the real end
+        self._end_asked = self.reading  # the read goes on: so does G, to the real end (its row may be rebuilt)
 
     # ---------------------------------------------------------------- expanding
 
@@ -1209,6 +1210,10 @@ class ConversationView(ScrollView, can_focus=True):
 
     def on_mouse_scroll_up(self) -> None:
         self.follow = False  # reading above: following pauses
+        self._end_asked = False
+
+    def on_mouse_scroll_down(self) -> None:
+        self._end_asked = False  # the user scrolls: a G pressed before is done
 
     def on_focus(self) -> None:
         self._place_cursor()
