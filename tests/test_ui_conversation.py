@@ -20,6 +20,7 @@ from ui_support import demo, demo_copy, find, index_of, loaded, session_app, set
 from claude_tui.core.files import read_session
 from claude_tui.core.library import Library
 from claude_tui.core.model import PREVIEW_CHARS, QUIET_KINDS, Kind
+from claude_tui.core.stats import human_count
 from claude_tui.core.tail import SessionTail
 from claude_tui.ui.actions import resume_command
 from claude_tui.ui.config import Config, load_config
@@ -887,6 +888,36 @@ async def test_the_header_counts_the_subagents_errors_that_e_visits(real_project
             assert cursor is not None and cursor.call is not None and cursor.call.status == "error"
             visited.append(cursor.call.id)
         assert len(set(visited)) == 5
+
+
+@pytest.mark.parametrize(("calls", "dim"), [(5, True), (1000, False)])
+async def test_a_turns_figures_are_right_once_read_when_more_of_it_comes_in_the_next_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, calls: int, dim: bool
+) -> None:
+    """A turn's header was drawn from the first batch, and the turn went on in the next, which began with a dim row
+    (an attachment between a call's result and the next call, 2.1.225: session 43e7d642), or 400 rows below it: the
+    header was kept, its "ctx · out" the first batch's (75.4k · 11.4k for 141.8k · 30.5k) until `.` drew it again."""
+    t = Thread(version="2.1.225")
+    t.prompt("list the build")
+    first = 0
+    for i in range(1, calls + 1):
+        t.answer(tool_use(f"t{i}", "Bash", command=f"ls part{i}"), msg_id=f"m{i}", output_tokens=1000)
+        t.result(f"t{i}", f"part{i} ok")
+        first = first or len(t.bytes())  # the first batch: up to the first result
+        if dim:
+            reminder = {"type": "total_tokens_reminder", "text": "<total_tokens>Infinite tokens left</total_tokens>"}
+            t._base("attachment", True, attachment=reminder)
+    path = t.write(tmp_path / "s1.jsonl")
+    monkeypatch.setattr("claude_tui.ui.widgets.conversation.FIRST_BATCH", first)
+    monkeypatch.setattr("claude_tui.ui.widgets.conversation.DRAW_WAIT", 60.0)  # the first screen drawn first
+    app = session_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        [header] = [e for e in view.entries if e.kind == "header" and e.message.kind is Kind.ASSISTANT]
+        shown = view.drawn(header)[-1].text
+        view._cache.clear()
+        again = view.drawn(header)[-1].text
+        assert again == shown and f" {human_count(1000 * calls)} out " in shown, shown
 
 
 async def test_the_header_says_how_far_a_big_read_has_got(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -526,12 +526,17 @@ class ConversationView(ScrollView, can_focus=True):
 
     def _previous_of(self, top: int) -> Message | None:
         """The message before `top` that a turn may continue from (none across a subagent's marker)."""
+        index = self._previous_index(top)
+        return None if index is None else self._messages[index]
+
+    def _previous_index(self, top: int) -> int | None:
+        """The top of `_previous_of(top)`."""
         messages, agents = self._messages, self._agents
         if top < len(messages) and messages[top] in agents:
             return None
         for index in range(top - 1, -1, -1):
             if messages[index].kind not in QUIET_KINDS:
-                return messages[index]
+                return index
             if messages[index] in agents:
                 return None
         return None
@@ -548,9 +553,10 @@ class ConversationView(ScrollView, can_focus=True):
         del self._starts[start + 1 :]
         self._messages = shown
         changed = start
-        if keep < len(shown) and continues_turn(shown[keep], self._previous_of(keep)):
-            header = self._forget_turn_header(keep)
-            changed = start if header is None else min(start, header)
+        # the first message that a turn counts (dim rows between are not) may go on with the turn above
+        joining = next((top for top in range(keep, len(shown)) if shown[top].kind not in QUIET_KINDS), None)
+        if joining is not None and (header := self._forget_turn_header(joining)) is not None:
+            changed = min(start, header)
         new = self._build_range(keep, len(shown))
         self._measure(new)
         self._entries.extend(new)
@@ -583,10 +589,17 @@ class ConversationView(ScrollView, can_focus=True):
         self._sync_starts()
 
     def _forget_turn_header(self, top: int) -> int | None:
-        """Drop the drawing of the header of the turn that `top` belongs to (its totals changed); its index."""
-        index = bisect_left(self._entries, top, key=lambda e: e.top)
-        for at in range(min(index, len(self._entries) - 1), max(0, index - 400) - 1, -1):
+        """Drop the drawing of the header of the turn that message `top` belongs to (its totals changed); its index.
+        The turn may be long (hundreds of calls, their dim rows between): its header is found by its messages."""
+        messages, start = self._messages, top
+        while (previous := self._previous_index(start)) is not None and continues_turn(
+            messages[start], messages[previous]
+        ):
+            start = previous
+        for at in range(bisect_left(self._entries, start, key=lambda e: e.top), len(self._entries)):
             entry = self._entries[at]
+            if entry.top != start:
+                break
             if entry.kind == "header" and entry.depth == 0:
                 self._cache.pop(entry, None)
                 return at
