@@ -1026,6 +1026,27 @@ async def test_a_move_after_g_while_a_session_is_read_keeps_the_cursor_where_it_
         assert moved is not None and view.cursor is moved and len(view.entries) == 800
 
 
+async def test_a_search_hit_in_an_api_error_lands_on_its_error_row(tmp_path: Path) -> None:
+    """The error's text is on the row under its header, which has no block: the hit landed on the header
+    (a prompt suggestion's API error, 2.1: session 8c870161)."""
+    t = Thread()
+    t.prompt("suggest what I type next")
+    error = (
+        'API Error: 400 {"type":"error","error":{"message":"thinking.enabled.budget_tokens: Input should be >= 1024"}}'
+    )
+    t.answer(text(error), msg_id="e1")["isApiErrorMessage"] = True
+    path = t.write(tmp_path / "projects" / "-home-u-proj" / "s1.jsonl")
+    library = Library([tmp_path / "projects"], tmp_path / "cache")
+    library.refresh()
+    [hit] = library.search("budget_tokens", kind="api_error")
+    app = session_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        app.main.open_hit(hit)
+        await settled(pilot, lambda: not view.reading and app.main._hit is None)
+        assert view.cursor is not None and view.cursor.kind == "row" and view.cursor.message.kind is Kind.API_ERROR
+
+
 async def test_a_search_hit_opened_while_its_session_is_read_is_shown_once_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1142,6 +1142,9 @@ class ConversationView(ScrollView, can_focus=True):
             mine = [i for i in range(start, end) if self._entries[i].message is message]
             if not mine:
                 return False
+            # the row of `call` or `block`; a block with no row of its own (an API error's text, on its error row)
+            # is on the message's first row under its header
+            rows = [i for i in mine if self._entries[i].kind != "header"] or mine
             target = next(
                 (
                     i
@@ -1149,7 +1152,7 @@ class ConversationView(ScrollView, can_focus=True):
                     if (call is None or self._entries[i].call is call)
                     and (block is None or self._entries[i].block is block)
                 ),
-                mine[0],
+                rows[0] if block is not None else mine[0],
             )
             first = mine[0]  # its header too, when both fit
             fits = self._starts[target + 1] - self._starts[first] - self._entries[first].pad <= self._view.height
