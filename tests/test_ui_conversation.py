@@ -15,7 +15,7 @@ import pytest
 from jsonl import Thread, text, tool_use
 from textual import events
 from textual.widgets import Input, Static
-from ui_support import demo, demo_copy, find, index_of, loaded, session_app, settled
+from ui_support import demo, demo_copy, find, handled, index_of, loaded, session_app, settled
 
 from claude_tui.core.files import read_session
 from claude_tui.core.library import Library
@@ -1231,6 +1231,7 @@ async def test_moves_typed_before_the_first_rows_are_made_once_they_come(tmp_pat
             await pilot.pause()
             assert view.reading and not view.entries
         await settled(pilot, lambda: not view.reading)
+        await handled(pilot, app)
         assert view.cursor_index == where % len(view.entries)
 
 

@@ -76,6 +76,9 @@ def _b(key: str, action: str, description: str, name: str, show: bool = False, *
 class ConversationView(ScrollView, can_focus=True):
     """A session's conversation, virtualised."""
 
+    #: Its bindings' moves, which change neither the focus nor the screen: keys bound to them go to the pane one
+    #: right behind another (see keygate.py), as a held j does, and a read under way does not slow them
+    MOVES = frozenset({"cursor", "page", "first", "last", "expand", "collapse", "jump", "branch"})
     BINDINGS: ClassVar[list[BindingType]] = [
         _b("j,down", "cursor(1)", "Next entry", "down"),
         _b("k,up", "cursor(-1)", "Previous entry", "up"),

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 class ProjectTree(Tree["Project | None"]):
     """Projects with their session counts and a live marker; filtered by `set_filter`."""
 
+    #: Its bindings' moves, which change neither the focus nor the screen (see keygate.py).
+    MOVES = frozenset({"cursor_down", "cursor_up", "scroll_home", "scroll_end"})
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "cursor_down", "Down", show=False, id="projects.down"),
         Binding("k", "cursor_up", "Up", show=False, id="projects.up"),
