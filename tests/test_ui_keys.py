@@ -4,6 +4,7 @@ same keys typed slowly land (see claude_tui/ui/keygate.py)."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from textual.widgets import Input
 from ui_support import CLOCK, browser_ready, burst, demo, demo_copy, handled, loaded, session_app, settled
 
 from claude_tui.ui.app import ClaudeTUI
-from claude_tui.ui.widgets import detail
+from claude_tui.ui.widgets import detail, search_screen
 from claude_tui.ui.widgets.detail import DetailScreen
 from claude_tui.ui.widgets.export_prompt import ExportPrompt
 from claude_tui.ui.widgets.help import HelpScreen
@@ -42,6 +43,29 @@ async def test_keys_typed_right_after_ctrl_k_are_the_query(roots: list[Path], pa
         await settled(pilot, lambda: screen._shown == screen._token)
         assert screen.query_one("#search-query", Input).value == "needle" and screen._asked[0] == "needle*"
         assert not app.main.query("#sessions-filter") or not app.main.query_one("#sessions-filter", Input).value
+
+
+async def test_an_enter_typed_while_the_querys_search_is_under_way_opens_no_hit_of_less_of_it(
+    roots: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last letter started its search at once (the one before was long enough ago); Enter, typed before that
+    search came back, opened the first hit of the query without that letter."""
+    monkeypatch.setattr(search_screen, "DEBOUNCE", 0.0)  # each key searches at once
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=SIZE) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("ctrl+k", *"toke")
+        screen = app.screen
+        assert isinstance(screen, SearchScreen)
+        await settled(pilot, lambda: screen.hits and screen._shown == screen._token)
+        held, search = threading.Event(), app.library.search
+        monkeypatch.setattr(app.library, "search", lambda *a, **kw: (held.wait(20), search(*a, **kw))[1])
+        burst(app, "n", "enter")
+        await handled(pilot, app)
+        assert app.screen is screen and screen._shown != screen._token  # the search of "token" is under way
+        held.set()
+        await settled(pilot, lambda: screen._shown == screen._token)
+        assert app.screen is screen and screen.query_one("#search-query", Input).value == "token"
 
 
 async def test_keys_typed_right_after_the_help_key_scroll_the_help() -> None:

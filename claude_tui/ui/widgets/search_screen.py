@@ -408,6 +408,8 @@ class SearchScreen(Screen[None]):
             self._timer.stop()
             self.search()
             return
+        if self._shown != self._token:  # a search under way: the hits shown may be those of less of the query
+            return
         await self._open(self.query_one(HitList).cursor)
 
     async def _open(self, index: int) -> None:
