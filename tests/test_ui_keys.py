@@ -18,6 +18,7 @@ from claude_tui.ui.widgets import detail, search_screen
 from claude_tui.ui.widgets.detail import DetailScreen
 from claude_tui.ui.widgets.export_prompt import ExportPrompt
 from claude_tui.ui.widgets.help import HelpScreen
+from claude_tui.ui.widgets.projects import ProjectTree
 from claude_tui.ui.widgets.search_screen import SearchScreen
 
 SIZE = (120, 40)
@@ -153,3 +154,22 @@ async def test_keys_typed_right_after_ctrl_p_are_the_palettes() -> None:
         await handled(pilot, app)
         assert isinstance(app.screen, CommandPalette) and view.cursor_index == cursor
         assert app.screen.query_one(Input).value == "theme"
+
+
+async def test_a_move_right_after_the_tree_is_filtered_starts_from_the_row_the_filter_chose(
+    roots: list[Path],
+) -> None:
+    """The rebuilt tree put its cursor on the chosen row once drawn: a `j` handled before that moved from the row
+    before, and the drawing then took the cursor back (`co`, Escape, `j` in one burst, on a busy machine)."""
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=SIZE) as pilot:
+        await browser_ready(pilot, app)
+        tree = app.main.query_one(ProjectTree)
+        rows = [node.data.name for node in tree._rows() if node.data is not None]
+        tree.set_filter("weather")  # the filter chooses weather-cli
+        await pilot.pause()
+        tree.set_filter("")  # Escape
+        tree.action_cursor_down()  # j, in the same turn of the loop: no drawing between
+        await pilot.pause()
+        assert tree.cursor_node is not None and tree.cursor_node.data is not None
+        assert tree.cursor_node.data.name == rows[rows.index("weather-cli") + 1]
