@@ -89,3 +89,13 @@ def test_demo_in_a_real_terminal(terminal: Terminal) -> None:
     while terminal.alive() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not terminal.alive()
+
+
+def test_keys_sent_in_one_burst_with_ctrl_k_are_the_query(terminal: Terminal) -> None:
+    """ctrl+k, a word and Enter in one send-keys (as a person types them, or over SSH): the search screen opened
+    with an empty query, the word typed into the session list's filter."""
+    terminal.wait_for("Add token auth")  # the newest session is open
+    terminal.tmux("send-keys", "-t", "app", "C-k", *"token", "Enter")  # one write to the terminal: a burst
+    lines = terminal.wait_for("messages, newest first").splitlines()
+    title = next(i for i, line in enumerate(lines) if line.strip() == "Search all sessions")
+    assert lines[title + 2].strip() == "token"  # the query box, under the title

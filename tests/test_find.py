@@ -115,6 +115,32 @@ def test_locate_finds_where_an_index_hit_is(tmp_path: Path) -> None:
     assert locate(s, str(path), 10**9, "answer") is None
 
 
+def test_a_call_a_side_question_replays_is_located_in_the_side_question(tmp_path: Path) -> None:
+    """/btw writes `agent-aside_question-*` (2.1.72, session e0f1ea34): the session's messages again, its calls
+    with their ids, then the side question. A hit in the replayed call is that call, not the session's own."""
+    t = Thread(session_id="main")
+    t.prompt("rerun the benchmark")
+    t.answer(tool_use("toolu_1", "Read", file_path="/bench/results.md"), msg_id="m1")
+    t.result("toolu_1", "fps 30")
+    path = t.write(tmp_path / "p" / "main.jsonl")
+    aside = Thread(session_id="main")
+    aside.prompt("rerun the benchmark", parent=None, isSidechain=True, agentId="aside_question-287e")
+    aside.answer(tool_use("toolu_1", "Read", file_path="/bench/results.md"), msg_id="m1")
+    aside.result("toolu_1", "fps 30")
+    aside.prompt("what changed?")
+    aside.answer(text("nothing"))
+    aside.write(tmp_path / "p" / "main" / "subagents" / "agent-aside_question-287e.jsonl")
+    s = read_session(path)
+    [side] = s.subagents
+    library = Library([tmp_path], tmp_path / "cache")
+    library.refresh()
+    hits = library.search("results", kind="tool_input")
+    assert sorted(h.file.name for h in hits) == ["agent-aside_question-287e.jsonl", "main.jsonl"]
+    for hit in hits:
+        found = locate(s, str(hit.file), hit.offset, hit.kind, hit.call_id)
+        assert found is not None and found[1] is (side if hit.file != path else s).calls["toolu_1"], hit.file
+
+
 def test_a_record_glued_to_one_the_index_read_without_its_newline_is_located(tmp_path: Path) -> None:
     """The index reads a finished last line that has no newline; the next record, written with no newline
     between (Claude Code's known bug), is indexed at an offset inside the line a whole read sees as one."""

@@ -20,7 +20,7 @@ from textual import events
 from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Input, Static, Tree
-from ui_support import CLOCK, browser_ready, demo_copy, loaded, settled
+from ui_support import CLOCK, browser_ready, demo_copy, handled, loaded, settled
 
 from claude_tui.core import index
 from claude_tui.core.files import read_session
@@ -790,7 +790,7 @@ async def test_keys_typed_fast_land_in_the_filter_box(roots: list[Path], pane: s
         sessions = app.main.query_one(SessionList)
         for key in keys:  # all in the queue before the first is handled, as a fast typist's keys arrive
             app.post_message(events.Key("slash" if key == "/" else key, key))
-        await pilot.pause()
+        await handled(pilot, app)
         name = "projects" if pane == "1" else "sessions"
         box = app.main.query_one(f"#{name}-filter", Input)
         await settled(pilot, lambda: box.has_focus)
@@ -816,6 +816,7 @@ async def test_a_key_typed_right_after_a_pane_key_goes_to_the_pane_it_chose(
         before = (tree.cursor_line, sessions.cursor, view.cursor_index or 0)
         for key in burst:  # both in the queue before the first is handled
             app.post_message(events.Key(key, key))
+        await handled(pilot, app)
         await settled(pilot, lambda: app.focused is (sessions if burst[0] == "2" else view))
         await pilot.pause()
         last = len(view.entries) - 1
@@ -850,6 +851,7 @@ async def _after_keys(
                 app.post_message(events.Key(key, key if len(key) == 1 else None))
             else:
                 await pilot.press(key)
+        await handled(pilot, app)
         await pilot.pause(3 * OPEN_DELAY)  # a session chosen in the list opens after OPEN_DELAY
         await settled(pilot, lambda: not view.reading and _shows_chosen(view, sessions))
         box = app.main.query("#projects-filter" if pane == "1" else "#sessions-filter")
@@ -1245,6 +1247,7 @@ async def test_a_move_in_the_list_right_after_choosing_a_project_is_not_undone_b
         await pilot.press("1")
         for key in ("j", "enter", "j"):
             app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await handled(pilot, app)
         await pilot.pause(0.3)
         await settled(pilot, lambda: not view.reading)
         assert tree.chosen is not None and tree.chosen.name == "weather-cli" and sessions.cursor == 1

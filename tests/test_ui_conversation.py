@@ -15,11 +15,12 @@ import pytest
 from jsonl import Thread, text, tool_use
 from textual import events
 from textual.widgets import Input, Static
-from ui_support import demo, demo_copy, find, index_of, loaded, session_app, settled
+from ui_support import demo, demo_copy, find, handled, index_of, loaded, session_app, settled
 
 from claude_tui.core.files import read_session
 from claude_tui.core.library import Library
 from claude_tui.core.model import PREVIEW_CHARS, QUIET_KINDS, Kind
+from claude_tui.core.stats import human_count
 from claude_tui.core.tail import SessionTail
 from claude_tui.ui.actions import resume_command
 from claude_tui.ui.config import Config, load_config
@@ -892,6 +893,36 @@ async def test_the_header_counts_the_subagents_errors_that_e_visits(real_project
         assert len(set(visited)) == 5
 
 
+@pytest.mark.parametrize(("calls", "dim"), [(5, True), (1000, False)])
+async def test_a_turns_figures_are_right_once_read_when_more_of_it_comes_in_the_next_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, calls: int, dim: bool
+) -> None:
+    """A turn's header was drawn from the first batch, and the turn went on in the next, which began with a dim row
+    (an attachment between a call's result and the next call, 2.1.225: session 43e7d642), or 400 rows below it: the
+    header was kept, its "ctx · out" the first batch's (75.4k · 11.4k for 141.8k · 30.5k) until `.` drew it again."""
+    t = Thread(version="2.1.225")
+    t.prompt("list the build")
+    first = 0
+    for i in range(1, calls + 1):
+        t.answer(tool_use(f"t{i}", "Bash", command=f"ls part{i}"), msg_id=f"m{i}", output_tokens=1000)
+        t.result(f"t{i}", f"part{i} ok")
+        first = first or len(t.bytes())  # the first batch: up to the first result
+        if dim:
+            reminder = {"type": "total_tokens_reminder", "text": "<total_tokens>Infinite tokens left</total_tokens>"}
+            t._base("attachment", True, attachment=reminder)
+    path = t.write(tmp_path / "s1.jsonl")
+    monkeypatch.setattr("claude_tui.ui.widgets.conversation.FIRST_BATCH", first)
+    monkeypatch.setattr("claude_tui.ui.widgets.conversation.DRAW_WAIT", 60.0)  # the first screen drawn first
+    app = session_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        [header] = [e for e in view.entries if e.kind == "header" and e.message.kind is Kind.ASSISTANT]
+        shown = view.drawn(header)[-1].text
+        view._cache.clear()
+        again = view.drawn(header)[-1].text
+        assert again == shown and f" {human_count(1000 * calls)} out " in shown, shown
+
+
 async def test_the_header_says_how_far_a_big_read_has_got(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Its facts grow while a big session is read: the header says they are counted so far, and how far."""
     thread = Thread()
@@ -920,13 +951,18 @@ async def test_the_header_says_how_far_a_big_read_has_got(tmp_path: Path, monkey
     assert "200 prompts" in header and "reading" not in header and "so far" not in header
 
 
-def slow_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A session of 200 turns read in small batches, its rows made one a frame: the read takes many frames."""
+def slow_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rewound: bool = False) -> Path:
+    """A session of 200 turns read in small batches, its rows made one a frame: the read takes many frames;
+    `rewound`: the last prompt was typed again after the first turn, and its branch is the one shown."""
     thread = Thread()
+    results = []
     for i in range(200):
         thread.prompt(f"step {i}")
         thread.answer(tool_use(f"t{i}", "Bash", command=f"make part{i}"), msg_id=f"m{i}")
-        thread.result(f"t{i}", f"build line {i} ok\n" * 1000)
+        results.append(thread.result(f"t{i}", f"build line {i} ok\n" * 1000))
+    if rewound:
+        thread.prompt("step 1, again", parent=results[0]["uuid"])
+        thread.answer(text("the real end"), msg_id="again")
     for name, value in (("FIRST_BATCH", 65536), ("BATCH", 262144), ("APPLY_MOST", 1), ("APPLY_EVERY", 0.0)):
         monkeypatch.setattr(f"claude_tui.ui.widgets.conversation.{name}", value)
     poll = SessionTail.poll
@@ -953,6 +989,65 @@ async def test_g_while_a_session_is_read_goes_to_its_real_end(tmp_path: Path, mo
         await settled(pilot, lambda: not view.reading)
         await pilot.pause()
         assert early < len(view.entries) == 800 and view.cursor is view.entries[-1], early
+
+
+async def test_g_while_a_session_is_read_goes_to_its_real_end_when_a_later_branch_replaces_its_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rows G landed on are those of a branch that the end of the file leaves (a prompt typed again): the
+    cursor went with them, and G stopped there (on the 98 MB corpus session, the end of the first 4 MB)."""
+    app = session_app(slow_read(tmp_path, monkeypatch, rewound=True))
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.screen.query_one(ConversationView)
+        deadline = time.monotonic() + 20
+        while not (view.reading and len(view.entries) > 5):
+            assert time.monotonic() < deadline, "timed out"
+            await asyncio.sleep(0.01)
+        view.action_last()
+        landed = view.cursor
+        await settled(pilot, lambda: not view.reading)
+        await pilot.pause()
+        assert landed not in view.entries and view.cursor is view.entries[-1]
+        assert "the real end" in view.drawn(view.cursor)[-1].text and view.scroll_offset.y == view.max_scroll_y
+
+
+async def test_a_move_after_g_while_a_session_is_read_keeps_the_cursor_where_it_went(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = session_app(slow_read(tmp_path, monkeypatch))
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.screen.query_one(ConversationView)
+        deadline = time.monotonic() + 20
+        while not (view.reading and len(view.entries) > 5):
+            assert time.monotonic() < deadline, "timed out"
+            await asyncio.sleep(0.01)
+        view.action_last()
+        view.action_cursor(-1)  # k: the user reads there
+        moved = view.cursor
+        await settled(pilot, lambda: not view.reading)
+        await pilot.pause()
+        assert moved is not None and view.cursor is moved and len(view.entries) == 800
+
+
+async def test_a_search_hit_in_an_api_error_lands_on_its_error_row(tmp_path: Path) -> None:
+    """The error's text is on the row under its header, which has no block: the hit landed on the header
+    (a prompt suggestion's API error, 2.1: session 8c870161)."""
+    t = Thread()
+    t.prompt("suggest what I type next")
+    error = (
+        'API Error: 400 {"type":"error","error":{"message":"thinking.enabled.budget_tokens: Input should be >= 1024"}}'
+    )
+    t.answer(text(error), msg_id="e1")["isApiErrorMessage"] = True
+    path = t.write(tmp_path / "projects" / "-home-u-proj" / "s1.jsonl")
+    library = Library([tmp_path / "projects"], tmp_path / "cache")
+    library.refresh()
+    [hit] = library.search("budget_tokens", kind="api_error")
+    app = session_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        app.main.open_hit(hit)
+        await settled(pilot, lambda: not view.reading and app.main._hit is None)
+        assert view.cursor is not None and view.cursor.kind == "row" and view.cursor.message.kind is Kind.API_ERROR
 
 
 async def test_a_search_hit_opened_while_its_session_is_read_is_shown_once_read(
@@ -1139,6 +1234,7 @@ async def test_moves_typed_before_the_first_rows_are_made_once_they_come(tmp_pat
             await pilot.pause()
             assert view.reading and not view.entries
         await settled(pilot, lambda: not view.reading)
+        await handled(pilot, app)
         assert view.cursor_index == where % len(view.entries)
 
 

@@ -15,7 +15,7 @@ from jsonl import Thread, text, tool_use
 from textual import events
 from textual.widgets import Input, Select, Static
 from textual.widgets._toast import Toast
-from ui_support import CLOCK, browser_ready, demo, demo_copy, find, index_of, loaded, session_app, settled
+from ui_support import CLOCK, browser_ready, demo, demo_copy, find, handled, index_of, loaded, session_app, settled
 
 from claude_tui.core.model import Kind
 from claude_tui.core.search import MARK_END, MARK_START, Hit, parse_query
@@ -315,7 +315,7 @@ async def test_keys_typed_fast_after_slash_land_in_the_find_bar(keys: str) -> No
             for key in typed:  # all in the queue before the first is handled, as a fast typist's keys arrive
                 name = {"/": "slash", "\x1b": "escape"}.get(key, key)
                 app.post_message(events.Key(name, None if key == "\x1b" else key))
-            await pilot.pause()
+            await handled(pilot, app)
             await settled(pilot, lambda: bar.done)
             assert bar.input.value == typed.split("/")[1]
             assert bar.active and bar.input.has_focus

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import time
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from textual import events
+from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.clock import Clock
@@ -63,6 +68,27 @@ async def settled(pilot: Any, ready: Callable[[], object], timeout: float = 20) 
         assert time.monotonic() < deadline, "timed out"
         await pilot.pause(0.01)
     await pilot.pause()
+
+
+def burst(app: ClaudeTUI, *keys: str) -> None:
+    """Send `keys` at once, as a terminal sends keys typed fast (`pilot.press` waits for the app between two):
+    key names (`ctrl+k`, `enter`) or characters."""
+    for key in keys:  # as Pilot.press names them
+        name = _character_to_key(key) if len(key) == 1 and not key.isalnum() else key
+        try:
+            character: str | None = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(name, name)))
+        except KeyError:
+            character = key if len(key) == 1 else None
+        app.post_message(events.Key(name, character))
+
+
+async def handled(pilot: Any, app: ClaudeTUI) -> None:
+    """Wait until the app has handled every key sent: it has taken them from its queue (a callback queued behind
+    them has run), and its gate has routed and followed each (see claude_tui/ui/keygate.py)."""
+    taken = asyncio.Event()
+    app.call_later(taken.set)
+    await taken.wait()
+    await settled(pilot, lambda: app.keys.idle)
 
 
 async def loaded(pilot: Any, app: ClaudeTUI) -> ConversationView:

@@ -155,13 +155,17 @@ def locate(
     match is the one."""
     wanted = "thinking" if kind == "thinking" else "text"
     found: tuple[Message, None, Block | None] | None = None
+    sessions: list[Session] = []
     stack = [session]
     while stack:
-        here = stack.pop()
+        sessions.append(here := stack.pop())
         stack.extend(here.subagents)
-        call = here.calls.get(call_id) if call_id else None
+    if call_id:  # looked for in the hit's file first: a /btw side question replays its session's calls, ids and all
+        owners = sorted(sessions, key=lambda s: Path(s.path) != Path(file))
+        call = next((c for owner in owners if (c := owner.calls.get(call_id)) is not None), None)
         if call is not None:
             return call.message, call, None
+    for here in sessions:
         if Path(here.path) != Path(file):
             continue
         for message in here.messages:

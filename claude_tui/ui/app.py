@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual import events
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -13,6 +14,7 @@ from textual.screen import Screen
 from claude_tui.ui.bindings import keymap_of, shown_keys
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.config import Config, config_path
+from claude_tui.ui.keygate import KeyGate, ScreenFilled
 from claude_tui.ui.main_screen import FilterInput, MainScreen
 from claude_tui.ui.palette import few_color_variables, few_colors
 from claude_tui.ui.widgets.conversation import ConversationView
@@ -74,6 +76,7 @@ class ClaudeTUI(App[None]):
         self.follow = follow
         self._library = library
         self.projects: list[Project] = []
+        self.keys = KeyGate(self, super().on_event)
 
     @property
     def library(self) -> Library:
@@ -83,7 +86,18 @@ class ClaudeTUI(App[None]):
             self._library = Library(self.roots)
         return self._library
 
+    async def on_event(self, event: events.Event) -> None:
+        """A key from the terminal goes through the gate (keygate.py): in order, each once the one before is handled."""
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            await self.keys.take(event)
+        else:
+            await super().on_event(event)
+
+    def on_screen_filled(self, message: ScreenFilled) -> None:
+        self.keys.filled(message.screen)
+
     def on_mount(self) -> None:
+        self.screen_change_signal.subscribe(self, self.keys.screen_changed)
         problems = list(self.config.problems)
         if self.config.keys:
             from claude_tui.ui.widgets.help import key_clashes, unknown_ids

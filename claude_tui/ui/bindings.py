@@ -10,6 +10,8 @@ from textual.binding import Binding, BindingType
 
 #: A cursor move long enough to reach either end of any list (the lists clamp it).
 _EDGE = 1_000_000
+#: The actions of `cursor_bindings`: moves that change neither the focus nor the screen (see keygate.py).
+CURSOR_MOVES = frozenset({"cursor"})
 
 
 def cursor_bindings(prefix: str) -> list[Binding]:

@@ -76,6 +76,9 @@ def _b(key: str, action: str, description: str, name: str, show: bool = False, *
 class ConversationView(ScrollView, can_focus=True):
     """A session's conversation, virtualised."""
 
+    #: Its bindings' moves, which change neither the focus nor the screen: keys bound to them go to the pane one
+    #: right behind another (see keygate.py), as a held j does, and a read under way does not slow them
+    MOVES = frozenset({"cursor", "page", "first", "last", "expand", "collapse", "jump", "branch"})
     BINDINGS: ClassVar[list[BindingType]] = [
         _b("j,down", "cursor(1)", "Next entry", "down"),
         _b("k,up", "cursor(-1)", "Previous entry", "up"),
@@ -174,7 +177,8 @@ class ConversationView(ScrollView, can_focus=True):
         self._grew: set[int] = set()  #: messages among those that grew since (a tool call added, say)
         self.reading = False  #: a read is under way (not Widget.loading, which would cover the pane and eat keys)
         self.read_whole = False  #: the file was read to its end once (later reads bring what was written since)
-        self._end_asked: Entry | None = None  #: where G put the cursor while the session was read: the end so far
+        #: G was pressed while the session was read, and nothing moved the cursor since: it goes on to the real end
+        self._end_asked = False
         self._waiting: list[Callable[[], None]] = []  #: cursor moves that could not be made yet (see _wait)
         self.pane_filter: PaneFilter | None = None
         #: Restyles a drawn line (entry, row) on its way to the screen: the find bar's matches.
@@ -234,7 +238,7 @@ class ConversationView(ScrollView, can_focus=True):
             self._apply_timer.stop()
             self._apply_timer = None
         self.reading = self.read_whole = False
-        self._end_asked = None
+        self._end_asked = False
         self._waiting.clear()
         self._painter = None
         self.expanded.clear()
@@ -357,7 +361,7 @@ class ConversationView(ScrollView, can_focus=True):
         if done:
             if not self.read_whole:
                 self._open_alone()
-            self.reading, self.read_whole, self._end_asked = False, True, None
+            self.reading, self.read_whole, self._end_asked = False, True, False
             error = self._error
             self.placeholder = f"Cannot read this session: {error}" if error else _no_messages(session)
             # A big session is millions of objects that live as long as it is shown: keep the
@@ -412,8 +416,7 @@ class ConversationView(ScrollView, can_focus=True):
         self._behind = len(shown) > keep + APPLY_MOST
         added = self._replace_from(keep, shown[: keep + APPLY_MOST], update.damaged)  # the rest in the next frames
         self._restore(anchor)
-        at_end_asked = self._end_asked is not None and self._cursor is self._end_asked  # G, not moved since
-        if (self.follow or at_end_asked) and (grown or added):
+        if (self.follow or self._end_asked) and (grown or added):
             self._to_last()  # the newest row in view, whether a message came or the last one grew
 
     def _listed(self) -> tuple[list[Message], int, dict[Message, Session]]:
@@ -526,12 +529,17 @@ class ConversationView(ScrollView, can_focus=True):
 
     def _previous_of(self, top: int) -> Message | None:
         """The message before `top` that a turn may continue from (none across a subagent's marker)."""
+        index = self._previous_index(top)
+        return None if index is None else self._messages[index]
+
+    def _previous_index(self, top: int) -> int | None:
+        """The top of `_previous_of(top)`."""
         messages, agents = self._messages, self._agents
         if top < len(messages) and messages[top] in agents:
             return None
         for index in range(top - 1, -1, -1):
             if messages[index].kind not in QUIET_KINDS:
-                return messages[index]
+                return index
             if messages[index] in agents:
                 return None
         return None
@@ -548,9 +556,10 @@ class ConversationView(ScrollView, can_focus=True):
         del self._starts[start + 1 :]
         self._messages = shown
         changed = start
-        if keep < len(shown) and continues_turn(shown[keep], self._previous_of(keep)):
-            header = self._forget_turn_header(keep)
-            changed = start if header is None else min(start, header)
+        # the first message that a turn counts (dim rows between are not) may go on with the turn above
+        joining = next((top for top in range(keep, len(shown)) if shown[top].kind not in QUIET_KINDS), None)
+        if joining is not None and (header := self._forget_turn_header(joining)) is not None:
+            changed = min(start, header)
         new = self._build_range(keep, len(shown))
         self._measure(new)
         self._entries.extend(new)
@@ -583,10 +592,17 @@ class ConversationView(ScrollView, can_focus=True):
         self._sync_starts()
 
     def _forget_turn_header(self, top: int) -> int | None:
-        """Drop the drawing of the header of the turn that `top` belongs to (its totals changed); its index."""
-        index = bisect_left(self._entries, top, key=lambda e: e.top)
-        for at in range(min(index, len(self._entries) - 1), max(0, index - 400) - 1, -1):
+        """Drop the drawing of the header of the turn that message `top` belongs to (its totals changed); its index.
+        The turn may be long (hundreds of calls, their dim rows between): its header is found by its messages."""
+        messages, start = self._messages, top
+        while (previous := self._previous_index(start)) is not None and continues_turn(
+            messages[start], messages[previous]
+        ):
+            start = previous
+        for at in range(bisect_left(self._entries, start, key=lambda e: e.top), len(self._entries)):
             entry = self._entries[at]
+            if entry.top != start:
+                break
             if entry.kind == "header" and entry.depth == 0:
                 self._cache.pop(entry, None)
                 return at
@@ -818,6 +834,7 @@ class ConversationView(ScrollView, can_focus=True):
         if not self._entries:
             return
         index = max(0, min(index, len(self._entries) - 1))
+        self._end_asked = False  # the cursor moved: a G before this one is done
         previous = self._cursor
         self._cursor, self._cursor_index = self._entries[index], index
         if scroll:
@@ -931,7 +948,7 @@ class ConversationView(ScrollView, can_focus=True):
         self.select(last, scroll=False)
         bottom = self._starts[last + 1]
         self.scroll_to(y=max(0, bottom - self._view.height), animate=False, immediate=True, force=True)
-        self._end_asked = self._cursor if self.reading else None  # the read goes on: so does G, to the real end
+        self._end_asked = self.reading  # the read goes on: so does G, to the real end (its row may be rebuilt)
 
     # ---------------------------------------------------------------- expanding
 
@@ -1130,6 +1147,9 @@ class ConversationView(ScrollView, can_focus=True):
             mine = [i for i in range(start, end) if self._entries[i].message is message]
             if not mine:
                 return False
+            # the row of `call` or `block`; a block with no row of its own (an API error's text, on its error row)
+            # is on the message's first row under its header
+            rows = [i for i in mine if self._entries[i].kind != "header"] or mine
             target = next(
                 (
                     i
@@ -1137,7 +1157,7 @@ class ConversationView(ScrollView, can_focus=True):
                     if (call is None or self._entries[i].call is call)
                     and (block is None or self._entries[i].block is block)
                 ),
-                mine[0],
+                rows[0] if block is not None else mine[0],
             )
             first = mine[0]  # its header too, when both fit
             fits = self._starts[target + 1] - self._starts[first] - self._entries[first].pad <= self._view.height
@@ -1211,6 +1231,10 @@ class ConversationView(ScrollView, can_focus=True):
 
     def on_mouse_scroll_up(self) -> None:
         self.follow = False  # reading above: following pauses
+        self._end_asked = False
+
+    def on_mouse_scroll_down(self) -> None:
+        self._end_asked = False  # the user scrolls: a G pressed before is done
 
     def on_focus(self) -> None:
         self._place_cursor()

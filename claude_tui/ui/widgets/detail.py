@@ -28,9 +28,13 @@ from claude_tui.core.source import full_output, raw_json
 from claude_tui.ui import render
 from claude_tui.ui.bindings import key_display
 from claude_tui.ui.clock import Clock
+from claude_tui.ui.keygate import ScreenFilled
 from claude_tui.ui.palette import Palette
 from claude_tui.ui.widgets.findbar import highlight, match_cells, match_styles
 from claude_tui.ui.widgets.keybar import KeyBar
+
+#: Refreshes at most that the view waits for its text to be laid out before it says it is filled.
+LAYOUT_WAITS = 20
 
 
 @dataclass
@@ -84,6 +88,8 @@ class DetailBody(Static):
 class DetailScreen(Screen[None]):
     """Full content of one message, call, raw record or plan, scrollable."""
 
+    MOVES = frozenset({"scroll", "edge"})  #: its scrolls, which change neither the focus nor the screen (keygate.py)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "dismiss", "Back", id="detail.close"),
         Binding("r", "mode('raw')", "Raw JSON", id="detail.raw"),
@@ -101,6 +107,7 @@ class DetailScreen(Screen[None]):
         self.subject = subject
         self.clock = clock
         self._text = ""  #: the plain text shown, for copy and pager
+        self.filled = False  #: what it shows has been read (keys typed before wait for it: keygate.py)
 
     def compose(self) -> ComposeResult:
         yield Static(id="detail-title")
@@ -126,11 +133,22 @@ class DetailScreen(Screen[None]):
         self.query_one("#detail-title", Static).update(Text(heading, style="bold"))
         self.query_one("#detail-facts", Static).update(render.facts(subject.message, subject.call, self.clock))
         self.query_one("#detail-scroll").scroll_home(animate=False)
+        self.filled = False
         self._load(subject, self.palette)
 
     @work(thread=True, exclusive=True, group="detail", exit_on_error=False)
     def _load(self, subject: Subject, palette: Palette) -> None:
-        """Read what the view needs from the file, then hand it to the UI thread."""
+        """Read what the view needs from the file, then hand it to the UI thread (what went wrong, if it failed:
+        the view is filled either way, and the keys typed meanwhile wait for that)."""
+        try:
+            text, body = self._read(subject, palette)
+        except Exception as exc:
+            text = f"Cannot show this: {type(exc).__name__}: {exc}"
+            body = Text(text, style="bold red")
+        self.post_message(self._Loaded(subject, text, body))
+
+    def _read(self, subject: Subject, palette: Palette) -> tuple[str, RenderableType]:
+        """The plain text of `subject` (for copy and the pager) and its drawing."""
         path = subject.session.path
         cwd = subject.session.project_path
         if subject.mode == "raw":
@@ -150,7 +168,7 @@ class DetailScreen(Screen[None]):
         else:
             text = render.message_text(subject.message)
             body = render.message_body(subject.message, palette, cwd, self.clock, path)
-        self.post_message(self._Loaded(subject, text, body))
+        return text, body
 
     class _Loaded(TextualMessage):
         def __init__(self, subject: Subject, text: str, body: RenderableType) -> None:
@@ -164,8 +182,20 @@ class DetailScreen(Screen[None]):
         body = self.query_one(DetailBody)
         body.query_ = None
         body.update(message.body)
+        self.refresh(layout=True)  # what waits for the next refresh waits for the layout: the text's height
         if self.subject.find is not None and self.subject.mode == "content":
             self.call_after_refresh(self._to_match, *self.subject.find)
+        self.call_after_refresh(self._filled)  # laid out: G and the keys typed since go by its height
+
+    def _filled(self, waited: int = 0) -> None:
+        """What it shows is laid out (a refresh may come before the layout: then after the next one, a few times)."""
+        body = self.query_one(DetailBody)
+        size = body.content_size
+        if size.height < body.get_content_height(size, self.size, size.width) and waited < LAYOUT_WAITS:
+            self.call_after_refresh(self._filled, waited + 1)
+            return
+        self.filled = True
+        self.app.post_message(ScreenFilled(self))
 
     def _to_match(self, query: Query, nth: int) -> None:
         """Land on the match the find bar was on, highlighted; say so when it is past what the view shows."""
@@ -189,7 +219,7 @@ class DetailScreen(Screen[None]):
 
     def action_edge(self, end: int) -> None:
         scroll = self.query_one("#detail-scroll")
-        (scroll.scroll_end if end else scroll.scroll_home)(animate=False)
+        (scroll.scroll_end if end else scroll.scroll_home)(animate=False, immediate=True)  # now, as action_scroll
 
     def action_copy(self) -> None:
         self.app.copy_to_clipboard(self._text)

@@ -78,6 +78,8 @@ class BindingTable:
 class HelpScreen(ModalScreen[None]):
     """Keys, grouped by where they work."""
 
+    MOVES = frozenset({"scroll", "page"})  #: its scrolls, which change neither the focus nor the screen (keygate.py)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark", "dismiss", "Close", id="help.close"),
         Binding("j", "scroll(1)", "Down", show=False, id="help.down"),

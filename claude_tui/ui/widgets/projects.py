@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 class ProjectTree(Tree["Project | None"]):
     """Projects with their session counts and a live marker; filtered by `set_filter`."""
 
+    #: Its bindings' moves, which change neither the focus nor the screen (see keygate.py).
+    MOVES = frozenset({"cursor_down", "cursor_up", "scroll_home", "scroll_end"})
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "cursor_down", "Down", show=False, id="projects.down"),
         Binding("k", "cursor_up", "Up", show=False, id="projects.up"),
@@ -49,7 +51,6 @@ class ProjectTree(Tree["Project | None"]):
         self.show_quiet = False  #: empty and warmup sessions counted (when the session list shows them)
         self._chosen: Project | None = None
         self._twins: set[str] = set()
-        self._target: TreeNode[Project | None] | None = None  #: where the cursor goes once the tree is laid out
 
     def set_projects(self, projects: list[Project], chosen: Project | None = None, *, keep_places: bool = True) -> None:
         """Show `projects` (most recent first), keeping the cursor on `chosen` or the current one; with
@@ -115,19 +116,22 @@ class ProjectTree(Tree["Project | None"]):
             self.root.add_leaf(Text(f"No project matches “{one_line(self.filter_text, 40)}”", "dim"), None)
         elif not self.projects and self.note:
             self.root.add_leaf(Text(self.note, "dim"), None)
-        self._target = target  # the latest rebuild's node: an earlier one's is gone by then
         if target is not None:
-            self.call_after_refresh(self._to_target)
+            self._to_target(target)
 
     def _rows(self) -> list[TreeNode[Project | None]]:
         """The nodes in the order shown."""
         return [node for top in self.root.children for node in (top, *top.children)]
 
-    def _to_target(self) -> None:
-        """The cursor to the rebuilt tree's chosen node, which is chosen if a filter moved it there."""
-        if self._target is not None:
-            self.move_cursor(self._target)  # no NodeHighlighted: the rebuild's prevent holds
-            self._choose(self._target.data)
+    def _to_target(self, target: TreeNode[Project | None]) -> None:
+        """The cursor to the rebuilt tree's chosen node now: a key typed next moves from there (it moved from a row
+        the drawing then took the cursor back from); the node is chosen if a filter moved it there. Its row is
+        scrolled into view once the tree is drawn."""
+        if self.last_line < 0:  # (which lays the rows out: each node has its line from then on)
+            return
+        self.move_cursor(target)  # no NodeHighlighted: the rebuild's prevent holds
+        self._choose(target.data)
+        self.call_after_refresh(lambda: self.scroll_to_line(self.cursor_line, animate=False))
 
     def _choose(self, project: Project | None) -> None:
         if project is not None and (self._chosen is None or project.path != self._chosen.path):

@@ -27,7 +27,7 @@ from textual.widgets import Checkbox, Input, Select, Static
 
 from claude_tui.core.find import Query
 from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, Hits, left_out_note
-from claude_tui.ui.bindings import cursor_bindings, key_display
+from claude_tui.ui.bindings import CURSOR_MOVES, cursor_bindings, key_display
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.palette import cursor_row, foreground
 from claude_tui.ui.tools import one_line, tool_name
@@ -79,6 +79,7 @@ def words_of(hit: Hit) -> Query | None:
 class HitList(ScrollView, can_focus=True):
     """The hits, two lines each (who and where; the snippet), drawn only when on screen."""
 
+    MOVES = CURSOR_MOVES
     BINDINGS: ClassVar[list[BindingType]] = [
         *cursor_bindings("search.hits"),
         Binding("enter", "open", "Open", id="search.hits.open", key_display="⏎"),
@@ -407,6 +408,8 @@ class SearchScreen(Screen[None]):
         if self._timer is not None:  # Enter right after typing: search what was typed first
             self._timer.stop()
             self.search()
+            return
+        if self._shown != self._token:  # a search under way: the hits shown may be those of less of the query
             return
         await self._open(self.query_one(HitList).cursor)
 

@@ -20,7 +20,7 @@ from textual.strip import Strip
 
 from claude_tui.core.facts import quiet
 from claude_tui.core.stats import human_count, human_duration, plural
-from claude_tui.ui.bindings import cursor_bindings, key_display
+from claude_tui.ui.bindings import CURSOR_MOVES, cursor_bindings, key_display
 from claude_tui.ui.clock import Clock, epoch_of
 from claude_tui.ui.palette import cursor_row, foreground
 from claude_tui.ui.tools import one_line
@@ -109,6 +109,7 @@ def cost_cell(usd: float | None, unpriced: bool = False) -> str:
 class SessionList(ScrollView, can_focus=True):
     """Sessions of the chosen project."""
 
+    MOVES = CURSOR_MOVES
     BINDINGS: ClassVar[list[BindingType]] = [
         *cursor_bindings("sessions"),
         Binding("enter", "screen.open_row('sessions')", "Open", id="sessions.open"),  # the screen's: focus moves now
