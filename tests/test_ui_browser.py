@@ -36,7 +36,7 @@ from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.help import HelpScreen
 from claude_tui.ui.widgets.keybar import KeyBar
 from claude_tui.ui.widgets.projects import ProjectTree
-from claude_tui.ui.widgets.sessions import COLUMNS, SORTABLE, SessionList, cost_cell, model_of
+from claude_tui.ui.widgets.sessions import COLUMNS, SORTABLE, SessionList, cost_cell, model_of, quiet
 
 WIDE = (160, 40)
 
@@ -77,28 +77,36 @@ async def test_opens_on_the_newest_project_and_session(roots: list[Path]) -> Non
 
 
 async def test_a_first_index_shows_its_sessions_as_it_grows(roots: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(index, "COMMIT_EVERY", 0.0)  # every file committed on its own
+    """Each file committed and reported on its own, whatever the machine's speed: the list fills as the index
+    grows, and (the user moving nowhere) each listing shows the newest project listed so far."""
+    monkeypatch.setattr(index, "COMMIT_EVERY", 0.0)
+    monkeypatch.setattr(index, "REPORT_EVERY", 0.0)
     monkeypatch.setattr(main_screen, "LISTING_EVERY", 0.0)
-    shown: list[tuple[int, bool, str, str | None]] = []  # sessions listed, final, tree title, project chosen
+    shown: list[tuple[int, bool, str, str | None, str | None]] = []  # sessions listed, final, title, chosen, newest
     original = MainScreen.on_library_loaded
 
     def spy(screen: MainScreen, message: LibraryLoaded) -> None:
         original(screen, message)
         tree = screen.query_one(ProjectTree)
         chosen = str(tree.chosen.folder) if tree.chosen is not None else None
-        shown.append((sum(len(p.sessions) for p in tree.projects), message.final, str(tree.border_title), chosen))
+        listed = [(s.last_activity, str(p.folder)) for p in tree.projects for s in p.sessions if not quiet(s)]
+        newest = max(listed)[1] if listed else None
+        shown.append(
+            (sum(len(p.sessions) for p in tree.projects), message.final, str(tree.border_title), chosen, newest)
+        )
 
     monkeypatch.setattr(MainScreen, "on_library_loaded", spy)
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:
         await browser_ready(pilot, app)
-        total, final, title, _ = shown[-1]
+        total, final, title, last, _ = shown[-1]
         assert final and title == "Projects" and len(shown) > 1
-        growing = [(n, t) for n, f, t, _ in shown[:-1]]
-        assert all(not f for _, f, _, _ in shown[:-1])
+        growing = [(n, t) for n, f, t, *_ in shown[:-1]]
+        assert all(not f for _, f, *_ in shown[:-1])
         assert any(0 < n < total for n, _ in growing)  # some but not all, before the update ended
         assert all(t.startswith("Projects · indexing ") for n, t in growing if n)
-        assert len({c for *_, c in shown}) == 1  # the project chosen first stays chosen
+        assert all(chosen == newest for *_, chosen, newest in shown if newest)  # (before, only quiet ones)
+        assert last is not None and last.endswith("-worktrees-feature-auth")
 
 
 async def test_a_first_index_ends_on_the_newest_session_though_it_was_read_last(
