@@ -20,7 +20,7 @@ from textual import events
 from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Input, Static, Tree
-from ui_support import CLOCK, browser_ready, demo_copy, loaded, settled
+from ui_support import CLOCK, browser_ready, demo_copy, loaded, palette, settled
 
 from claude_tui.core import index
 from claude_tui.core.index import cache_dir
@@ -381,11 +381,14 @@ async def test_a_late_highlight_of_a_rebuilt_tree_chooses_nothing(roots: list[Pa
         view = await loaded(pilot, app)
         tree = app.main.query_one(ProjectTree)
         other = next(n for n in tree._rows() if n.data is not None and n.data.path != asked.project)
+        tree.focus()  # (a highlight the tree makes while it has not the focus is another test's)
+        await pilot.pause()
         tree.set_projects(tree.projects)  # rebuilt: `other` is a node of the tree before
         tree.post_message(Tree.NodeHighlighted(other))
-        await pilot.pause(0.3)
-        assert view.session is not None and str(view.session.path) == asked.file
+        await pilot.pause()  # the highlight is handled: what it chose, it would have chosen by now
         assert tree.chosen is not None and tree.chosen.path == asked.project
+        assert app.main.info is not None and app.main.info.file == asked.file
+        assert view.session is not None and str(view.session.path) == asked.file
 
 
 async def test_a_session_named_outside_the_library_stays_through_the_trees_own_highlights(
@@ -403,12 +406,13 @@ async def test_a_session_named_outside_the_library_stays_through_the_trees_own_h
         view = await loaded(pilot, app)
         await settled(pilot, lambda: app.projects)
         tree = app.main.query_one(ProjectTree)
-        await pilot.pause(0.2)
+        await pilot.pause()
         assert not tree.has_focus
+        chosen = tree.chosen.path if tree.chosen is not None else None
         for node in [n for n in tree._rows() if n.data is not None]:
             tree.move_cursor(node)  # as the tree does by itself: a NodeHighlighted of the cursor's node
-            await pilot.pause(0.1)
-        await pilot.pause(OPEN_DELAY + 0.2)
+            await pilot.pause()  # handled: what it chose, it would have chosen by now
+            assert (tree.chosen.path if tree.chosen is not None else None) == chosen
         assert view.session is not None and Path(view.session.path) == outside
         tree.focus()  # the user moving the cursor still chooses
         await pilot.press("g")
@@ -519,8 +523,7 @@ async def test_help_lists_every_binding_with_its_id(roots: list[Path]) -> None:
         assert app.focused is not before
         await pilot.press("shift+tab")
         assert app.focused is before
-        await pilot.press("ctrl+p", *"keys")  # the palette's Keys: the same screen, not Textual's panel
-        await pilot.pause(0.5)
+        await palette(pilot, app, "keys")  # the palette's Keys: the same screen, not Textual's panel
         await pilot.press("enter")
         await settled(pilot, lambda: isinstance(app.screen, HelpScreen))
 
@@ -560,14 +563,11 @@ async def test_palette_jumps_to_a_session_by_name(roots: list[Path]) -> None:
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:
         view = await browser_ready(pilot, app)
-        await pilot.press("ctrl+p")
-        await pilot.press(*"bike rides")
-        await pilot.pause(0.5)
+        await palette(pilot, app, "bike rides")
         await pilot.press("enter")
         await settled(pilot, lambda: view.session is not None and view.session.id.startswith("d2880ff3"))
         assert app.main.query_one(ProjectTree).chosen.name == "scratch"  # type: ignore[union-attr]
-        await pilot.press("ctrl+p", *"fahrenheit")  # past the part of the title the palette shows
-        await pilot.pause(0.5)
+        await palette(pilot, app, "fahrenheit")  # past the part of the title the palette shows
         await pilot.press("enter")
         await settled(pilot, lambda: view.session is not None and view.session.id.startswith("dce61781"))
 
@@ -636,8 +636,8 @@ async def test_palette_runs_every_action(roots: list[Path]) -> None:
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:
         view = await browser_ready(pilot, app)
-        await pilot.press("3", "ctrl+p", *"hide dim rows")
-        await pilot.pause(0.5)
+        await pilot.press("3")
+        await palette(pilot, app, "hide dim rows")
         await pilot.press("enter")
         await settled(pilot, lambda: view.hide_quiet)
 
@@ -690,8 +690,7 @@ async def test_escape_clears_the_session_filter_from_the_list(roots: list[Path])
     async with app.run_test(size=WIDE) as pilot:
         await browser_ready(pilot, app)
         sessions = app.main.query_one(SessionList)
-        await pilot.press("ctrl+p", *"project weather")
-        await pilot.pause(0.5)
+        await palette(pilot, app, "project weather")
         await pilot.press("enter")
         await settled(pilot, lambda: len(sessions.shown) == 3)
         await pilot.press(*"rich", "down")
@@ -707,8 +706,7 @@ async def test_a_project_jumped_to_while_zoomed_shows_its_list(roots: list[Path]
         await browser_ready(pilot, app)
         await pilot.press("3", "z") if size == WIDE else await pilot.press("enter")
         await settled(pilot, lambda: app.main.has_class("-zoomed"))
-        await pilot.press("ctrl+p", *"project weather")
-        await pilot.pause(0.5)
+        await palette(pilot, app, "project weather")
         await pilot.press("enter")
         sessions = app.main.query_one(SessionList)
         await settled(pilot, lambda: len(sessions.shown) == 3)
@@ -719,8 +717,7 @@ async def test_palette_jump_shows_the_session_at_80x24(roots: list[Path]) -> Non
     app = browser(roots)
     async with app.run_test(size=(80, 24)) as pilot:
         view = await browser_ready(pilot, app)
-        await pilot.press("ctrl+p", *"bike rides")
-        await pilot.pause(0.5)
+        await palette(pilot, app, "bike rides")
         await pilot.press("enter")
         await settled(pilot, lambda: view.session is not None and view.session.id.startswith("d2880ff3"))
         assert app.main.has_class("-zoomed") and view.has_focus and view.region
@@ -733,8 +730,7 @@ async def test_palette_jump_names_the_project_over_the_list(roots: list[Path], s
         view = await browser_ready(pilot, app)
         sessions = app.main.query_one(SessionList)
         assert str(sessions.border_title).endswith("/feature-auth")
-        await pilot.press("ctrl+p", *"bike rides")
-        await pilot.pause(0.5)
+        await palette(pilot, app, "bike rides")
         await pilot.press("enter")
         await settled(pilot, lambda: view.session is not None and view.session.id.startswith("d2880ff3"))
         assert str(sessions.border_title) == "Sessions · /home/ada/scratch"
@@ -764,8 +760,7 @@ async def test_filtering_the_list_shows_the_highlighted_session(roots: list[Path
     async with app.run_test(size=WIDE) as pilot:
         view = await browser_ready(pilot, app)
         sessions = app.main.query_one(SessionList)
-        await pilot.press("ctrl+p", *"project weather")
-        await pilot.pause(0.5)
+        await palette(pilot, app, "project weather")
         await pilot.press("enter")
         await settled(pilot, lambda: view.session is not None and view.session.id.startswith("36630c25"))
         await pilot.press(*"scaffold")
@@ -980,7 +975,6 @@ def test_palette_match_finds_every_word() -> None:
 
 async def test_palette_never_fuzzy_matches_long_texts(roots: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
     """Textual's fuzzy search tries every placement of the query's letters: minutes on a long title and query."""
-    from textual.command import CommandList
     from textual.fuzzy import FuzzySearch
 
     given: list[int] = []
@@ -994,10 +988,7 @@ async def test_palette_never_fuzzy_matches_long_texts(roots: list[Path], monkeyp
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:
         await browser_ready(pilot, app)
-        await pilot.press("ctrl+p", *"a token auth post a")
-        found = app.screen.query_one(CommandList)
-        await settled(pilot, lambda: found.option_count > 0)
-        await pilot.pause(0.3)
+        found = await palette(pilot, app, "a token auth post a")
         assert found.option_count == 1 and "Add token auth" in str(found.get_option_at_index(0).prompt)
         assert given and max(given) <= 80
 
@@ -1222,14 +1213,16 @@ async def test_a_move_in_the_list_right_after_choosing_a_project_is_not_undone_b
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:
         view = await browser_ready(pilot, app)
-        late = lambda callback, *args: app.main.set_timer(0.1, lambda: callback(*args))  # noqa: E731
-        monkeypatch.setattr(app.main, "call_after_refresh", late)  # the next refresh comes late
-        monkeypatch.setattr(main_screen, "OPEN_DELAY", 0.01)  # and the move's open before it
+        held: list[tuple[Any, tuple[Any, ...]]] = []  # the next refresh comes late: after the move's open
+        monkeypatch.setattr(app.main, "call_after_refresh", lambda callback, *args: held.append((callback, args)))
         tree, sessions = app.main.query_one(ProjectTree), app.main.query_one(SessionList)
         await pilot.press("1")
         for key in ("j", "enter", "j"):
             app.post_message(events.Key(key, key if len(key) == 1 else None))
-        await pilot.pause(0.3)
+        await settled(pilot, lambda: sessions.cursor == 1 and app.main.info is sessions.chosen and not view.reading)
+        assert held
+        for callback, args in held:  # the refresh
+            callback(*args)
         await settled(pilot, lambda: not view.reading)
         assert tree.chosen is not None and tree.chosen.name == "weather-cli" and sessions.cursor == 1
         assert sessions.chosen is not None and view.session is not None and view.session.id == sessions.chosen.id

@@ -14,7 +14,19 @@ from typing import Any
 
 import orjson
 import pytest
-from ui_support import CLOCK, NoLibrary, browser_ready, demo_copy, find, loaded, session_app, settled
+from ui_support import (
+    CLOCK,
+    NoLibrary,
+    browser_ready,
+    demo_copy,
+    drained,
+    find,
+    loaded,
+    palette,
+    read_to_end,
+    session_app,
+    settled,
+)
 
 from claude_tui.core import index as index_module
 from claude_tui.core.index import DB_NAME, cache_dir
@@ -104,12 +116,14 @@ async def test_appended_records_appear_in_their_thread(tmp_path: Path) -> None:
         assert sum(1 for m in session.messages if m.message_id == "m1") == 1
         # A partial last line waits for its newline.
         line = orjson.dumps(thread.prompt("half written")) + b"\n"
+        cut = line.index(b"half written") + len(b"half written")  # its words written, the record not ended
+        before = pane(view)
         with path.open("ab") as f:
-            f.write(line[:40])
-        await pilot.pause(0.3)
-        assert "half written" not in pane(view)
+            f.write(line[:cut])
+        await read_to_end(pilot, view)
+        assert pane(view) == before and view.tail.reader.pending == cut  # type: ignore[union-attr]  # held
         with path.open("ab") as f:
-            f.write(line[40:])
+            f.write(line[cut:])
         await settled(pilot, lambda: "half written" in pane(view))
         # A damaged line shows as soon as its newline is there, with nothing written after it.
         with path.open("ab") as f:
@@ -235,7 +249,7 @@ async def test_the_only_session_deleted_while_shown_stays_on_screen(tmp_path: Pa
         view = await browser_ready(pilot, app)
         path.unlink()
         await settled(pilot, lambda: "deleted" in status(app) and not app.projects, timeout=10)
-        await pilot.pause(0.3)
+        await drained(pilot)
         assert not app.main.has_class("-empty") and "that will be deleted" in pane(view)
         sessions = app.main.query_one(SessionList)
         assert not sessions.shown and sessions.border_title == "Sessions"  # not still "Sessions · ~/…/only"
@@ -276,16 +290,14 @@ async def test_scrolling_up_pauses_and_end_resumes(tmp_path: Path) -> None:
         assert view.scroll_offset.y == view.max_scroll_y
         append(path, thread.answer(text("the newest"), msg_id="last"))
         await settled(pilot, lambda: "the newest" in pane(view))
-        await pilot.pause(0.05)
-        assert view.scroll_offset.y == view.max_scroll_y
+        await settled(pilot, lambda: view.scroll_offset.y == view.max_scroll_y)
         # a streamed chunk that adds to the last message (its answer goes on, a tool call starts) is kept in view
         long = "\n".join(f"step {i}" for i in range(60))
         thread.records = []
         thread.answer(text(long), tool_use("t9", "Bash", command="make"), msg_id="last")  # two records
         append(path, *thread.records)
         await settled(pilot, lambda: "step 59" in pane(view))
-        await pilot.pause(0.05)
-        assert view.scroll_offset.y == view.max_scroll_y > where
+        await settled(pilot, lambda: view.scroll_offset.y == view.max_scroll_y > where)
         await pilot.press("k")  # paused: what grows is counted as new
         await settled(pilot, lambda: "paused" in status(app))
         append(path, thread.answer(tool_use("t10", "Bash", command="make check"), msg_id="last"))
@@ -294,7 +306,7 @@ async def test_scrolling_up_pauses_and_end_resumes(tmp_path: Path) -> None:
         with path.open("r+b") as f:
             f.truncate(size * 3 // 4)
         await settled(pilot, lambda: any("cut short" in n.message for n in app._notifications))
-        await pilot.pause(0.3)
+        await read_to_end(pilot, view)
         assert view.unseen == 0 and "new" not in status(app)
 
 
@@ -313,8 +325,7 @@ async def test_follow_key_starts_and_stops_following(tmp_path: Path) -> None:
         await pilot.press("L")
         assert not view.follow_mode
         await settled(pilot, lambda: status(app) == "")
-        await pilot.press("ctrl+p", *"follow the session")  # the same from the command palette
-        await pilot.pause(0.5)
+        await palette(pilot, app, "follow the session")  # the same from the command palette
         await pilot.press("enter")
         await settled(pilot, lambda: view.follow_mode and view.follow)
 
@@ -529,12 +540,29 @@ async def test_the_library_is_read_again_once_another_writer_lets_go(
         await browser_ready(pilot, app)
         sessions = app.main.query_one(SessionList)
         info = sessions.shown[0]
+        live, refresh, refresh_library = app.main.live, app.library.refresh, app.main.live._refresh_library
+        busy: list[bool] = []  # whether each refresh found the index busy
+        told = threading.Event()  # a refresh that found it busy is over, and has posted what it read
+
+        def refreshing() -> Any:
+            result = refresh()
+            busy.append(result.busy)
+            return result
+
+        def refreshing_library() -> None:
+            refresh_library()
+            if busy and busy[-1]:
+                told.set()
+
+        monkeypatch.setattr(app.library, "refresh", refreshing)
+        monkeypatch.setattr(live, "_refresh_library", refreshing_library)
         holder = sqlite3.connect(cache_dir() / DB_NAME, isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")
         holder.execute("INSERT INTO meta VALUES ('holder', 1)")
         thread = Thread(session_id=info.id, cwd=str(info.project))
         append(info.path, thread.prompt("a prompt while the index is held"), thread.answer(text("noted")))
-        await pilot.pause(1.5)  # the change is seen, and the index found busy
+        await settled(pilot, told.is_set, timeout=30)  # the change is seen, and the index found busy
+        await drained(pilot)
         assert [s.messages for s in sessions.shown if s.file == info.file] == [info.messages]
         holder.execute("ROLLBACK")
         await settled(pilot, lambda: [s.messages for s in sessions.shown if s.file == info.file] == [info.messages + 2])
@@ -584,7 +612,7 @@ async def test_following_paused_a_new_session_waits_for_end(roots: list[Path]) -
         start_session_beside(current, "after /clear")
         told = f"A new session started in {app.main.query_one(ProjectTree).chosen.name}: end follows it"  # type: ignore[union-attr]
         await settled(pilot, lambda: told in [n.message for n in app._notifications])
-        await pilot.pause(0.5)
+        await drained(pilot)  # (a switch would come with the news)
         assert view.session is current
         await pilot.press("end")
         await settled(pilot, lambda: view.session is not None and view.session.id == "next")

@@ -15,7 +15,7 @@ from jsonl import Thread, text, tool_use
 from textual import events
 from textual.widgets import Input, Select, Static
 from textual.widgets._toast import Toast
-from ui_support import CLOCK, browser_ready, demo, demo_copy, find, index_of, loaded, session_app, settled
+from ui_support import CLOCK, browser_ready, demo, demo_copy, find, index_of, loaded, palette, session_app, settled
 
 from claude_tui.core.model import Kind
 from claude_tui.core.search import MARK_END, MARK_START, Hit, parse_query
@@ -454,8 +454,7 @@ async def test_pane_filters() -> None:
         assert view.entries and all(e.call is not None and e.call.name == "Bash" for e in view.entries)
         await pilot.press("T")
         assert len(view.entries) == everything
-        await pilot.press("ctrl+p", *"only Read")
-        await pilot.pause(0.5)
+        await palette(pilot, app, "only Read")
         await pilot.press("enter")
         await settled(pilot, lambda: view.pane_filter is not None)
         assert all(e.call is not None and e.call.name == "Read" for e in view.entries)
@@ -995,8 +994,7 @@ async def test_the_palette_opens_the_search(roots: list[Path]) -> None:
     app = ClaudeTUI(roots, clock=CLOCK)
     async with app.run_test(size=(140, 40)) as pilot:
         await browser_ready(pilot, app)
-        await pilot.press("ctrl+p", *"search all sessions")
-        await pilot.pause(0.5)
+        await palette(pilot, app, "search all sessions")
         await pilot.press("enter")
         await settled(pilot, lambda: isinstance(app.screen, SearchScreen))
 

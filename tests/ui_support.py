@@ -9,6 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from textual.command import CommandInput, CommandList, CommandPalette
+
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.launch import DEMO_PROJECTS
@@ -65,6 +67,23 @@ async def settled(pilot: Any, ready: Callable[[], object], timeout: float = 20) 
     await pilot.pause()
 
 
+async def drained(pilot: Any) -> None:
+    """Every message posted before now is handled, a thread's too (which reaches its queue a turn of the loop
+    later): a check that something did not happen can follow."""
+    await pilot.pause()
+    await pilot.pause()
+
+
+async def read_to_end(pilot: Any, view: ConversationView) -> None:
+    """Wait until the pane has read its file as far as it is written now (a partial last line held back) and
+    shown what it read: a check that something did not show can follow."""
+    tail = view.tail
+    assert tail is not None
+    size = tail.path.stat().st_size
+    await settled(pilot, lambda: tail.reader.offset + tail.reader.pending == size and not view.reading)
+    await drained(pilot)
+
+
 async def loaded(pilot: Any, app: ClaudeTUI) -> ConversationView:
     """The conversation pane once its session is read (and drawn)."""
     view = app.screen.query_one(ConversationView)
@@ -91,3 +110,15 @@ async def find(pilot: Any, app: ClaudeTUI, query: str) -> FindBar:
     await pilot.press(*query)
     await settled(pilot, lambda: bar.done and bar.input.value == query)
     return bar
+
+
+async def palette(pilot: Any, app: ClaudeTUI, query: str) -> CommandList:
+    """Open the command palette, type `query` and wait until every match for it is listed (the palette gathers
+    them in a worker, and lists them in batches)."""
+    await pilot.press("ctrl+p", *query)
+    screen = app.screen
+    assert isinstance(screen, CommandPalette)
+    gathering = screen._GATHER_COMMANDS_GROUP
+    typed = screen.query_one(CommandInput)
+    await settled(pilot, lambda: typed.value == query and not any(w.group == gathering for w in app.workers))
+    return screen.query_one(CommandList)
