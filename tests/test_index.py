@@ -489,7 +489,7 @@ def test_a_worker_whose_parent_is_gone_stops(tmp_path: Path) -> None:
     pid = pids.get()
     parent.join()
     try:
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while _running(pid) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not _running(pid)
@@ -574,17 +574,27 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, w
     monkeypatch.setattr(index_module, "COMMIT_EVERY", 0)
     _in_workers(monkeypatch, workers)
     run_job = index_module.run_job
+    started, interrupted = tmp_path / "started", tmp_path / "interrupted"
+    started.mkdir()
 
-    def slow_job(*args: object) -> object:  # workers are forked: they run this too
-        time.sleep(0.02)  # so that the interrupt comes while files are left to read
+    def held_job(*args: object) -> object:  # workers are forked: they run this too
+        """The first few files are read at once, the others once the interrupt came: files are left to read,
+        however fast the workers and however slow the parent."""
+        if len(list(started.iterdir())) >= 4:
+            for _ in range(3000):  # (time.monotonic is the fake clock below)
+                if interrupted.exists():
+                    break
+                time.sleep(0.01)
+        (started / f"{os.getpid()}-{time.perf_counter_ns()}").touch()
         yield from run_job(*args)
 
-    monkeypatch.setattr(index_module, "run_job", slow_job)
+    monkeypatch.setattr(index_module, "run_job", held_job)
     calls = []
 
     def interrupt(p: Progress) -> None:
         calls.append(p.files_done)
         if len(calls) == 2:
+            interrupted.touch()
             raise KeyboardInterrupt
 
     monkeypatch.setattr(index_module.time, "monotonic", _ticking())

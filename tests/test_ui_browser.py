@@ -20,7 +20,7 @@ from textual import events
 from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Input, Static, Tree
-from ui_support import CLOCK, browser_ready, demo_copy, loaded, palette, settled
+from ui_support import CLOCK, browser_ready, demo_copy, handled, loaded, palette, settled
 
 from claude_tui.core import index
 from claude_tui.core.index import cache_dir
@@ -31,7 +31,7 @@ from claude_tui.ui import main_screen
 from claude_tui.ui.app import ClaudeTUI, _help_sections
 from claude_tui.ui.config import is_key_name, load_config
 from claude_tui.ui.launch import DEMO_PROJECTS, parser
-from claude_tui.ui.main_screen import OPEN_DELAY, LibraryLoaded, MainScreen
+from claude_tui.ui.main_screen import LibraryLoaded, MainScreen
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.help import HelpScreen
 from claude_tui.ui.widgets.keybar import KeyBar
@@ -825,8 +825,7 @@ async def test_a_key_typed_right_after_a_pane_key_goes_to_the_pane_it_chose(
 
 
 def _shows_chosen(view: ConversationView, sessions: SessionList) -> bool:
-    """The conversation shows the session the list's cursor is on (on a busy machine, OPEN_DELAY after it was
-    chosen may not be enough)."""
+    """The conversation shows the session the list's cursor is on (it opens OPEN_DELAY after it was chosen)."""
     return sessions.chosen is None or (view.session is not None and view.session.id == sessions.chosen.id)
 
 
@@ -844,15 +843,13 @@ async def _after_keys(
             await pilot.press("1", "slash", *"weather", "enter")  # a project of several sessions
             await settled(pilot, lambda: len(sessions.shown) > 1 and view.session is not None)
         await pilot.press(pane, *typed)
-        await pilot.pause(3 * OPEN_DELAY)  # a session chosen in the list opens after OPEN_DELAY
-        await settled(pilot, lambda: not view.reading and _shows_chosen(view, sessions))
+        await settled(pilot, lambda: handled(app) and not view.reading and _shows_chosen(view, sessions))
         for key in burst:
             if fast:  # all in the queue before the first is handled, as over SSH
                 app.post_message(events.Key(key, key if len(key) == 1 else None))
             else:
                 await pilot.press(key)
-        await pilot.pause(3 * OPEN_DELAY)  # a session chosen in the list opens after OPEN_DELAY
-        await settled(pilot, lambda: not view.reading and _shows_chosen(view, sessions))
+        await settled(pilot, lambda: handled(app) and not view.reading and _shows_chosen(view, sessions))
         box = app.main.query("#projects-filter" if pane == "1" else "#sessions-filter")
         focused = app.focused.id if app.focused else None
         session = view.session.id if view.session else None

@@ -15,7 +15,19 @@ from jsonl import Thread, text, tool_use
 from textual import events
 from textual.widgets import Input, Select, Static
 from textual.widgets._toast import Toast
-from ui_support import CLOCK, browser_ready, demo, demo_copy, find, index_of, loaded, palette, session_app, settled
+from ui_support import (
+    CLOCK,
+    browser_ready,
+    demo,
+    demo_copy,
+    drained,
+    find,
+    index_of,
+    loaded,
+    palette,
+    session_app,
+    settled,
+)
 
 from claude_tui.core.model import Kind
 from claude_tui.core.search import MARK_END, MARK_START, Hit, parse_query
@@ -30,6 +42,10 @@ from claude_tui.ui.widgets.search_screen import HitList, SearchScreen, as_typed,
 from claude_tui.ui.widgets.sessions import SessionList
 
 SIZE = (120, 40)
+
+
+def toasts_shown(app: ClaudeTUI) -> list[Toast]:
+    return list(app.screen.query(Toast))
 
 
 def line_of(view: ConversationView, bar: FindBar) -> Any:
@@ -380,13 +396,12 @@ async def test_a_notice_while_finding_leaves_the_find_bar_in_view() -> None:
         await pilot.press("enter")
         assert bar._status_text() == "no matches"  # said in the bar, not over it
         app.notify("a notice")
-        await pilot.pause(0.3)
-        toasts = list(app.screen.query(Toast))
-        assert toasts and all(t.region.bottom <= bar.region.y for t in toasts)
+        await settled(pilot, lambda: (toasts := toasts_shown(app)) and all(t.region for t in toasts))
+        assert all(t.region.bottom <= bar.region.y for t in toasts_shown(app))
         await pilot.press("escape", "escape")
         app.notify("after")
-        await pilot.pause(0.3)
-        assert max(t.region.bottom for t in app.screen.query(Toast)) == SIZE[1] - 1  # the bar closed: down again
+        await settled(pilot, lambda: any(t._notification.message == "after" and t.region for t in toasts_shown(app)))
+        assert max(t.region.bottom for t in toasts_shown(app)) == SIZE[1] - 1  # the bar closed: down again
 
 
 @pytest.fixture
@@ -407,9 +422,11 @@ async def test_a_search_is_cancelled_by_the_next_key(big_session: Path, monkeypa
 
     def spy(session: Any, query: Any, *args: Any, **kw: Any) -> Iterator[Any]:
         cancelled = args[-1]
+        deadline = time.monotonic() + 30
 
-        def slowly() -> bool:  # a search that takes a while, whatever the machine
-            time.sleep(0.002)
+        def slowly() -> bool:  # each search but the last goes on until it is stopped, whatever the machine
+            while query.text != "needle" and not cancelled() and time.monotonic() < deadline:
+                time.sleep(0.002)
             return cancelled()
 
         yield from original(session, query, *args[:-1], slowly, **kw)
@@ -876,8 +893,10 @@ async def test_a_cleared_query_stays_cleared_when_the_screen_is_opened_again(roo
         await pilot.press(*["backspace"] * len("notes"))
         await settled(pilot, lambda: screen._timer is None and not screen.hits)
         await pilot.press("escape", "ctrl+k")
-        await pilot.pause(0.3)
-        await settled(pilot, lambda: screen._shown == screen._token)
+        await drained(pilot)  # opened again: the search it does again (if any) has started
+        await settled(pilot, lambda: not any(w.group == "search" for w in app.workers))
+        await drained(pilot)
+        assert screen._shown == screen._token  # what was searched last is shown
         assert screen.query_one("#search-query", Input).value == "" and not screen.hits
 
 

@@ -67,6 +67,15 @@ async def settled(pilot: Any, ready: Callable[[], object], timeout: float = 20) 
     await pilot.pause()
 
 
+def handled(app: ClaudeTUI) -> bool:
+    """Nothing is left to handle, as of now: no message waits in a queue of the app, its screen or their widgets,
+    and no callback waits for the next refresh (keys posted in a burst are all handled, and what they posted).
+    Workers and timers are the caller's to wait for."""
+    nodes = [app, *app.screen.walk_children(with_self=True)]
+    waiting = (n.message_queue_size or n._pending_message is not None or n._next_callbacks for n in nodes)
+    return not app.screen._callbacks and not any(waiting)
+
+
 async def drained(pilot: Any) -> None:
     """Every message posted before now is handled, a thread's too (which reaches its queue a turn of the loop
     later): a check that something did not happen can follow."""
