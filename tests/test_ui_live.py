@@ -128,7 +128,7 @@ async def test_appended_records_appear_in_their_thread(tmp_path: Path) -> None:
         # A damaged line shows as soon as its newline is there, with nothing written after it.
         with path.open("ab") as f:
             f.write(b'{"type": "assistant", "message": {"content": [{"type": "tool_use", "na\n')
-        await settled(pilot, lambda: "invalid JSON" in pane(view), timeout=5)
+        await settled(pilot, lambda: "invalid JSON" in pane(view))
         # An edited prompt (same parent as an earlier one) is a fork; a compaction shows as one.
         append(path, thread.prompt("first, edited", parent=None))
         await settled(pilot, lambda: session.forks and any(e.kind == "fork" for e in view.entries))
@@ -150,7 +150,7 @@ async def test_the_find_count_follows_the_session_as_it_grows(tmp_path: Path) ->
         assert bar._status_text() == "no matches"
         for i in range(3):
             append(path, thread.prompt(f"zebra number {i}"))
-        await settled(pilot, lambda: bar._status_text() == "3 matches", timeout=10)
+        await settled(pilot, lambda: bar._status_text() == "3 matches")
         await pilot.press("enter")
         assert bar._status_text() == "match 1 of 3"
 
@@ -179,7 +179,7 @@ async def test_n_is_never_lost_while_the_session_is_written_fast(tmp_path: Path)
         try:
             for n in range(2, 12):
                 await pilot.press("n")
-                await settled(pilot, lambda n=n: bar._status_text() == f"match {n} of 30", timeout=5)
+                await settled(pilot, lambda n=n: bar._status_text() == f"match {n} of 30")
         finally:
             stop.set()
             writer.join()
@@ -248,7 +248,7 @@ async def test_the_only_session_deleted_while_shown_stays_on_screen(tmp_path: Pa
     async with app.run_test(size=SIZE) as pilot:
         view = await browser_ready(pilot, app)
         path.unlink()
-        await settled(pilot, lambda: "deleted" in status(app) and not app.projects, timeout=10)
+        await settled(pilot, lambda: "deleted" in status(app) and not app.projects)
         await drained(pilot)
         assert not app.main.has_class("-empty") and "that will be deleted" in pane(view)
         sessions = app.main.query_one(SessionList)
@@ -426,17 +426,17 @@ async def test_new_sessions_and_projects_appear(roots: list[Path]) -> None:
         thread.prompt("a brand new session")
         thread.answer(text("hello"))
         thread.write(folder / "fresh.jsonl")
-        await settled(pilot, lambda: len(sessions.shown) == before + 1, timeout=10)
+        await settled(pilot, lambda: len(sessions.shown) == before + 1)
         assert any(s.title == "a brand new session" and s.live for s in sessions.shown)
         other = Thread(session_id="elsewhere", cwd="/home/ada/code/brand-new")
         other.prompt("hello there")
         other.answer(text("hi"))
         other.write(roots[0] / "-home-ada-code-brand-new" / "elsewhere.jsonl")
-        await settled(pilot, lambda: any(p.name == "brand-new" for p in tree.projects), timeout=10)
+        await settled(pilot, lambda: any(p.name == "brand-new" for p in tree.projects))
         await settled(pilot, lambda: any("brand-new" in str(n.label) for n in tree.root.children))
         # An ai-title record renames the session in the list.
         append(folder / "fresh.jsonl", {"type": "ai-title", "aiTitle": "Renamed by the model", "sessionId": "fresh"})
-        await settled(pilot, lambda: any(s.title == "Renamed by the model" for s in sessions.shown), timeout=10)
+        await settled(pilot, lambda: any(s.title == "Renamed by the model" for s in sessions.shown))
 
 
 async def test_a_file_renamed_in_where_one_was_deleted_is_listed_again(
@@ -460,7 +460,7 @@ async def test_a_file_renamed_in_where_one_was_deleted_is_listed_again(
         def listed() -> bool:
             return any(s.title == "saved by an editor" for s in sessions.shown)
 
-        await settled(pilot, listed, timeout=10)
+        await settled(pilot, listed)
         refresh, scanned, gate = app.library.refresh, threading.Event(), threading.Event()
 
         def slow_refresh() -> Any:  # the scan has seen the file gone; the rest of the refresh takes a while
@@ -489,14 +489,14 @@ async def test_a_file_renamed_in_where_one_was_deleted_is_listed_again(
         monkeypatch.setattr(MainScreen, "on_library_loaded", spy)
         try:
             (folder / "saved.jsonl").unlink()
-            await settled(pilot, scanned.is_set, timeout=10)
+            await settled(pilot, scanned.is_set)
             thread.write(folder / "saved.tmp")
             (folder / "saved.tmp").rename(folder / "saved.jsonl")
-            await settled(pilot, lambda: any(folder / "saved.jsonl" in c.modified for c in seen), timeout=10)
+            await settled(pilot, lambda: any(folder / "saved.jsonl" in c.modified for c in seen))
         finally:
             gate.set()
-        await settled(pilot, lambda: False in listings, timeout=10)  # the refresh that saw it gone
-        await settled(pilot, lambda: listings[-1] and listed(), timeout=10)
+        await settled(pilot, lambda: False in listings)  # the refresh that saw it gone
+        await settled(pilot, lambda: listings[-1] and listed())
         assert listings.index(False) < len(listings) - 1
 
 
@@ -514,7 +514,7 @@ async def test_a_notice_of_the_index_is_shown_once_however_often_the_history_cha
             thread = Thread(session_id=f"new{n}")
             thread.prompt(f"session {n}")
             thread.write(folder / f"new{n}.jsonl")
-            await settled(pilot, lambda before=before: len(sessions.shown) == before + 1, timeout=10)
+            await settled(pilot, lambda before=before: len(sessions.shown) == before + 1)
         assert [n.message for n in app._notifications].count(warning) == 1
 
 
@@ -594,7 +594,7 @@ async def test_following_switches_to_a_new_session_of_the_project(roots: list[Pa
         current = view.session
         assert current is not None and view.follow
         start_session_beside(current, first)
-        await settled(pilot, lambda: view.session is not None and view.session.id == "next", timeout=10)
+        await settled(pilot, lambda: view.session is not None and view.session.id == "next")
         assert any("A new session started" in n for n in notes)
         await settled(pilot, lambda: "the session after /clear" in pane(view))
         assert view.follow
@@ -653,11 +653,11 @@ async def test_a_projects_folder_made_after_the_start_is_watched(
         session_started_now(thread)
         thread.write(root / "-home-ada-code-first" / "first-ever.jsonl")
         tree = app.main.query_one(ProjectTree)
-        await settled(pilot, lambda: [p.name for p in tree.projects] == ["first"], timeout=10)
+        await settled(pilot, lambda: [p.name for p in tree.projects] == ["first"])
         assert not app.main.has_class("-empty")
         thread.prompt("a second one")
         thread.write(root / "-home-ada-code-first" / "first-ever.jsonl")
-        await settled(pilot, lambda: tree.projects[0].sessions[0].prompts == 2, timeout=10)  # watched now
+        await settled(pilot, lambda: tree.projects[0].sessions[0].prompts == 2)  # watched now
 
 
 async def test_the_header_says_how_long_ago_as_time_goes_by(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

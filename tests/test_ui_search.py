@@ -874,7 +874,7 @@ async def test_the_search_screen_finds_what_was_written_after_it_searched(tmp_pa
         await settled(pilot, lambda: screen._shown == screen._token and screen._timer is None)
         assert "Nothing found" in str(status.render())
         say("zanzibar at last")
-        await settled(pilot, lambda: len(screen.hits) == 1, timeout=10)
+        await settled(pilot, lambda: len(screen.hits) == 1)
         await pilot.press("escape")
         app.main.query_one(SessionList).focus()
         app.main.live.stop.set()  # no more refreshes by the watcher: the reopened screen must search again itself
