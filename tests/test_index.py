@@ -115,6 +115,20 @@ def test_the_list_and_stats_count_a_streamed_message_alike(tmp_path: Path) -> No
     assert listed.tokens == 15
 
 
+def test_the_list_and_stats_count_no_failed_call_for_an_error_whose_call_is_not_in_the_file(tmp_path: Path) -> None:
+    """A file that holds the error result of a call it does not hold (its start lost): no failed call of this
+    session, in the index as in the model; its own failed call counts."""
+    root = tmp_path / "projects"
+    w = Writer("cut")
+    w.prompt("go on")
+    result = {"type": "tool_result", "tool_use_id": "toolu_01Elsewhere", "content": "Exit code 1", "is_error": True}
+    w._rec("user", message={"role": "user", "content": [result]})
+    w.tool("Bash", {"command": "false"}, "Exit code 1", error=True)
+    path = w.write(root / "p")
+    [listed] = fresh(root, tmp_path, "c").projects[0].sessions
+    assert listed.tool_errors == session_stats(read_session(path))["tool_errors"] == 1
+
+
 def test_the_summary_written_last_titles_its_session(tmp_path: Path) -> None:
     """Two files summarize one leaf: the summary written last wins, whichever file's name sorts last."""
     root = tmp_path / "projects"

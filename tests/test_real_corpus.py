@@ -39,11 +39,29 @@ def test_every_file_parses_and_no_record_is_lost(real_projects: Path) -> None:
         assert session.malformed_lines == 0, path
 
 
+#: The genuine forks of the corpus (two prompts, an edited one, with one parent), read off the files by hand:
+#: the session, the parent, the lines of the prompts that follow it. Local commands run as siblings are no fork.
+FORKS = {
+    ("8c870161", "17a95485", (4, 57)),
+    ("03eb5929", "eb84e3ee", (18, 38)),
+    ("1240745b", "bc3d3102", (1815, 1819)),
+    ("719f12f0", "2e893ae0", (128, 131)),
+    ("59074ea8", "c7441076", (703, 706)),
+    ("59074ea8", "9ea41ca8", (1129, 1133)),
+    ("d8fbf478", "c9790291", (1310, 1314)),
+    ("3bf1b605", "9d1f8ede", (114, 117)),
+}
+
+
 def test_invariants_on_every_session(real_projects: Path) -> None:
+    forks = set()
     for project in sorted(p for p in real_projects.iterdir() if p.is_dir()):
         for path in session_files(project):
             s = read_session(path)
             facts = session_stats(s)
+            forks |= {
+                (path.name[:8], (f.parent or "")[:8], tuple(m.span.line_no for m in f.heads if m.span)) for f in s.forks
+            }
             # Pairing is complete wherever a result exists.
             for call in s.calls.values():
                 assert (call.result is not None) == (call.id in s.result_ids), (path, call.id)
@@ -59,6 +77,7 @@ def test_invariants_on_every_session(real_projects: Path) -> None:
             assert len([a for a in s.subagents if a.source == "file"]) == len(agent_files(path)), path
             visible = s.visible()
             assert all(m.kind is not Kind.TOOL_RESULT for m in visible)
+    assert forks == FORKS
 
 
 def test_subagents_link_to_their_task_calls(real_projects: Path) -> None:
