@@ -334,7 +334,7 @@ def test_a_damaged_page_met_when_reading_has_the_index_rebuilt(
         assert out.count("All green") == 2 and "1 project, 2 sessions" in out
         mended += "index damaged (database disk image is malformed): rebuilt" in err
         path.write_bytes(data)
-    assert pages > 4 and (mended or name == DB_NAME)  # the index's own damage may show as early as opening it
+    assert pages > 4 and mended >= 1  # (damage met when opening rebuilds silently; an unused page harms nothing)
     lib = Library([root])
     lib.reload()
     assert len(hits(lib, "green")) == 2
