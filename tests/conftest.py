@@ -11,6 +11,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -93,6 +94,21 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     monkeypatch.delenv("CLAUDE_TUI_CACHE_DIR", raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _notifications_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each notification an app raises is kept in `app._notifications.raised` (ui_support.raised), where Textual
+    lets it go after its timeout: on a busy machine, a test could look after it expired."""
+    from textual.notifications import Notifications
+
+    add = Notifications.add
+
+    def keep(self: Notifications, notification: Any) -> Notifications:
+        self.__dict__.setdefault("raised", []).append(notification)
+        return add(self, notification)
+
+    monkeypatch.setattr(Notifications, "add", keep)
 
 
 @pytest.fixture(autouse=True)

@@ -20,7 +20,7 @@ from textual import events
 from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Input, Static, Tree
-from ui_support import CLOCK, browser_ready, demo_copy, handled, loaded, palette, settled
+from ui_support import CLOCK, browser_ready, demo_copy, handled, loaded, palette, raised, settled
 
 from claude_tui.core import index
 from claude_tui.core.index import cache_dir
@@ -196,7 +196,7 @@ async def test_the_tree_filter_takes_any_word_says_when_nothing_matches_and_back
         await pilot.press("1", *"project")  # p, r and o act on a message in the conversation, not here
         await settled(pilot, lambda: tree.filter_text == "project")
         assert [str(n.label) for n in tree.root.children] == ["No project matches “project”"]
-        assert not app._notifications  # no "Select a message first"
+        assert not raised(app)  # no "Select a message first"
         await pilot.press("enter", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace")
         await settled(pilot, lambda: tree.filter_text == "p")
         assert [str(n.label).split()[0] for n in tree.root.children] == ["notes-api"]
@@ -497,7 +497,7 @@ async def test_first_run_says_which_folder_was_meant(tmp_path: Path) -> None:
         main = app.main
         await settled(pilot, lambda: main.has_class("-empty"))
         text = " ".join(str(main.query_one("#empty").render()).split())
-        assert not app._notifications  # the page says it: no toast says it again
+        assert not raised(app)  # the page says it: no toast says it again
     assert f"{home} is a Claude home, not its projects folder: try --projects-dir {home / 'projects'}" in text
     assert f"{project} holds session files itself, as one project's folder does: try --projects-dir" in text
     assert f"no projects folder at {tmp_path / 'gone'}" in text

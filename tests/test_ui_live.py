@@ -23,6 +23,7 @@ from ui_support import (
     find,
     loaded,
     palette,
+    raised,
     read_to_end,
     session_app,
     settled,
@@ -227,7 +228,7 @@ async def test_truncated_replaced_and_deleted_files(tmp_path: Path) -> None:
         assert "gamma" in pane(view)
         path.write_bytes(orjson.dumps(thread.records[0]) + b"\n")  # shrank: read again, and said so
         await settled(pilot, lambda: "gamma" not in pane(view) and "alpha" in pane(view))
-        assert [n.message for n in app._notifications] == [
+        assert [n.message for n in raised(app)] == [
             "The session file was rewritten or cut short: read again from its start"
         ]
         other = tmp_path / "other.jsonl"
@@ -305,7 +306,7 @@ async def test_scrolling_up_pauses_and_end_resumes(tmp_path: Path) -> None:
         size = path.stat().st_size  # cut short while paused: read again, nothing new below
         with path.open("r+b") as f:
             f.truncate(size * 3 // 4)
-        await settled(pilot, lambda: any("cut short" in n.message for n in app._notifications))
+        await settled(pilot, lambda: any("cut short" in n.message for n in raised(app)))
         await read_to_end(pilot, view)
         assert view.unseen == 0 and "new" not in status(app)
 
@@ -515,7 +516,7 @@ async def test_a_notice_of_the_index_is_shown_once_however_often_the_history_cha
             thread.prompt(f"session {n}")
             thread.write(folder / f"new{n}.jsonl")
             await settled(pilot, lambda before=before: len(sessions.shown) == before + 1)
-        assert [n.message for n in app._notifications].count(warning) == 1
+        assert [n.message for n in raised(app)].count(warning) == 1
 
 
 async def test_the_list_shows_what_another_claude_tui_indexed(roots: list[Path]) -> None:
@@ -611,7 +612,7 @@ async def test_following_paused_a_new_session_waits_for_end(roots: list[Path]) -
         assert view.follow_mode and not view.follow
         start_session_beside(current, "after /clear")
         told = f"A new session started in {app.main.query_one(ProjectTree).chosen.name}: end follows it"  # type: ignore[union-attr]
-        await settled(pilot, lambda: told in [n.message for n in app._notifications])
+        await settled(pilot, lambda: told in [n.message for n in raised(app)])
         await drained(pilot)  # (a switch would come with the news)
         assert view.session is current
         await pilot.press("end")
@@ -689,7 +690,7 @@ async def test_a_watcher_that_fails_says_so(tmp_path: Path, monkeypatch: pytest.
     app = session_app(path)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, app)
-        await settled(pilot, lambda: any("Not watching" in str(n.message) for n in app._notifications))
+        await settled(pilot, lambda: any("Not watching" in str(n.message) for n in raised(app)))
 
 
 async def test_pacer_folds_a_burst_into_few_runs() -> None:

@@ -25,6 +25,7 @@ from ui_support import (
     index_of,
     loaded,
     palette,
+    raised,
     session_app,
     settled,
 )
@@ -314,8 +315,8 @@ async def test_a_match_past_what_the_detail_view_shows_is_said_to_be_in_the_page
         assert bar._status_text() == "match 1 of 1 · past the pane: ⏎ opens it"
         await pilot.press("enter")
         await settled(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen._text)
-        await settled(pilot, lambda: app._notifications)
-        said = [n.message for n in app._notifications]
+        await settled(pilot, lambda: raised(app))
+        said = [n.message for n in raised(app)]
         assert said == ["The match is past the first 50,000 characters shown here: o opens it all in $PAGER"]
 
 
@@ -752,7 +753,7 @@ async def test_a_hit_on_another_branch_switches_to_the_branch_that_holds_it(tmp_
         entry = view.cursor
         assert entry is not None and "HIDDENNEEDLE" in entry.message.plain_text
         assert view.session.branch_of(outer) == 0 and view.session.branch_of(inner) == 0
-        said = [n.message for n in app._notifications]
+        said = [n.message for n in raised(app)]
         assert "Switched to the branch that holds this message" in said
         assert not [m for m in said if "another branch" in m]
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.command import CommandInput, CommandList, CommandPalette
+from textual.notifications import Notification
 
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.clock import Clock
@@ -51,6 +52,11 @@ def demo_copy(tmp_path: Path) -> Path:
     for path in target.rglob("*"):
         os.utime(path, (DEMO_MTIME, DEMO_MTIME))
     return target / "projects"
+
+
+def raised(app: ClaudeTUI) -> list[Notification]:
+    """Every notification `app` raised, those gone since too (kept by conftest's `_notifications_kept`)."""
+    return list(getattr(app._notifications, "raised", []))
 
 
 def session_app(path: Path, **kw: Any) -> ClaudeTUI:
