@@ -1176,3 +1176,16 @@ async def test_the_cursor_on_the_bottom_row_stays_in_view_when_a_bar_takes_a_lin
         await pilot.pause()
         assert view.cursor_index == len(view.entries) - 1 and bottom_in_view()
 
+
+async def test_the_scrollbar_s_thumb_is_where_the_view_is_once_the_bar_shows() -> None:
+    """A scroll made while the bar is still hidden (the pane just grew past the screen, not laid out yet: a
+    search hit opened as its session is read) left the thumb at the top (the snapshot of a hit in a subagent
+    drew it there one time in three)."""
+    app = session_app(demo("67df"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        assert view.scroll_y == 0 and view.max_scroll_y > 10
+        view.show_vertical_scrollbar = False  # not laid out since it grew
+        view.scroll_to(y=10, animate=False, immediate=True, force=True)
+        await pilot.pause()  # laid out: the bar shows
+        assert view.show_vertical_scrollbar and view.vertical_scrollbar.position == view.scroll_y == 10
