@@ -334,7 +334,9 @@ def test_a_damaged_page_met_when_reading_has_the_index_rebuilt(
         assert out.count("All green") == 2 and "1 project, 2 sessions" in out
         mended += "index damaged (database disk image is malformed): rebuilt" in err
         path.write_bytes(data)
-    assert pages > 4 and mended >= 1  # (damage met when opening rebuilds silently; an unused page harms nothing)
+    # the text database's damage is met by the search; the index's own, as early as opening it (rebuilt silently)
+    # or by the listing: which of its pages does depends on its layout (the temporary folder's path is in it)
+    assert pages > 4 and (mended >= 1 or name == DB_NAME)
     lib = Library([root])
     lib.reload()
     assert len(hits(lib, "green")) == 2

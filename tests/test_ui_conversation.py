@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
+import time
 from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
@@ -916,9 +918,8 @@ async def test_the_header_says_how_far_a_big_read_has_got(tmp_path: Path, monkey
     assert "200 prompts" in header and "reading" not in header and "so far" not in header
 
 
-def slow_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, threading.Event]:
-    """A session of 200 turns read in small batches, its rows made one a frame; after its first three batches
-    the read waits for the event returned, which the test sets once it has done what it does meanwhile."""
+def slow_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A session of 200 turns read in small batches, its rows made one a frame: the read takes many frames."""
     thread = Thread()
     for i in range(200):
         thread.prompt(f"step {i}")
@@ -927,28 +928,26 @@ def slow_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, th
     for name, value in (("FIRST_BATCH", 65536), ("BATCH", 262144), ("APPLY_MOST", 1), ("APPLY_EVERY", 0.0)):
         monkeypatch.setattr(f"claude_tui.ui.widgets.conversation.{name}", value)
     poll = SessionTail.poll
-    go, polls = threading.Event(), []
 
-    def held(self: SessionTail, limit: int) -> Any:
-        polls.append(limit)
-        if len(polls) > 3:
-            go.wait(30)  # a slow disk, whatever the machine
+    def slowly(self: SessionTail, limit: int) -> Any:
+        time.sleep(0.05)  # a slow disk, whatever the machine
         return poll(self, limit)
 
-    monkeypatch.setattr(SessionTail, "poll", held)
-    return thread.write(tmp_path / "projects" / "-home-u-big" / "big.jsonl"), go
+    monkeypatch.setattr(SessionTail, "poll", slowly)
+    return thread.write(tmp_path / "projects" / "-home-u-big" / "big.jsonl")
 
 
 async def test_g_while_a_session_is_read_goes_to_its_real_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path, go = slow_read(tmp_path, monkeypatch)
-    app = session_app(path)
+    app = session_app(slow_read(tmp_path, monkeypatch))
     async with app.run_test(size=SIZE) as pilot:
         view = app.screen.query_one(ConversationView)
-        await settled(pilot, lambda: len(view.entries) > 3)
-        view.action_last()  # G
+        deadline = time.monotonic() + 20
+        while not (view.reading and len(view.entries) > 3):  # not `settled`: its last pause may see the read out
+            assert time.monotonic() < deadline, "timed out"
+            await asyncio.sleep(0.01)
+        view.action_last()  # G (a pilot's key press waits for the app to be idle: the read's end)
         early = len(view.entries)
         assert view.reading
-        go.set()
         await settled(pilot, lambda: not view.reading)
         await pilot.pause()
         assert early < len(view.entries) == 800 and view.cursor is view.entries[-1], early
@@ -958,17 +957,14 @@ async def test_a_search_hit_opened_while_its_session_is_read_is_shown_once_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Its message read but its row not made yet: it waited for neither, and said "another branch"."""
-    path, go = slow_read(tmp_path, monkeypatch)
+    path = slow_read(tmp_path, monkeypatch)
     library = Library([tmp_path / "projects"], tmp_path / "cache")
     library.refresh()
     [hit] = library.search("part199", kind="tool_input")
     app = session_app(path)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         view = app.screen.query_one(ConversationView)
-        await settled(pilot, lambda: view.entries)
-        assert view.reading
         app.main.open_hit(hit)
-        go.set()
         await settled(pilot, lambda: not view.reading and app.main._hit is None)
         await pilot.pause()
         assert view.cursor is not None and view.cursor.call is not None and "part199" in str(view.cursor.call.input)
