@@ -16,6 +16,7 @@ from claude_tui.cli import main
 from claude_tui.core import files, forked
 from tests.jsonl import Thread, text
 from tests.library_data import Writer
+from tests.usage_count import counts_of, objects, requests, tokens
 
 
 def run(
@@ -322,8 +323,10 @@ def test_stats_on_real_sessions(real_projects: Path) -> None:
     out = run("stats", "--json", *files)
     assert out.returncode == 0, out.stderr
     rows = [orjson.loads(line) for line in out.stdout.splitlines()]
-    assert len(rows) == len(files)
-    assert all(r["records"] > 0 for r in rows)
+    assert [r["session_id"] for r in rows] == [Path(f).stem for f in files]
+    for row, file in zip(rows, files, strict=True):  # counted on their own (tests/usage_count.py)
+        assert row["records"] == sum(1 for _ in objects(Path(file))), file
+        assert counts_of(row["tokens"]) == tokens(requests([Path(file)])), file
 
 
 def test_stats_human_output_is_one_block_per_session(tmp_path: Path) -> None:

@@ -10,11 +10,9 @@ from __future__ import annotations
 import errno
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -61,11 +59,9 @@ def deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def cli(*args: str, user: int | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """Run `claude-tui ARGS` in a subprocess (as `user`, through setpriv, when given)."""
-    cmd = [sys.executable, "-m", "claude_tui", *args]
-    if user is not None:
-        cmd = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *cmd]
+def cli(*args: str, as_user: list[str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Run `claude-tui ARGS` in a subprocess (after `as_user`: see conftest's `unprivileged`)."""
+    cmd = [*(as_user or []), sys.executable, "-m", "claude_tui", *args]
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=env)
 
@@ -357,23 +353,6 @@ def test_strange_neighbours_never_hang_or_break_a_session(tmp_path: Path) -> Non
 # ---------------------------------------------------------------- permission denied, for real
 
 
-@pytest.fixture
-def as_nobody() -> Iterator[tuple[int, Path]]:
-    """A folder that an unprivileged user can enter, and that user's uid; skips where this cannot be done."""
-    if os.geteuid() != 0 or shutil.which("setpriv") is None:
-        pytest.skip("needs root and setpriv to run a check as an unprivileged user")
-    nobody = 65534
-    probe = cli("--version", user=nobody, timeout=30)
-    if probe.returncode != 0:
-        pytest.skip(f"cannot run claude-tui as uid {nobody}: {probe.stderr.strip()[:200]}")
-    folder = Path(tempfile.mkdtemp(prefix="claude-tui-perm-"))
-    folder.chmod(0o755)
-    try:
-        yield nobody, folder
-    finally:
-        shutil.rmtree(folder)  # as root, whatever the modes inside
-
-
 def _session(folder: Path, name: str = "s.jsonl", session_id: str = "s") -> Path:
     t = Thread(session_id=session_id)
     t.prompt("hello")
@@ -384,40 +363,40 @@ def _session(folder: Path, name: str = "s.jsonl", session_id: str = "s") -> Path
     return path
 
 
-def test_permission_denied_on_a_file(as_nobody: tuple[int, Path]) -> None:
-    user, folder = as_nobody
+def test_permission_denied_on_a_file(unprivileged: tuple[list[str], Path]) -> None:
+    as_user, folder = unprivileged
     path = _session(folder / "-home-u-p")
     path.chmod(0)
     for command in (["stats"], ["stats", "--json"], ["export"]):
-        assert_one_line_error(cli(*command, str(path), user=user), "permission denied")
+        assert_one_line_error(cli(*command, str(path), as_user=as_user), "permission denied")
 
 
-def test_permission_denied_on_a_folder(as_nobody: tuple[int, Path]) -> None:
-    user, folder = as_nobody
+def test_permission_denied_on_a_folder(unprivileged: tuple[list[str], Path]) -> None:
+    as_user, folder = unprivileged
     path = _session(folder / "-home-u-p")
     path.parent.chmod(0)
     for command in (["stats"], ["export"]):
-        assert_one_line_error(cli(*command, str(path), user=user), "permission denied")
-    out = cli("stats", "s", "--projects-dir", str(folder), user=user)  # the folder cannot be listed
+        assert_one_line_error(cli(*command, str(path), as_user=as_user), "permission denied")
+    out = cli("stats", "s", "--projects-dir", str(folder), as_user=as_user)  # the folder cannot be listed
     assert_one_line_error(out, "no session matches 's'")
 
 
-def test_a_folder_that_cannot_be_listed_still_serves_its_files(as_nobody: tuple[int, Path]) -> None:
-    user, folder = as_nobody
+def test_a_folder_that_cannot_be_listed_still_serves_its_files(unprivileged: tuple[list[str], Path]) -> None:
+    as_user, folder = unprivileged
     path = _session(folder / "-home-u-p")
     path.parent.chmod(0o311)  # enter, but not list: no summaries, no index hint, the file itself is read
-    out = cli("stats", "--json", str(path), user=user)
+    out = cli("stats", "--json", str(path), as_user=as_user)
     assert out.returncode == 0, out.stderr
     assert orjson.loads(out.stdout)["records"] == 2
 
 
-def test_permission_denied_on_a_subagent_file(as_nobody: tuple[int, Path]) -> None:
-    user, folder = as_nobody
+def test_permission_denied_on_a_subagent_file(unprivileged: tuple[list[str], Path]) -> None:
+    as_user, folder = unprivileged
     path = _session(folder / "-home-u-p", "main.jsonl", "main")
     agent = _session(folder / "-home-u-p" / "main" / "subagents", "agent-a1.jsonl", "main")
     agent.parent.parent.chmod(0o755)
     agent.chmod(0)
-    out = cli("stats", "--json", str(path), user=user)
+    out = cli("stats", "--json", str(path), as_user=as_user)
     assert out.returncode == 0, out.stderr
     facts = orjson.loads(out.stdout)
     assert facts["problems"] == ["agent-a1.jsonl: permission denied"] and facts["records"] == 2

@@ -85,7 +85,7 @@ def test_demo_in_a_real_terminal(terminal: Terminal) -> None:
     terminal.keys("1", "j")  # from feature-auth down to scratch
     terminal.wait_for("port 5432")
     terminal.keys("q")
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 20
     while terminal.alive() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not terminal.alive()

@@ -13,6 +13,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import markdown_it
 import orjson
 import pytest
 from hypothesis import given, settings
@@ -24,8 +25,6 @@ from claude_tui.core.files import agent_files, read_session
 from claude_tui.core.sanitize import visible_controls
 from claude_tui.core.stats import human_size
 from claude_tui.writing import write_export
-
-markdown_it = pytest.importorskip("markdown_it")
 
 MODEL = "claude-sonnet-4-20250514"
 SCRIPT = "<script>alert(1)</script>"

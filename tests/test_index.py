@@ -115,6 +115,20 @@ def test_the_list_and_stats_count_a_streamed_message_alike(tmp_path: Path) -> No
     assert listed.tokens == 15
 
 
+def test_the_list_and_stats_count_no_failed_call_for_an_error_whose_call_is_not_in_the_file(tmp_path: Path) -> None:
+    """A file that holds the error result of a call it does not hold (its start lost): no failed call of this
+    session, in the index as in the model; its own failed call counts."""
+    root = tmp_path / "projects"
+    w = Writer("cut")
+    w.prompt("go on")
+    result = {"type": "tool_result", "tool_use_id": "toolu_01Elsewhere", "content": "Exit code 1", "is_error": True}
+    w._rec("user", message={"role": "user", "content": [result]})
+    w.tool("Bash", {"command": "false"}, "Exit code 1", error=True)
+    path = w.write(root / "p")
+    [listed] = fresh(root, tmp_path, "c").projects[0].sessions
+    assert listed.tool_errors == session_stats(read_session(path))["tool_errors"] == 1
+
+
 def test_the_summary_written_last_titles_its_session(tmp_path: Path) -> None:
     """Two files summarize one leaf: the summary written last wins, whichever file's name sorts last."""
     root = tmp_path / "projects"
@@ -320,7 +334,9 @@ def test_a_damaged_page_met_when_reading_has_the_index_rebuilt(
         assert out.count("All green") == 2 and "1 project, 2 sessions" in out
         mended += "index damaged (database disk image is malformed): rebuilt" in err
         path.write_bytes(data)
-    assert pages > 4 and (mended or name == DB_NAME)  # the index's own damage may show as early as opening it
+    # the text database's damage is met by the search; the index's own, as early as opening it (rebuilt silently)
+    # or by the listing: which of its pages does depends on its layout (the temporary folder's path is in it)
+    assert pages > 4 and (mended >= 1 or name == DB_NAME)
     lib = Library([root])
     lib.reload()
     assert len(hits(lib, "green")) == 2
@@ -489,7 +505,7 @@ def test_a_worker_whose_parent_is_gone_stops(tmp_path: Path) -> None:
     pid = pids.get()
     parent.join()
     try:
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while _running(pid) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not _running(pid)
@@ -574,17 +590,27 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, w
     monkeypatch.setattr(index_module, "COMMIT_EVERY", 0)
     _in_workers(monkeypatch, workers)
     run_job = index_module.run_job
+    started, interrupted = tmp_path / "started", tmp_path / "interrupted"
+    started.mkdir()
 
-    def slow_job(*args: object) -> object:  # workers are forked: they run this too
-        time.sleep(0.02)  # so that the interrupt comes while files are left to read
+    def held_job(*args: object) -> object:  # workers are forked: they run this too
+        """The first few files are read at once, the others once the interrupt came: files are left to read,
+        however fast the workers and however slow the parent."""
+        if len(list(started.iterdir())) >= 4:
+            for _ in range(3000):  # (time.monotonic is the fake clock below)
+                if interrupted.exists():
+                    break
+                time.sleep(0.01)
+        (started / f"{os.getpid()}-{time.perf_counter_ns()}").touch()
         yield from run_job(*args)
 
-    monkeypatch.setattr(index_module, "run_job", slow_job)
+    monkeypatch.setattr(index_module, "run_job", held_job)
     calls = []
 
     def interrupt(p: Progress) -> None:
         calls.append(p.files_done)
         if len(calls) == 2:
+            interrupted.touch()
             raise KeyboardInterrupt
 
     monkeypatch.setattr(index_module.time, "monotonic", _ticking())

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -186,14 +188,25 @@ def test_a_missing_file_is_told_by_the_error_not_its_wording(tmp_path: Path) -> 
     assert not caught.value.missing and not reader.missing
 
 
-def test_permission_denied(tmp_path: Path) -> None:
-    if os.geteuid() == 0:
-        pytest.skip("root reads everything")
-    path = tmp_path / "s.jsonl"
+#: Reads the file named by its argument, and prints why it cannot.
+READ = """
+import sys
+from claude_tui.core.reader import Reader, ReadError
+try:
+    Reader(sys.argv[1]).read()
+except ReadError as exc:
+    print(f"ReadError: {exc}")
+"""
+
+
+def test_permission_denied(unprivileged: tuple[list[str], Path]) -> None:
+    """As a user the file's modes deny (root reads everything: as root, the read runs as nobody)."""
+    as_user, folder = unprivileged
+    path = folder / "s.jsonl"
     path.write_bytes(b"{}\n")
     path.chmod(0)
-    with pytest.raises(ReadError, match="permission denied"):
-        Reader(str(path)).read()
+    out = subprocess.run([*as_user, sys.executable, "-c", READ, str(path)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.startswith("ReadError: ") and "permission denied" in out.stdout, out
 
 
 def test_reading_never_changes_the_file(tmp_path: Path) -> None:

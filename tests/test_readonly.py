@@ -161,13 +161,26 @@ def test_the_code_opens_files_only_through_open_readonly() -> None:
         assert not re.search(r"(?<![\w.])open\(", source), f"{path.name}: use reader.open_readonly"
 
 
-async def test_the_app_browsing_and_following_never_touches_the_history(history: Path, env: dict[str, str]) -> None:
+async def test_the_app_browsing_and_following_never_touches_the_history(
+    history: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The app on the copied history: the library read and indexed, sessions opened one after another,
     a tool call's detail, then a session opened at its end to follow it."""
-    from ui_support import CLOCK, browser_ready, loaded, settled
+    from ui_support import CLOCK, browser_ready, drained, loaded, settled
 
+    from claude_tui.ui import live
     from claude_tui.ui.app import ClaudeTUI
     from claude_tui.ui.widgets.detail import DetailScreen
+
+    watching: list[Path] = []  # the roots the app watches, once its watcher is loaded
+    watch_roots = live.watch_roots
+
+    async def watched(roots: list[Path], *args: Any) -> Any:
+        watching.extend(roots)
+        async for changes in watch_roots(roots, *args):
+            yield changes
+
+    monkeypatch.setattr(live, "watch_roots", watched)
 
     # Indexed first: the app's own first indexing uses worker processes, which cannot start under Textual's
     # captured stderr (fileno() is -1: "bad value(s) in fds_to_keep"), an index bug reported separately.
@@ -191,5 +204,7 @@ async def test_the_app_browsing_and_following_never_touches_the_history(history:
         view = await loaded(pilot, app)
         await settled(pilot, lambda: not view.reading)
         assert view.session is not None and view.session.records > 50
-        await pilot.pause(0.3)
+        # following: the watcher up, the read it asks for then done, the index brought up to date
+        await settled(pilot, lambda: watching and not view.reading and app.main._up_to_date)
+        await drained(pilot)
     assert snapshot(history.parent) == before

@@ -10,11 +10,13 @@ import orjson
 import pytest
 
 from claude_tui.core.files import agent_files, read_session, session_files
+from claude_tui.core.library import Library
 from claude_tui.core.model import Kind
 from claude_tui.core.reader import Reader
 from claude_tui.core.session import Session
 from claude_tui.core.stats import session_stats
 from tests.test_session import describe
+from tests.usage_count import cost, counts_of, requests, subagent_files, tokens
 
 
 def all_files(root: Path) -> list[Path]:
@@ -39,11 +41,29 @@ def test_every_file_parses_and_no_record_is_lost(real_projects: Path) -> None:
         assert session.malformed_lines == 0, path
 
 
+#: The genuine forks of the corpus (two prompts, an edited one, with one parent), read off the files by hand:
+#: the session, the parent, the lines of the prompts that follow it. Local commands run as siblings are no fork.
+FORKS = {
+    ("8c870161", "17a95485", (4, 57)),
+    ("03eb5929", "eb84e3ee", (18, 38)),
+    ("1240745b", "bc3d3102", (1815, 1819)),
+    ("719f12f0", "2e893ae0", (128, 131)),
+    ("59074ea8", "c7441076", (703, 706)),
+    ("59074ea8", "9ea41ca8", (1129, 1133)),
+    ("d8fbf478", "c9790291", (1310, 1314)),
+    ("3bf1b605", "9d1f8ede", (114, 117)),
+}
+
+
 def test_invariants_on_every_session(real_projects: Path) -> None:
+    forks = set()
     for project in sorted(p for p in real_projects.iterdir() if p.is_dir()):
         for path in session_files(project):
             s = read_session(path)
             facts = session_stats(s)
+            forks |= {
+                (path.name[:8], (f.parent or "")[:8], tuple(m.span.line_no for m in f.heads if m.span)) for f in s.forks
+            }
             # Pairing is complete wherever a result exists.
             for call in s.calls.values():
                 assert (call.result is not None) == (call.id in s.result_ids), (path, call.id)
@@ -59,6 +79,47 @@ def test_invariants_on_every_session(real_projects: Path) -> None:
             assert len([a for a in s.subagents if a.source == "file"]) == len(agent_files(path)), path
             visible = s.visible()
             assert all(m.kind is not Kind.TOOL_RESULT for m in visible)
+    assert forks == FORKS
+
+
+#: Sessions whose figures are known to differ from the independent count, and why. Fixed, a case fails here
+#: until it is taken out.
+COUNTED_WRONG = {
+    # A /btw side question's replay of the session is left out whole, but one message's last chunks are only in
+    # the replays: the session file has its first chunk (24 output tokens), the replays its last (555).
+    "e0f1ea34": "msg_01G817dh counts 24 output tokens, not 555",
+}
+
+
+def _same_cost(a: float | None, b: float | None) -> bool:
+    """Equal to the cent's ten-thousandth (the figures are rounded to 6 places, the sums made in another order)."""
+    return a is b is None or (a is not None and b is not None and abs(a - b) <= 1e-6)
+
+
+def test_tokens_and_cost_agree_with_a_count_of_their_own(real_projects: Path, tmp_path: Path) -> None:
+    """The model (stats) and the index (the list) count usage with the same code: a reader written for the test
+    (tests/usage_count.py) counts each session's tokens and cost from the files on its own, and both agree."""
+    lib = Library([real_projects], tmp_path / "cache")
+    lib.refresh()
+    listed = {info.file: info for project in lib.projects for info in project.sessions}
+    differ, compared = set(), 0
+    for project in sorted(p for p in real_projects.iterdir() if p.is_dir()):
+        for path in session_files(project):
+            stats = session_stats(read_session(path))
+            own, whole = requests([path]), requests([path, *subagent_files(path)])
+            info, total = listed[str(path)], tokens(whole)
+            agree = (
+                counts_of(stats["tokens"]) == tokens(own)
+                and counts_of(stats["tokens_with_subagents"]) == total
+                and info.tokens == sum(total) - total[4]  # (the 1-hour writes are of the cache writes)
+                and _same_cost(stats["cost_usd"], cost(own))
+                and _same_cost(stats["cost_with_subagents_usd"], cost(whole))
+                and _same_cost(info.cost_usd, cost(whole))
+            )
+            if not agree:
+                differ.add(path.name[:8])
+            compared += 1
+    assert compared > 100 and differ == set(COUNTED_WRONG)
 
 
 def test_subagents_link_to_their_task_calls(real_projects: Path) -> None:

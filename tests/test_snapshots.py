@@ -127,16 +127,26 @@ def _find(query: str) -> Callable[[Any, ClaudeTUI], Awaitable[None]]:
 
 
 def _search(query: str, *keys: str) -> Callable[[Any, ClaudeTUI], Awaitable[None]]:
-    """Search all sessions for `query`, then press `keys` (and wait for the hit opened)."""
+    """Search all sessions for `query`, then press `keys`, the last of which opens a hit (and wait until it is
+    shown)."""
 
     async def step(pilot: Any, app: ClaudeTUI) -> None:
         await pilot.press("ctrl+k", *query)
         screen = app.screen
         await settled(pilot, lambda: screen.hits and screen._shown == screen._token and screen._timer is None)
         if keys:
-            await pilot.press(*keys)
+            from claude_tui.ui.widgets.search_screen import HitList
+
+            await pilot.press(*keys[:-1])
+            hit = screen.hits[screen.query_one(HitList).cursor]  # the one the last key opens
+            await pilot.press(keys[-1])
             view = app.main.conversation
-            await settled(pilot, lambda: app.screen is app.main and app.main._hit is None and not view.reading)
+
+            def shown() -> bool:
+                opened = view.session is not None and Path(view.session.path) == hit.path
+                return opened and app.screen is app.main and app.main._hit is None and not view.reading
+
+            await settled(pilot, shown)
 
     return step
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from pathlib import Path
 
 import orjson
@@ -245,7 +246,7 @@ def test_a_flat_subagent_file_without_its_prompt_grows_under_the_only_running_ca
     with agent_path.open("ab") as f:
         f.write(sub.bytes())
     tail.poll()
-    assert call.subagent is None or len(call.subagent.messages) == 2
+    assert (len(call.subagent.messages) if call.subagent is not None else None) == (2 if running == 1 else None)
     t.records = []
     t.result("task0", "found", toolUseResult={"agentId": "c8d9b115", "status": "completed"})
     with path.open("ab") as f:
@@ -292,7 +293,7 @@ def test_batches_stream_a_big_file(tmp_path: Path) -> None:
 
 
 @pytest.mark.asyncio
-async def test_watch_reports_an_append_quickly(tmp_path: Path) -> None:
+async def test_watch_reports_an_append(tmp_path: Path) -> None:
     project = tmp_path / "projects" / "-p"
     project.mkdir(parents=True)
     path = project / "s.jsonl"
@@ -306,8 +307,10 @@ async def test_watch_reports_an_append_quickly(tmp_path: Path) -> None:
             stop.set()
 
     task = asyncio.create_task(watch())
-    await asyncio.sleep(0.3)
-    with path.open("ab") as f:
-        f.write(b'{"type":"user"}\n')
-    await asyncio.wait_for(task, 5)
+    deadline = time.monotonic() + 30
+    while not task.done():  # appends until the watcher (armed when it is) reports one: no guess at when
+        assert time.monotonic() < deadline, "no append reported"
+        with path.open("ab") as f:
+            f.write(b'{"type":"user"}\n')
+        await asyncio.wait([task], timeout=0.1)
     assert seen and path in seen[0].modified

@@ -20,7 +20,7 @@ from textual import events
 from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Input, Static, Tree
-from ui_support import CLOCK, browser_ready, demo_copy, handled, loaded, settled
+from ui_support import CLOCK, at_rest, browser_ready, demo_copy, handled, loaded, palette, raised, settled
 
 from claude_tui.core import index
 from claude_tui.core.files import read_session
@@ -32,13 +32,13 @@ from claude_tui.ui import main_screen
 from claude_tui.ui.app import ClaudeTUI, _help_sections
 from claude_tui.ui.config import is_key_name, load_config
 from claude_tui.ui.launch import DEMO_PROJECTS, parser
-from claude_tui.ui.main_screen import OPEN_DELAY, LibraryLoaded, MainScreen
+from claude_tui.ui.main_screen import LibraryLoaded, MainScreen
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.header import SessionHeader
 from claude_tui.ui.widgets.help import HelpScreen
 from claude_tui.ui.widgets.keybar import KeyBar
 from claude_tui.ui.widgets.projects import ProjectTree
-from claude_tui.ui.widgets.sessions import COLUMNS, SORTABLE, SessionList, cost_cell, model_of
+from claude_tui.ui.widgets.sessions import COLUMNS, SORTABLE, SessionList, cost_cell, model_of, quiet
 
 WIDE = (160, 40)
 
@@ -79,28 +79,36 @@ async def test_opens_on_the_newest_project_and_session(roots: list[Path]) -> Non
 
 
 async def test_a_first_index_shows_its_sessions_as_it_grows(roots: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(index, "COMMIT_EVERY", 0.0)  # every file committed on its own
+    """Each file committed and reported on its own, whatever the machine's speed: the list fills as the index
+    grows, and (the user moving nowhere) each listing shows the newest project listed so far."""
+    monkeypatch.setattr(index, "COMMIT_EVERY", 0.0)
+    monkeypatch.setattr(index, "REPORT_EVERY", 0.0)
     monkeypatch.setattr(main_screen, "LISTING_EVERY", 0.0)
-    shown: list[tuple[int, bool, str, str | None]] = []  # sessions listed, final, tree title, project chosen
+    shown: list[tuple[int, bool, str, str | None, str | None]] = []  # sessions listed, final, title, chosen, newest
     original = MainScreen.on_library_loaded
 
     def spy(screen: MainScreen, message: LibraryLoaded) -> None:
         original(screen, message)
         tree = screen.query_one(ProjectTree)
         chosen = str(tree.chosen.folder) if tree.chosen is not None else None
-        shown.append((sum(len(p.sessions) for p in tree.projects), message.final, str(tree.border_title), chosen))
+        listed = [(s.last_activity, str(p.folder)) for p in tree.projects for s in p.sessions if not quiet(s)]
+        newest = max(listed)[1] if listed else None
+        shown.append(
+            (sum(len(p.sessions) for p in tree.projects), message.final, str(tree.border_title), chosen, newest)
+        )
 
     monkeypatch.setattr(MainScreen, "on_library_loaded", spy)
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:
         await browser_ready(pilot, app)
-        total, final, title, _ = shown[-1]
+        total, final, title, last, _ = shown[-1]
         assert final and title == "Projects" and len(shown) > 1
-        growing = [(n, t) for n, f, t, _ in shown[:-1]]
-        assert all(not f for _, f, _, _ in shown[:-1])
+        growing = [(n, t) for n, f, t, *_ in shown[:-1]]
+        assert all(not f for _, f, *_ in shown[:-1])
         assert any(0 < n < total for n, _ in growing)  # some but not all, before the update ended
         assert all(t.startswith("Projects · indexing ") for n, t in growing if n)
-        assert len({c for *_, c in shown}) == 1  # the project chosen first stays chosen
+        assert all(chosen == newest for *_, chosen, newest in shown if newest)  # (before, only quiet ones)
+        assert last is not None and last.endswith("-worktrees-feature-auth")
 
 
 async def test_a_first_index_ends_on_the_newest_session_though_it_was_read_last(
@@ -190,7 +198,7 @@ async def test_the_tree_filter_takes_any_word_says_when_nothing_matches_and_back
         await pilot.press("1", *"project")  # p, r and o act on a message in the conversation, not here
         await settled(pilot, lambda: tree.filter_text == "project")
         assert [str(n.label) for n in tree.root.children] == ["No project matches “project”"]
-        assert not app._notifications  # no "Select a message first"
+        assert not raised(app)  # no "Select a message first"
         await pilot.press("enter", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace")
         await settled(pilot, lambda: tree.filter_text == "p")
         assert [str(n.label).split()[0] for n in tree.root.children] == ["notes-api"]
@@ -375,11 +383,14 @@ async def test_a_late_highlight_of_a_rebuilt_tree_chooses_nothing(roots: list[Pa
         view = await loaded(pilot, app)
         tree = app.main.query_one(ProjectTree)
         other = next(n for n in tree._rows() if n.data is not None and n.data.path != asked.project)
+        tree.focus()  # (a highlight the tree makes while it has not the focus is another test's)
+        await pilot.pause()
         tree.set_projects(tree.projects)  # rebuilt: `other` is a node of the tree before
         tree.post_message(Tree.NodeHighlighted(other))
-        await pilot.pause(0.3)
-        assert view.session is not None and str(view.session.path) == asked.file
+        await pilot.pause()  # the highlight is handled: what it chose, it would have chosen by now
         assert tree.chosen is not None and tree.chosen.path == asked.project
+        assert app.main.info is not None and app.main.info.file == asked.file
+        assert view.session is not None and str(view.session.path) == asked.file
 
 
 async def test_a_session_named_outside_the_library_stays_through_the_trees_own_highlights(
@@ -397,12 +408,13 @@ async def test_a_session_named_outside_the_library_stays_through_the_trees_own_h
         view = await loaded(pilot, app)
         await settled(pilot, lambda: app.projects)
         tree = app.main.query_one(ProjectTree)
-        await pilot.pause(0.2)
+        await pilot.pause()
         assert not tree.has_focus
+        chosen = tree.chosen.path if tree.chosen is not None else None
         for node in [n for n in tree._rows() if n.data is not None]:
             tree.move_cursor(node)  # as the tree does by itself: a NodeHighlighted of the cursor's node
-            await pilot.pause(0.1)
-        await pilot.pause(OPEN_DELAY + 0.2)
+            await pilot.pause()  # handled: what it chose, it would have chosen by now
+            assert (tree.chosen.path if tree.chosen is not None else None) == chosen
         assert view.session is not None and Path(view.session.path) == outside
         tree.focus()  # the user moving the cursor still chooses
         await pilot.press("g")
@@ -487,7 +499,7 @@ async def test_first_run_says_which_folder_was_meant(tmp_path: Path) -> None:
         main = app.main
         await settled(pilot, lambda: main.has_class("-empty"))
         text = " ".join(str(main.query_one("#empty").render()).split())
-        assert not app._notifications  # the page says it: no toast says it again
+        assert not raised(app)  # the page says it: no toast says it again
     assert f"{home} is a Claude home, not its projects folder: try --projects-dir {home / 'projects'}" in text
     assert f"{project} holds session files itself, as one project's folder does: try --projects-dir" in text
     assert f"no projects folder at {tmp_path / 'gone'}" in text
@@ -513,8 +525,7 @@ async def test_help_lists_every_binding_with_its_id(roots: list[Path]) -> None:
         assert app.focused is not before
         await pilot.press("shift+tab")
         assert app.focused is before
-        await pilot.press("ctrl+p", *"keys")  # the palette's Keys: the same screen, not Textual's panel
-        await pilot.pause(0.5)
+        await palette(pilot, app, "keys")  # the palette's Keys: the same screen, not Textual's panel
         await pilot.press("enter")
         await settled(pilot, lambda: isinstance(app.screen, HelpScreen))
 
@@ -554,14 +565,11 @@ async def test_palette_jumps_to_a_session_by_name(roots: list[Path]) -> None:
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:
         view = await browser_ready(pilot, app)
-        await pilot.press("ctrl+p")
-        await pilot.press(*"bike rides")
-        await pilot.pause(0.5)
+        await palette(pilot, app, "bike rides")
         await pilot.press("enter")
         await settled(pilot, lambda: view.session is not None and view.session.id.startswith("d2880ff3"))
         assert app.main.query_one(ProjectTree).chosen.name == "scratch"  # type: ignore[union-attr]
-        await pilot.press("ctrl+p", *"fahrenheit")  # past the part of the title the palette shows
-        await pilot.pause(0.5)
+        await palette(pilot, app, "fahrenheit")  # past the part of the title the palette shows
         await pilot.press("enter")
         await settled(pilot, lambda: view.session is not None and view.session.id.startswith("dce61781"))
 
@@ -630,8 +638,8 @@ async def test_palette_runs_every_action(roots: list[Path]) -> None:
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:
         view = await browser_ready(pilot, app)
-        await pilot.press("3", "ctrl+p", *"hide dim rows")
-        await pilot.pause(0.5)
+        await pilot.press("3")
+        await palette(pilot, app, "hide dim rows")
         await pilot.press("enter")
         await settled(pilot, lambda: view.hide_quiet)
 
@@ -684,8 +692,7 @@ async def test_escape_clears_the_session_filter_from_the_list(roots: list[Path])
     async with app.run_test(size=WIDE) as pilot:
         await browser_ready(pilot, app)
         sessions = app.main.query_one(SessionList)
-        await pilot.press("ctrl+p", *"project weather")
-        await pilot.pause(0.5)
+        await palette(pilot, app, "project weather")
         await pilot.press("enter")
         await settled(pilot, lambda: len(sessions.shown) == 3)
         await pilot.press(*"rich", "down")
@@ -701,8 +708,7 @@ async def test_a_project_jumped_to_while_zoomed_shows_its_list(roots: list[Path]
         await browser_ready(pilot, app)
         await pilot.press("3", "z") if size == WIDE else await pilot.press("enter")
         await settled(pilot, lambda: app.main.has_class("-zoomed"))
-        await pilot.press("ctrl+p", *"project weather")
-        await pilot.pause(0.5)
+        await palette(pilot, app, "project weather")
         await pilot.press("enter")
         sessions = app.main.query_one(SessionList)
         await settled(pilot, lambda: len(sessions.shown) == 3)
@@ -713,8 +719,7 @@ async def test_palette_jump_shows_the_session_at_80x24(roots: list[Path]) -> Non
     app = browser(roots)
     async with app.run_test(size=(80, 24)) as pilot:
         view = await browser_ready(pilot, app)
-        await pilot.press("ctrl+p", *"bike rides")
-        await pilot.pause(0.5)
+        await palette(pilot, app, "bike rides")
         await pilot.press("enter")
         await settled(pilot, lambda: view.session is not None and view.session.id.startswith("d2880ff3"))
         assert app.main.has_class("-zoomed") and view.has_focus and view.region
@@ -727,8 +732,7 @@ async def test_palette_jump_names_the_project_over_the_list(roots: list[Path], s
         view = await browser_ready(pilot, app)
         sessions = app.main.query_one(SessionList)
         assert str(sessions.border_title).endswith("/feature-auth")
-        await pilot.press("ctrl+p", *"bike rides")
-        await pilot.pause(0.5)
+        await palette(pilot, app, "bike rides")
         await pilot.press("enter")
         await settled(pilot, lambda: view.session is not None and view.session.id.startswith("d2880ff3"))
         assert str(sessions.border_title) == "Sessions · /home/ada/scratch"
@@ -758,8 +762,7 @@ async def test_filtering_the_list_shows_the_highlighted_session(roots: list[Path
     async with app.run_test(size=WIDE) as pilot:
         view = await browser_ready(pilot, app)
         sessions = app.main.query_one(SessionList)
-        await pilot.press("ctrl+p", *"project weather")
-        await pilot.pause(0.5)
+        await palette(pilot, app, "project weather")
         await pilot.press("enter")
         await settled(pilot, lambda: view.session is not None and view.session.id.startswith("36630c25"))
         await pilot.press(*"scaffold")
@@ -825,8 +828,7 @@ async def test_a_key_typed_right_after_a_pane_key_goes_to_the_pane_it_chose(
 
 
 def _shows_chosen(view: ConversationView, sessions: SessionList) -> bool:
-    """The conversation shows the session the list's cursor is on (on a busy machine, OPEN_DELAY after it was
-    chosen may not be enough)."""
+    """The conversation shows the session the list's cursor is on (it opens OPEN_DELAY after it was chosen)."""
     return sessions.chosen is None or (view.session is not None and view.session.id == sessions.chosen.id)
 
 
@@ -844,16 +846,14 @@ async def _after_keys(
             await pilot.press("1", "slash", *"weather", "enter")  # a project of several sessions
             await settled(pilot, lambda: len(sessions.shown) > 1 and view.session is not None)
         await pilot.press(pane, *typed)
-        await pilot.pause(3 * OPEN_DELAY)  # a session chosen in the list opens after OPEN_DELAY
-        await settled(pilot, lambda: not view.reading and _shows_chosen(view, sessions))
+        await settled(pilot, lambda: at_rest(app) and not view.reading and _shows_chosen(view, sessions))
         for key in burst:
             if fast:  # all in the queue before the first is handled, as over SSH
                 app.post_message(events.Key(key, key if len(key) == 1 else None))
             else:
                 await pilot.press(key)
         await handled(pilot, app)
-        await pilot.pause(3 * OPEN_DELAY)  # a session chosen in the list opens after OPEN_DELAY
-        await settled(pilot, lambda: not view.reading and _shows_chosen(view, sessions))
+        await settled(pilot, lambda: at_rest(app) and not view.reading and _shows_chosen(view, sessions))
         box = app.main.query("#projects-filter" if pane == "1" else "#sessions-filter")
         focused = app.focused.id if app.focused else None
         session = view.session.id if view.session else None
@@ -976,7 +976,6 @@ def test_palette_match_finds_every_word() -> None:
 
 async def test_palette_never_fuzzy_matches_long_texts(roots: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
     """Textual's fuzzy search tries every placement of the query's letters: minutes on a long title and query."""
-    from textual.command import CommandList
     from textual.fuzzy import FuzzySearch
 
     given: list[int] = []
@@ -990,10 +989,7 @@ async def test_palette_never_fuzzy_matches_long_texts(roots: list[Path], monkeyp
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:
         await browser_ready(pilot, app)
-        await pilot.press("ctrl+p", *"a token auth post a")
-        found = app.screen.query_one(CommandList)
-        await settled(pilot, lambda: found.option_count > 0)
-        await pilot.pause(0.3)
+        found = await palette(pilot, app, "a token auth post a")
         assert found.option_count == 1 and "Add token auth" in str(found.get_option_at_index(0).prompt)
         assert given and max(given) <= 80
 
@@ -1240,15 +1236,16 @@ async def test_a_move_in_the_list_right_after_choosing_a_project_is_not_undone_b
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:
         view = await browser_ready(pilot, app)
-        late = lambda callback, *args: app.main.set_timer(0.1, lambda: callback(*args))  # noqa: E731
-        monkeypatch.setattr(app.main, "call_after_refresh", late)  # the next refresh comes late
-        monkeypatch.setattr(main_screen, "OPEN_DELAY", 0.01)  # and the move's open before it
+        held: list[tuple[Any, tuple[Any, ...]]] = []  # the next refresh comes late: after the move's open
+        monkeypatch.setattr(app.main, "call_after_refresh", lambda callback, *args: held.append((callback, args)))
         tree, sessions = app.main.query_one(ProjectTree), app.main.query_one(SessionList)
         await pilot.press("1")
         for key in ("j", "enter", "j"):
             app.post_message(events.Key(key, key if len(key) == 1 else None))
-        await handled(pilot, app)
-        await pilot.pause(0.3)
+        await settled(pilot, lambda: sessions.cursor == 1 and app.main.info is sessions.chosen and not view.reading)
+        assert held
+        for callback, args in held:  # the refresh
+            callback(*args)
         await settled(pilot, lambda: not view.reading)
         assert tree.chosen is not None and tree.chosen.name == "weather-cli" and sessions.cursor == 1
         assert sessions.chosen is not None and view.session is not None and view.session.id == sessions.chosen.id

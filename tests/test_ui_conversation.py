@@ -15,7 +15,7 @@ import pytest
 from jsonl import Thread, text, tool_use
 from textual import events
 from textual.widgets import Input, Static
-from ui_support import demo, demo_copy, find, handled, index_of, loaded, session_app, settled
+from ui_support import demo, demo_copy, find, handled, index_of, loaded, raised, session_app, settled
 
 from claude_tui.core.files import read_session
 from claude_tui.core.library import Library
@@ -162,7 +162,7 @@ async def test_quiet_rows_hide_and_compactions_jump() -> None:
         assert view.cursor is after  # the row under the cursor hidden: the next one is marked
         await pilot.press("full_stop")
         assert any(e.message.kind in QUIET_KINDS for e in view.entries)
-        assert [n.message for n in app._notifications] == ["Dim rows hidden", "Dim rows shown"]
+        assert [n.message for n in raised(app)] == ["Dim rows hidden", "Dim rows shown"]
     app = session_app(demo("da41"))
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
@@ -394,16 +394,14 @@ async def test_copy_actions(monkeypatch: pytest.MonkeyPatch) -> None:
         await pilot.press("y")  # on a tool call: its whole output, as the detail view copies it
         await settled(pilot, lambda: len(copied) == 3)
         assert copied[2] == view.entries[call].call.result.text and copied[2] not in copied[0]
-        assert app._notifications and list(app._notifications)[-1].message.startswith(
-            f"Copied the {view.entries[call].call.name} output ("
-        )
+        assert raised(app) and raised(app)[-1].message.startswith(f"Copied the {view.entries[call].call.name} output (")
         await pilot.press("o")
         await settled(pilot, lambda: paged)
         assert paged == [copied[2]]
         monkeypatch.setattr(main_screen, "BIG_COPY", len(copied[2]) - 1)  # a copy a terminal may drop: said so
         await pilot.press("y")
         await settled(pilot, lambda: len(copied) == 4)
-        told = list(app._notifications)[-1]
+        told = raised(app)[-1]
         assert told.severity == "warning" and "a terminal may refuse one this big; o pages it" in told.message
     assert len(read_in) == 3 and threading.get_ident() not in read_in  # never on the screen's thread
 
@@ -1065,7 +1063,7 @@ async def test_a_search_hit_opened_while_its_session_is_read_is_shown_once_read(
         await settled(pilot, lambda: not view.reading and app.main._hit is None)
         await pilot.pause()
         assert view.cursor is not None and view.cursor.call is not None and "part199" in str(view.cursor.call.input)
-        assert not [n.message for n in app._notifications if "branch" in n.message]
+        assert not [n.message for n in raised(app) if "branch" in n.message]
 
 
 async def test_subagents_no_call_started_come_last_under_a_marker_that_opens(real_projects: Path) -> None:
@@ -1149,7 +1147,7 @@ async def test_a_jump_to_what_the_pane_filter_hides_shows_everything(real_projec
         view = await loaded(pilot, app)
 
         def told() -> str:
-            return list(app._notifications)[-1].message
+            return raised(app)[-1].message
 
         async def jump(keys: tuple[str, ...], key: str, landed: Callable[[Entry], bool], what: str) -> None:
             await pilot.press(*keys)
@@ -1269,3 +1267,17 @@ async def test_the_cursor_on_the_bottom_row_stays_in_view_when_a_bar_takes_a_lin
         await pilot.press("exclamation_mark")  # the cursor, hidden, goes to the last error: the bottom row
         await pilot.pause()
         assert view.cursor_index == len(view.entries) - 1 and bottom_in_view()
+
+
+async def test_the_scrollbar_s_thumb_is_where_the_view_is_once_the_bar_shows() -> None:
+    """A scroll made while the bar is still hidden (the pane just grew past the screen, not laid out yet: a
+    search hit opened as its session is read) left the thumb at the top (the snapshot of a hit in a subagent
+    drew it there one time in three)."""
+    app = session_app(demo("67df"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await loaded(pilot, app)
+        assert view.scroll_y == 0 and view.max_scroll_y > 10
+        view.show_vertical_scrollbar = False  # not laid out since it grew
+        view.scroll_to(y=10, animate=False, immediate=True, force=True)
+        await pilot.pause()  # laid out: the bar shows
+        assert view.show_vertical_scrollbar and view.vertical_scrollbar.position == view.scroll_y == 10

@@ -169,7 +169,7 @@ async def test_an_unreadable_session_says_why_in_the_pane(tmp_path: Path, kind: 
     app = ClaudeTUI([tmp_path], session=path, library=NoLibrary(), clock=CLOCK)
     async with app.run_test(size=SIZE) as pilot:
         view = app.screen.query_one(ConversationView)
-        await settled(pilot, lambda: not view.reading, timeout=5)
+        await settled(pilot, lambda: not view.reading)
         await pilot.pause()
         assert ("not a regular file" if kind == "fifo" else "a directory") in screen_text(app)
 
@@ -180,7 +180,7 @@ async def test_a_session_of_damaged_lines_only_shows_them(tmp_path: Path) -> Non
     app = ClaudeTUI([tmp_path], session=path, library=NoLibrary(), clock=CLOCK)
     async with app.run_test(size=SIZE) as pilot:
         view = app.screen.query_one(ConversationView)
-        await settled(pilot, lambda: not view.reading, timeout=5)
+        await settled(pilot, lambda: not view.reading)
         await pilot.pause()
         text = screen_text(app)
     assert "This session has no messages, only 12 problems (12 unreadable lines):" in text

@@ -14,7 +14,20 @@ from typing import Any
 
 import orjson
 import pytest
-from ui_support import CLOCK, NoLibrary, browser_ready, demo_copy, find, loaded, session_app, settled
+from ui_support import (
+    CLOCK,
+    NoLibrary,
+    browser_ready,
+    demo_copy,
+    drained,
+    find,
+    loaded,
+    palette,
+    raised,
+    read_to_end,
+    session_app,
+    settled,
+)
 
 from claude_tui.core import index as index_module
 from claude_tui.core.index import DB_NAME, cache_dir
@@ -104,17 +117,19 @@ async def test_appended_records_appear_in_their_thread(tmp_path: Path) -> None:
         assert sum(1 for m in session.messages if m.message_id == "m1") == 1
         # A partial last line waits for its newline.
         line = orjson.dumps(thread.prompt("half written")) + b"\n"
+        cut = line.index(b"half written") + len(b"half written")  # its words written, the record not ended
+        before = pane(view)
         with path.open("ab") as f:
-            f.write(line[:40])
-        await pilot.pause(0.3)
-        assert "half written" not in pane(view)
+            f.write(line[:cut])
+        await read_to_end(pilot, view)
+        assert pane(view) == before and view.tail.reader.pending == cut  # type: ignore[union-attr]  # held
         with path.open("ab") as f:
-            f.write(line[40:])
+            f.write(line[cut:])
         await settled(pilot, lambda: "half written" in pane(view))
         # A damaged line shows as soon as its newline is there, with nothing written after it.
         with path.open("ab") as f:
             f.write(b'{"type": "assistant", "message": {"content": [{"type": "tool_use", "na\n')
-        await settled(pilot, lambda: "invalid JSON" in pane(view), timeout=5)
+        await settled(pilot, lambda: "invalid JSON" in pane(view))
         # An edited prompt (same parent as an earlier one) is a fork; a compaction shows as one.
         append(path, thread.prompt("first, edited", parent=None))
         await settled(pilot, lambda: session.forks and any(e.kind == "fork" for e in view.entries))
@@ -136,7 +151,7 @@ async def test_the_find_count_follows_the_session_as_it_grows(tmp_path: Path) ->
         assert bar._status_text() == "no matches"
         for i in range(3):
             append(path, thread.prompt(f"zebra number {i}"))
-        await settled(pilot, lambda: bar._status_text() == "3 matches", timeout=10)
+        await settled(pilot, lambda: bar._status_text() == "3 matches")
         await pilot.press("enter")
         assert bar._status_text() == "match 1 of 3"
 
@@ -165,7 +180,7 @@ async def test_n_is_never_lost_while_the_session_is_written_fast(tmp_path: Path)
         try:
             for n in range(2, 12):
                 await pilot.press("n")
-                await settled(pilot, lambda n=n: bar._status_text() == f"match {n} of 30", timeout=5)
+                await settled(pilot, lambda n=n: bar._status_text() == f"match {n} of 30")
         finally:
             stop.set()
             writer.join()
@@ -213,7 +228,7 @@ async def test_truncated_replaced_and_deleted_files(tmp_path: Path) -> None:
         assert "gamma" in pane(view)
         path.write_bytes(orjson.dumps(thread.records[0]) + b"\n")  # shrank: read again, and said so
         await settled(pilot, lambda: "gamma" not in pane(view) and "alpha" in pane(view))
-        assert [n.message for n in app._notifications] == [
+        assert [n.message for n in raised(app)] == [
             "The session file was rewritten or cut short: read again from its start"
         ]
         other = tmp_path / "other.jsonl"
@@ -234,8 +249,8 @@ async def test_the_only_session_deleted_while_shown_stays_on_screen(tmp_path: Pa
     async with app.run_test(size=SIZE) as pilot:
         view = await browser_ready(pilot, app)
         path.unlink()
-        await settled(pilot, lambda: "deleted" in status(app) and not app.projects, timeout=10)
-        await pilot.pause(0.3)
+        await settled(pilot, lambda: "deleted" in status(app) and not app.projects)
+        await drained(pilot)
         assert not app.main.has_class("-empty") and "that will be deleted" in pane(view)
         sessions = app.main.query_one(SessionList)
         assert not sessions.shown and sessions.border_title == "Sessions"  # not still "Sessions · ~/…/only"
@@ -276,16 +291,14 @@ async def test_scrolling_up_pauses_and_end_resumes(tmp_path: Path) -> None:
         assert view.scroll_offset.y == view.max_scroll_y
         append(path, thread.answer(text("the newest"), msg_id="last"))
         await settled(pilot, lambda: "the newest" in pane(view))
-        await pilot.pause(0.05)
-        assert view.scroll_offset.y == view.max_scroll_y
+        await settled(pilot, lambda: view.scroll_offset.y == view.max_scroll_y)
         # a streamed chunk that adds to the last message (its answer goes on, a tool call starts) is kept in view
         long = "\n".join(f"step {i}" for i in range(60))
         thread.records = []
         thread.answer(text(long), tool_use("t9", "Bash", command="make"), msg_id="last")  # two records
         append(path, *thread.records)
         await settled(pilot, lambda: "step 59" in pane(view))
-        await pilot.pause(0.05)
-        assert view.scroll_offset.y == view.max_scroll_y > where
+        await settled(pilot, lambda: view.scroll_offset.y == view.max_scroll_y > where)
         await pilot.press("k")  # paused: what grows is counted as new
         await settled(pilot, lambda: "paused" in status(app))
         append(path, thread.answer(tool_use("t10", "Bash", command="make check"), msg_id="last"))
@@ -293,8 +306,8 @@ async def test_scrolling_up_pauses_and_end_resumes(tmp_path: Path) -> None:
         size = path.stat().st_size  # cut short while paused: read again, nothing new below
         with path.open("r+b") as f:
             f.truncate(size * 3 // 4)
-        await settled(pilot, lambda: any("cut short" in n.message for n in app._notifications))
-        await pilot.pause(0.3)
+        await settled(pilot, lambda: any("cut short" in n.message for n in raised(app)))
+        await read_to_end(pilot, view)
         assert view.unseen == 0 and "new" not in status(app)
 
 
@@ -313,8 +326,7 @@ async def test_follow_key_starts_and_stops_following(tmp_path: Path) -> None:
         await pilot.press("L")
         assert not view.follow_mode
         await settled(pilot, lambda: status(app) == "")
-        await pilot.press("ctrl+p", *"follow the session")  # the same from the command palette
-        await pilot.pause(0.5)
+        await palette(pilot, app, "follow the session")  # the same from the command palette
         await pilot.press("enter")
         await settled(pilot, lambda: view.follow_mode and view.follow)
 
@@ -415,17 +427,17 @@ async def test_new_sessions_and_projects_appear(roots: list[Path]) -> None:
         thread.prompt("a brand new session")
         thread.answer(text("hello"))
         thread.write(folder / "fresh.jsonl")
-        await settled(pilot, lambda: len(sessions.shown) == before + 1, timeout=10)
+        await settled(pilot, lambda: len(sessions.shown) == before + 1)
         assert any(s.title == "a brand new session" and s.live for s in sessions.shown)
         other = Thread(session_id="elsewhere", cwd="/home/ada/code/brand-new")
         other.prompt("hello there")
         other.answer(text("hi"))
         other.write(roots[0] / "-home-ada-code-brand-new" / "elsewhere.jsonl")
-        await settled(pilot, lambda: any(p.name == "brand-new" for p in tree.projects), timeout=10)
+        await settled(pilot, lambda: any(p.name == "brand-new" for p in tree.projects))
         await settled(pilot, lambda: any("brand-new" in str(n.label) for n in tree.root.children))
         # An ai-title record renames the session in the list.
         append(folder / "fresh.jsonl", {"type": "ai-title", "aiTitle": "Renamed by the model", "sessionId": "fresh"})
-        await settled(pilot, lambda: any(s.title == "Renamed by the model" for s in sessions.shown), timeout=10)
+        await settled(pilot, lambda: any(s.title == "Renamed by the model" for s in sessions.shown))
 
 
 async def test_a_file_renamed_in_where_one_was_deleted_is_listed_again(
@@ -449,7 +461,7 @@ async def test_a_file_renamed_in_where_one_was_deleted_is_listed_again(
         def listed() -> bool:
             return any(s.title == "saved by an editor" for s in sessions.shown)
 
-        await settled(pilot, listed, timeout=10)
+        await settled(pilot, listed)
         refresh, scanned, gate = app.library.refresh, threading.Event(), threading.Event()
 
         def slow_refresh() -> Any:  # the scan has seen the file gone; the rest of the refresh takes a while
@@ -478,14 +490,14 @@ async def test_a_file_renamed_in_where_one_was_deleted_is_listed_again(
         monkeypatch.setattr(MainScreen, "on_library_loaded", spy)
         try:
             (folder / "saved.jsonl").unlink()
-            await settled(pilot, scanned.is_set, timeout=10)
+            await settled(pilot, scanned.is_set)
             thread.write(folder / "saved.tmp")
             (folder / "saved.tmp").rename(folder / "saved.jsonl")
-            await settled(pilot, lambda: any(folder / "saved.jsonl" in c.modified for c in seen), timeout=10)
+            await settled(pilot, lambda: any(folder / "saved.jsonl" in c.modified for c in seen))
         finally:
             gate.set()
-        await settled(pilot, lambda: False in listings, timeout=10)  # the refresh that saw it gone
-        await settled(pilot, lambda: listings[-1] and listed(), timeout=10)
+        await settled(pilot, lambda: False in listings)  # the refresh that saw it gone
+        await settled(pilot, lambda: listings[-1] and listed())
         assert listings.index(False) < len(listings) - 1
 
 
@@ -503,8 +515,8 @@ async def test_a_notice_of_the_index_is_shown_once_however_often_the_history_cha
             thread = Thread(session_id=f"new{n}")
             thread.prompt(f"session {n}")
             thread.write(folder / f"new{n}.jsonl")
-            await settled(pilot, lambda before=before: len(sessions.shown) == before + 1, timeout=10)
-        assert [n.message for n in app._notifications].count(warning) == 1
+            await settled(pilot, lambda before=before: len(sessions.shown) == before + 1)
+        assert [n.message for n in raised(app)].count(warning) == 1
 
 
 async def test_the_list_shows_what_another_claude_tui_indexed(roots: list[Path]) -> None:
@@ -529,12 +541,29 @@ async def test_the_library_is_read_again_once_another_writer_lets_go(
         await browser_ready(pilot, app)
         sessions = app.main.query_one(SessionList)
         info = sessions.shown[0]
+        live, refresh, refresh_library = app.main.live, app.library.refresh, app.main.live._refresh_library
+        busy: list[bool] = []  # whether each refresh found the index busy
+        told = threading.Event()  # a refresh that found it busy is over, and has posted what it read
+
+        def refreshing() -> Any:
+            result = refresh()
+            busy.append(result.busy)
+            return result
+
+        def refreshing_library() -> None:
+            refresh_library()
+            if busy and busy[-1]:
+                told.set()
+
+        monkeypatch.setattr(app.library, "refresh", refreshing)
+        monkeypatch.setattr(live, "_refresh_library", refreshing_library)
         holder = sqlite3.connect(cache_dir() / DB_NAME, isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")
         holder.execute("INSERT INTO meta VALUES ('holder', 1)")
         thread = Thread(session_id=info.id, cwd=str(info.project))
         append(info.path, thread.prompt("a prompt while the index is held"), thread.answer(text("noted")))
-        await pilot.pause(1.5)  # the change is seen, and the index found busy
+        await settled(pilot, told.is_set, timeout=30)  # the change is seen, and the index found busy
+        await drained(pilot)
         assert [s.messages for s in sessions.shown if s.file == info.file] == [info.messages]
         holder.execute("ROLLBACK")
         await settled(pilot, lambda: [s.messages for s in sessions.shown if s.file == info.file] == [info.messages + 2])
@@ -566,7 +595,7 @@ async def test_following_switches_to_a_new_session_of_the_project(roots: list[Pa
         current = view.session
         assert current is not None and view.follow
         start_session_beside(current, first)
-        await settled(pilot, lambda: view.session is not None and view.session.id == "next", timeout=10)
+        await settled(pilot, lambda: view.session is not None and view.session.id == "next")
         assert any("A new session started" in n for n in notes)
         await settled(pilot, lambda: "the session after /clear" in pane(view))
         assert view.follow
@@ -583,8 +612,8 @@ async def test_following_paused_a_new_session_waits_for_end(roots: list[Path]) -
         assert view.follow_mode and not view.follow
         start_session_beside(current, "after /clear")
         told = f"A new session started in {app.main.query_one(ProjectTree).chosen.name}: end follows it"  # type: ignore[union-attr]
-        await settled(pilot, lambda: told in [n.message for n in app._notifications])
-        await pilot.pause(0.5)
+        await settled(pilot, lambda: told in [n.message for n in raised(app)])
+        await drained(pilot)  # (a switch would come with the news)
         assert view.session is current
         await pilot.press("end")
         await settled(pilot, lambda: view.session is not None and view.session.id == "next")
@@ -625,11 +654,11 @@ async def test_a_projects_folder_made_after_the_start_is_watched(
         session_started_now(thread)
         thread.write(root / "-home-ada-code-first" / "first-ever.jsonl")
         tree = app.main.query_one(ProjectTree)
-        await settled(pilot, lambda: [p.name for p in tree.projects] == ["first"], timeout=10)
+        await settled(pilot, lambda: [p.name for p in tree.projects] == ["first"])
         assert not app.main.has_class("-empty")
         thread.prompt("a second one")
         thread.write(root / "-home-ada-code-first" / "first-ever.jsonl")
-        await settled(pilot, lambda: tree.projects[0].sessions[0].prompts == 2, timeout=10)  # watched now
+        await settled(pilot, lambda: tree.projects[0].sessions[0].prompts == 2)  # watched now
 
 
 async def test_the_header_says_how_long_ago_as_time_goes_by(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -661,24 +690,31 @@ async def test_a_watcher_that_fails_says_so(tmp_path: Path, monkeypatch: pytest.
     app = session_app(path)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, app)
-        await settled(pilot, lambda: any("Not watching" in str(n.message) for n in app._notifications))
+        await settled(pilot, lambda: any("Not watching" in str(n.message) for n in raised(app)))
 
 
 async def test_pacer_folds_a_burst_into_few_runs() -> None:
+    """Wakes that come while a run must wait are one later run, and runs are `every` seconds apart at least,
+    however fast or slow the loop turns. (The last wake's time is taken before it: a wake may run at once.)"""
     from textual.app import App
 
-    runs: list[float] = []
+    runs: list[float] = []  # when each run started, by the pacer's clock
     app = App()
     async with app.run_test() as pilot:
-        pacer = Pacer(app, 0.05, lambda: runs.append(time.monotonic()))
-        started = time.monotonic()
-        # 0.3 s of wakes, longer on a machine so loaded that the loop turned only a few times in it
-        while (spent := time.monotonic() - started) < 0.3 or (len(runs) < 2 and spent < 5):
+        pacer = Pacer(app, 0.05, lambda: runs.append(pacer._last))
+        for _ in range(100):  # one burst, with no turn of the loop between its wakes
             pacer.wake()
+        assert len(runs) == 1  # the first ran at once; the 99 others wait for one run
+        await settled(pilot, lambda: len(runs) == 2)
+        assert pacer._due is None and pacer._timer is None  # and nothing more is wanted
+        deadline = time.monotonic() + 60
+        while len(runs) < 6:  # wakes spread over the loop's turns, as a file written fast makes them
+            assert time.monotonic() < deadline, "timed out"
             last_wake = time.monotonic()
+            pacer.wake()
             await pilot.pause(0.002)
         await settled(pilot, lambda: runs[-1] >= last_wake)  # the last wake is answered
-    assert len(runs) > 1 and all(b - a >= 0.045 for a, b in pairwise(runs))  # at most one run per 50 ms
+    assert all(b - a >= 0.05 - 1e-9 for a, b in pairwise(runs))  # at most one run per 50 ms
 
 
 def test_rate_starts_over_when_the_count_drops() -> None:

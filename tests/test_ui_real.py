@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ui_support import CLOCK, NoLibrary, browser_ready, settled
+from ui_support import CLOCK, NoLibrary, at_rest, browser_ready, settled
 
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.widgets.conversation import ConversationView
@@ -46,13 +46,12 @@ async def test_the_project_cursor_stays_in_view_through_a_resize(real_projects: 
         await browser_ready(pilot, app)
         tree = app.main.query_one(ProjectTree)
         await pilot.press("1", *"j" * 12, "enter")
-        await pilot.pause(0.3)
 
         def cursor_shown() -> bool:
             top = round(tree.scroll_offset.y)
             return top <= tree.cursor_line < top + tree.scrollable_content_region.height
 
-        assert cursor_shown()
+        await settled(pilot, lambda: at_rest(app) and cursor_shown())
         for size in ((200, 50), (80, 24)):
             await pilot.resize_terminal(*size)
             await settled(pilot, cursor_shown)

@@ -15,7 +15,21 @@ from jsonl import Thread, text, tool_use
 from textual import events
 from textual.widgets import Input, Select, Static
 from textual.widgets._toast import Toast
-from ui_support import CLOCK, browser_ready, demo, demo_copy, find, handled, index_of, loaded, session_app, settled
+from ui_support import (
+    CLOCK,
+    browser_ready,
+    demo,
+    demo_copy,
+    drained,
+    find,
+    handled,
+    index_of,
+    loaded,
+    palette,
+    raised,
+    session_app,
+    settled,
+)
 
 from claude_tui.core.model import Kind
 from claude_tui.core.search import MARK_END, MARK_START, Hit, parse_query
@@ -30,6 +44,10 @@ from claude_tui.ui.widgets.search_screen import HitList, SearchScreen, as_typed,
 from claude_tui.ui.widgets.sessions import SessionList
 
 SIZE = (120, 40)
+
+
+def toasts_shown(app: ClaudeTUI) -> list[Toast]:
+    return list(app.screen.query(Toast))
 
 
 def line_of(view: ConversationView, bar: FindBar) -> Any:
@@ -298,8 +316,8 @@ async def test_a_match_past_what_the_detail_view_shows_is_said_to_be_in_the_page
         assert bar._status_text() == "match 1 of 1 · past the pane: ⏎ opens it"
         await pilot.press("enter")
         await settled(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen._text)
-        await settled(pilot, lambda: app._notifications)
-        said = [n.message for n in app._notifications]
+        await settled(pilot, lambda: raised(app))
+        said = [n.message for n in raised(app)]
         assert said == ["The match is past the first 50,000 characters shown here: o opens it all in $PAGER"]
 
 
@@ -380,13 +398,12 @@ async def test_a_notice_while_finding_leaves_the_find_bar_in_view() -> None:
         await pilot.press("enter")
         assert bar._status_text() == "no matches"  # said in the bar, not over it
         app.notify("a notice")
-        await pilot.pause(0.3)
-        toasts = list(app.screen.query(Toast))
-        assert toasts and all(t.region.bottom <= bar.region.y for t in toasts)
+        await settled(pilot, lambda: (toasts := toasts_shown(app)) and all(t.region for t in toasts))
+        assert all(t.region.bottom <= bar.region.y for t in toasts_shown(app))
         await pilot.press("escape", "escape")
         app.notify("after")
-        await pilot.pause(0.3)
-        assert max(t.region.bottom for t in app.screen.query(Toast)) == SIZE[1] - 1  # the bar closed: down again
+        await settled(pilot, lambda: any(t._notification.message == "after" and t.region for t in toasts_shown(app)))
+        assert max(t.region.bottom for t in toasts_shown(app)) == SIZE[1] - 1  # the bar closed: down again
 
 
 @pytest.fixture
@@ -407,9 +424,11 @@ async def test_a_search_is_cancelled_by_the_next_key(big_session: Path, monkeypa
 
     def spy(session: Any, query: Any, *args: Any, **kw: Any) -> Iterator[Any]:
         cancelled = args[-1]
+        deadline = time.monotonic() + 30
 
-        def slowly() -> bool:  # a search that takes a while, whatever the machine
-            time.sleep(0.002)
+        def slowly() -> bool:  # each search but the last goes on until it is stopped, whatever the machine
+            while query.text != "needle" and not cancelled() and time.monotonic() < deadline:
+                time.sleep(0.002)
             return cancelled()
 
         yield from original(session, query, *args[:-1], slowly, **kw)
@@ -454,8 +473,7 @@ async def test_pane_filters() -> None:
         assert view.entries and all(e.call is not None and e.call.name == "Bash" for e in view.entries)
         await pilot.press("T")
         assert len(view.entries) == everything
-        await pilot.press("ctrl+p", *"only Read")
-        await pilot.pause(0.5)
+        await palette(pilot, app, "only Read")
         await pilot.press("enter")
         await settled(pilot, lambda: view.pane_filter is not None)
         assert all(e.call is not None and e.call.name == "Read" for e in view.entries)
@@ -736,7 +754,7 @@ async def test_a_hit_on_another_branch_switches_to_the_branch_that_holds_it(tmp_
         entry = view.cursor
         assert entry is not None and "HIDDENNEEDLE" in entry.message.plain_text
         assert view.session.branch_of(outer) == 0 and view.session.branch_of(inner) == 0
-        said = [n.message for n in app._notifications]
+        said = [n.message for n in raised(app)]
         assert "Switched to the branch that holds this message" in said
         assert not [m for m in said if "another branch" in m]
 
@@ -858,7 +876,7 @@ async def test_the_search_screen_finds_what_was_written_after_it_searched(tmp_pa
         await settled(pilot, lambda: screen._shown == screen._token and screen._timer is None)
         assert "Nothing found" in str(status.render())
         say("zanzibar at last")
-        await settled(pilot, lambda: len(screen.hits) == 1, timeout=10)
+        await settled(pilot, lambda: len(screen.hits) == 1)
         await pilot.press("escape")
         app.main.query_one(SessionList).focus()
         app.main.live.stop.set()  # no more refreshes by the watcher: the reopened screen must search again itself
@@ -877,8 +895,10 @@ async def test_a_cleared_query_stays_cleared_when_the_screen_is_opened_again(roo
         await pilot.press(*["backspace"] * len("notes"))
         await settled(pilot, lambda: screen._timer is None and not screen.hits)
         await pilot.press("escape", "ctrl+k")
-        await pilot.pause(0.3)
-        await settled(pilot, lambda: screen._shown == screen._token)
+        await drained(pilot)  # opened again: the search it does again (if any) has started
+        await settled(pilot, lambda: not any(w.group == "search" for w in app.workers))
+        await drained(pilot)
+        assert screen._shown == screen._token  # what was searched last is shown
         assert screen.query_one("#search-query", Input).value == "" and not screen.hits
 
 
@@ -995,8 +1015,7 @@ async def test_the_palette_opens_the_search(roots: list[Path]) -> None:
     app = ClaudeTUI(roots, clock=CLOCK)
     async with app.run_test(size=(140, 40)) as pilot:
         await browser_ready(pilot, app)
-        await pilot.press("ctrl+p", *"search all sessions")
-        await pilot.pause(0.5)
+        await palette(pilot, app, "search all sessions")
         await pilot.press("enter")
         await settled(pilot, lambda: isinstance(app.screen, SearchScreen))
 

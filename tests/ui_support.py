@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from textual import events
+from textual.command import CommandInput, CommandList, CommandPalette
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
+from textual.notifications import Notification
 
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.clock import Clock
@@ -56,6 +58,11 @@ def demo_copy(tmp_path: Path) -> Path:
     return target / "projects"
 
 
+def raised(app: ClaudeTUI) -> list[Notification]:
+    """Every notification `app` raised, those gone since too (kept by conftest's `_notifications_kept`)."""
+    return list(getattr(app._notifications, "raised", []))
+
+
 def session_app(path: Path, **kw: Any) -> ClaudeTUI:
     """The app opened on one session file."""
     return ClaudeTUI([DEMO_PROJECTS], session=path, library=NoLibrary(), clock=CLOCK, **kw)  # type: ignore[arg-type]
@@ -91,6 +98,32 @@ async def handled(pilot: Any, app: ClaudeTUI) -> None:
     await settled(pilot, lambda: app.keys.idle)
 
 
+def at_rest(app: ClaudeTUI) -> bool:
+    """Nothing is left to handle, as of now: no message waits in a queue of the app, its screen or their widgets,
+    and no callback waits for the next refresh (keys posted in a burst are all handled, and what they posted).
+    Workers and timers are the caller's to wait for."""
+    nodes = [app, *app.screen.walk_children(with_self=True)]
+    waiting = (n.message_queue_size or n._pending_message is not None or n._next_callbacks for n in nodes)
+    return not app.screen._callbacks and not any(waiting)
+
+
+async def drained(pilot: Any) -> None:
+    """Every message posted before now is handled, a thread's too (which reaches its queue a turn of the loop
+    later): a check that something did not happen can follow."""
+    await pilot.pause()
+    await pilot.pause()
+
+
+async def read_to_end(pilot: Any, view: ConversationView) -> None:
+    """Wait until the pane has read its file as far as it is written now (a partial last line held back) and
+    shown what it read: a check that something did not show can follow."""
+    tail = view.tail
+    assert tail is not None
+    size = tail.path.stat().st_size
+    await settled(pilot, lambda: tail.reader.offset + tail.reader.pending == size and not view.reading)
+    await drained(pilot)
+
+
 async def loaded(pilot: Any, app: ClaudeTUI) -> ConversationView:
     """The conversation pane once its session is read (and drawn)."""
     view = app.screen.query_one(ConversationView)
@@ -117,3 +150,15 @@ async def find(pilot: Any, app: ClaudeTUI, query: str) -> FindBar:
     await pilot.press(*query)
     await settled(pilot, lambda: bar.done and bar.input.value == query)
     return bar
+
+
+async def palette(pilot: Any, app: ClaudeTUI, query: str) -> CommandList:
+    """Open the command palette, type `query` and wait until every match for it is listed (the palette gathers
+    them in a worker, and lists them in batches)."""
+    await pilot.press("ctrl+p", *query)
+    screen = app.screen
+    assert isinstance(screen, CommandPalette)
+    gathering = screen._GATHER_COMMANDS_GROUP
+    typed = screen.query_one(CommandInput)
+    await settled(pilot, lambda: typed.value == query and not any(w.group == gathering for w in app.workers))
+    return screen.query_one(CommandList)

@@ -727,6 +727,12 @@ class ConversationView(ScrollView, can_focus=True):
             self._restore(anchor)
         self.refresh()
 
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        """The thumb where the view is: a scroll made while the bar was still hidden (the pane had just grown past
+        the screen, not laid out yet) did not move it, and Textual shows it at the top until the next scroll."""
+        if shown:
+            self.vertical_scrollbar.position = self.scroll_y
+
     def render_line(self, y: int) -> Strip:
         width = self._view.width
         if width != self._width:
