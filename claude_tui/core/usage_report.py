@@ -1,0 +1,322 @@
+"""Usage over time: what Claude Code used by day, week, month, session, project, model and 5-hour block.
+
+Read from the index's usage sums (usage_index.py), each message counted once over the whole history, with the
+rules of `stats` (usage.py): a streamed message's usage once, subagents counted wherever their transcripts are,
+1-hour cache writes and long context priced as they are billed. A message belongs to the day of its time in the
+report's time zone (the local one by default).
+
+A 5-hour block is a window of Claude's usage limits: it starts on the hour of the first message after the last
+block ended (as ccusage counts them) and lasts five hours. The block running now has a burn rate: what it used
+since its first message, a minute or an hour, and where it ends at that rate.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, tzinfo
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from claude_tui.core.extract import owner_of
+from claude_tui.core.facts import project_path
+from claude_tui.core.files import owning_folder
+from claude_tui.core.library import session_id_of
+from claude_tui.core.usage import Tokens, UsageTotal, model_of
+from claude_tui.core.usage_index import read_sums
+
+if TYPE_CHECKING:
+    from claude_tui.core.index import Index
+
+#: The reports of `claude-tui usage`, as ccusage names them.
+REPORTS = ("daily", "weekly", "monthly", "session", "blocks")
+#: How long a block lasts, in seconds.
+BLOCK_SECONDS = 5 * 3600
+#: What stands for a model that no record named.
+UNKNOWN_MODEL = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRef:
+    """A session, as the library lists it: enough to open it."""
+
+    path: str  #: its file (for a session folder with no file, the file it would have: files.folder_only)
+    id: str
+    project: str  #: the path of its project
+
+
+@dataclass(frozen=True, slots=True)
+class Spend:
+    """What one session used in one quarter hour under one `usage.priced_as` key (a model, marked when billed at
+    other rates)."""
+
+    session: SessionRef
+    quarter: int | None  #: the epoch seconds it starts at; None for messages with no time
+    key: str | None
+    messages: int
+    tokens: Tokens
+    first: int | None  #: the epoch seconds of its first message, and of its last
+    last: int | None
+
+
+class Period:
+    """What a set of spends used: tokens per `priced_as` key, the sessions, the messages and when."""
+
+    def __init__(self, name: str, spends: Iterable[Spend] = ()) -> None:
+        self.name = name
+        self.spends: list[Spend] = []
+        self.usage: dict[str | None, Tokens] = {}
+        self.sessions: dict[SessionRef, None] = {}  #: in the order they first came
+        self.messages = 0
+        self.first: int | None = None  #: the epoch seconds of the first message, and of the last
+        self.last: int | None = None
+        for spend in spends:
+            self.add(spend)
+
+    def add(self, spend: Spend) -> None:
+        self.spends.append(spend)
+        self.usage.setdefault(spend.key, Tokens()).add(spend.tokens)
+        self.sessions[spend.session] = None
+        self.messages += spend.messages
+        if spend.first is not None and (self.first is None or spend.first < self.first):
+            self.first = spend.first
+        if spend.last is not None and (self.last is None or spend.last > self.last):
+            self.last = spend.last
+
+    @property
+    def total(self) -> UsageTotal:
+        """The tokens, their cost (None when no model used has a price), and the models used that have none."""
+        return UsageTotal.of_models(self.usage)
+
+    def models(self) -> dict[str, UsageTotal]:
+        """The total of each model (its long-context requests with it), the costliest first (then by tokens)."""
+        keys: dict[str, dict[str | None, Tokens]] = {}
+        for key, tokens in self.usage.items():
+            keys.setdefault(model_of(key) or UNKNOWN_MODEL, {})[key] = tokens
+        totals = {model: UsageTotal.of_models(usage) for model, usage in keys.items()}
+        return dict(sorted(totals.items(), key=lambda item: _heaviest(item[1])))
+
+
+def _heaviest(total: UsageTotal) -> tuple[float, int]:
+    return -(total.cost or 0.0), -total.tokens.total
+
+
+@dataclass(frozen=True, slots=True)
+class Burn:
+    """How fast the running block uses tokens, and where it ends at that pace."""
+
+    tokens_per_minute: float
+    usd_per_hour: float | None
+    minutes_left: float
+    projected_tokens: int
+    projected_usd: float | None
+
+
+class Block(Period):
+    """A 5-hour window of Claude's usage limits, and what was used in it."""
+
+    def __init__(self, name: str, start: int) -> None:
+        super().__init__(name)
+        self.start = start
+        self.end = start + BLOCK_SECONDS
+        self.running = False  #: whether "now" (Usage.blocks) is in it
+
+    def burn(self, now: float) -> Burn | None:
+        """The pace since the block's first message, up to `now`; None for a block that is not running."""
+        if not self.running or self.first is None:
+            return None
+        minutes = max(1.0, (now - self.first) / 60)
+        left = max(0.0, (self.end - now) / 60)
+        total = self.total
+        per_minute = total.tokens.total / minutes
+        per_hour = None if total.cost is None else total.cost / minutes * 60
+        return Burn(
+            per_minute,
+            per_hour,
+            left,
+            round(total.tokens.total + per_minute * left),
+            None if total.cost is None or per_hour is None else total.cost + per_hour * left / 60,
+        )
+
+
+class Usage:
+    """A history's spends, and the reports made of them in time zone `zone` (None: the local one)."""
+
+    def __init__(self, spends: Iterable[Spend], zone: tzinfo | None = None) -> None:
+        self.spends = [spend for spend in spends if spend.tokens.total]
+        self.zone = zone
+        self._dates: dict[int, date] = {}
+
+    def date(self, epoch: int) -> date:
+        """The day of a time, in the zone (computed once a quarter hour)."""
+        found = self._dates.get(epoch)
+        if found is None:
+            found = self._dates[epoch] = datetime.fromtimestamp(epoch, self.zone).date()
+        return found
+
+    def moment(self, epoch: int) -> datetime:
+        """A time in the zone, with its offset."""
+        moment = datetime.fromtimestamp(epoch, self.zone)
+        return moment if self.zone is not None else moment.astimezone()
+
+    @property
+    def untimed(self) -> int:
+        """Messages with no time: in the session, project and model reports, not in those by date."""
+        return sum(spend.messages for spend in self.spends if spend.quarter is None)
+
+    def where(
+        self,
+        since: date | None = None,
+        until: date | None = None,
+        project: str | None = None,
+        model: str | None = None,
+    ) -> Usage:
+        """The spends of days from `since` to `until` (both included), of projects whose path contains `project`
+        (whatever the case), of the model `model`."""
+        text = project.casefold() if project else None
+        dated = since is not None or until is not None
+
+        def kept(spend: Spend) -> bool:
+            if dated and (spend.quarter is None or not _within(self.date(spend.quarter), since, until)):
+                return False
+            if text is not None and text not in spend.session.project.casefold():
+                return False
+            return model is None or (model_of(spend.key) or UNKNOWN_MODEL) == model
+
+        narrower = Usage([s for s in self.spends if kept(s)], self.zone)
+        narrower._dates = self._dates
+        return narrower
+
+    def periods(self, report: str) -> list[Period]:
+        """The periods of a report: `daily`, `weekly`, `monthly` (oldest first: messages with no time left out),
+        `session` (by last activity), `project` or `model` (the costliest first). See `blocks` for blocks."""
+        if report == "session":
+            found = _grouped(self.spends, lambda s: s.session, lambda ref: ref.id)
+            return sorted(found, key=lambda p: (p.last is not None, p.last or 0))
+        if report in ("project", "model"):
+            by = (lambda s: s.session.project) if report == "project" else (lambda s: model_of(s.key) or UNKNOWN_MODEL)
+            return sorted(_grouped(self.spends, by, str), key=lambda p: _heaviest(p.total))
+        name = _NAMES[report]
+        timed = [s for s in self.spends if s.quarter is not None]
+        return sorted(_grouped(timed, lambda s: name(self.date(s.quarter or 0)), str), key=lambda p: p.name)
+
+    def recent(self, report: str, count: int, now: float) -> list[Period]:
+        """The last `count` days, weeks or months up to `now`'s, oldest first, those with no usage included."""
+        name = _NAMES[report]
+        day = self.date(int(now))
+        names: list[str] = []
+        while len(names) < count:
+            if not names or name(day) != names[-1]:
+                names.append(name(day))
+            day -= timedelta(days=1)
+        found = {p.name: p for p in self.periods(report)}
+        return [found.get(n) or Period(n) for n in reversed(names)]
+
+    def shares(self, report: str) -> list[tuple[Period, float]]:
+        """The projects or models (`report`), the costliest first, each with its share of the cost (of the tokens,
+        when no model used has a price)."""
+        periods = self.periods(report)
+        costs = [p.total.cost or 0.0 for p in periods]
+        weights = costs if any(costs) else [float(p.total.tokens.total) for p in periods]
+        whole = sum(weights) or 1.0
+        return [(p, w / whole) for p, w in zip(periods, weights, strict=True)]
+
+    def sessions(self, period: Period) -> list[Period]:
+        """The sessions of a period (a day, a project, a model, a block), the costliest first."""
+        return sorted(Usage(period.spends, self.zone).periods("session"), key=lambda p: _heaviest(p.total))
+
+    def blocks(self, now: float) -> list[Block]:
+        """The 5-hour blocks, oldest first; the one `now` is in marked running."""
+        blocks: list[Block] = []
+        for spend in sorted((s for s in self.spends if s.quarter is not None), key=lambda s: s.quarter or 0):
+            quarter = spend.quarter or 0
+            if not blocks or quarter >= blocks[-1].end:  # quarters and blocks both begin on the quarter hour
+                start = quarter - quarter % 3600
+                blocks.append(Block(self.moment(start).isoformat(), start))
+            blocks[-1].add(spend)
+        if blocks and blocks[-1].start <= now < blocks[-1].end:
+            blocks[-1].running = True
+        return blocks
+
+    def current_block(self, now: float) -> Block | None:
+        """The block running at `now`, if any."""
+        blocks = self.blocks(now)
+        return blocks[-1] if blocks and blocks[-1].running else None
+
+    def total(self) -> Period:
+        return Period("Total", self.spends)
+
+
+def _grouped(spends: list[Spend], by: Callable[[Spend], Hashable], name: Callable[[Any], str]) -> list[Period]:
+    """The periods of `spends` by the key `by` gives them, each named by `name` of its key."""
+    found: dict[Hashable, Period] = {}
+    for spend in spends:
+        key = by(spend)
+        period = found.get(key)
+        if period is None:
+            period = found[key] = Period(name(key))
+        period.add(spend)
+    return list(found.values())
+
+
+def _within(day: date, since: date | None, until: date | None) -> bool:
+    return (since is None or day >= since) and (until is None or day <= until)
+
+
+def _week(day: date) -> str:
+    year, week, _ = day.isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+#: The name of a day's period in each report by date.
+_NAMES: dict[str, Callable[[date], str]] = {
+    "daily": date.isoformat,
+    "weekly": _week,
+    "monthly": lambda day: f"{day.year}-{day.month:02d}",
+}
+
+
+# ---------------------------------------------------------------- from the index
+
+
+def load_usage(index: Index, roots: list[Path], zone: tzinfo | None = None) -> Usage:
+    """The usage of every session under `roots`, from the index as it is (bring it up to date first)."""
+    names = [str(root) for root in roots]
+    sums = index.read(roots, lambda db: read_sums(db, names))
+    sessions = file_sessions(index.files(roots))
+    return Usage(
+        (Spend(sessions[path], quarter, key, n, tokens, first, last)
+         for path, quarter, key, n, tokens, first, last in sums if path in sessions),
+        zone,
+    )  # fmt: skip
+
+
+def file_sessions(files: list[tuple[str, str, bool, int, int, bytes | None, str | None]]) -> dict[str, SessionRef]:
+    """The session each file (Index.files' rows) belongs to, by path, as the library lists them: a subagent's
+    transcript belongs to its session (one with no file goes by the file it would have), unless it lies beside the
+    sessions and its session has no file: then it is a session of its own."""
+    rows = [(path, folder, agent, orjson.loads(blob) if blob else {}) for path, folder, agent, _, _, blob, _ in files]
+    cwds: dict[str, list[list[str]]] = {}
+    mains: dict[tuple[str, str], str] = {}
+    for path, folder, agent, facts in rows:
+        cwds.setdefault(folder, []).append(facts.get("cwds") or [])
+        if not agent:
+            mains[folder, session_id_of(path, facts)] = path
+    projects = {
+        folder: project_path(os.path.basename(folder), [c for each in lists for c in each], [e[0] for e in lists if e])
+        for folder, lists in cwds.items()
+    }
+    found = {}
+    for path, folder, agent, facts in rows:
+        sid, file = session_id_of(path, facts), path
+        if agent:
+            owner = owner_of(path, facts)
+            if (folder, owner) in mains:
+                sid, file = owner, mains[folder, owner]
+            elif owning_folder(path) is not None:
+                sid, file = owner, os.path.join(folder, f"{owner}.jsonl")
+        found[path] = SessionRef(file, sid, projects[folder])
+    return found
