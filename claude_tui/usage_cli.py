@@ -93,8 +93,7 @@ def period_json(period: Period, report: str, usage: Usage) -> dict[str, Any]:
     found["sessions"] = len(period.sessions)
     found["messages"] = period.messages
     found["models"] = {model: _counts(total) for model, total in period.models().items()}
-    if report == "session":
-        ref = next(iter(period.sessions))
+    if report == "session" and (ref := period.session) is not None:
         found.update(session_id=ref.id, path=ref.path, project=ref.project)
         found["last_activity"] = None if period.last is None else usage.moment(period.last).isoformat()
     if isinstance(period, Block):
@@ -144,8 +143,8 @@ def usage_table(periods: list[Period], report: str, usage: Usage, breakdown: boo
             row[1:1] = [_end(period, usage)]
             row.append(", ".join(period.models()))
             running = period if period.running else running
-        elif report == "session":
-            row.append(next(iter(period.sessions)).project)
+        elif report == "session" and period.session is not None:
+            row.append(period.session.project)
         rows.append(row)
         if breakdown:
             rows += [

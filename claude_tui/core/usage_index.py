@@ -122,8 +122,8 @@ Sum = tuple[str, int | None, str | None, int, Tokens, int | None, int | None]
 def read_sums(db: sqlite3.Connection, roots: Sequence[str]) -> list[Sum]:
     """The usage of the files under `roots` summed per file, quarter hour and key, each message counted once over
     them all: a message that several files hold counts with the usage of the one with the most output tokens (a
-    streamed message's last chunk may be only in a copy), in the first file that holds it as its own (not a
-    copy), at the time it has there."""
+    streamed message's last chunk may be only in a copy), in the file that holds it as its own (see _count_once),
+    at the time it has there."""
     under = f"f.root IN ({','.join('?' * len(roots))})"
     db.execute("BEGIN")  # one snapshot for both reads, whatever a writer commits meanwhile
     try:
@@ -135,13 +135,13 @@ def read_sums(db: sqlite3.Connection, roots: Sequence[str]) -> list[Sum]:
                 roots,
             )
         }
-        held: dict[str, list[tuple[str, Row]]] = {}
-        for path, *row in db.execute(
-            f"SELECT f.path, u.* FROM usage_dups d JOIN usage u ON u.mid = d.mid JOIN files f ON f.id = u.file"
-            f" WHERE {under}",
+        held: dict[str, list[tuple[str, int, Row]]] = {}
+        for path, agent, *row in db.execute(
+            f"SELECT f.path, f.agent, u.* FROM usage_dups d JOIN usage u ON u.mid = d.mid"
+            f" JOIN files f ON f.id = u.file WHERE {under}",
             roots,
         ):
-            held.setdefault(row[1], []).append((path, tuple(row)))
+            held.setdefault(row[1], []).append((path, agent, tuple(row)))
     finally:
         db.execute("COMMIT")
     for copies in held.values():
@@ -154,12 +154,13 @@ def read_sums(db: sqlite3.Connection, roots: Sequence[str]) -> list[Sum]:
     ]
 
 
-def _count_once(sums: _Sums, copies: list[tuple[str, Row]]) -> None:
+def _count_once(sums: _Sums, copies: list[tuple[str, int, Row]]) -> None:
     """Take the rows of one message out of their files' sums, and put it back once (see read_sums)."""
-    for path, row in copies:
+    for path, _, row in copies:
         _add(sums, (path,), row, -1)
-    path, own = min(copies, key=lambda copy: (copy[1][4], copy[1][0]))  # not a copy; else the first file read
-    most = max((row for _, row in copies), key=lambda row: (row[_OUTPUT], row is own))
+    # its own: not a copy; a session's file before a subagent's (a replay, a progress copy's transcript); the first
+    path, _, own = min(copies, key=lambda copy: (copy[2][4], copy[1], copy[2][0]))
+    most = max((row for _, _, row in copies), key=lambda row: (row[_OUTPUT], row is own))
     model = model_of(most[2]) or model_of(own[2])
     key = priced_as(model, Tokens(*most[5:])) or ""
     _add(sums, (path,), (own[0], own[1], key, own[3], own[4], *most[5:]), 1)

@@ -87,6 +87,11 @@ class Period:
             self.last = spend.last
 
     @property
+    def session(self) -> SessionRef | None:
+        """The session of a period that holds one (a session's period: see Usage.sessions)."""
+        return next(iter(self.sessions)) if len(self.sessions) == 1 else None
+
+    @property
     def total(self) -> UsageTotal:
         """The tokens, their cost (None when no model used has a price), and the models used that have none."""
         return UsageTotal.of_models(self.usage)
@@ -225,8 +230,9 @@ class Usage:
         return [(p, w / whole) for p, w in zip(periods, weights, strict=True)]
 
     def sessions(self, period: Period) -> list[Period]:
-        """The sessions of a period (a day, a project, a model, a block), the costliest first."""
-        return sorted(Usage(period.spends, self.zone).periods("session"), key=lambda p: _heaviest(p.total))
+        """The sessions of a period (a day, a project, a model, a block), the costliest first (then the latest)."""
+        found = Usage(period.spends, self.zone).periods("session")
+        return sorted(found, key=lambda p: (*_heaviest(p.total), -(p.last or 0)))
 
     def blocks(self, now: float) -> list[Block]:
         """The 5-hour blocks, oldest first; the one `now` is in marked running."""
