@@ -16,7 +16,7 @@ from claude_tui.cli import CommandError, argument_text, warn, write_utf8
 from claude_tui.core.index import Index
 from claude_tui.core.sanitize import inert_json, visible_controls
 from claude_tui.core.usage import UsageTotal
-from claude_tui.core.usage_report import Block, Period, Usage, load_usage
+from claude_tui.core.usage_report import Block, Period, Usage, load_usage, total_of
 from claude_tui.library_cli import print_notices, roots_of, update_index
 
 #: The clock of the running block (a test sets its own).
@@ -150,7 +150,7 @@ def usage_table(periods: list[Period], report: str, usage: Usage, breakdown: boo
             rows += [
                 [f"  {model}", *([""] if blocks else []), *_cells(total)] for model, total in period.models().items()
             ]
-    whole = Period("Total", [spend for period in periods for spend in period.spends])
+    whole = total_of(periods)
     rows.append(["Total", *([""] if blocks else []), *_cells(whole.total)])
     lines = _aligned(rows, lead=2 if blocks else 1)
     lines.insert(len(lines) - 1, "-" * len(lines[-1]))

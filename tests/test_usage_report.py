@@ -4,6 +4,7 @@ period (usage_report.py), and the index's sums that feed it, each message counte
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -20,6 +21,7 @@ from tests.library_data import Writer, encode
 SONNET = "claude-sonnet-4-5-20250929"
 OPUS = "claude-opus-4-6"
 ALPHA = SessionRef("/p/-home-u-alpha/a.jsonl", "a", "/home/u/alpha")
+UTC_ZONE = ZoneInfo("UTC")
 BETA = SessionRef("/p/-home-u-beta/b.jsonl", "b", "/home/u/beta")
 
 
@@ -87,7 +89,7 @@ def test_quarter_hours_lose_no_day_in_any_zone(zone: str, tmp_path: Path) -> Non
     assert names(_usage(tmp_path / "projects", tmp_path / "cache", tz).periods("daily")) == sorted(expected.items())
 
 
-def test_local_time_is_the_default_zone(zone) -> None:  # noqa: ANN001 (conftest's fixture)
+def test_local_time_is_the_default_zone(zone: Callable[[str], None]) -> None:
     zone("Asia/Tokyo")
     assert names(Usage([spend("2026-03-07T23:30:00+00:00")]).periods("daily")) == [("2026-03-08", 1000)]
     assert Usage([]).moment(at("2026-03-07T23:30:00+00:00")).isoformat() == "2026-03-08T08:30:00+09:00"
@@ -219,7 +221,7 @@ def test_a_block_in_the_zone_names_its_start_with_the_offset() -> None:
 # ---------------------------------------------------------------- from the index
 
 
-def _usage(root: Path, cache: Path, zone: ZoneInfo = ZoneInfo("UTC")) -> Usage:
+def _usage(root: Path, cache: Path, zone: ZoneInfo = UTC_ZONE) -> Usage:
     index = Index(cache, [root])
     index.update([root])
     return load_usage(index, [root], zone)
@@ -269,8 +271,8 @@ def test_a_record_copied_into_another_session_counts_once_in_its_own(real_projec
     """The real 1.0.56 pair: `--continue` copied the first session's answer ("lol", 5 output tokens) into the new
     file; and a 2.1 background copy of a session's chain."""
     root = tmp_path / "projects"
-    origin, continued = real.continued_sessions(root / "-x", real_projects)
-    first, copy = real.background_copy(root / "-home-nick-work-libnn")
+    real.continued_sessions(root / "-x", real_projects)
+    real.background_copy(root / "-home-nick-work-libnn")
     sessions = {p.name: p.total.tokens.output for p in _usage(root, tmp_path / "cache").periods("session")}
     assert sessions == {real.ORIGIN_SID: 5, real.CONTINUED_SID: 77 + 18, real.BTW_SID: 100, real.BG_SID: 250}
 
@@ -289,7 +291,7 @@ def test_a_side_questions_replay_counts_once_with_the_fullest_chunk(tmp_path: Pa
     chunk streamed before the end (24 output tokens) and the replay the final one (555): the message counts once,
     with 555, in the session and at the time of its own file."""
     project = tmp_path / "projects" / "-home-nick-work-libnn"
-    main, aside = real.side_question_session(project)
+    main, _ = real.side_question_session(project)
     lines = [orjson.loads(line) for line in main.read_bytes().splitlines()]
     lines[1]["message"]["usage"]["output_tokens"] = 24
     real.write(main, lines)

@@ -115,52 +115,52 @@ def _add(sums: _Sums, where: tuple[Any, ...], row: Row, sign: int) -> None:
         values[-1] = ts if values[-1] is None else max(values[-1], ts)
 
 
-#: A sum read: (file path, quarter hour's epoch seconds or None, key or None, messages, tokens, first, last).
-Sum = tuple[str, int | None, str | None, int, Tokens, int | None, int | None]
+#: A file under the roots: (id, path, folder, agent, and as JSON: the session ids its records name, its owner (for a
+#: subagent's transcript), its working folders).
+FileRow = tuple[int, str, str, bool, str | None, str | None, str | None]
 
 
-def read_sums(db: sqlite3.Connection, roots: Sequence[str]) -> list[Sum]:
-    """The usage of the files under `roots` summed per file, quarter hour and key, each message counted once over
-    them all: a message that several files hold counts with the usage of the one with the most output tokens (a
-    streamed message's last chunk may be only in a copy), in the file that holds it as its own (see _count_once),
-    at the time it has there."""
-    under = f"f.root IN ({','.join('?' * len(roots))})"
-    db.execute("BEGIN")  # one snapshot for both reads, whatever a writer commits meanwhile
+def read_usage(db: sqlite3.Connection, roots: Sequence[str]) -> tuple[list[tuple[Any, ...]], list[FileRow]]:
+    """The usage of the files under `roots` summed per file, quarter hour and key: rows of (file id, quarter (NO_TIME
+    for no time), key ("" for none), messages, *COUNTS, first, last), each message counted once over them all: a
+    message that several files hold counts with the usage of the one with the most output tokens (a streamed
+    message's last chunk may be only in a copy), in the file that holds it as its own (see _count_once), at the time
+    it has there. And the files, to tell their sessions."""
+    marks = ",".join("?" * len(roots))
+    under = f"file IN (SELECT id FROM files WHERE root IN ({marks}))"
+    facts = ", ".join(f"json_extract(CAST(facts AS TEXT), '$.{name}')" for name in ("sids", "owner", "cwds"))
+    db.execute("BEGIN")  # one snapshot for all three reads, whatever a writer commits meanwhile
     try:
-        sums: _Sums = {
-            (path, quarter, key): values
-            for path, quarter, key, *values in db.execute(
-                f"SELECT f.path, s.quarter, s.key, s.messages, {', '.join(COUNTS)}, s.first, s.last"
-                f" FROM usage_sums s JOIN files f ON f.id = s.file WHERE {under}",
-                roots,
-            )
-        }
-        held: dict[str, list[tuple[str, int, Row]]] = {}
-        for path, agent, *row in db.execute(
-            f"SELECT f.path, f.agent, u.* FROM usage_dups d JOIN usage u ON u.mid = d.mid"
-            f" JOIN files f ON f.id = u.file WHERE {under}",
+        sums = db.execute(
+            f"SELECT file, quarter, key, messages, {', '.join(COUNTS)}, first, last FROM usage_sums WHERE {under}",
             roots,
-        ):
-            held.setdefault(row[1], []).append((path, agent, tuple(row)))
+        ).fetchall()
+        held: dict[str, list[Row]] = {}
+        for row in db.execute(f"SELECT u.* FROM usage_dups d CROSS JOIN usage u ON u.mid = d.mid WHERE {under}", roots):
+            held.setdefault(row[1], []).append(row)
+        files: list[FileRow] = db.execute(
+            f"SELECT id, path, folder, agent, {facts} FROM files WHERE root IN ({marks})", roots
+        ).fetchall()
     finally:
         db.execute("COMMIT")
-    for copies in held.values():
-        if len(copies) > 1:
-            _count_once(sums, copies)
-    return [
-        (path, None if quarter == NO_TIME else quarter, key or None, v[0], Tokens(*v[1:-2]), v[-2], v[-1])
-        for (path, quarter, key), v in sums.items()
-        if v[0] > 0
-    ]
+    copies = [rows for rows in held.values() if len(rows) > 1]
+    touched = {row[0] for rows in copies for row in rows}
+    if not touched:
+        return sums, files
+    mended: _Sums = {(fid, quarter, key): values for fid, quarter, key, *values in sums if fid in touched}
+    agents = {row[0] for row in files if row[3]}
+    for rows in copies:
+        _count_once(mended, rows, agents)
+    return [row for row in sums if row[0] not in touched] + [(*at, *values) for at, values in mended.items()], files
 
 
-def _count_once(sums: _Sums, copies: list[tuple[str, int, Row]]) -> None:
-    """Take the rows of one message out of their files' sums, and put it back once (see read_sums)."""
-    for path, _, row in copies:
-        _add(sums, (path,), row, -1)
+def _count_once(sums: _Sums, rows: list[Row], agents: set[int]) -> None:
+    """Take the rows of one message out of their files' sums, and put it back once (see read_usage)."""
+    for row in rows:
+        _add(sums, (row[0],), row, -1)
     # its own: not a copy; a session's file before a subagent's (a replay, a progress copy's transcript); the first
-    path, _, own = min(copies, key=lambda copy: (copy[2][4], copy[1], copy[2][0]))
-    most = max((row for _, _, row in copies), key=lambda row: (row[_OUTPUT], row is own))
+    own = min(rows, key=lambda row: (row[4], row[0] in agents, row[0]))
+    most = max(rows, key=lambda row: (row[_OUTPUT], row is own))
     model = model_of(most[2]) or model_of(own[2])
     key = priced_as(model, Tokens(*most[5:])) or ""
-    _add(sums, (path,), (own[0], own[1], key, own[3], own[4], *most[5:]), 1)
+    _add(sums, (own[0],), (own[0], own[1], key, own[3], own[4], *most[5:]), 1)

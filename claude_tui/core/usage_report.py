@@ -17,16 +17,15 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
 
-from claude_tui.core.extract import owner_of
-from claude_tui.core.facts import project_path
+from claude_tui.core.facts import encode_path, project_path
 from claude_tui.core.files import owning_folder
 from claude_tui.core.library import session_id_of
 from claude_tui.core.usage import Tokens, UsageTotal, model_of
-from claude_tui.core.usage_index import read_sums
+from claude_tui.core.usage_index import NO_TIME, FileRow, read_usage
 
 if TYPE_CHECKING:
     from claude_tui.core.index import Index
@@ -39,8 +38,7 @@ BLOCK_SECONDS = 5 * 3600
 UNKNOWN_MODEL = "unknown"
 
 
-@dataclass(frozen=True, slots=True)
-class SessionRef:
+class SessionRef(NamedTuple):
     """A session, as the library lists it: enough to open it."""
 
     path: str  #: its file (for a session folder with no file, the file it would have: files.folder_only)
@@ -48,8 +46,7 @@ class SessionRef:
     project: str  #: the path of its project
 
 
-@dataclass(frozen=True, slots=True)
-class Spend:
+class Spend(NamedTuple):
     """What one session used in one quarter hour under one `usage.priced_as` key (a model, marked when billed at
     other rates)."""
 
@@ -73,18 +70,35 @@ class Period:
         self.messages = 0
         self.first: int | None = None  #: the epoch seconds of the first message, and of the last
         self.last: int | None = None
+        self._total: UsageTotal | None = None
         for spend in spends:
             self.add(spend)
 
     def add(self, spend: Spend) -> None:
         self.spends.append(spend)
-        self.usage.setdefault(spend.key, Tokens()).add(spend.tokens)
+        usage = self.usage.get(spend.key)
+        if usage is None:
+            usage = self.usage[spend.key] = Tokens()
+        usage.add(spend.tokens)
         self.sessions[spend.session] = None
         self.messages += spend.messages
-        if spend.first is not None and (self.first is None or spend.first < self.first):
-            self.first = spend.first
-        if spend.last is not None and (self.last is None or spend.last > self.last):
-            self.last = spend.last
+        first, last = spend.first, spend.last
+        if first is not None and (self.first is None or first < self.first):
+            self.first = first
+        if last is not None and (self.last is None or last > self.last):
+            self.last = last
+        self._total = None
+
+    def absorb(self, other: Period) -> None:
+        """Add what another period holds."""
+        self.spends += other.spends
+        for key, tokens in other.usage.items():
+            self.usage.setdefault(key, Tokens()).add(tokens)
+        self.sessions.update(other.sessions)
+        self.messages += other.messages
+        self.first = min((t for t in (self.first, other.first) if t is not None), default=None)
+        self.last = max((t for t in (self.last, other.last) if t is not None), default=None)
+        self._total = None
 
     @property
     def session(self) -> SessionRef | None:
@@ -94,7 +108,9 @@ class Period:
     @property
     def total(self) -> UsageTotal:
         """The tokens, their cost (None when no model used has a price), and the models used that have none."""
-        return UsageTotal.of_models(self.usage)
+        if self._total is None:
+            self._total = UsageTotal.of_models(self.usage)
+        return self._total
 
     def models(self) -> dict[str, UsageTotal]:
         """The total of each model (its long-context requests with it), the costliest first (then by tokens)."""
@@ -151,7 +167,7 @@ class Usage:
     """A history's spends, and the reports made of them in time zone `zone` (None: the local one)."""
 
     def __init__(self, spends: Iterable[Spend], zone: tzinfo | None = None) -> None:
-        self.spends = [spend for spend in spends if spend.tokens.total]
+        self.spends = list(spends)
         self.zone = zone
         self._dates: dict[int, date] = {}
 
@@ -183,6 +199,8 @@ class Usage:
         (whatever the case), of the model `model`."""
         text = project.casefold() if project else None
         dated = since is not None or until is not None
+        if not dated and text is None and model is None:
+            return self
 
         def kept(spend: Spend) -> bool:
             if dated and (spend.quarter is None or not _within(self.date(spend.quarter), since, until)):
@@ -205,8 +223,16 @@ class Usage:
             by = (lambda s: s.session.project) if report == "project" else (lambda s: model_of(s.key) or UNKNOWN_MODEL)
             return sorted(_grouped(self.spends, by, str), key=lambda p: _heaviest(p.total))
         name = _NAMES[report]
+        names: dict[int, str] = {}  #: by quarter hour
+
+        def named(quarter: int) -> str:
+            found = names.get(quarter)
+            if found is None:
+                found = names[quarter] = name(self.date(quarter))
+            return found
+
         timed = [s for s in self.spends if s.quarter is not None]
-        return sorted(_grouped(timed, lambda s: name(self.date(s.quarter or 0)), str), key=lambda p: p.name)
+        return sorted(_grouped(timed, lambda s: named(s.quarter or 0), str), key=lambda p: p.name)
 
     def recent(self, report: str, count: int, now: float) -> list[Period]:
         """The last `count` days, weeks or months up to `now`'s, oldest first, those with no usage included."""
@@ -256,6 +282,14 @@ class Usage:
         return Period("Total", self.spends)
 
 
+def total_of(periods: Iterable[Period]) -> Period:
+    """The periods' total."""
+    whole = Period("Total")
+    for period in periods:
+        whole.absorb(period)
+    return whole
+
+
 def _grouped(spends: list[Spend], by: Callable[[Spend], Hashable], name: Callable[[Any], str]) -> list[Period]:
     """The periods of `spends` by the key `by` gives them, each named by `name` of its key."""
     found: dict[Hashable, Period] = {}
@@ -290,39 +324,62 @@ _NAMES: dict[str, Callable[[date], str]] = {
 
 def load_usage(index: Index, roots: list[Path], zone: tzinfo | None = None) -> Usage:
     """The usage of every session under `roots`, from the index as it is (bring it up to date first)."""
-    names = [str(root) for root in roots]
-    sums = index.read(roots, lambda db: read_sums(db, names))
-    sessions = file_sessions(index.files(roots))
-    return Usage(
-        (Spend(sessions[path], quarter, key, n, tokens, first, last)
-         for path, quarter, key, n, tokens, first, last in sums if path in sessions),
-        zone,
-    )  # fmt: skip
+    sums, files = index.read(roots, lambda db: read_usage(db, [str(root) for root in roots]))
+    sessions = file_sessions(files)
+    spends = []
+    for fid, quarter, key, messages, *counts, first, last in sums:
+        if messages > 0 and any(counts) and fid in sessions:
+            at = None if quarter == NO_TIME else quarter
+            spends.append(Spend(sessions[fid], at, key or None, messages, Tokens(*counts), first, last))
+    return Usage(spends, zone)
 
 
-def file_sessions(files: list[tuple[str, str, bool, int, int, bytes | None, str | None]]) -> dict[str, SessionRef]:
-    """The session each file (Index.files' rows) belongs to, by path, as the library lists them: a subagent's
-    transcript belongs to its session (one with no file goes by the file it would have), unless it lies beside the
-    sessions and its session has no file: then it is a session of its own."""
-    rows = [(path, folder, agent, orjson.loads(blob) if blob else {}) for path, folder, agent, _, _, blob, _ in files]
-    cwds: dict[str, list[list[str]]] = {}
-    mains: dict[tuple[str, str], str] = {}
-    for path, folder, agent, facts in rows:
-        cwds.setdefault(folder, []).append(facts.get("cwds") or [])
-        if not agent:
-            mains[folder, session_id_of(path, facts)] = path
-    projects = {
-        folder: project_path(os.path.basename(folder), [c for each in lists for c in each], [e[0] for e in lists if e])
-        for folder, lists in cwds.items()
-    }
+def file_sessions(files: list[FileRow]) -> dict[int, SessionRef]:
+    """The session each file belongs to, by file id, as the library lists them: a subagent's transcript belongs to
+    its session (one with no file goes by the file it would have), unless it lies beside the sessions and its
+    session has no file: then it is a session of its own."""
+    rows = [
+        (fid, path, folder, agent, _session_id(path, sids), owner) for fid, path, folder, agent, sids, owner, _ in files
+    ]
+    mains = {(folder, sid): path for _, path, folder, agent, sid, _ in rows if not agent}
+    folders: dict[str, list[str]] = {}
+    for _, _, folder, _, _, _, cwds in files:
+        folders.setdefault(folder, []).append(cwds or "[]")
+    projects = {folder: _project(folder, cwds) for folder, cwds in folders.items()}
+    owning: dict[str, str | None] = {}  #: by folder: what files.owning_folder says of every file in it
     found = {}
-    for path, folder, agent, facts in rows:
-        sid, file = session_id_of(path, facts), path
+    for fid, path, folder, agent, sid, owner in rows:
+        file = path
         if agent:
-            owner = owner_of(path, facts)
+            where = os.path.dirname(path)
+            if where not in owning:
+                owning[where] = owning_folder(path)
+            owner = owning[where] or owner or ""  # as extract.owner_of
             if (folder, owner) in mains:
                 sid, file = owner, mains[folder, owner]
-            elif owning_folder(path) is not None:
+            elif owning[where] is not None:
                 sid, file = owner, os.path.join(folder, f"{owner}.jsonl")
-        found[path] = SessionRef(file, sid, projects[folder])
+        found[fid] = SessionRef(file, sid, projects[folder])
     return found
+
+
+def _session_id(path: str, sids: str | None) -> str:
+    """library.session_id_of, from the JSON of the ids a file's records name (read only when they may not name the
+    file's own: the usual file names its own first)."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    if sids is not None and sids.startswith(f'["{stem}"'):
+        return stem
+    return session_id_of(path, {"sids": orjson.loads(sids) if sids else ()})
+
+
+def _project(folder: str, cwds: list[str]) -> str:
+    """facts.project_path of a folder, from its files' working folders (JSON): read one by one until one is the
+    folder's (the usual case: the first)."""
+    name = os.path.basename(folder)
+    lists = []
+    for text in cwds:
+        found = orjson.loads(text)
+        if any(encode_path(cwd) == name for cwd in found):
+            return project_path(name, found, ())
+        lists.append(found)
+    return project_path(name, (), [each[0] for each in lists if each])
