@@ -14,7 +14,8 @@ import pytest
 
 from claude_tui.core.index import Index
 from claude_tui.core.usage import Tokens
-from claude_tui.core.usage_report import Period, SessionRef, Spend, Usage, load_usage
+from claude_tui.core.usage_index import read_usage
+from claude_tui.core.usage_report import Period, SessionRef, Spend, Usage, file_sessions, load_usage
 from tests import layout_data as real
 from tests.library_data import Writer, encode
 
@@ -367,3 +368,85 @@ def _stats_tokens(path: Path) -> int:
 
     _, tally = tally_file(path)
     return tally.facts(sibling_summaries(path), None)["tokens_with_subagents"]["output"]
+
+
+def test_messages_with_no_id_count_each_as_stats_counts_them(tmp_path: Path) -> None:
+    """A message with no id cannot be told from another: each record counts, by its uuid, else its place."""
+    w = Writer("noid", "/home/u/proj")
+    w.prompt("go")
+    for out in (4, 4, 5):
+        w.answer(usage={"output_tokens": out})
+        del w.records[-1]["message"]["id"]
+    del w.records[-1]["uuid"]
+    w.answer(usage={"output_tokens": 3})
+    path = w.write(tmp_path / "projects" / encode("/home/u/proj"))
+    usage = _usage(tmp_path / "projects", tmp_path / "cache")
+    assert usage.total().total.tokens.output == _stats_tokens(path) == 4 + 4 + 5 + 3
+
+
+# ---------------------------------------------------------------- the real corpus
+
+
+def _raw_messages(root: Path) -> dict[str, dict[str, tuple[int, ...]]]:
+    """Every assistant message of every file under `root`, read here with no help from claude-tui: by message id
+    (else its record's uuid), the counts of its chunk with the most output tokens in each file that holds it, top
+    level, inline or copied into a progress record."""
+    found: dict[str, dict[str, tuple[int, ...]]] = {}
+    for path in sorted(root.rglob("*.jsonl")):
+        for line in path.read_bytes().splitlines():
+            record = orjson.loads(line) if line.strip() else None
+            if isinstance(record, dict) and record.get("type") == "progress":
+                data = record.get("data")
+                record = data.get("message") if isinstance(data, dict) else None
+            message = record.get("message") if isinstance(record, dict) and record.get("type") == "assistant" else None
+            if not isinstance(message, dict) or not isinstance(message.get("usage"), dict):
+                continue
+            usage = message["usage"]
+            counts = tuple(usage.get(name) or 0 for name in _RAW)
+            held = found.setdefault(message.get("id") or record["uuid"], {})
+            if counts[1] >= held.get(str(path), (0, -1))[1]:
+                held[str(path)] = counts
+    return found
+
+
+_RAW = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+
+
+def test_the_real_corpus_counts_each_message_once_as_stats_counts_its_session(
+    real_projects: Path, tmp_path: Path
+) -> None:
+    """Two checks. The whole history's total is that of every message once, its chunk with the most output tokens
+    wherever it is (counted here from the raw lines). And each session's total is what `stats` counts for it, its
+    subagents included, unless another session's file holds one of its messages (the 1.0.56 `--continue` pair in
+    `__fixtures__`, whose file names are no session ids, so the copy is not known as one) or a file of its holds a
+    message with other counts (a side question's replay of its session holds the final chunk of a message whose
+    session file kept an earlier one: 555 output tokens, not 24)."""
+    from claude_tui.core.files import sibling_summaries
+    from claude_tui.core.stats import tally_file
+
+    usage = _usage(real_projects, tmp_path / "cache")
+    raw = _raw_messages(real_projects)
+    whole = usage.total().total.tokens
+    expected = [sum(max(held.values(), key=lambda c: c[1])[i] for held in raw.values()) for i in range(4)]
+    assert [whole.input, whole.output, whole.cache_read, whole.cache_creation] == expected
+    index = Index(tmp_path / "cache", [real_projects])
+    files = index.read([real_projects], lambda db: read_usage(db, [str(real_projects)]))[1]
+    session_of = {path: file_sessions(files)[fid].path for fid, path, *_ in files}
+    odd = set()
+    for held in raw.values():
+        sessions = {session_of[path] for path in held}
+        if len(sessions) > 1 or len(set(held.values())) > 1:
+            odd |= sessions
+    assert {Path(p).name for p in odd} == {
+        "0-say-lol-session.jsonl", "1-continue-run-ls-tool.jsonl", "e0f1ea34-1b45-4ca5-accb-9980f0c7e0ac.jsonl"
+    }  # fmt: skip
+    sessions = [Path(p.session.path) for p in usage.periods("session") if p.session is not None]
+    no_file = [path for path in sessions if not path.is_file()]  # session folders with no file: their subagents
+    assert len(no_file) == 2
+    compared = 0
+    for period, path in zip(usage.periods("session"), sessions, strict=True):
+        if path.is_file() and str(path) not in odd:
+            _, tally = tally_file(path)
+            assert period.total.tokens.as_dict() == tally.facts(sibling_summaries(path), None)["tokens_with_subagents"]
+            compared += 1
+    assert compared == len(sessions) - len(no_file) - len(odd & set(map(str, sessions))) > 90
