@@ -158,8 +158,9 @@ def _count_once(sums: _Sums, rows: list[Row], agents: set[int]) -> None:
     """Take the rows of one message out of their files' sums, and put it back once (see read_usage)."""
     for row in rows:
         _add(sums, (row[0],), row, -1)
-    # its own: not a copy; a session's file before a subagent's (a replay, a progress copy's transcript); the first
-    own = min(rows, key=lambda row: (row[4], row[0] in agents, row[0]))
+    # its own: not a copy; a session's file before a subagent's (a replay, a progress copy's transcript); the
+    # earliest (a copy not known as one is written later: 1.0's `--continue` into a file named otherwise); the first
+    own = min(rows, key=lambda row: (row[4], row[0] in agents, row[3] is None, row[3] or 0, row[0]))
     most = max(rows, key=lambda row: (row[_OUTPUT], row is own))
     model = model_of(most[2]) or model_of(own[2])
     key = priced_as(model, Tokens(*most[5:])) or ""
