@@ -278,6 +278,20 @@ def test_a_record_copied_into_another_session_counts_once_in_its_own(real_projec
     assert sessions == {real.ORIGIN_SID: 5, real.CONTINUED_SID: 77 + 18, real.BTW_SID: 100, real.BG_SID: 250}
 
 
+def test_a_copy_not_known_as_one_counts_in_the_earliest_file(real_projects: Path, tmp_path: Path) -> None:
+    """The same pair under the corpus's own names, no session ids: the copy is not known as one, and the message
+    counts at its earliest time, in its first session (whichever file the index read first)."""
+    source = real_projects / "__fixtures__"
+    folder = tmp_path / "projects" / "__fixtures__"
+    folder.mkdir(parents=True)
+    for name in ("1-continue-run-ls-tool.jsonl", "0-say-lol-session.jsonl"):  # the copy written first here
+        (folder / name).write_bytes((source / name).read_bytes())
+    sessions = {
+        p.name: p.total.tokens.output for p in _usage(tmp_path / "projects", tmp_path / "cache").periods("session")
+    }
+    assert sessions == {real.ORIGIN_SID: 5, real.CONTINUED_SID: 77 + 18}
+
+
 def test_a_copy_whose_origin_is_gone_counts_where_it_is(real_projects: Path, tmp_path: Path) -> None:
     """Claude Code deletes old sessions: a message is then known from its copy only, and counts there."""
     root = tmp_path / "projects"
