@@ -87,6 +87,17 @@ def update_index(index: Index, roots: list[Path]) -> UpdateResult:
         bar.clear()
 
 
+def updated_index(roots: list[Path], doing: str) -> Index:
+    """The index, brought up to date for `roots`; Ctrl-C stops the update, and what is `doing` goes on with what it
+    holds."""
+    index = Index(None, roots)
+    try:
+        update_index(index, roots)
+    except KeyboardInterrupt:
+        warn(f"indexing interrupted: {doing} what was indexed")
+    return index
+
+
 def print_notices(index: Index, roots: list[Path]) -> None:
     """The index's notices, and one line for the files it could not read (kept out of search)."""
     for notice in dict.fromkeys(index.notices):
@@ -137,11 +148,7 @@ def run_search(args: argparse.Namespace) -> int:
     project = args.project and argument_text(args.project, "--project")
     tool = args.tool and argument_text(args.tool, "--tool")
     roots = roots_of(args)
-    index = Index(None, roots)
-    try:
-        update_index(index, roots)
-    except KeyboardInterrupt:
-        warn("indexing interrupted: searching what was indexed")
+    index = updated_index(roots, "searching")
     try:
         hits = index.read(roots, lambda db: search(
             db, roots, query, limit=args.limit, project=project, role=args.role,

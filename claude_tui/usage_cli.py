@@ -13,11 +13,10 @@ from typing import Any
 import orjson
 
 from claude_tui.cli import CommandError, argument_text, warn, write_utf8
-from claude_tui.core.index import Index
 from claude_tui.core.sanitize import inert_json, visible_controls
 from claude_tui.core.usage import UsageTotal
 from claude_tui.core.usage_report import Block, Period, Usage, load_usage, total_of
-from claude_tui.library_cli import print_notices, roots_of, update_index
+from claude_tui.library_cli import print_notices, roots_of, updated_index
 
 #: The clock of the running block (a test sets its own).
 now = time.time
@@ -34,17 +33,13 @@ def run_usage(args: argparse.Namespace) -> int:
         raise CommandError(f"--since {since} is after --until {until}")
     project = args.project and argument_text(args.project, "--project")
     roots = roots_of(args)
-    index = Index(None, roots)
-    try:
-        update_index(index, roots)
-    except KeyboardInterrupt:
-        warn("indexing interrupted: counting what was indexed")
+    index = updated_index(roots, "counting")
     try:
         usage = load_usage(index, roots, zone).where(project=project)
     finally:
         print_notices(index, roots)
     if args.report == "blocks":
-        periods: list[Period] = [b for b in usage.blocks(now()) if _kept(usage.date(b.start), since, until)]
+        periods: list[Period] = [b for b in usage.blocks(now()) if _kept(usage.day_of(b.start), since, until)]
     else:
         periods = usage.where(since, until).periods(args.report)
     if args.report != "session" and (untimed := usage.untimed):

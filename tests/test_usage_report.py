@@ -328,21 +328,8 @@ def test_subagents_in_every_layout_count_in_their_session(tmp_path: Path) -> Non
     inline.records.append({**inline.records[-1], "isSidechain": True, "uuid": "00000000-0000-4000-8000-00000000a001",
                            "message": {**inline.records[-1]["message"], "id": "msg_sidechain"}})  # fmt: skip
     inline.write(project)
-    flat = Writer("flat", "/home/u/proj", start=100)
-    flat.prompt("go")
-    flat.answer(out=10)
-    flat.write(project)
-    agent = Writer("flat", "/home/u/proj", start=110)
-    agent.answer(out=100)
-    (project / "agent-a1b2c3d4.jsonl").write_bytes(agent.lines())
-    nested = Writer("nested", "/home/u/proj", start=200)
-    nested.prompt("go")
-    nested.answer(out=1000)
-    nested.write(project)
-    sub = Writer("nested", "/home/u/proj", start=210)
-    sub.answer(out=10_000)
-    (project / "nested" / "subagents").mkdir(parents=True)
-    (project / "nested" / "subagents" / "agent-a9.jsonl").write_bytes(sub.lines())
+    _with_subagent(project, "flat", 100, (10, 100), project / "agent-a1b2c3d4.jsonl")
+    _with_subagent(project, "nested", 200, (1000, 10_000), project / "nested" / "subagents" / "agent-a9.jsonl")
     workflows = real.workflow_session(project)
     progress = _progress_only(project)
     with_own = _progress_only(project, own_transcript=True)
@@ -356,6 +343,18 @@ def test_subagents_in_every_layout_count_in_their_session(tmp_path: Path) -> Non
         progress.stem: _stats_tokens(progress),
         with_own.stem: _stats_tokens(with_own),
     }
+
+
+def _with_subagent(project: Path, sid: str, start: int, outputs: tuple[int, int], transcript: Path) -> None:
+    """A session that answered once, and its subagent's transcript at `transcript`, which answered once too."""
+    session = Writer(sid, "/home/u/proj", start)
+    session.prompt("go")
+    session.answer(out=outputs[0])
+    session.write(project)
+    agent = Writer(sid, "/home/u/proj", start + 10)
+    agent.answer(out=outputs[1])
+    transcript.parent.mkdir(parents=True, exist_ok=True)
+    transcript.write_bytes(agent.lines())
 
 
 def _progress_only(project: Path, own_transcript: bool = False) -> Path:

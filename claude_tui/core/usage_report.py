@@ -171,7 +171,7 @@ class Usage:
         self.zone = zone
         self._dates: dict[int, date] = {}
 
-    def date(self, epoch: int) -> date:
+    def day_of(self, epoch: int) -> date:
         """The day of a time, in the zone (computed once a quarter hour)."""
         found = self._dates.get(epoch)
         if found is None:
@@ -203,7 +203,7 @@ class Usage:
             return self
 
         def kept(spend: Spend) -> bool:
-            if dated and (spend.quarter is None or not _within(self.date(spend.quarter), since, until)):
+            if dated and (spend.quarter is None or not _within(self.day_of(spend.quarter), since, until)):
                 return False
             if text is not None and text not in spend.session.project.casefold():
                 return False
@@ -228,7 +228,7 @@ class Usage:
         def named(quarter: int) -> str:
             found = names.get(quarter)
             if found is None:
-                found = names[quarter] = name(self.date(quarter))
+                found = names[quarter] = name(self.day_of(quarter))
             return found
 
         timed = [s for s in self.spends if s.quarter is not None]
@@ -237,7 +237,7 @@ class Usage:
     def recent(self, report: str, count: int, now: float) -> list[Period]:
         """The last `count` days, weeks or months up to `now`'s, oldest first, those with no usage included."""
         name = _NAMES[report]
-        day = self.date(int(now))
+        day = self.day_of(int(now))
         names: list[str] = []
         while len(names) < count:
             if not names or name(day) != names[-1]:
