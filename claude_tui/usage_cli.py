@@ -35,7 +35,7 @@ def run_usage(args: argparse.Namespace) -> int:
     roots = roots_of(args)
     index = updated_index(roots, "counting")
     try:
-        usage = load_usage(index, roots, zone).where(project=project)
+        usage = load_usage(index, roots, zone, cached=True).where(project=project)
     finally:
         print_notices(index, roots)
     if args.report == "blocks":

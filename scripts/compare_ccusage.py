@@ -161,7 +161,7 @@ def our_sessions(root: Path, cache: Path) -> dict[str, str]:
     from claude_tui.core.usage_report import file_sessions
 
     index = Index(cache, [root])
-    files = index.read([root], lambda db: read_usage(db, [str(root)]))[1]
+    _, _, files = index.read([root], lambda db: read_usage(db, [str(root)]))
     sessions = file_sessions(files)
     return {path: sessions[fid].id for fid, path, *_ in files}
 

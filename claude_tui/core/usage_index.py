@@ -120,17 +120,18 @@ def _add(sums: _Sums, where: tuple[Any, ...], row: Row, sign: int) -> None:
 FileRow = tuple[int, str, str, bool, str | None, str | None, str | None]
 
 
-def read_usage(db: sqlite3.Connection, roots: Sequence[str]) -> tuple[list[tuple[Any, ...]], list[FileRow]]:
+def read_usage(db: sqlite3.Connection, roots: Sequence[str]) -> tuple[list[Any], list[tuple[Any, ...]], list[FileRow]]:
     """The usage of the files under `roots` summed per file, quarter hour and key: rows of (file id, quarter (NO_TIME
     for no time), key ("" for none), messages, *COUNTS, first, last), each message counted once over them all: a
     message that several files hold counts with the usage of the one with the most output tokens (a streamed
     message's last chunk may be only in a copy), in the file that holds it as its own (see _count_once), at the time
-    it has there. And the files, to tell their sessions."""
+    it has there. And the files, to tell their sessions; and the files' state then (see usage_state)."""
     marks = ",".join("?" * len(roots))
     under = f"file IN (SELECT id FROM files WHERE root IN ({marks}))"
     facts = ", ".join(f"json_extract(CAST(facts AS TEXT), '$.{name}')" for name in ("sids", "owner", "cwds"))
-    db.execute("BEGIN")  # one snapshot for all three reads, whatever a writer commits meanwhile
+    db.execute("BEGIN")  # one snapshot for all the reads, whatever a writer commits meanwhile
     try:
+        state = usage_state(db, roots)
         sums = db.execute(
             f"SELECT file, quarter, key, messages, {', '.join(COUNTS)}, first, last FROM usage_sums WHERE {under}",
             roots,
@@ -146,12 +147,23 @@ def read_usage(db: sqlite3.Connection, roots: Sequence[str]) -> tuple[list[tuple
     copies = [rows for rows in held.values() if len(rows) > 1]
     touched = {row[0] for rows in copies for row in rows}
     if not touched:
-        return sums, files
+        return state, sums, files
     mended: _Sums = {(fid, quarter, key): values for fid, quarter, key, *values in sums if fid in touched}
     agents = {row[0] for row in files if row[3]}
     for rows in copies:
         _count_once(mended, rows, agents)
-    return [row for row in sums if row[0] not in touched] + [(*at, *values) for at, values in mended.items()], files
+    return (
+        state,
+        [row for row in sums if row[0] not in touched] + [(*at, *values) for at, values in mended.items()],
+        files,
+    )
+
+
+def usage_state(db: sqlite3.Connection, roots: Sequence[str]) -> list[Any]:
+    """What changes whenever a file under `roots` is added, read on or removed: its usage may have (the count of the
+    files, their highest id, and the totals of their sizes, times and offsets)."""
+    sql = "SELECT count(*), max(id), total(size), total(mtime_ns), total(offset) FROM files WHERE root IN ({})"
+    return list(db.execute(sql.format(",".join("?" * len(roots))), roots).fetchone())
 
 
 def _count_once(sums: _Sums, rows: list[Row], agents: set[int]) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Hashable, Iterable
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 from pathlib import Path
@@ -25,7 +26,7 @@ from claude_tui.core.facts import encode_path, project_path
 from claude_tui.core.files import owning_folder
 from claude_tui.core.library import session_id_of
 from claude_tui.core.usage import Tokens, UsageTotal, model_of
-from claude_tui.core.usage_index import NO_TIME, FileRow, read_usage
+from claude_tui.core.usage_index import NO_TIME, FileRow, read_usage, usage_state
 
 if TYPE_CHECKING:
     from claude_tui.core.index import Index
@@ -34,6 +35,9 @@ if TYPE_CHECKING:
 REPORTS = ("daily", "weekly", "monthly", "session", "blocks")
 #: How long a block lasts, in seconds.
 BLOCK_SECONDS = 5 * 3600
+#: Seconds in a day, and the ordinal of the epoch's (1970-01-01).
+DAY = 86400
+_EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
 #: What stands for a model that no record named.
 UNKNOWN_MODEL = "unknown"
 
@@ -71,22 +75,27 @@ class Period:
         self.first: int | None = None  #: the epoch seconds of the first message, and of the last
         self.last: int | None = None
         self._total: UsageTotal | None = None
-        for spend in spends:
-            self.add(spend)
+        self.extend(spends)
 
     def add(self, spend: Spend) -> None:
-        self.spends.append(spend)
-        usage = self.usage.get(spend.key)
-        if usage is None:
-            usage = self.usage[spend.key] = Tokens()
-        usage.add(spend.tokens)
-        self.sessions[spend.session] = None
-        self.messages += spend.messages
-        first, last = spend.first, spend.last
-        if first is not None and (self.first is None or first < self.first):
-            self.first = first
-        if last is not None and (self.last is None or last > self.last):
-            self.last = last
+        self.extend((spend,))
+
+    def extend(self, spends: Iterable[Spend]) -> None:
+        usage, sessions = self.usage, self.sessions
+        first, last, messages = self.first, self.last, self.messages
+        for spend in spends:
+            self.spends.append(spend)
+            tokens = usage.get(spend.key)
+            if tokens is None:
+                tokens = usage[spend.key] = Tokens()
+            tokens.add(spend.tokens)
+            sessions[spend.session] = None
+            messages += spend.messages
+            if spend.first is not None and (first is None or spend.first < first):
+                first = spend.first
+            if spend.last is not None and (last is None or spend.last > last):
+                last = spend.last
+        self.first, self.last, self.messages = first, last, messages
         self._total = None
 
     def absorb(self, other: Period) -> None:
@@ -169,14 +178,26 @@ class Usage:
     def __init__(self, spends: Iterable[Spend], zone: tzinfo | None = None) -> None:
         self.spends = list(spends)
         self.zone = zone
-        self._dates: dict[int, date] = {}
+        self._offsets: dict[int, tuple[int, int]] = {}  #: by UTC day: the zone's offset at its start and its end
 
     def day_of(self, epoch: int) -> date:
-        """The day of a time, in the zone (computed once a quarter hour)."""
-        found = self._dates.get(epoch)
-        if found is None:
-            found = self._dates[epoch] = datetime.fromtimestamp(epoch, self.zone).date()
-        return found
+        """The day of a time, in the zone."""
+        return date.fromordinal(self._day(epoch))
+
+    def _day(self, epoch: int) -> int:
+        """The ordinal of the day of a time, in the zone: from its offset that UTC day (found once a day), unless the
+        zone's clock changes that day."""
+        utc_day = epoch // DAY
+        offsets = self._offsets.get(utc_day)
+        if offsets is None:
+            offsets = self._offsets[utc_day] = (self._offset(utc_day * DAY), self._offset(utc_day * DAY + DAY - 1))
+        if offsets[0] == offsets[1]:
+            return _EPOCH_ORDINAL + (epoch + offsets[0]) // DAY
+        return self.moment(epoch).toordinal()
+
+    def _offset(self, epoch: int) -> int:
+        offset = self.moment(epoch).utcoffset()
+        return int(offset.total_seconds()) if offset is not None else 0
 
     def moment(self, epoch: int) -> datetime:
         """A time in the zone, with its offset."""
@@ -201,16 +222,17 @@ class Usage:
         dated = since is not None or until is not None
         if not dated and text is None and model is None:
             return self
+        low, high = since.toordinal() if since else 0, until.toordinal() if until else date.max.toordinal()
 
         def kept(spend: Spend) -> bool:
-            if dated and (spend.quarter is None or not _within(self.day_of(spend.quarter), since, until)):
+            if dated and (spend.quarter is None or not low <= self._day(spend.quarter) <= high):
                 return False
             if text is not None and text not in spend.session.project.casefold():
                 return False
             return model is None or (model_of(spend.key) or UNKNOWN_MODEL) == model
 
         narrower = Usage([s for s in self.spends if kept(s)], self.zone)
-        narrower._dates = self._dates
+        narrower._offsets = self._offsets
         return narrower
 
     def periods(self, report: str) -> list[Period]:
@@ -223,16 +245,16 @@ class Usage:
             by = (lambda s: s.session.project) if report == "project" else (lambda s: model_of(s.key) or UNKNOWN_MODEL)
             return sorted(_grouped(self.spends, by, str), key=lambda p: _heaviest(p.total))
         name = _NAMES[report]
-        names: dict[int, str] = {}  #: by quarter hour
-
-        def named(quarter: int) -> str:
-            found = names.get(quarter)
-            if found is None:
-                found = names[quarter] = name(self.day_of(quarter))
-            return found
-
-        timed = [s for s in self.spends if s.quarter is not None]
-        return sorted(_grouped(timed, lambda s: named(s.quarter or 0), str), key=lambda p: p.name)
+        names: dict[int, str] = {}  #: by day
+        days: dict[str, list[Spend]] = {}
+        for spend in self.spends:
+            if spend.quarter is not None:
+                day = self._day(spend.quarter)
+                label = names.get(day)
+                if label is None:
+                    label = names[day] = name(date.fromordinal(day))
+                days.setdefault(label, []).append(spend)
+        return [Period(label, days[label]) for label in sorted(days)]
 
     def recent(self, report: str, count: int, now: float) -> list[Period]:
         """The last `count` days, weeks or months up to `now`'s, oldest first, those with no usage included."""
@@ -292,18 +314,10 @@ def total_of(periods: Iterable[Period]) -> Period:
 
 def _grouped(spends: list[Spend], by: Callable[[Spend], Hashable], name: Callable[[Any], str]) -> list[Period]:
     """The periods of `spends` by the key `by` gives them, each named by `name` of its key."""
-    found: dict[Hashable, Period] = {}
+    found: dict[Hashable, list[Spend]] = {}
     for spend in spends:
-        key = by(spend)
-        period = found.get(key)
-        if period is None:
-            period = found[key] = Period(name(key))
-        period.add(spend)
-    return list(found.values())
-
-
-def _within(day: date, since: date | None, until: date | None) -> bool:
-    return (since is None or day >= since) and (until is None or day <= until)
+        found.setdefault(by(spend), []).append(spend)
+    return [Period(name(key), group) for key, group in found.items()]
 
 
 def _week(day: date) -> str:
@@ -322,16 +336,61 @@ _NAMES: dict[str, Callable[[date], str]] = {
 # ---------------------------------------------------------------- from the index
 
 
-def load_usage(index: Index, roots: list[Path], zone: tzinfo | None = None) -> Usage:
-    """The usage of every session under `roots`, from the index as it is (bring it up to date first)."""
-    sums, files = index.read(roots, lambda db: read_usage(db, [str(root) for root in roots]))
-    sessions = file_sessions(files)
-    spends = []
-    for fid, quarter, key, messages, *counts, first, last in sums:
-        if messages > 0 and any(counts) and fid in sessions:
-            at = None if quarter == NO_TIME else quarter
-            spends.append(Spend(sessions[fid], at, key or None, messages, Tokens(*counts), first, last))
-    return Usage(spends, zone)
+def load_usage(index: Index, roots: list[Path], zone: tzinfo | None = None, cached: bool = False) -> Usage:
+    """The usage of every session under `roots`, from the index as it is (bring it up to date first). `cached`: keep
+    what was read beside the index (CACHE), and take it from there while no file under the roots changed (for a
+    command run again and again; an app keeps its own)."""
+    names = [str(root) for root in roots]
+    cache = index.path.with_name(CACHE) if index.path is not None and cached else None
+    found = _cached(cache, [CACHE_FORMAT, names, *index.read(roots, lambda db: usage_state(db, names))])
+    if found is None:
+        state, sums, files = index.read(roots, lambda db: read_usage(db, names))
+        sessions = file_sessions(files)
+        refs = list(dict.fromkeys(sessions.values()))
+        number = {ref: i for i, ref in enumerate(refs)}
+        rows = [
+            [number[sessions[row[0]]], *row[1:]] for row in sums if row[3] > 0 and any(row[4:-2]) and row[0] in sessions
+        ]
+        found = refs, rows
+        _keep(cache, [CACHE_FORMAT, names, *state], refs, rows)
+    refs, rows = found
+    make = Spend._make  # a tuple's own constructor: a third of the time of Spend(...)
+    return Usage(
+        (make((refs[row[0]], None if row[1] == NO_TIME else row[1], row[2] or None, row[3], Tokens(*row[4:-2]),
+               row[-2], row[-1])) for row in rows),
+        zone,
+    )  # fmt: skip
+
+
+#: The file beside the index that keeps the usage read last, and the version of its format.
+CACHE = "usage.json"
+CACHE_FORMAT = 1
+
+
+def _cached(cache: Path | None, key: list[Any]) -> tuple[list[SessionRef], list[list[Any]]] | None:
+    """The sessions and sums kept in `cache` under `key`; None when it holds others, or is not there or damaged."""
+    if cache is None:
+        return None
+    try:
+        kept = orjson.loads(cache.read_bytes())
+        if kept["key"] != key:
+            return None
+        return [SessionRef._make(ref) for ref in kept["sessions"]], kept["sums"]
+    except (OSError, orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+        return None
+
+
+def _keep(cache: Path | None, key: list[Any], refs: list[SessionRef], rows: list[list[Any]]) -> None:
+    """Keep what was read in `cache` (written whole, then put in place); a cache that cannot be written is none."""
+    if cache is None:
+        return
+    part = cache.with_name(f"{cache.name}.{os.getpid()}")
+    try:
+        part.write_bytes(orjson.dumps({"key": key, "sessions": [tuple(ref) for ref in refs], "sums": rows}))
+        os.replace(part, cache)
+    except (OSError, TypeError):
+        with suppress(OSError):
+            part.unlink()
 
 
 def file_sessions(files: list[FileRow]) -> dict[int, SessionRef]:
@@ -359,7 +418,7 @@ def file_sessions(files: list[FileRow]) -> dict[int, SessionRef]:
                 sid, file = owner, mains[folder, owner]
             elif owning[where] is not None:
                 sid, file = owner, os.path.join(folder, f"{owner}.jsonl")
-        found[fid] = SessionRef(file, sid, projects[folder])
+        found[fid] = SessionRef._make((file, sid, projects[folder]))
     return found
 
 
