@@ -114,6 +114,7 @@ def _counts(total: UsageTotal) -> dict[str, Any]:
         "cache_creation_1h_tokens": tokens.cache_creation_1h,
         "cache_read_tokens": tokens.cache_read,
         "total_tokens": tokens.total,
+        "web_search_requests": tokens.web_searches,
         "cost_usd": None if total.cost is None else round(total.cost, 6),
         "unpriced_models": sorted(total.unpriced_models),
     }

@@ -12,7 +12,9 @@ from zoneinfo import ZoneInfo
 import orjson
 import pytest
 
+from claude_tui.core.files import sibling_summaries
 from claude_tui.core.index import Index
+from claude_tui.core.stats import tally_file
 from claude_tui.core.usage import Tokens
 from claude_tui.core.usage_index import read_usage
 from claude_tui.core.usage_report import Period, SessionRef, Spend, Usage, file_sessions, load_usage
@@ -376,9 +378,6 @@ def _progress_only(project: Path, own_transcript: bool = False) -> Path:
 
 def _stats_tokens(path: Path) -> int:
     """The output tokens `stats` counts for a session, its subagents included."""
-    from claude_tui.core.files import sibling_summaries
-    from claude_tui.core.stats import tally_file
-
     _, tally = tally_file(path)
     return tally.facts(sibling_summaries(path), None)["tokens_with_subagents"]["output"]
 
@@ -434,9 +433,6 @@ def test_the_real_corpus_counts_each_message_once_as_stats_counts_its_session(
     `__fixtures__`, whose file names are no session ids, so the copy is not known as one) or a file of its holds a
     message with other counts (a side question's replay of its session holds the final chunk of a message whose
     session file kept an earlier one: 555 output tokens, not 24)."""
-    from claude_tui.core.files import sibling_summaries
-    from claude_tui.core.stats import tally_file
-
     usage = _usage(real_projects, tmp_path / "cache")
     raw = _raw_messages(real_projects)
     whole = usage.total().total.tokens
@@ -463,3 +459,22 @@ def test_the_real_corpus_counts_each_message_once_as_stats_counts_its_session(
             assert period.total.tokens.as_dict() == tally.facts(sibling_summaries(path), None)["tokens_with_subagents"]
             compared += 1
     assert compared == len(sessions) - len(no_file) - len(odd & set(map(str, sessions))) > 90
+
+
+def test_fast_mode_and_web_searches_are_priced_as_stats_prices_them(tmp_path: Path) -> None:
+    """A web search costs $10 a thousand beyond its tokens; fast mode has no price (usage.FAST_MARK): its tokens
+    count, its cost does not, and it is named."""
+    w = Writer("s", "/home/u/proj")
+    w.prompt("go")
+    w.answer(usage={"output_tokens": 100, "server_tool_use": {"web_search_requests": 3}}, model=OPUS)
+    w.answer(usage={"output_tokens": 50, "speed": "fast"}, model=OPUS)
+    path = w.write(tmp_path / "projects" / encode("/home/u/proj"))
+    (day,) = _usage(tmp_path / "projects", tmp_path / "cache").periods("daily")
+    total = day.total
+    assert (total.tokens.output, total.tokens.web_searches) == (150, 3)
+    assert total.cost == pytest.approx(100 * 25 / 1e6 + 3 * 0.01)
+    assert total.unpriced_models == {OPUS + " (fast mode)"} and list(day.models()) == [OPUS]
+    _, tally = tally_file(path)
+    facts = tally.facts(sibling_summaries(path), None)
+    assert facts["cost_with_subagents_usd"] == pytest.approx(total.cost, abs=1e-6)
+    assert facts["unpriced_models"] == sorted(total.unpriced_models)

@@ -11,6 +11,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 #: Anthropic list prices in USD per million tokens, from its pricing page and model pages (platform.claude.com)
@@ -75,8 +76,10 @@ def anthropic_id(model: str) -> str:
     return _CLOUD_SUFFIX.sub(lambda m: f"-{m[1]}" if m[1] else "", name)
 
 
+@lru_cache(maxsize=256)
 def _family(model: str | None) -> str | None:
-    """The key of PRICES that prices `model`, or None for a model we do not know (and `<synthetic>`)."""
+    """The key of PRICES that prices `model`, or None for a model we do not know (and `<synthetic>`); a history
+    names few models, so each is looked up once."""
     if not model:
         return None
     name = _DATE_SUFFIX.sub("", anthropic_id(model.lower()))

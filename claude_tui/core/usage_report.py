@@ -13,6 +13,7 @@ since its first message, a minute or an hour, and where it ends at that rate.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Hashable, Iterable
 from contextlib import suppress
 from dataclasses import dataclass
@@ -196,7 +197,9 @@ class Usage:
         return self.moment(epoch).toordinal()
 
     def _offset(self, epoch: int) -> int:
-        offset = self.moment(epoch).utcoffset()
+        if self.zone is None:
+            return time.localtime(epoch).tm_gmtoff
+        offset = self.zone.utcoffset(datetime.fromtimestamp(epoch, self.zone))
         return int(offset.total_seconds()) if offset is not None else 0
 
     def moment(self, epoch: int) -> datetime:
