@@ -205,3 +205,29 @@ def test_messages_with_no_time_are_said_and_left_out_of_days(
     assert err == "claude-tui: 1 message with no time left out of a report by date\n"
     _, out, err = _run(capsys, "session", *args)
     assert [orjson.loads(line)["output_tokens"] for line in out.splitlines()] == [12] and err == ""
+
+
+def test_what_was_read_is_kept_beside_the_index_until_a_file_changes(
+    history: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ("--projects-dir", str(history), "--timezone", "UTC")
+    first = _json(capsys, *args)
+    kept = tmp_path / "cache" / "usage.json"
+    assert kept.is_file()
+    from claude_tui.core import usage_report
+
+    def unread(*_: object) -> None:
+        raise AssertionError("read again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(usage_report, "read_usage", unread)
+        assert _json(capsys, *args) == first  # nothing changed: taken from the file
+    beta = history / encode("/home/u/beta") / "beta-1.jsonl"
+    w = Writer("beta-1", "/home/u/beta", start=_at("2026-01-07T08:00:00"))
+    w.answer(out=5)
+    w.append(beta, 0)
+    assert [p["period"] for p in _json(capsys, *args)] == ["2026-01-05", "2026-01-06", "2026-01-07"]
+    kept.write_bytes(b'{"key": [1, [], 0')  # damaged: read again
+    assert len(_json(capsys, *args)) == 3
+    beta.unlink()  # a file gone
+    assert [p["output_tokens"] for p in _json(capsys, *args)] == [100, 200]
