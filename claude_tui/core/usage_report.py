@@ -41,6 +41,9 @@ DAY = 86400
 _EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
 #: What stands for a model that no record named.
 UNKNOWN_MODEL = "unknown"
+#: The file beside the index that keeps the usage read last (see load_usage), and the version of its format.
+CACHE = "usage.json"
+CACHE_FORMAT = 1
 
 
 class SessionRef(NamedTuple):
@@ -304,6 +307,7 @@ class Usage:
         return blocks[-1] if blocks and blocks[-1].running else None
 
     def total(self) -> Period:
+        """All of it, as one period."""
         return Period("Total", self.spends)
 
 
@@ -363,11 +367,6 @@ def load_usage(index: Index, roots: list[Path], zone: tzinfo | None = None, cach
                row[-2], row[-1])) for row in rows),
         zone,
     )  # fmt: skip
-
-
-#: The file beside the index that keeps the usage read last, and the version of its format.
-CACHE = "usage.json"
-CACHE_FORMAT = 1
 
 
 def _cached(cache: Path | None, key: list[Any]) -> tuple[list[SessionRef], list[list[Any]]] | None:
