@@ -7,7 +7,9 @@ CORPUS is a projects folder (the 15,000-session history, /work/bench/h15000; a s
 run to skip that). Measured in one run, best of N, the two commands taking turns:
 
 - `claude-tui index` with nothing new (the reference), and `claude-tui usage` (daily) on the same index: the target
-  is at most 2x (both whole processes: start-up, the update's stat of every file, then the report);
+  is at most 2x (both whole processes: start-up, the update's stat of every file, then the report); the usage
+  kept beside the index from the run before (nothing changed), and read again from the index (the kept file
+  removed: as after a change);
 - the peak memory of `claude-tui usage`;
 - in this process, what the app's usage screen recomputes on a live update: the report's spends read from the index,
   the last 30 days, 12 weeks and 12 months, the top projects and models, the current 5-hour block.
@@ -27,7 +29,7 @@ from pathlib import Path
 from installed import compile_package
 
 from claude_tui.core.index import Index
-from claude_tui.core.usage_report import load_usage
+from claude_tui.core.usage_report import CACHE, load_usage
 
 TARGET = 2.0
 
@@ -67,16 +69,19 @@ def main() -> None:
     print(f"corpus            {corpus}, index in {cache}")
     print(f"index (first)     {timed(index, env):7.2f} s")
     timed(usage, env)  # warm the page cache for both
-    indexes, usages = [], []
+    indexes, usages, rereads = [], [], []
     for _ in range(a.runs):
         indexes.append(timed(index, env))
         usages.append(timed(usage, env))
-    best_index, best_usage = min(indexes), min(usages)
-    ratio = best_usage / best_index
-    met = "met" if ratio <= TARGET else "MISSED"
+        (cache / CACHE).unlink()
+        rereads.append(timed(usage, env))
+    best_index = min(indexes)
     print(f"index, no change  {best_index:7.3f} s  (best of {a.runs}; median {sorted(indexes)[a.runs // 2]:.3f} s)")
-    print(f"usage daily       {best_usage:7.3f} s  (best of {a.runs}; median {sorted(usages)[a.runs // 2]:.3f} s)"
-          f"  = {ratio:.2f}x the index, target {TARGET:.0f}x: {met}")  # fmt: skip
+    for what, times in (("usage daily", usages), ("  read again", rereads)):
+        ratio = min(times) / best_index
+        met = "met" if ratio <= TARGET else "MISSED"
+        print(f"{what:17} {min(times):7.3f} s  (best of {a.runs}; median {sorted(times)[a.runs // 2]:.3f} s)"
+              f"  = {ratio:.2f}x the index, target {TARGET:.0f}x: {met}")  # fmt: skip
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(f"peak memory       {peak:7.0f} MB  (the largest child: an index or a usage run)")
     best = min(screen(corpus, cache) for _ in range(a.runs))
