@@ -210,6 +210,29 @@ def _run_search(args: argparse.Namespace) -> int:
     return run_search(args)
 
 
+# ---------------------------------------------------------------- usage
+
+
+def _usage_parser(sub: argparse._SubParsersAction) -> None:
+    from claude_tui.core.usage_report import REPORTS
+
+    p = sub.add_parser("usage", help="tokens and cost by day, week, month, session or 5-hour block")
+    p.add_argument("report", nargs="?", choices=REPORTS, default="daily", help="the report (default: daily)")
+    p.add_argument("--json", action="store_true", help="one JSON object per period per line")
+    p.add_argument("--since", type=_date, metavar="DATE", help="only days from DATE (2026-01-31 or 20260131)")
+    p.add_argument("--until", type=_date, metavar="DATE", help="only days up to DATE, included")
+    p.add_argument("--timezone", metavar="TZ", help="the time zone of the days (Europe/Paris, UTC; default: local)")
+    p.add_argument("--project", metavar="TEXT", help="only projects whose path contains TEXT")
+    p.add_argument("--breakdown", action="store_true", help="a row per model under each period")
+    add_roots(p)
+
+
+def _run_usage(args: argparse.Namespace) -> int:
+    from claude_tui.usage_cli import run_usage
+
+    return run_usage(args)
+
+
 # ---------------------------------------------------------------- shared helpers
 
 
@@ -277,6 +300,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse._SubParsersAction], None], Callable
     "export": (_export_parser, _run_export),
     "index": (_index_parser, _run_index),
     "search": (_search_parser, _run_search),
+    "usage": (_usage_parser, _run_usage),
 }
 
 

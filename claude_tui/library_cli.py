@@ -73,7 +73,7 @@ def roots_of(args: argparse.Namespace) -> list[Path]:
     return [r.expanduser().absolute() for r in default_roots(args.projects_dir)]
 
 
-def _update(index: Index, roots: list[Path]) -> UpdateResult:
+def update_index(index: Index, roots: list[Path]) -> UpdateResult:
     """Refresh the index with a progress bar; Ctrl-C stops it and keeps what was read."""
     bar = ProgressBar()
     try:
@@ -87,7 +87,18 @@ def _update(index: Index, roots: list[Path]) -> UpdateResult:
         bar.clear()
 
 
-def _print_notices(index: Index, roots: list[Path]) -> None:
+def updated_index(roots: list[Path], doing: str) -> Index:
+    """The index, brought up to date for `roots`; Ctrl-C stops the update, and what is `doing` goes on with what it
+    holds."""
+    index = Index(None, roots)
+    try:
+        update_index(index, roots)
+    except KeyboardInterrupt:
+        warn(f"indexing interrupted: {doing} what was indexed")
+    return index
+
+
+def print_notices(index: Index, roots: list[Path]) -> None:
     """The index's notices, and one line for the files it could not read (kept out of search)."""
     for notice in dict.fromkeys(index.notices):
         warn(notice)
@@ -103,13 +114,13 @@ def run_index(args: argparse.Namespace) -> int:
     index = Index(None, roots)
     started = time.monotonic()
     try:
-        result = _update(index, roots)
+        result = update_index(index, roots)
     except KeyboardInterrupt:
-        _print_notices(index, roots)
+        print_notices(index, roots)
         kept = "indexed so far" if index.path is not None else "read so far, not saved: the index could not be written"
         print(f"interrupted: {_totals(index, roots)} {kept}")
         return 130
-    _print_notices(index, roots)
+    print_notices(index, roots)
     totals = _totals(index, roots)
     took = f"in {time.monotonic() - started:.2f} s"
     if index.path is None:  # held in memory only: nothing was kept for next time
@@ -137,11 +148,7 @@ def run_search(args: argparse.Namespace) -> int:
     project = args.project and argument_text(args.project, "--project")
     tool = args.tool and argument_text(args.tool, "--tool")
     roots = roots_of(args)
-    index = Index(None, roots)
-    try:
-        _update(index, roots)
-    except KeyboardInterrupt:
-        warn("indexing interrupted: searching what was indexed")
+    index = updated_index(roots, "searching")
     try:
         hits = index.read(roots, lambda db: search(
             db, roots, query, limit=args.limit, project=project, role=args.role,
@@ -150,7 +157,7 @@ def run_search(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise CommandError(str(exc)) from exc
     finally:
-        _print_notices(index, roots)
+        print_notices(index, roots)
     out = sys.stdout
     if args.json:
         write_utf8(inert_json("".join(orjson.dumps(hit_json(h)).decode() + "\n" for h in hits)))

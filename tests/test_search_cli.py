@@ -366,7 +366,7 @@ def test_an_index_interrupted_says_what_it_kept(
     root = tmp_path / "projects"
     simple_project(root, cwd="/home/u/a")
     assert main(["index", "--projects-dir", str(root)]) == 0
-    monkeypatch.setattr(library_cli, "_update", lambda index, roots: _raise(KeyboardInterrupt()))
+    monkeypatch.setattr(library_cli, "update_index", lambda index, roots: _raise(KeyboardInterrupt()))
     assert main(["index", "--projects-dir", str(root)]) == 130
     assert capsys.readouterr().out.endswith("interrupted: 1 project, 2 sessions, 0.0 MB indexed so far\n")
     (tmp_path / "file").write_text("x")

@@ -651,8 +651,10 @@ class Extractor:
             if not copy:  # a copy counts in the session it was copied from (kept below, for a total over every file)
                 _count_usage(state.usage, entry, usage)
             self._chunk = (mid, usage)  # streamed chunks of one message repeat its usage: counted once
-            if type(mid) is str:
-                self.usages[mid] = (entry[0], self._sec, int(copy), *(entry[1] or usage_counts(usage)))
+            if type(mid) is not str:  # counted each, as a message of its own: by its record's uuid, else place
+                uuid = obj.get("uuid")
+                mid = uuid if type(uuid) is str else f"@{off}.{self._record}"
+            self.usages[mid] = (entry[0], self._sec, int(copy), *(entry[1] or usage_counts(usage)))
         for kind, i, part in assistant_parts(record_content(obj), said):
             if kind == TOOL_INPUT:
                 self._call(part, off, i, obj.get("cwd"))

@@ -7,9 +7,8 @@ One database in the user's cache folder (`cache_dir()`):
 - `summaries`: summary records by leaf, for titles;
 - `marks`: the uuids of each file that a summary may name (see extract.Extractor.marks), so that a summary
   read after the file that holds its message titles that file's session without reading the file again;
-- `usage`: per file, each assistant message's usage once (its model, time, token counts, and whether the record
-  is a copy of another session's, see copies.py), by message id: a total over the whole history can count a
-  message once however many files hold it.
+- `usage`, `usage_sums`, `usage_dups`: each assistant message's usage once per file, and sums of it, so that a
+  total over the whole history counts a message once however many files hold it (see usage_index.py).
 
 Beside it, one text database per worker process (`index-text-N.sqlite3`, attached as `textN`),
 so that workers fill the full-text index side by side rather than in turns:
@@ -53,12 +52,13 @@ from typing import Any, NamedTuple, TypeVar
 
 import orjson
 
+from claude_tui.core import usage_index
 from claude_tui.core.extract import MAX_LEAVES, Extractor, State, read_chunks
 from claude_tui.core.files import is_under, leading_leaves, root_hint, transcript_entries
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.sanitize import undecoded
 
-SCHEMA_VERSION = 28
+SCHEMA_VERSION = 29
 DB_NAME = "index.sqlite3"
 TEXT_NAME = "index-text-{}.sqlite3"
 #: A result is cut once this many bytes of a file have been read (memory stays bounded).
@@ -114,12 +114,7 @@ CREATE INDEX summaries_leaf ON summaries(folder, leaf);
 CREATE TABLE marks(file INTEGER NOT NULL, uuid TEXT NOT NULL);
 CREATE INDEX marks_file ON marks(file);
 CREATE INDEX marks_uuid ON marks(uuid);
-CREATE TABLE usage(
-    file INTEGER NOT NULL, mid TEXT NOT NULL, model TEXT NOT NULL, ts INTEGER, copied INTEGER NOT NULL,
-    input INTEGER, output INTEGER, cache_read INTEGER, cache_creation INTEGER, cache_creation_1h INTEGER,
-    web_searches INTEGER, fast INTEGER,
-    PRIMARY KEY (file, mid)
-) WITHOUT ROWID;
+{usage_index.SCHEMA}
 INSERT INTO meta VALUES ('schema', {SCHEMA_VERSION}), ('dead', 0), ('top', 1);
 """
 _TEXT_SCHEMA = """
@@ -401,7 +396,7 @@ def _record_progress(db: sqlite3.Connection, batch: list[Result]) -> tuple[int, 
                 [(fid, leaf, summary, fid) for leaf, summary in item.summaries],
             )
         db.executemany("INSERT INTO marks VALUES (?, ?)", [(fid, uuid) for uuid in item.marks])
-        db.executemany("INSERT OR REPLACE INTO usage VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", item.usages)
+        usage_index.record(db, fid, item.start > 0, item.usages)
         done += item.end - item.start
         files += item.final
     return done, files
@@ -895,7 +890,7 @@ class Index:
             dead += row[0] if row else 0
             db.execute("DELETE FROM summaries WHERE file=?", (fid,))
             db.execute("DELETE FROM marks WHERE file=?", (fid,))
-            db.execute("DELETE FROM usage WHERE file=?", (fid,))
+            usage_index.forget(db, fid)
         db.execute("UPDATE meta SET value = value + ? WHERE key='dead'", (dead,))
         return len(fids)
 

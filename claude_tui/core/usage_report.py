@@ -1,0 +1,446 @@
+"""Usage over time: what Claude Code used by day, week, month, session, project, model and 5-hour block.
+
+Read from the index's usage sums (usage_index.py), each message counted once over the whole history, with the
+rules of `stats` (usage.py): a streamed message's usage once, subagents counted wherever their transcripts are,
+1-hour cache writes and long context priced as they are billed. A message belongs to the day of its time in the
+report's time zone (the local one by default).
+
+A 5-hour block is a window of Claude's usage limits: it starts on the hour of the first message after the last
+block ended (as ccusage counts them) and lasts five hours. The block running now has a burn rate: what it used
+since its first message, a minute or an hour, and where it ends at that rate.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Hashable, Iterable
+from contextlib import suppress
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, tzinfo
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import orjson
+
+from claude_tui.core.facts import encode_path, project_path
+from claude_tui.core.files import owning_folder
+from claude_tui.core.library import session_id_of
+from claude_tui.core.usage import Tokens, UsageTotal, model_of
+from claude_tui.core.usage_index import NO_TIME, FileRow, read_usage, usage_state
+
+if TYPE_CHECKING:
+    from claude_tui.core.index import Index
+
+#: The reports of `claude-tui usage`, as ccusage names them.
+REPORTS = ("daily", "weekly", "monthly", "session", "blocks")
+#: How long a block lasts, in seconds.
+BLOCK_SECONDS = 5 * 3600
+#: Seconds in a day, and the ordinal of the epoch's (1970-01-01).
+DAY = 86400
+_EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
+#: What stands for a model that no record named.
+UNKNOWN_MODEL = "unknown"
+#: The file beside the index that keeps the usage read last (see load_usage), and the version of its format.
+CACHE = "usage.json"
+CACHE_FORMAT = 1
+
+
+class SessionRef(NamedTuple):
+    """A session, as the library lists it: enough to open it."""
+
+    path: str  #: its file (for a session folder with no file, the file it would have: files.folder_only)
+    id: str
+    project: str  #: the path of its project
+
+
+class Spend(NamedTuple):
+    """What one session used in one quarter hour under one `usage.priced_as` key (a model, marked when billed at
+    other rates)."""
+
+    session: SessionRef
+    quarter: int | None  #: the epoch seconds it starts at; None for messages with no time
+    key: str | None
+    messages: int
+    tokens: Tokens
+    first: int | None  #: the epoch seconds of its first message, and of its last
+    last: int | None
+
+
+class Period:
+    """What a set of spends used: tokens per `priced_as` key, the sessions, the messages and when."""
+
+    def __init__(self, name: str, spends: Iterable[Spend] = ()) -> None:
+        self.name = name
+        self.spends: list[Spend] = []
+        self.usage: dict[str | None, Tokens] = {}
+        self.sessions: dict[SessionRef, None] = {}  #: in the order they first came
+        self.messages = 0
+        self.first: int | None = None  #: the epoch seconds of the first message, and of the last
+        self.last: int | None = None
+        self._total: UsageTotal | None = None
+        self.extend(spends)
+
+    def add(self, spend: Spend) -> None:
+        self.extend((spend,))
+
+    def extend(self, spends: Iterable[Spend]) -> None:
+        usage, sessions = self.usage, self.sessions
+        first, last, messages = self.first, self.last, self.messages
+        for spend in spends:
+            self.spends.append(spend)
+            tokens = usage.get(spend.key)
+            if tokens is None:
+                tokens = usage[spend.key] = Tokens()
+            tokens.add(spend.tokens)
+            sessions[spend.session] = None
+            messages += spend.messages
+            if spend.first is not None and (first is None or spend.first < first):
+                first = spend.first
+            if spend.last is not None and (last is None or spend.last > last):
+                last = spend.last
+        self.first, self.last, self.messages = first, last, messages
+        self._total = None
+
+    def absorb(self, other: Period) -> None:
+        """Add what another period holds."""
+        self.spends += other.spends
+        for key, tokens in other.usage.items():
+            self.usage.setdefault(key, Tokens()).add(tokens)
+        self.sessions.update(other.sessions)
+        self.messages += other.messages
+        self.first = min((t for t in (self.first, other.first) if t is not None), default=None)
+        self.last = max((t for t in (self.last, other.last) if t is not None), default=None)
+        self._total = None
+
+    @property
+    def session(self) -> SessionRef | None:
+        """The session of a period that holds one (a session's period: see Usage.sessions)."""
+        return next(iter(self.sessions)) if len(self.sessions) == 1 else None
+
+    @property
+    def total(self) -> UsageTotal:
+        """The tokens, their cost (None when no model used has a price), and the models used that have none."""
+        if self._total is None:
+            self._total = UsageTotal.of_models(self.usage)
+        return self._total
+
+    def models(self) -> dict[str, UsageTotal]:
+        """The total of each model (its long-context requests with it), the costliest first (then by tokens)."""
+        keys: dict[str, dict[str | None, Tokens]] = {}
+        for key, tokens in self.usage.items():
+            keys.setdefault(model_of(key) or UNKNOWN_MODEL, {})[key] = tokens
+        totals = {model: UsageTotal.of_models(usage) for model, usage in keys.items()}
+        return dict(sorted(totals.items(), key=lambda item: _heaviest(item[1])))
+
+
+def _heaviest(total: UsageTotal) -> tuple[float, int]:
+    return -(total.cost or 0.0), -total.tokens.total
+
+
+@dataclass(frozen=True, slots=True)
+class Burn:
+    """How fast the running block uses tokens, and where it ends at that pace."""
+
+    tokens_per_minute: float
+    usd_per_hour: float | None
+    minutes_left: float
+    projected_tokens: int
+    projected_usd: float | None
+
+
+class Block(Period):
+    """A 5-hour window of Claude's usage limits, and what was used in it."""
+
+    def __init__(self, name: str, start: int) -> None:
+        super().__init__(name)
+        self.start = start
+        self.end = start + BLOCK_SECONDS
+        self.running = False  #: whether "now" (Usage.blocks) is in it
+
+    def burn(self, now: float) -> Burn | None:
+        """The pace since the block's first message, up to `now`; None for a block that is not running."""
+        if not self.running or self.first is None:
+            return None
+        minutes = max(1.0, (now - self.first) / 60)
+        left = max(0.0, (self.end - now) / 60)
+        total = self.total
+        per_minute = total.tokens.total / minutes
+        per_hour = None if total.cost is None else total.cost / minutes * 60
+        return Burn(
+            per_minute,
+            per_hour,
+            left,
+            round(total.tokens.total + per_minute * left),
+            None if total.cost is None or per_hour is None else total.cost + per_hour * left / 60,
+        )
+
+
+class Usage:
+    """A history's spends, and the reports made of them in time zone `zone` (None: the local one)."""
+
+    def __init__(self, spends: Iterable[Spend], zone: tzinfo | None = None) -> None:
+        self.spends = list(spends)
+        self.zone = zone
+        self._offsets: dict[int, tuple[int, int]] = {}  #: by UTC day: the zone's offset at its start and its end
+
+    def day_of(self, epoch: int) -> date:
+        """The day of a time, in the zone."""
+        return date.fromordinal(self._day(epoch))
+
+    def _day(self, epoch: int) -> int:
+        """The ordinal of the day of a time, in the zone: from its offset that UTC day (found once a day), unless the
+        zone's clock changes that day."""
+        utc_day = epoch // DAY
+        offsets = self._offsets.get(utc_day)
+        if offsets is None:
+            offsets = self._offsets[utc_day] = (self._offset(utc_day * DAY), self._offset(utc_day * DAY + DAY - 1))
+        if offsets[0] == offsets[1]:
+            return _EPOCH_ORDINAL + (epoch + offsets[0]) // DAY
+        return self.moment(epoch).toordinal()
+
+    def _offset(self, epoch: int) -> int:
+        if self.zone is None:
+            return time.localtime(epoch).tm_gmtoff
+        offset = self.zone.utcoffset(datetime.fromtimestamp(epoch, self.zone))
+        return int(offset.total_seconds()) if offset is not None else 0
+
+    def moment(self, epoch: int) -> datetime:
+        """A time in the zone, with its offset."""
+        moment = datetime.fromtimestamp(epoch, self.zone)
+        return moment if self.zone is not None else moment.astimezone()
+
+    @property
+    def untimed(self) -> int:
+        """Messages with no time: in the session, project and model reports, not in those by date."""
+        return sum(spend.messages for spend in self.spends if spend.quarter is None)
+
+    def where(
+        self,
+        since: date | None = None,
+        until: date | None = None,
+        project: str | None = None,
+        model: str | None = None,
+    ) -> Usage:
+        """The spends of days from `since` to `until` (both included), of projects whose path contains `project`
+        (whatever the case), of the model `model`."""
+        text = project.casefold() if project else None
+        dated = since is not None or until is not None
+        if not dated and text is None and model is None:
+            return self
+        low, high = since.toordinal() if since else 0, until.toordinal() if until else date.max.toordinal()
+
+        def kept(spend: Spend) -> bool:
+            if dated and (spend.quarter is None or not low <= self._day(spend.quarter) <= high):
+                return False
+            if text is not None and text not in spend.session.project.casefold():
+                return False
+            return model is None or (model_of(spend.key) or UNKNOWN_MODEL) == model
+
+        narrower = Usage([s for s in self.spends if kept(s)], self.zone)
+        narrower._offsets = self._offsets
+        return narrower
+
+    def periods(self, report: str) -> list[Period]:
+        """The periods of a report: `daily`, `weekly`, `monthly` (oldest first: messages with no time left out),
+        `session` (by last activity), `project` or `model` (the costliest first). See `blocks` for blocks."""
+        if report == "session":
+            found = _grouped(self.spends, lambda s: s.session, lambda ref: ref.id)
+            return sorted(found, key=lambda p: (p.last is not None, p.last or 0))
+        if report in ("project", "model"):
+            by = (lambda s: s.session.project) if report == "project" else (lambda s: model_of(s.key) or UNKNOWN_MODEL)
+            return sorted(_grouped(self.spends, by, str), key=lambda p: _heaviest(p.total))
+        name = _NAMES[report]
+        names: dict[int, str] = {}  #: by day
+        days: dict[str, list[Spend]] = {}
+        for spend in self.spends:
+            if spend.quarter is not None:
+                day = self._day(spend.quarter)
+                label = names.get(day)
+                if label is None:
+                    label = names[day] = name(date.fromordinal(day))
+                days.setdefault(label, []).append(spend)
+        return [Period(label, days[label]) for label in sorted(days)]
+
+    def recent(self, report: str, count: int, now: float) -> list[Period]:
+        """The last `count` days, weeks or months up to `now`'s, oldest first, those with no usage included."""
+        name = _NAMES[report]
+        day = self.day_of(int(now))
+        names: list[str] = []
+        while len(names) < count:
+            if not names or name(day) != names[-1]:
+                names.append(name(day))
+            day -= timedelta(days=1)
+        found = {p.name: p for p in self.periods(report)}
+        return [found.get(n) or Period(n) for n in reversed(names)]
+
+    def shares(self, report: str) -> list[tuple[Period, float]]:
+        """The projects or models (`report`), the costliest first, each with its share of the cost (of the tokens,
+        when no model used has a price)."""
+        periods = self.periods(report)
+        costs = [p.total.cost or 0.0 for p in periods]
+        weights = costs if any(costs) else [float(p.total.tokens.total) for p in periods]
+        whole = sum(weights) or 1.0
+        return [(p, w / whole) for p, w in zip(periods, weights, strict=True)]
+
+    def sessions(self, period: Period) -> list[Period]:
+        """The sessions of a period (a day, a project, a model, a block), the costliest first (then the latest)."""
+        found = Usage(period.spends, self.zone).periods("session")
+        return sorted(found, key=lambda p: (*_heaviest(p.total), -(p.last or 0)))
+
+    def blocks(self, now: float) -> list[Block]:
+        """The 5-hour blocks, oldest first; the one `now` is in marked running."""
+        blocks: list[Block] = []
+        for spend in sorted((s for s in self.spends if s.quarter is not None), key=lambda s: s.quarter or 0):
+            quarter = spend.quarter or 0
+            if not blocks or quarter >= blocks[-1].end:  # quarters and blocks both begin on the quarter hour
+                start = quarter - quarter % 3600
+                blocks.append(Block(self.moment(start).isoformat(), start))
+            blocks[-1].add(spend)
+        if blocks and blocks[-1].start <= now < blocks[-1].end:
+            blocks[-1].running = True
+        return blocks
+
+    def current_block(self, now: float) -> Block | None:
+        """The block running at `now`, if any."""
+        blocks = self.blocks(now)
+        return blocks[-1] if blocks and blocks[-1].running else None
+
+    def total(self) -> Period:
+        """All of it, as one period."""
+        return Period("Total", self.spends)
+
+
+def total_of(periods: Iterable[Period]) -> Period:
+    """The periods' total."""
+    whole = Period("Total")
+    for period in periods:
+        whole.absorb(period)
+    return whole
+
+
+def _grouped(spends: list[Spend], by: Callable[[Spend], Hashable], name: Callable[[Any], str]) -> list[Period]:
+    """The periods of `spends` by the key `by` gives them, each named by `name` of its key."""
+    found: dict[Hashable, list[Spend]] = {}
+    for spend in spends:
+        found.setdefault(by(spend), []).append(spend)
+    return [Period(name(key), group) for key, group in found.items()]
+
+
+def _week(day: date) -> str:
+    year, week, _ = day.isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+#: The name of a day's period in each report by date.
+_NAMES: dict[str, Callable[[date], str]] = {
+    "daily": date.isoformat,
+    "weekly": _week,
+    "monthly": lambda day: f"{day.year}-{day.month:02d}",
+}
+
+
+# ---------------------------------------------------------------- from the index
+
+
+def load_usage(index: Index, roots: list[Path], zone: tzinfo | None = None, cached: bool = False) -> Usage:
+    """The usage of every session under `roots`, from the index as it is (bring it up to date first). `cached`: keep
+    what was read beside the index (CACHE), and take it from there while no file under the roots changed (for a
+    command run again and again; an app keeps its own)."""
+    names = [str(root) for root in roots]
+    cache = index.path.with_name(CACHE) if index.path is not None and cached else None
+    found = _cached(cache, [CACHE_FORMAT, names, *index.read(roots, lambda db: usage_state(db, names))])
+    if found is None:
+        state, sums, files = index.read(roots, lambda db: read_usage(db, names))
+        sessions = file_sessions(files)
+        refs = list(dict.fromkeys(sessions.values()))
+        number = {ref: i for i, ref in enumerate(refs)}
+        rows = [
+            [number[sessions[row[0]]], *row[1:]] for row in sums if row[3] > 0 and any(row[4:-2]) and row[0] in sessions
+        ]
+        found = refs, rows
+        _keep(cache, [CACHE_FORMAT, names, *state], refs, rows)
+    refs, rows = found
+    make = Spend._make  # a tuple's own constructor: a third of the time of Spend(...)
+    return Usage(
+        (make((refs[row[0]], None if row[1] == NO_TIME else row[1], row[2] or None, row[3], Tokens(*row[4:-2]),
+               row[-2], row[-1])) for row in rows),
+        zone,
+    )  # fmt: skip
+
+
+def _cached(cache: Path | None, key: list[Any]) -> tuple[list[SessionRef], list[list[Any]]] | None:
+    """The sessions and sums kept in `cache` under `key`; None when it holds others, or is not there or damaged."""
+    if cache is None:
+        return None
+    try:
+        kept = orjson.loads(cache.read_bytes())
+        if kept["key"] != key:
+            return None
+        return [SessionRef._make(ref) for ref in kept["sessions"]], kept["sums"]
+    except (OSError, orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+        return None
+
+
+def _keep(cache: Path | None, key: list[Any], refs: list[SessionRef], rows: list[list[Any]]) -> None:
+    """Keep what was read in `cache` (written whole, then put in place); a cache that cannot be written is none."""
+    if cache is None:
+        return
+    part = cache.with_name(f"{cache.name}.{os.getpid()}")
+    try:
+        part.write_bytes(orjson.dumps({"key": key, "sessions": [tuple(ref) for ref in refs], "sums": rows}))
+        os.replace(part, cache)
+    except (OSError, TypeError):
+        with suppress(OSError):
+            part.unlink()
+
+
+def file_sessions(files: list[FileRow]) -> dict[int, SessionRef]:
+    """The session each file belongs to, by file id, as the library lists them: a subagent's transcript belongs to
+    its session (one with no file goes by the file it would have), unless it lies beside the sessions and its
+    session has no file: then it is a session of its own."""
+    rows = [
+        (fid, path, folder, agent, _session_id(path, sids), owner) for fid, path, folder, agent, sids, owner, _ in files
+    ]
+    mains = {(folder, sid): path for _, path, folder, agent, sid, _ in rows if not agent}
+    folders: dict[str, list[str]] = {}
+    for _, _, folder, _, _, _, cwds in files:
+        folders.setdefault(folder, []).append(cwds or "[]")
+    projects = {folder: _project(folder, cwds) for folder, cwds in folders.items()}
+    owning: dict[str, str | None] = {}  #: by folder: what files.owning_folder says of every file in it
+    found = {}
+    for fid, path, folder, agent, sid, owner in rows:
+        file = path
+        if agent:
+            where = os.path.dirname(path)
+            if where not in owning:
+                owning[where] = owning_folder(path)
+            owner = owning[where] or owner or ""  # as extract.owner_of
+            if (folder, owner) in mains:
+                sid, file = owner, mains[folder, owner]
+            elif owning[where] is not None:
+                sid, file = owner, os.path.join(folder, f"{owner}.jsonl")
+        found[fid] = SessionRef._make((file, sid, projects[folder]))
+    return found
+
+
+def _session_id(path: str, sids: str | None) -> str:
+    """library.session_id_of, from the JSON of the ids a file's records name (read only when they may not name the
+    file's own: the usual file names its own first)."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    if sids is not None and sids.startswith(f'["{stem}"'):
+        return stem
+    return session_id_of(path, {"sids": orjson.loads(sids) if sids else ()})
+
+
+def _project(folder: str, cwds: list[str]) -> str:
+    """facts.project_path of a folder, from its files' working folders (JSON): read one by one until one is the
+    folder's (the usual case: the first)."""
+    name = os.path.basename(folder)
+    lists = []
+    for text in cwds:
+        found = orjson.loads(text)
+        if any(encode_path(cwd) == name for cwd in found):
+            return project_path(name, found, ())
+        lists.append(found)
+    return project_path(name, (), [each[0] for each in lists if each])
