@@ -515,7 +515,7 @@ async def test_help_lists_every_binding_with_its_id(roots: list[Path]) -> None:
         for owner in (ConversationView, MainScreen, SessionList):
             for binding in owner.BINDINGS:
                 assert binding.id in shown  # type: ignore[union-attr]
-        assert "tab Next pane app.next_pane" in " ".join(shown.split())  # as the README's table has it
+        assert "tab Next pane app.next_pane" in " ".join(shown.split())  # as docs/keys.md lists it
         for owner in (owner for _, owner in _help_sections()):
             assert all(b.description for b in owner.BINDINGS if isinstance(b, Binding) and b.id), owner
         await pilot.press("escape")

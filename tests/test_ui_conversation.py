@@ -481,8 +481,8 @@ async def test_a_mistyped_binding_id_or_theme_is_told() -> None:
 
 
 async def test_the_documented_config_example_works_without_a_clash(tmp_path: Path) -> None:
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
-    example = readme.split("```toml\n", 1)[1].split("```", 1)[0]
+    page = (Path(__file__).parents[1] / "docs" / "configuration.md").read_text(encoding="utf-8")
+    example = page.split("```toml\n", 1)[1].split("```", 1)[0]
     (tmp_path / "config.toml").write_text(example, encoding="utf-8")
     config = load_config(tmp_path / "config.toml")
     assert config.problems == [] and config.keys["conversation.next_prompt"] == "],J"
