@@ -34,7 +34,8 @@ HEAD = """# Keys
 
 Every binding has an id. Remap a key by its id in the `[keys]` table of the config file
 (see [configuration.md](configuration.md)); `?` in the app shows these tables with your keymap applied.
-Every action is also in the command palette (`ctrl+p`), which also jumps to any project or session by name.
+The browser's and the conversation's actions, but for moves, are also in the command palette (`ctrl+p`),
+which also jumps to any project or session by name.
 Keys are written as in the config file, with Textual's names (`ctrl+k`, `shift+tab`, `pagedown`),
 except that a character is shown as itself (`?` for `question_mark`).
 """
