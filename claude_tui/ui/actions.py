@@ -1,10 +1,11 @@
-"""What the user can do with a session beyond reading it: copy, resume, export, page."""
+"""What the user can do with a session beyond reading it: export, page, run a program in the terminal."""
 
 from __future__ import annotations
 
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -13,16 +14,6 @@ from textual.app import App, SuspendNotSupported
 
 from claude_tui.core.sanitize import visible_controls_but_sgr
 from claude_tui.core.session import Session
-
-
-def resume_command(session: Session) -> str:
-    """`cd <cwd> && claude --resume <id>`: how to carry on with this session in Claude Code."""
-    cwd = session.project_path
-    resume = f"claude --resume {shlex.quote(session.id)}"
-    if not cwd:
-        return resume
-    option_like = "-- " if cwd.startswith("-") else ""  # cd would take `-x/y` for an option
-    return f"cd {option_like}{shlex.quote(cwd)} && {resume}"
 
 
 def export_path(session: Session, fmt: str, folder: Path | None = None) -> Path:
@@ -47,16 +38,31 @@ def open_in_pager(app: App[object], text: str) -> None:
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8", errors="replace") as f:
         f.write(visible_controls_but_sgr(text))  # colours for `less -R`; no escape that acts (links, titles)
         name = f.name
-    failed: Exception | None = None
     try:
-        with app.suspend():
-            try:
-                subprocess.run([*command, name], check=False)
-            except OSError as exc:  # found, but cannot be run
-                failed = exc
-    except SuspendNotSupported as exc:  # tests, the web
-        failed = exc
+        failed = run_in_terminal(app, [*command, name])
     finally:
         os.unlink(name)
     if failed is not None:
         app.notify(f"Cannot open the pager: {failed}", severity="warning", markup=False)
+
+
+def run_in_terminal(app: App[object], argv: list[str], cwd: str | None = None) -> Exception | None:
+    """Run `argv` (in folder `cwd`) with the terminal handed over, the app suspended meanwhile; what kept it from
+    running, or None. A ctrl+c typed to the program is its own: the app sits it out."""
+    failed: Exception | None = None
+    try:
+        with app.suspend():
+            previous = signal.signal(signal.SIGINT, _sit_out)  # a handler, not SIG_IGN: the program gets its default
+            try:
+                subprocess.run(argv, cwd=cwd, check=False)
+            except OSError as exc:  # found, but cannot be run
+                failed = exc
+            finally:
+                signal.signal(signal.SIGINT, previous)
+    except SuspendNotSupported as exc:  # tests, the web
+        failed = exc
+    return failed
+
+
+def _sit_out(signum: int, frame: object) -> None:
+    """SIGINT while a program has the terminal: it was for that program."""

@@ -1,0 +1,197 @@
+"""R in the app: the terminal handed to a stand-in `claude` on PATH in the session's folder, the app back and
+following what it wrote; and each case where it cannot run said in one line, nothing changed. (Headless, Textual
+cannot suspend: `suspend` is stood in for here; tests/test_e2e_resume.py does the real one in tmux.)"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonl import Thread
+from ui_support import CLOCK, browser_ready, handled, raised, settled
+
+from claude_tui.core.library import Library
+from claude_tui.ui.app import ClaudeTUI
+from claude_tui.ui.config import Config
+from claude_tui.ui.resume import AskScreen
+from claude_tui.ui.widgets.sessions import SessionList
+
+SID = "5ed31c36-bca8-40fd-8d24-f1a1f0af7901"
+FORK = "9a1b2c3d-0000-4000-8000-00000000f0e1"
+#: A stand-in for claude: what it was run with and where, into $SEEN; then a prompt added to the session, as the
+#: real one writes (a fork: into a new session's file beside it).
+CLAUDE = """#!/bin/sh
+pwd > "$SEEN"
+printf '%s\\n' "$@" >> "$SEEN"
+id={sid}; case "$*" in *--fork-session*) id={fork};; esac
+file="$PROJECT/$id.jsonl"
+now=$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)
+printf '{{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"%s","sessionId":"%s","version":"2.1.9",\
+"gitBranch":"main","type":"user","message":{{"role":"user","content":"carried on in claude"}},"uuid":"u-%s",\
+"timestamp":"%s"}}\\n' "$(pwd)" "$id" "$id" "$now" >> "$file"
+"""
+
+
+class Handed:
+    """Stands in for App.suspend: counts the times the terminal was handed over."""
+
+    def __init__(self) -> None:
+        self.times = 0
+
+    @contextlib.contextmanager
+    def __call__(self) -> Iterator[None]:
+        self.times += 1
+        yield
+
+
+@pytest.fixture
+def history(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """A project whose folder is here, its one session, a stand-in claude on PATH, and where it says what it saw."""
+    work = tmp_path / "work" / "site"
+    work.mkdir(parents=True)
+    project = tmp_path / "projects" / "-work-site"
+    thread = Thread(session_id=SID, cwd=str(work))
+    thread.prompt("make the site")
+    thread.answer()
+    thread.write(project / f"{SID}.jsonl")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    claude = bin_dir / "claude"
+    claude.write_text(CLAUDE.format(sid=SID, fork=FORK))
+    claude.chmod(0o755)
+    seen = tmp_path / "seen"
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    monkeypatch.setenv("SEEN", str(seen))
+    monkeypatch.setenv("PROJECT", str(project))
+    return {"root": tmp_path / "projects", "project": project, "work": work, "seen": seen, "tmp": tmp_path}
+
+
+def app_of(history: dict[str, Any], config: Config | None = None) -> tuple[ClaudeTUI, Handed]:
+    roots = [history["root"]]
+    app = ClaudeTUI(roots, clock=CLOCK, config=config, library=Library(roots, cache_dir=history["tmp"] / "cache"))
+    handed = Handed()
+    app.suspend = handed  # type: ignore[method-assign]
+    return app, handed
+
+
+def seen(history: dict[str, Any]) -> list[str]:
+    path: Path = history["seen"]
+    return path.read_text().splitlines() if path.exists() else []
+
+
+def shows(app: ClaudeTUI, text: str) -> bool:
+    view = app.main.conversation
+    return any(text in entry.message.plain_text for entry in view.entries if entry.message is not None)
+
+
+async def test_r_hands_the_terminal_to_claude_in_the_sessions_folder_and_follows_what_it_wrote(
+    history: dict[str, Any],
+) -> None:
+    app, handed = app_of(history)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("3", "R")
+        await handled(pilot, app)
+        assert handed.times == 1
+        assert seen(history) == [str(history["work"]), "--resume", SID]
+        view = app.main.conversation
+        assert view.follow_mode
+        await settled(pilot, lambda: shows(app, "carried on in claude"))
+        assert view.session is not None and Path(view.session.path).name == f"{SID}.jsonl"
+
+
+async def test_the_fork_in_the_palette_follows_the_new_session_claude_started(history: dict[str, Any]) -> None:
+    app, _ = app_of(history)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await browser_ready(pilot, app)
+        commands = {c.title: c for c in app.get_system_commands(app.screen)}
+        await commands["Fork this session"].callback()
+        assert seen(history) == [str(history["work"]), "--resume", SID, "--fork-session"]
+        view = app.main.conversation
+        await settled(pilot, lambda: view.session is not None and Path(view.session.path).stem == FORK)
+        await settled(pilot, lambda: shows(app, "carried on in claude"))
+
+
+async def test_r_in_the_list_resumes_the_session_under_its_cursor(history: dict[str, Any]) -> None:
+    other = Thread(session_id="0b8e4f57-1111-4222-8333-444455556666", cwd=str(history["work"]))
+    other.prompt("an older session")
+    other.write(history["project"] / f"{other.session_id}.jsonl")
+    app, _ = app_of(history)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("2")
+        sessions = app.main.query_one(SessionList)
+        row = next(i for i, s in enumerate(sessions.shown) if s.id == other.session_id)
+        sessions.move_to(row)
+        await pilot.press("R")
+        await handled(pilot, app)
+        assert seen(history) == [str(history["work"]), "--resume", other.session_id]
+        view = app.main.conversation
+        await settled(pilot, lambda: view.session is not None and view.session.id == other.session_id)
+
+
+async def test_y_copies_what_r_runs_and_the_palette_the_fork(history: dict[str, Any]) -> None:
+    app, _ = app_of(history, Config(resume_command="ccw --resume {session_id}"))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("3", "Y")
+        await handled(pilot, app)
+        assert app.clipboard == f"cd {history['work']} && ccw --resume {SID}"
+        commands = {c.title: c for c in app.get_system_commands(app.screen)}
+        await commands["Copy fork command"].callback()
+        assert app.clipboard == f"cd {history['work']} && ccw --resume {SID} --fork-session"
+
+
+async def test_no_claude_on_path_is_said_and_nothing_runs(
+    history: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    app, handed = app_of(history)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("3", "R")
+        await handled(pilot, app)
+        assert handed.times == 0 and not seen(history)
+        assert "Cannot resume: no program 'claude' on PATH (see resume_command)" in [n.message for n in raised(app)]
+        assert not app.main.conversation.follow_mode
+
+
+async def test_a_session_from_another_machine_is_said_and_nothing_runs(history: dict[str, Any]) -> None:
+    thread = Thread(session_id=SID, cwd=r"C:\Users\ada\site")
+    thread.prompt("make the site")
+    thread.write(history["project"] / f"{SID}.jsonl")
+    app, handed = app_of(history)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("3", "R")
+        await handled(pilot, app)
+        assert handed.times == 0 and not seen(history)
+        said = [n.message for n in raised(app)]
+        assert r"Cannot resume: the session ran on another machine, in C:\Users\ada\site" in said
+
+
+@pytest.mark.parametrize("answer", ["n", "y"])
+async def test_a_folder_gone_asks_to_run_in_the_current_folder(
+    history: dict[str, Any], monkeypatch: pytest.MonkeyPatch, answer: str
+) -> None:
+    here = history["tmp"] / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    history["work"].rmdir()
+    app, handed = app_of(history)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("3", "R")
+        await handled(pilot, app)
+        assert isinstance(app.screen, AskScreen) and handed.times == 0
+        assert f"folder {history['work']} no longer exists" in app.screen.question
+        await pilot.press(answer)
+        await handled(pilot, app)
+        assert not isinstance(app.screen, AskScreen)
+        if answer == "y":
+            assert seen(history) == [str(here), "--resume", SID]
+        else:
+            assert handed.times == 0 and not seen(history)
