@@ -5,6 +5,7 @@ cannot suspend: `suspend` is stood in for here; tests/test_e2e_resume.py does th
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -131,6 +132,37 @@ async def test_r_in_the_list_resumes_the_session_under_its_cursor(history: dict[
         assert seen(history) == [str(history["work"]), "--resume", other.session_id]
         view = app.main.conversation
         await settled(pilot, lambda: view.session is not None and view.session.id == other.session_id)
+
+
+async def test_a_fork_from_the_list_follows_the_new_session_too(history: dict[str, Any]) -> None:
+    """The session under the list's cursor is opened on coming back, after claude started the fork: its first read
+    comes after that, and following still switches to the fork (started since the terminal was handed over)."""
+    other = Thread(session_id="0b8e4f57-1111-4222-8333-444455556666", cwd=str(history["work"]))
+    other.prompt("an older session")
+    other.write(history["project"] / f"{other.session_id}.jsonl")
+    app, _ = app_of(history)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("2")
+        sessions = app.main.query_one(SessionList)
+        sessions.move_to(next(i for i, s in enumerate(sessions.shown) if s.id == other.session_id))
+        view, live, refresh = app.main.conversation, app.main.live, app.library.refresh
+
+        def refresh_once_the_open_session_is_read(*args: Any) -> Any:
+            """(thread) The order that needs the moment of the handover: the opened session read, then the fork
+            found in the library."""
+            deadline = time.monotonic() + 20
+            while live._session is None or live._session is not view.session or view.session.id != other.session_id:
+                assert time.monotonic() < deadline, "the session opened was never read"
+                time.sleep(0.01)
+            app.library.refresh = refresh  # type: ignore[method-assign]
+            return refresh(*args)
+
+        app.library.refresh = refresh_once_the_open_session_is_read  # type: ignore[method-assign]
+        commands = {c.title: c for c in app.get_system_commands(app.screen)}
+        await commands["Fork this session"].callback()
+        assert seen(history) == [str(history["work"]), "--resume", other.session_id, "--fork-session"]
+        await settled(pilot, lambda: view.session is not None and Path(view.session.path).stem == FORK)
 
 
 async def test_y_copies_what_r_runs_and_the_palette_the_fork(history: dict[str, Any]) -> None:
