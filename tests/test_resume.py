@@ -3,6 +3,7 @@ it cannot run (core/resume.py)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import orjson
@@ -98,12 +99,13 @@ def test_a_listed_session_resumes_by_its_id_an_orphan_transcript_by_its_sessions
             ["my claude", "--resume", "a b", "--x", "{literal}"],
         ),
         ("claude --resume {session_id}; rm -rf ~", False, ["claude", "--resume", "a b;", "rm", "-rf", "~"]),
+        ("~/bin/claude -r {session_id}", False, ["~/bin/claude", "-r", "a b"]),
     ],
 )
 def test_the_command_is_split_then_filled(template: str, fork: bool, argv: list[str]) -> None:
     """The placeholders are filled in words already split: an id or a folder with spaces stays one argument, and no
-    shell reads the command (`;` is an argument like any other)."""
-    assert command_argv(template, "a b", "/my proj", fork=fork) == argv
+    shell reads the command (`;` is an argument like any other), nor expands `~` but in the program's name."""
+    assert command_argv(template, "a b", "/my proj", fork=fork) == [os.path.expanduser(argv[0]), *argv[1:]]
 
 
 @pytest.mark.parametrize(

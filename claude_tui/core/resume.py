@@ -74,6 +74,7 @@ def command_argv(template: str, session_id: str, cwd: str, *, fork: bool = False
     words = split_command(template)
     values = {"session_id": session_id, "cwd": cwd, "fork": FORK_OPTION if fork else ""}
     argv = [word.format_map(values) for word in words if fork or word != "{fork}"]
+    argv[0] = os.path.expanduser(argv[0])  # no shell: `~/bin/claude` is ours to expand
     if fork and not any(field == "fork" for word in words for _, field, _, _ in Formatter().parse(word)):
         argv.append(FORK_OPTION)
     return argv
@@ -107,7 +108,7 @@ def refusal(
 ) -> Refusal | None:
     """Why `template` cannot resume `target` here, or None when it can (`windows`: whether this machine is)."""
     program = split_command(template)[0]
-    if which(program) is None:
+    if which(os.path.expanduser(program)) is None:
         return Refusal(Blocker.PROGRAM, f"Cannot resume: no program {program!r} on PATH (see resume_command)")
     cwd = target.cwd
     if not cwd:
