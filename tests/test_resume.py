@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -41,7 +42,7 @@ AGENT_2_0 = {
 }
 
 
-def write(path: Path, *records: dict[str, object]) -> Path:
+def write(path: Path, *records: dict[str, Any]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in records))
     return path

@@ -21,6 +21,7 @@ from claude_tui.ui.resume import AskScreen
 from claude_tui.ui.widgets.sessions import SessionList
 
 SID = "5ed31c36-bca8-40fd-8d24-f1a1f0af7901"
+OTHER = "0b8e4f57-1111-4222-8333-444455556666"
 FORK = "9a1b2c3d-0000-4000-8000-00000000f0e1"
 #: A stand-in for claude: what it was run with and where, into $SEEN; then a prompt added to the session, as the
 #: real one writes (a fork: into a new session's file beside it).
@@ -116,52 +117,55 @@ async def test_the_fork_in_the_palette_follows_the_new_session_claude_started(hi
         await settled(pilot, lambda: shows(app, "carried on in claude"))
 
 
-async def test_r_in_the_list_resumes_the_session_under_its_cursor(history: dict[str, Any]) -> None:
-    other = Thread(session_id="0b8e4f57-1111-4222-8333-444455556666", cwd=str(history["work"]))
+async def on_the_other_session(pilot: Any, app: ClaudeTUI, history: dict[str, Any]) -> None:
+    """The browser ready, the list focused, its cursor on OTHER (a session not open), written before the app ran."""
+    await browser_ready(pilot, app)
+    await pilot.press("2")
+    sessions = app.main.query_one(SessionList)
+    sessions.move_to(next(i for i, s in enumerate(sessions.shown) if s.id == OTHER))
+
+
+def write_other(history: dict[str, Any]) -> None:
+    other = Thread(session_id=OTHER, cwd=str(history["work"]))
     other.prompt("an older session")
-    other.write(history["project"] / f"{other.session_id}.jsonl")
+    other.write(history["project"] / f"{OTHER}.jsonl")
+
+
+async def test_r_in_the_list_resumes_the_session_under_its_cursor(history: dict[str, Any]) -> None:
+    write_other(history)
     app, _ = app_of(history)
     async with app.run_test(size=(120, 36)) as pilot:
-        await browser_ready(pilot, app)
-        await pilot.press("2")
-        sessions = app.main.query_one(SessionList)
-        row = next(i for i, s in enumerate(sessions.shown) if s.id == other.session_id)
-        sessions.move_to(row)
+        await on_the_other_session(pilot, app, history)
         await pilot.press("R")
         await handled(pilot, app)
-        assert seen(history) == [str(history["work"]), "--resume", other.session_id]
+        assert seen(history) == [str(history["work"]), "--resume", OTHER]
         view = app.main.conversation
-        await settled(pilot, lambda: view.session is not None and view.session.id == other.session_id)
+        await settled(pilot, lambda: view.session is not None and view.session.id == OTHER)
 
 
 async def test_a_fork_from_the_list_follows_the_new_session_too(history: dict[str, Any]) -> None:
     """The session under the list's cursor is opened on coming back, after claude started the fork: its first read
     comes after that, and following still switches to the fork (started since the terminal was handed over)."""
-    other = Thread(session_id="0b8e4f57-1111-4222-8333-444455556666", cwd=str(history["work"]))
-    other.prompt("an older session")
-    other.write(history["project"] / f"{other.session_id}.jsonl")
+    write_other(history)
     app, _ = app_of(history)
     async with app.run_test(size=(120, 36)) as pilot:
-        await browser_ready(pilot, app)
-        await pilot.press("2")
-        sessions = app.main.query_one(SessionList)
-        sessions.move_to(next(i for i, s in enumerate(sessions.shown) if s.id == other.session_id))
+        await on_the_other_session(pilot, app, history)
         view, live, refresh = app.main.conversation, app.main.live, app.library.refresh
 
         def refresh_once_the_open_session_is_read(*args: Any) -> Any:
             """(thread) The order that needs the moment of the handover: the opened session read, then the fork
             found in the library."""
             deadline = time.monotonic() + 20
-            while live._session is None or live._session is not view.session or view.session.id != other.session_id:
+            while (session := view.session) is None or live._session is not session or session.id != OTHER:
                 assert time.monotonic() < deadline, "the session opened was never read"
                 time.sleep(0.01)
             app.library.refresh = refresh  # type: ignore[method-assign]
             return refresh(*args)
 
-        app.library.refresh = refresh_once_the_open_session_is_read  # type: ignore[method-assign]
+        app.library.refresh = refresh_once_the_open_session_is_read  # type: ignore[method-assign,assignment]
         commands = {c.title: c for c in app.get_system_commands(app.screen)}
         await commands["Fork this session"].callback()
-        assert seen(history) == [str(history["work"]), "--resume", other.session_id, "--fork-session"]
+        assert seen(history) == [str(history["work"]), "--resume", OTHER, "--fork-session"]
         await settled(pilot, lambda: view.session is not None and Path(view.session.path).stem == FORK)
 
 
@@ -177,32 +181,31 @@ async def test_y_copies_what_r_runs_and_the_palette_the_fork(history: dict[str, 
         assert app.clipboard == f"cd {history['work']} && ccw --resume {SID} --fork-session"
 
 
-async def test_no_claude_on_path_is_said_and_nothing_runs(
-    history: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("path", "cwd", "said"),
+    [
+        ("/nonexistent", None, "Cannot resume: no program 'claude' on PATH (see resume_command)"),
+        (None, r"C:\Users\ada\site", r"Cannot resume: the session ran on another machine, in C:\Users\ada\site"),
+    ],
+)
+async def test_what_cannot_run_is_said_and_nothing_changes(
+    history: dict[str, Any], monkeypatch: pytest.MonkeyPatch, path: str | None, cwd: str | None, said: str
 ) -> None:
-    monkeypatch.setenv("PATH", "/nonexistent")
+    """No claude on PATH; a session from another machine (a Windows folder)."""
+    if path is not None:
+        monkeypatch.setenv("PATH", path)
+    if cwd is not None:
+        thread = Thread(session_id=SID, cwd=cwd)
+        thread.prompt("make the site")
+        thread.write(history["project"] / f"{SID}.jsonl")
     app, handed = app_of(history)
     async with app.run_test(size=(120, 36)) as pilot:
         await browser_ready(pilot, app)
         await pilot.press("3", "R")
         await handled(pilot, app)
         assert handed.times == 0 and not seen(history)
-        assert "Cannot resume: no program 'claude' on PATH (see resume_command)" in [n.message for n in raised(app)]
+        assert said in [n.message for n in raised(app)]
         assert not app.main.conversation.follow_mode
-
-
-async def test_a_session_from_another_machine_is_said_and_nothing_runs(history: dict[str, Any]) -> None:
-    thread = Thread(session_id=SID, cwd=r"C:\Users\ada\site")
-    thread.prompt("make the site")
-    thread.write(history["project"] / f"{SID}.jsonl")
-    app, handed = app_of(history)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await browser_ready(pilot, app)
-        await pilot.press("3", "R")
-        await handled(pilot, app)
-        assert handed.times == 0 and not seen(history)
-        said = [n.message for n in raised(app)]
-        assert r"Cannot resume: the session ran on another machine, in C:\Users\ada\site" in said
 
 
 @pytest.mark.parametrize("answer", ["n", "y"])

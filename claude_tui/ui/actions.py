@@ -9,6 +9,7 @@ import signal
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from textual.app import App, SuspendNotSupported
 
@@ -46,7 +47,7 @@ def open_in_pager(app: App[object], text: str) -> None:
         app.notify(f"Cannot open the pager: {failed}", severity="warning", markup=False)
 
 
-def run_in_terminal(app: App[object], argv: list[str], cwd: str | None = None) -> Exception | None:
+def run_in_terminal(app: App[Any], argv: list[str], cwd: str | None = None) -> Exception | None:
     """Run `argv` (in folder `cwd`) with the terminal handed over, the app suspended meanwhile; what kept it from
     running, or None. A ctrl+c typed to the program is its own: the app sits it out."""
     failed: Exception | None = None
