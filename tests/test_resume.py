@@ -10,7 +10,8 @@ from typing import Any
 import orjson
 import pytest
 
-from claude_tui.core.files import read_session
+from claude_tui.core.files import read_session, session_files
+from claude_tui.core.model import is_session_id
 from claude_tui.core.resume import (
     DEFAULT_COMMAND,
     Blocker,
@@ -196,3 +197,21 @@ def test_a_resume_command_is_read(tmp_path: Path) -> None:
     path.write_text('resume_command = "ccw {fork} --resume {session_id} --cwd {cwd}"\n')
     config = load_config(path)
     assert config.resume_command == "ccw {fork} --resume {session_id} --cwd {cwd}" and not config.problems
+
+
+def test_every_real_session_and_transcript_resumes_a_session_id(real_projects: Path) -> None:
+    """Over the real files (1.0.17 to 2.1.x layouts): a session id (a UUID) for each, a subagent's transcript under
+    `<id>/subagents/` that `<id>`, and the folder its records name first."""
+    projects = sorted(p for p in real_projects.iterdir() if p.is_dir())
+    files = [path for project in projects for path in session_files(project)]
+    agents = sorted(real_projects.rglob("agent-*.jsonl"))
+    assert len(files) > 100 and len(agents) > 10
+    for path in files + agents:
+        session = read_session(path, agents=False)
+        if not session.records:
+            continue
+        target = of_session(session)
+        assert is_session_id(target.session_id), path
+        if "subagents" in path.parts:
+            assert target.session_id == path.parts[path.parts.index("subagents") - 1], path
+        assert target.cwd == next(iter(session.cwds), None), path
