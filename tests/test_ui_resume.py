@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from jsonl import Thread
-from ui_support import CLOCK, browser_ready, handled, raised, settled
+from ui_support import CLOCK, browser_ready, demo_copy, handled, raised, settled
 
 from claude_tui.core.library import Library
 from claude_tui.ui.app import ClaudeTUI
@@ -230,3 +230,17 @@ async def test_a_folder_gone_asks_to_run_in_the_current_folder(
             assert seen(history) == [str(here), "--resume", SID]
         else:
             assert handed.times == 0 and not seen(history)
+
+
+def test_the_question_of_a_folder_gone_looks_like_this(snap_compare: Any, tmp_path: Path) -> None:
+    """The small modal over the browser: the question, and its two keys."""
+    app = ClaudeTUI([demo_copy(tmp_path)], clock=CLOCK)
+    question = "The session's folder /home/ada/code/notes-api no longer exists. Resume in the current folder ~ instead?"
+
+    async def ask(pilot: Any) -> None:
+        await browser_ready(pilot, app)
+        app.push_screen(AskScreen(question))
+        await settled(pilot, lambda: isinstance(app.screen, AskScreen))
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(120, 36), run_before=ask)
