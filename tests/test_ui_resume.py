@@ -34,6 +34,7 @@ now=$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)
 printf '{{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"%s","sessionId":"%s","version":"2.1.9",\
 "gitBranch":"main","type":"user","message":{{"role":"user","content":"carried on in claude"}},"uuid":"u-%s",\
 "timestamp":"%s"}}\\n' "$(pwd)" "$id" "$id" "$now" >> "$file"
+exit "${{EXIT:-0}}"
 """
 
 
@@ -103,6 +104,17 @@ async def test_r_hands_the_terminal_to_claude_in_the_sessions_folder_and_follows
         assert view.follow_mode
         await settled(pilot, lambda: shows(app, "carried on in claude"))
         assert view.session is not None and Path(view.session.path).name == f"{SID}.jsonl"
+
+
+async def test_a_claude_that_failed_is_said(history: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """What it printed went with its screen (claude's "No conversation found"): the app says it failed."""
+    monkeypatch.setenv("EXIT", "1")
+    app, handed = app_of(history)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("3", "R")
+        await handled(pilot, app)
+        assert handed.times == 1 and "claude exited with status 1" in [n.message for n in raised(app)]
 
 
 async def test_the_fork_in_the_palette_follows_the_new_session_claude_started(history: dict[str, Any]) -> None:

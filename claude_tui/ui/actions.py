@@ -40,29 +40,29 @@ def open_in_pager(app: App[object], text: str) -> None:
         f.write(visible_controls_but_sgr(text))  # colours for `less -R`; no escape that acts (links, titles)
         name = f.name
     try:
-        failed = run_in_terminal(app, [*command, name])
+        ran = run_in_terminal(app, [*command, name])
     finally:
         os.unlink(name)
-    if failed is not None:
-        app.notify(f"Cannot open the pager: {failed}", severity="warning", markup=False)
+    if isinstance(ran, Exception):
+        app.notify(f"Cannot open the pager: {ran}", severity="warning", markup=False)
 
 
-def run_in_terminal(app: App[Any], argv: list[str], cwd: str | None = None) -> Exception | None:
-    """Run `argv` (in folder `cwd`) with the terminal handed over, the app suspended meanwhile; what kept it from
-    running, or None. A ctrl+c typed to the program is its own: the app sits it out."""
-    failed: Exception | None = None
+def run_in_terminal(app: App[Any], argv: list[str], cwd: str | None = None) -> int | Exception:
+    """Run `argv` (in folder `cwd`) with the terminal handed over, the app suspended meanwhile: its exit status, or
+    what kept it from running. A ctrl+c typed to the program is its own: the app sits it out."""
+    ran: int | Exception
     try:
         with app.suspend():
             previous = signal.signal(signal.SIGINT, _sit_out)  # a handler, not SIG_IGN: the program gets its default
             try:
-                subprocess.run(argv, cwd=cwd, check=False)
+                ran = subprocess.run(argv, cwd=cwd, check=False).returncode
             except OSError as exc:  # found, but cannot be run
-                failed = exc
+                ran = exc
             finally:
                 signal.signal(signal.SIGINT, previous)
     except SuspendNotSupported as exc:  # tests, the web
-        failed = exc
-    return failed
+        ran = exc
+    return ran
 
 
 def _sit_out(signum: int, frame: object) -> None:

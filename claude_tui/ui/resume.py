@@ -97,10 +97,12 @@ def _run(screen: MainScreen, target: Target, cwd: str, info: SessionInfo | None,
     app: ClaudeTUI = screen.app  # type: ignore[assignment]
     argv = command_argv(app.config.resume_command, target.session_id, cwd, fork=fork)
     handed = time.time()
-    failed = run_in_terminal(app, argv, cwd)
-    if failed is not None:
-        app.notify(f"Cannot resume: {failed}", severity="warning", markup=False)
+    ran = run_in_terminal(app, argv, cwd)
+    if isinstance(ran, Exception):
+        app.notify(f"Cannot resume: {ran}", severity="warning", markup=False)
         return
+    if ran:  # what it said is gone with its screen: that it failed is said here
+        app.notify(f"{argv[0]} exited with status {ran}", severity="warning", timeout=8, markup=False)
     if info is not None:
         screen.open_session(info)
     screen.follow = True
