@@ -117,6 +117,7 @@ def test_the_command_is_split_then_filled(template: str, fork: bool, argv: list[
         ("claude --resume {}", "it names {}, which is none of"),
         ("claude '--resume", "No closing quotation"),
         ("  ", "it is empty"),
+        ("{fork} claude --resume {session_id}", "it must begin with its program, not {fork}"),
         ("claude {session_id", "expected '}'"),
     ],
 )

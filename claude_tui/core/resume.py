@@ -61,6 +61,8 @@ def split_command(template: str) -> list[str]:
     words = shlex.split(template)
     if not words:
         raise ValueError("it is empty")
+    if words[0] == "{fork}":  # left out when resuming: nothing would run
+        raise ValueError("it must begin with its program, not {fork}")
     for word in words:
         for _, field, _, _ in Formatter().parse(word):
             if field is not None and field not in PLACEHOLDERS:
