@@ -8,6 +8,9 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -52,18 +55,25 @@ def run_in_terminal(app: App[Any], argv: list[str], cwd: str | None = None) -> i
     what kept it from running. A ctrl+c typed to the program is its own: the app sits it out."""
     ran: int | Exception
     try:
-        with app.suspend():
-            previous = signal.signal(signal.SIGINT, _sit_out)  # a handler, not SIG_IGN: the program gets its default
+        with app.suspend(), _sitting_out_sigint():
             try:
                 ran = subprocess.run(argv, cwd=cwd, check=False).returncode
             except OSError as exc:  # found, but cannot be run
                 ran = exc
-            finally:
-                signal.signal(signal.SIGINT, previous)
     except SuspendNotSupported as exc:  # tests, the web
         ran = exc
     return ran
 
 
-def _sit_out(signum: int, frame: object) -> None:
-    """SIGINT while a program has the terminal: it was for that program."""
+@contextmanager
+def _sitting_out_sigint() -> Iterator[None]:
+    """SIGINT (ctrl+c typed to the program that has the terminal) is that program's: the app ignores it meanwhile
+    with a handler, not SIG_IGN, which the program would inherit. (Only the main thread may set one.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: None)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)  # None: set outside Python
