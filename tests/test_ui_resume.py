@@ -256,3 +256,15 @@ def test_the_question_of_a_folder_gone_looks_like_this(snap_compare: Any, tmp_pa
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(120, 36), run_before=ask)
+
+
+async def test_where_the_app_cannot_suspend_it_says_so_and_nothing_runs(history: dict[str, Any]) -> None:
+    """Headless (and on the web), Textual cannot hand the terminal over: a notice, the app as it was."""
+    roots = [history["root"]]
+    app = ClaudeTUI(roots, clock=CLOCK, library=Library(roots, cache_dir=history["tmp"] / "cache"))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("3", "R")
+        await handled(pilot, app)
+        assert "Cannot resume: App.suspend is not supported in this environment." in [n.message for n in raised(app)]
+        assert not seen(history) and not app.main.conversation.follow_mode
