@@ -52,6 +52,9 @@ TAIL = """## Notes
 - `space` on a row with nothing to fold opens it in full.
 - `y` copies the message, or a tool call's whole output, through OSC 52 (the terminal's clipboard);
   `Y` copies the command that resumes the session in Claude Code; `o` opens the message in `$PAGER`.
+- `R` resumes the session in Claude Code, in the folder it ran in, and follows what it writes when claude
+  exits; "Fork this session" in the palette does the same with `--fork-session`
+  (see [configuration.md](configuration.md#resuming-a-session)).
 - `x` and `X` export the session as Markdown or HTML, to `<session-id>.md` or `.html` in the current folder,
   or to a path you type; never under a projects folder.
 - `L` pins the view to the newest message; scrolling up pauses following, `end` resumes it.
