@@ -24,16 +24,31 @@ import re
 import shutil
 import string
 import struct
+import sys
 import uuid
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-Json = dict[str, Any]
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # the record builder, tests/records.py
+
+from records import (  # noqa: E402
+    TIP,
+    Chain,
+    Json,
+    agent_progress,
+    assistant_message,
+    bash_result,
+    dumps,
+    instant,
+    text,
+    tool_result,
+    user_message,
+)
+
 DEMO = ROOT / "claude_tui" / "demo"
 HOME = "/home/ada"
 
@@ -47,7 +62,6 @@ NOTES = f"{HOME}/code/notes-api"
 AUTH = f"{HOME}/code/notes-api-worktrees/feature-auth"
 SCRATCH = f"{HOME}/scratch"
 
-TIP = "\x00tip"  # sentinel parent: "whatever the thread's tip is"
 B62 = string.digits + string.ascii_uppercase + string.ascii_lowercase
 
 
@@ -90,11 +104,7 @@ class Ids:
 
 def at(text: str) -> datetime:
     """Parse a fixed instant written as 'YYYY-MM-DD HH:MM:SS' (UTC)."""
-    return datetime.strptime(text, "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC)
-
-
-def iso(when: datetime) -> str:
-    return when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"
+    return instant(text)
 
 
 # --------------------------------------------------------------------------- file helpers
@@ -181,56 +191,46 @@ class Call:
     record: str
 
 
-@dataclass
-class Transcript:
-    """One JSONL file being written: envelope fields, a clock and the thread's tip."""
+class Transcript(Chain):
+    """One demo JSONL file being written: a record chain with a model, token accounting and tool runs."""
 
-    label: str
-    session_id: str
-    cwd: str
-    version: str
-    branch: str
-    start: datetime
-    model: str
-    sidechain: bool = False
-    agent_id: str | None = None
-    entrypoint: str | None = None
-    snapshots: bool = False
-    slug: str | None = None
-    records: list[Json] = field(default_factory=list)
-    tip: str | None = None
-    context: int = 14_200
-    cached: bool = False
-
-    def __post_init__(self) -> None:
-        self.ids = Ids(self.label)
-        self.clock = self.start
+    def __init__(
+        self,
+        label: str,
+        session_id: str,
+        cwd: str,
+        version: str,
+        branch: str,
+        start: datetime,
+        model: str,
+        *,
+        sidechain: bool = False,
+        agent_id: str | None = None,
+        entrypoint: str | None = None,
+        snapshots: bool = False,
+        slug: str | None = None,
+        context: int = 14_200,
+    ) -> None:
+        self.label = label
+        self.ids = Ids(label)
+        super().__init__(
+            session_id,
+            cwd,
+            version,
+            uuids=self.ids.uuid,
+            start=start,
+            branch=branch,
+            sidechain=sidechain,
+            agent_id=agent_id,
+            entrypoint=entrypoint,
+            slug=slug,
+        )
+        self.model, self.snapshots, self.context = model, snapshots, context
+        self.cached = False
         self.fresh = 0
         self.prompt_id: str | None = None
         self.last_usage: Json = {}
         self.tool_uses = 0
-
-    # -- basics
-
-    @property
-    def v(self) -> tuple[int, ...]:
-        return tuple(int(x) for x in self.version.split("."))
-
-    @property
-    def modern(self) -> bool:
-        """2.1.100+ puts the envelope after the body and adds entrypoint/promptId."""
-        return self.v >= (2, 1, 100)
-
-    def ts(self) -> str:
-        return iso(self.clock)
-
-    def wait(self, seconds: float) -> None:
-        self.clock += timedelta(seconds=seconds)
-
-    def side(self, rec: Json) -> Json:
-        """Append a record that is not part of the uuid chain."""
-        self.records.append(rec)
-        return rec
 
     def emit(
         self,
@@ -244,27 +244,11 @@ class Transcript:
         head: Json | None = None,
     ) -> Json:
         """Append a chained record with the envelope this version writes."""
-        self.wait(after)
-        uid = uid or self.ids.uuid()
-        first: Json = {"parentUuid": self.tip if parent == TIP else parent, **(head or {})}
-        first["isSidechain"] = self.sidechain
-        env: Json = {"userType": "external"}
-        if self.entrypoint:
-            env["entrypoint"] = self.entrypoint
-        env |= {"cwd": self.cwd, "sessionId": self.session_id, "version": self.version, "gitBranch": self.branch}
-        ident = {"agentId": self.agent_id} if self.agent_id else {}
-        slug = {"slug": self.slug} if self.slug else {}
-        tail = {"uuid": uid, "timestamp": self.ts(), **(trailer or {})}
-        if self.modern:
-            if kind == "user" and self.prompt_id:
-                first["promptId"] = self.prompt_id
-            rec = {**first, **ident, "type": kind, **body, **tail, **env, **slug}
-        elif kind == "assistant":
-            rec = {**first, **env, **ident, **slug, **body, "type": kind, **tail}
-        else:
-            rec = {**first, **env, **ident, **slug, "type": kind, **body, **tail}
-        self.records.append(copy.deepcopy(rec))  # inputs are reused later; freeze them now
-        self.tip = uid
+        prompt_id = self.prompt_id if kind == "user" else None
+        rec = self.record(
+            kind, body, parent=parent, after=after, uid=uid, head=head, trailer=trailer, prompt_id=prompt_id
+        )
+        self.records[-1] = copy.deepcopy(rec)  # inputs are reused later; freeze them now
         return rec
 
     # -- user side
@@ -291,29 +275,26 @@ class Transcript:
         if self.modern and real:
             self.prompt_id = self.ids.uuid()
         self.fresh += len(json.dumps(content))
-        body = {"message": {"role": "user", "content": content}, **extra}
+        body = {"message": user_message(content), **extra}
         return self.emit("user", body, parent=parent, after=0, uid=uid)["uuid"]
 
     def result(
         self, call: Call, content: str | list[Json], tur: Any, *, is_error: bool | None = None, after: float = 1.2
     ) -> str:
         """A tool_result user record; 2.1 parents it on its own tool_use chunk."""
-        block: Json = {"tool_use_id": call.id, "type": "tool_result", "content": content}
-        if is_error is not None:
-            block["is_error"] = is_error
+        block = tool_result(call.id, content, is_error)
         trailer: Json = {} if tur is None else {"toolUseResult": tur}
         parent = TIP
         if self.v >= (2, 1):
             parent = call.record
             trailer["sourceToolAssistantUUID"] = call.record
         self.fresh += len(json.dumps(content))
-        body = {"message": {"role": "user", "content": [block]}}
+        body = {"message": user_message([block])}
         return self.emit("user", body, parent=parent, after=after, trailer=trailer)["uuid"]
 
     # -- assistant side
 
-    def text(self, text: str) -> Json:
-        return {"type": "text", "text": text}
+    text = staticmethod(text)
 
     def think(self, text: str) -> Json:
         sig = base64.b64encode(hashlib.sha512(text.encode()).digest() * 2).decode()
@@ -351,10 +332,7 @@ class Transcript:
             last = i == len(blocks) - 1
             u = usage if last else {**usage, "output_tokens": 1 + 7 * i}
             stop = ("tool_use" if block["type"] == "tool_use" else "end_turn") if last else None
-            ident = {"id": msg_id, "type": "message", "role": "assistant"}
-            m = model or self.model
-            head = {**ident, "model": m} if self.v < (2, 0) else {"model": m, **ident}
-            message = {**head, "content": [block], "stop_reason": stop, "stop_sequence": None, "usage": u}
+            message = assistant_message(msg_id, model or self.model, block, stop, u, legacy=self.v < (2, 0))
             rec = self.emit("assistant", {"message": message, "requestId": req}, after=after if i == 0 else gap)
             if block["type"] == "tool_use":
                 calls.append(Call(block["id"], block["name"], block["input"], rec["uuid"]))
@@ -437,26 +415,9 @@ class Transcript:
     def mirror_progress(self, call: Call, sub: Transcript) -> None:
         """Copy a subagent's turns into this file as agent_progress records (2.1.7 to 2.1.42)."""
         turns = [r for r in sub.records if r["type"] in ("user", "assistant")]
-        ids = [r["message"]["id"] for r in turns if r["type"] == "assistant"]
-        current = ids[0]
-        for rec in turns:
-            if rec["type"] == "assistant":
-                current = rec["message"]["id"]
-            nested: Json = {"type": rec["type"], "message": rec["message"]}
-            if rec["type"] == "assistant":
-                nested["requestId"] = rec["requestId"]
-            nested |= {"uuid": rec["uuid"], "timestamp": rec["timestamp"]}
-            self.clock = max(
-                self.clock, datetime.strptime(rec["timestamp"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
-            )
-            data = {
-                "message": nested,
-                "normalizedMessages": [],
-                "type": "agent_progress",
-                "prompt": call.input["prompt"],
-                "agentId": sub.agent_id,
-            }
-            self.progress(data, tool_use_id="agent_" + current, parent_tool_use_id=call.id, after=0.004)
+        for tool_use_id, data in agent_progress(turns, call.input["prompt"], sub.agent_id or ""):
+            self.clock = max(self.clock, instant(data["message"]["timestamp"]))
+            self.progress(data, tool_use_id=tool_use_id, parent_tool_use_id=call.id, after=0.004)
 
     # -- tools that change files
 
@@ -552,7 +513,7 @@ class Transcript:
         if exit_code:
             text = f"Exit code {exit_code}\n{stdout}"
             return self.result(call, text, f"Error: {text}", is_error=True, after=after)
-        tur = {"stdout": stdout, "stderr": "", "interrupted": False, "isImage": False}
+        tur = bash_result(stdout)
         if self.v >= (2, 0, 50):
             tur["noOutputExpected"] = False
         return self.result(call, stdout, tur, is_error=False, after=after)
@@ -2587,10 +2548,10 @@ netstat -ano | findstr :5432
 
 def write_jsonl(path: Path, t: Transcript) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in t.records)
+    data = "".join(dumps(r) + "\n" for r in t.records)
     path.write_text(data, encoding="utf-8")
     stamps = [r["timestamp"] for r in t.records if "timestamp" in r]
-    when = datetime.strptime(max(stamps), "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC) if stamps else t.start
+    when = instant(max(stamps)) if stamps else t.start
     os.utime(path, (when.timestamp(), when.timestamp()))
     return len(data.encode())
 
