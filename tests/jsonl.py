@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from records import TIP, Chain, instant, text, tool_use
+
+from tests.records import TIP, Chain, instant, text, tool_use
 
 __all__ = ["Thread", "text", "tool_use"]
 

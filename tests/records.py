@@ -5,9 +5,9 @@ userType, cwd, sessionId, version, gitBranch, agentId, slug, type, uuid, timesta
 the version writes, with a clock and the tip of the uuid chain. The functions below it build the
 bodies (messages and content blocks) the three callers share.
 
-It lives in tests/ so that the package ships no test code: the tests import it directly (tests/ is on
-their path), and ``scripts/make_demo.py`` and ``tests/fixtures/make_fixtures.py`` put this folder on
-``sys.path`` first. Every caller's output is byte-identical to what it wrote before this module.
+It lives in tests/ so that the package ships no test code, and is imported as ``tests.records``, as
+the tests import ``tests.jsonl``: ``scripts/demo/engine.py`` and ``tests/fixtures/make_fixtures.py``
+put the checkout on ``sys.path`` first. Every caller's output is byte-identical to what it wrote before this module.
 """
 
 from __future__ import annotations

@@ -25,9 +25,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))  # the record builder, tests/records.py
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout, for the record builder tests/records.py
 
-from records import (
+from tests.records import (
     TIP,
     Chain,
     Json,
