@@ -41,7 +41,9 @@ class Thread(Chain):
 
     def _base(self, rtype: str, parent: str | bool | None, **extra: Any) -> dict[str, Any]:
         self._n += 1
-        return self.record(rtype, extra, parent=TIP if parent is True else parent, after=5)
+        return self.record(
+            rtype, extra, parent=TIP if parent is True else (None if parent is False else parent), after=5
+        )
 
     def prompt(
         self, text: str | list[dict[str, Any]], parent: str | bool | None = True, **extra: Any

@@ -69,7 +69,8 @@ class Chain:
         self.session_id, self.cwd, self.version, self.branch = session_id, cwd, version, branch
         self.sidechain, self.agent_id, self.entrypoint, self.slug = sidechain, agent_id, entrypoint, slug
         self.uuids = uuids
-        self.start = self.clock = start
+        self.start: datetime = start
+        self.clock: datetime = start
         self.body_last = body_last
         self.records: list[Json] = []
         self.tip: str | None = None

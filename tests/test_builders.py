@@ -17,8 +17,8 @@ DEMO = ROOT / "claude_tui" / "demo"
 START = datetime(2026, 1, 5, 9, tzinfo=UTC)
 
 
-def chain(version: str, **kw: object) -> Chain:
-    return Chain("s1", "/home/u/proj", version, uuids=lambda: "u1", start=START, **kw)  # type: ignore[arg-type]
+def chain(version: str, entrypoint: str | None = None) -> Chain:
+    return Chain("s1", "/home/u/proj", version, uuids=lambda: "u1", start=START, entrypoint=entrypoint)
 
 
 def test_chain_writes_the_key_order_of_real_records() -> None:
