@@ -46,9 +46,11 @@ class Chain:
     """The records of one session file: their envelope, a clock and the tip of the uuid chain.
 
     Claude Code writes the envelope first and the body after ``type`` (an assistant's body before it)
-    up to 2.1.99; from 2.1.100 the body comes right after ``type`` and the envelope last.
-    ``body_last`` puts the body after the timestamp instead: the layout the fixtures and the tests
-    have always used, kept so that their bytes do not change.
+    up to 2.1.99; from 2.1.100 promptId follows isSidechain, the body comes right after ``type`` and the
+    envelope last (real 2.1.100+ assistant records put their body before ``type``; this one does not,
+    so that the demo's files stay as they are). ``body_last`` puts the body after the timestamp
+    instead: the layout the fixtures and the tests have always used, kept so that their bytes do not
+    change.
     """
 
     def __init__(
