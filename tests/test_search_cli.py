@@ -10,8 +10,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from claude_tui import library_cli
+from claude_tui.cli import library as library_cli
 from claude_tui.cli import main
+from claude_tui.cli.library import unmark
 from claude_tui.core import index
 from claude_tui.core.files import read_session
 from claude_tui.core.library import Library
@@ -27,7 +28,6 @@ from claude_tui.core.search import (
     snippet,
     unaccented,
 )
-from claude_tui.library_cli import unmark
 from tests.library_data import Writer, encode, simple_project
 
 M, E = MARK_START, MARK_END
@@ -555,8 +555,8 @@ class Terminal(io.StringIO):
 
 
 def test_progress_bar_shows_files_megabytes_and_eta(monkeypatch: pytest.MonkeyPatch) -> None:
+    from claude_tui.cli.library import ProgressBar
     from claude_tui.core.index import Progress
-    from claude_tui.library_cli import ProgressBar
 
     monkeypatch.setenv("TERM", "xterm-256color")
     monkeypatch.setenv("COLUMNS", "100")

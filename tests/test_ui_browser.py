@@ -22,6 +22,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Static, Tree
 from ui_support import CLOCK, at_rest, browser_ready, demo_copy, handled, loaded, palette, raised, settled
 
+from claude_tui.cli.app import DEMO_PROJECTS, parser
 from claude_tui.core import index
 from claude_tui.core.files import read_session
 from claude_tui.core.index import cache_dir
@@ -31,7 +32,6 @@ from claude_tui.ui import app as app_module
 from claude_tui.ui import main_screen
 from claude_tui.ui.app import ClaudeTUI, _help_sections
 from claude_tui.ui.config import is_key_name, load_config
-from claude_tui.ui.launch import DEMO_PROJECTS, parser
 from claude_tui.ui.main_screen import LibraryLoaded, MainScreen
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.header import SessionHeader
@@ -655,7 +655,7 @@ async def test_follow_opens_the_newest_session_at_its_end(roots: list[Path], siz
 
 
 def test_demo_is_copied_with_old_file_times() -> None:
-    from claude_tui.ui.launch import DEMO_MTIME, demo_roots
+    from claude_tui.cli.app import DEMO_MTIME, demo_roots
 
     (root,) = demo_roots()
     files = list(root.rglob("*.jsonl"))

@@ -15,7 +15,7 @@ from typing import TextIO
 
 import orjson
 
-from claude_tui.cli import ERROR, CommandError, argument_text, takes_escapes, warn, write_utf8
+from claude_tui.cli.common import ERROR, CommandError, argument_text, takes_escapes, warn, write_utf8
 from claude_tui.core.files import default_roots
 from claude_tui.core.index import WRITE_WAIT, Index, IndexBusy, Progress, UpdateResult
 from claude_tui.core.sanitize import folded, inert_json, visible_controls
