@@ -626,7 +626,7 @@ def test_a_time_that_runs_backwards_is_no_second_pause(tmp_path: Path) -> None:
 
 
 def test_a_shell_command_shows_what_was_run_and_a_tool_error_its_message(tmp_path: Path) -> None:
-    from claude_tui.core.session import prompt_text
+    from claude_tui.core.content import prompt_text
     from claude_tui.ui.tools import summary
 
     t = Thread()

@@ -23,11 +23,12 @@ import orjson
 from markdown_it import MarkdownIt
 
 from claude_tui import __version__
+from claude_tui.core.content import as_text, prompt_text
 from claude_tui.core.diff import EDIT_TOOLS, unified
 from claude_tui.core.hooks import headline, shown
 from claude_tui.core.model import LOST_CALL, QUEUED, Block, Kind, Message, ToolCall, parse_time
 from claude_tui.core.sanitize import folded, inert_json, visible_controls, without_markup, without_sgr
-from claude_tui.core.session import AGENT_TOOLS, Session, agent_word, as_text, prompt_text, unstarted
+from claude_tui.core.session import AGENT_TOOLS, Session, agent_word, unstarted
 from claude_tui.core.source import full_output, persisted_text
 from claude_tui.core.stats import (
     damage,

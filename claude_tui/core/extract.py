@@ -21,23 +21,7 @@ from typing import Any
 
 import orjson
 
-from claude_tui.core.copies import copy_state, is_copy
-from claude_tui.core.files import agent_role, owning_folder, read_persisted
-from claude_tui.core.model import (
-    AgentRole,
-    Block,
-    Kind,
-    Message,
-    earlier,
-    parse_time,
-    plausible,
-    usual_digits,
-)
-from claude_tui.core.notices import peer_parts, task_text
-from claude_tui.core.reader import finished_last_line
-from claude_tui.core.records import parse_line
-from claude_tui.core.sanitize import searchable, without_markup
-from claude_tui.core.session import (
+from claude_tui.core.content import (
     PERSISTED_TAG,
     api_error_text,
     as_text,
@@ -54,6 +38,22 @@ from claude_tui.core.session import (
     system_kind,
     user_kind,
 )
+from claude_tui.core.copies import copy_state, is_copy
+from claude_tui.core.files import agent_role, owning_folder, read_persisted
+from claude_tui.core.model import (
+    AgentRole,
+    Block,
+    Kind,
+    Message,
+    earlier,
+    parse_time,
+    plausible,
+    usual_digits,
+)
+from claude_tui.core.notices import peer_parts, task_text
+from claude_tui.core.reader import finished_last_line
+from claude_tui.core.records import parse_line
+from claude_tui.core.sanitize import searchable, without_markup
 from claude_tui.core.shapes import fact_of
 from claude_tui.core.timeline import Timeline, stamp_ms
 from claude_tui.core.usage import Tokens, priced_as, replaces, usage_counts
@@ -264,7 +264,7 @@ def result_text(content: Any, cap: int, path: str = "") -> str:
 
 def assistant_parts(content: Any, said: int) -> Iterator[tuple[int, int, Any]]:
     """(row kind, block index, text) of each searchable part of an assistant message's content, read as the session
-    reads it (session.content_items); a tool call's part is (TOOL_INPUT, index, its tool_use block). `said` is the
+    reads it (content.content_items); a tool call's part is (TOOL_INPUT, index, its tool_use block). `said` is the
     kind of its text: ANSWER, or API_ERROR. A string content is block -1."""
     if type(content) is str:
         yield said, -1, content
@@ -283,7 +283,7 @@ def assistant_parts(content: Any, said: int) -> Iterator[tuple[int, int, Any]]:
 
 
 def result_parts(content: Any) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(block index, block) of each tool_result of a user record's content (session.content_items)."""
+    """(block index, block) of each tool_result of a user record's content (content.content_items)."""
     for i, item in enumerate(content_items(content)[0]):
         if type(item) is dict and item.get("type") == "tool_result":
             yield i, item
@@ -374,7 +374,7 @@ def record_texts(obj: dict[str, Any], path: str = "") -> Iterator[tuple[int, int
 
 
 def said_part(kind: Kind, texts: list[str]) -> tuple[int, int, str] | None:
-    """(row kind, block index, text) of a message in the user's turn, of `kind` (session.user_kind), as the session
+    """(row kind, block index, text) of a message in the user's turn, of `kind` (content.user_kind), as the session
     shows it: a prompt, a command as run, a compaction's summary, a command's output, a task's notification as its
     lines (notices.task_text), a peer's message as its body (notices.peer_parts)."""
     if kind is Kind.PROMPT:
@@ -700,7 +700,7 @@ class Extractor:
         self._said(user_kind(obj, texts[0] if first_type == "text" and texts else None, False), texts, off, top)
 
     def _said(self, kind: Kind, texts: list[str], off: int, top: bool) -> None:
-        """A message in the user's turn, of `kind` (session.user_kind): a prompt and a command counted as the session
+        """A message in the user's turn, of `kind` (content.user_kind): a prompt and a command counted as the session
         counts them, and its row (`said_part`)."""
         state = self.state
         if kind is Kind.PROMPT:

@@ -28,6 +28,7 @@ from typing import Any
 
 import orjson
 
+from claude_tui.core.content import content_items, record_content
 from claude_tui.core.extract import (
     API_ERROR,
     CJK_CHARS,
@@ -48,7 +49,7 @@ from claude_tui.core.model import plausible
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.records import parse_line
 from claude_tui.core.sanitize import searchable, visible_controls
-from claude_tui.core.session import content_items, own_session_id, record_content
+from claude_tui.core.session import own_session_id
 
 #: Snippets mark each match as MARK_START + match + MARK_END.
 MARK_START, MARK_END = "\x02", "\x03"
