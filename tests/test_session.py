@@ -15,7 +15,8 @@ from claude_tui.core.model import Kind, Message
 from claude_tui.core.reader import Reader
 from claude_tui.core.session import Session
 from claude_tui.core.stats import session_stats
-from claude_tui.core.timeline import Timeline, stamp_ms
+from claude_tui.core.timeline import Timeline
+from claude_tui.core.times import stamp_ms
 from tests.jsonl import Thread, text, tool_use
 
 

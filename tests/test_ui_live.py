@@ -32,8 +32,8 @@ from ui_support import (
 from claude_tui.core import index as index_module
 from claude_tui.core.index import DB_NAME, cache_dir
 from claude_tui.core.library import Library
-from claude_tui.core.model import parse_time
 from claude_tui.core.session import Session
+from claude_tui.core.times import parse_time
 from claude_tui.core.watch import Changes
 from claude_tui.ui import live as live_module
 from claude_tui.ui.app import ClaudeTUI

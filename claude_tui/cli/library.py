@@ -228,7 +228,7 @@ def format_hit(hit: Hit, color: bool) -> str:
 
 
 def _local_time(stamp: str | None) -> str:
-    from claude_tui.core.model import parse_time
+    from claude_tui.core.times import parse_time
 
     seconds = parse_time(stamp)
     if seconds is None:

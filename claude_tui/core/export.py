@@ -26,7 +26,7 @@ from claude_tui import __version__
 from claude_tui.core.content import as_text, prompt_text
 from claude_tui.core.diff import EDIT_TOOLS, unified
 from claude_tui.core.hooks import headline, shown
-from claude_tui.core.model import LOST_CALL, QUEUED, Block, Kind, Message, ToolCall, parse_time
+from claude_tui.core.model import LOST_CALL, QUEUED, Block, Kind, Message, ToolCall
 from claude_tui.core.sanitize import folded, inert_json, visible_controls, without_markup, without_sgr
 from claude_tui.core.session import AGENT_TOOLS, Session, agent_word, unstarted
 from claude_tui.core.source import full_output, persisted_text
@@ -47,6 +47,7 @@ from claude_tui.core.stats import (
     subagents_share,
     zoned,
 )
+from claude_tui.core.times import parse_time
 
 FORMATS = ("markdown", "html", "json")
 #: Lines of a tool output shown before the rest is trimmed.

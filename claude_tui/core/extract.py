@@ -40,22 +40,14 @@ from claude_tui.core.content import (
 )
 from claude_tui.core.copies import copy_state, is_copy
 from claude_tui.core.files import agent_role, owning_folder, read_persisted
-from claude_tui.core.model import (
-    AgentRole,
-    Block,
-    Kind,
-    Message,
-    earlier,
-    parse_time,
-    plausible,
-    usual_digits,
-)
+from claude_tui.core.model import AgentRole, Block, Kind, Message
 from claude_tui.core.notices import peer_parts, task_text
 from claude_tui.core.reader import finished_last_line
 from claude_tui.core.records import parse_line
 from claude_tui.core.sanitize import searchable, without_markup
 from claude_tui.core.shapes import fact_of
-from claude_tui.core.timeline import Timeline, stamp_ms
+from claude_tui.core.timeline import Timeline
+from claude_tui.core.times import earlier, parse_time, plausible, stamp_ms, usual_digits
 from claude_tui.core.usage import Tokens, priced_as, replaces, usage_counts
 
 #: Row kinds of the full-text index, by code; and the role each belongs to (an API error and a
@@ -225,7 +217,7 @@ def _trim(window: dict[str, Any]) -> None:
 
 
 def epoch(stamp: str) -> int | None:
-    """Whole epoch seconds of an ISO timestamp (naive: UTC); None when it is not a time (model.plausible)."""
+    """Whole epoch seconds of an ISO timestamp (naive: UTC); None when it is not a time (times.plausible)."""
     seconds = parse_time(stamp)
     return None if seconds is None else int(seconds)
 
@@ -586,7 +578,7 @@ class Extractor:
                 self._leaf(uuid)
 
     def _clock(self, stamp: str) -> int | None:
-        """The epoch seconds of a record's stamp; None when it is not a time (model.plausible). Claude Code's
+        """The epoch seconds of a record's stamp; None when it is not a time (times.plausible). Claude Code's
         `...Z` stamps of the minute before are read without parsing (records come many a minute)."""
         key, base = self._minute
         if stamp[:16] == key and usual_digits(stamp):  # the minute of a stamp found plausible

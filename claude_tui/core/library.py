@@ -23,9 +23,9 @@ from claude_tui.core.extract import owner_of, title_of
 from claude_tui.core.facts import LIVE_SECONDS, Project, SessionInfo, project_path, split_path
 from claude_tui.core.files import owning_folder
 from claude_tui.core.index import Index, IndexBusy, Progress, UpdateResult
-from claude_tui.core.model import active_seconds, parse_time, span_seconds
 from claude_tui.core.search import MARK_END, MARK_START, Hit, Hits, search
 from claude_tui.core.session import own_session_id
+from claude_tui.core.times import active_seconds, parse_time, span_seconds
 from claude_tui.core.usage import Tokens, UsageTotal, by_model, most_used_first, other_models
 
 #: The front page's file, beside the index.

@@ -45,11 +45,11 @@ from claude_tui.core.extract import (
 from claude_tui.core.facts import project_path
 from claude_tui.core.files import has_transcript, owning_folder
 from claude_tui.core.index import text_schemas
-from claude_tui.core.model import plausible
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.records import parse_line
 from claude_tui.core.sanitize import searchable, visible_controls
 from claude_tui.core.session import own_session_id
+from claude_tui.core.times import plausible
 
 #: Snippets mark each match as MARK_START + match + MARK_END.
 MARK_START, MARK_END = "\x02", "\x03"

@@ -49,17 +49,15 @@ from claude_tui.core.model import (
     Span,
     ToolCall,
     ToolResult,
-    earlier,
     is_session_id,
-    parse_time,
-    plausible,
 )
 from claude_tui.core.notices import peer_parts, task_text
 from claude_tui.core.reader import Line
 from claude_tui.core.records import LineResult, continued, parse_line
 from claude_tui.core.shapes import METADATA_TYPES, RECORD_TYPES, add_fact, fact_of
 from claude_tui.core.threads import Layout
-from claude_tui.core.timeline import Timeline, stamp_ms
+from claude_tui.core.timeline import Timeline
+from claude_tui.core.times import earlier, parse_time, plausible, stamp_ms
 from claude_tui.core.usage import read_usage, replaces
 
 #: Tools whose calls start a subagent.
@@ -864,7 +862,7 @@ class Session:
 
     @property
     def pauses(self) -> int:
-        """Pauses on its time line (each a gap over model.PAUSE_S), and their length."""
+        """Pauses on its time line (each a gap over times.PAUSE_S), and their length."""
         return self.timeline.pauses
 
     @property
@@ -1059,7 +1057,7 @@ def _seconds(value: float) -> str:
 
 
 def _time_or_none(value: Any) -> str | None:
-    """A record's timestamp, if it is a time (see model.plausible)."""
+    """A record's timestamp, if it is a time (see times.plausible)."""
     return value if isinstance(value, str) and plausible(value) else None
 
 

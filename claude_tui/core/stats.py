@@ -12,11 +12,12 @@ from typing import Any
 
 from claude_tui.core.files import agent_files, attach_agents, read_session, session_of
 from claude_tui.core.forked import Forked, can_fork
-from claude_tui.core.model import Kind, Message, active_seconds, earlier, parse_time, span_seconds
+from claude_tui.core.model import Kind, Message
 from claude_tui.core.reader import Reader, ReadError, open_readonly
 from claude_tui.core.session import KNOWN_TYPES, Session, agent_id_of, nothing_exchanged, own_session_id, pick_title
 from claude_tui.core.shapes import merged_facts
 from claude_tui.core.timeline import Timeline
+from claude_tui.core.times import active_seconds, earlier, parse_time, span_seconds
 from claude_tui.core.usage import Tokens, UsageTotal, by_model, other_models, priced_as
 
 #: Files at least this big are counted in two halves at once (a smaller one is read in less than a

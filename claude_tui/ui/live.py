@@ -25,7 +25,7 @@ from textual.message_pump import MessagePump
 from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
-from claude_tui.core.model import parse_time
+from claude_tui.core.times import parse_time
 from claude_tui.core.watch import Changes, watch_roots
 from claude_tui.ui.bindings import key_display
 from claude_tui.ui.widgets.header import SessionHeader
