@@ -133,7 +133,7 @@ def run_index(args: argparse.Namespace) -> int:
 
 def _totals(index: Index, roots: list[Path]) -> str:
     """ "2 projects, 5 sessions, 3.1 MB": projects (folders with a session), sessions and history under `roots`."""
-    from claude_tui.core.stats import plural  # `index` only: `search` starts without it
+    from claude_tui.core.humanize import plural  # `index` only: `search` starts without it
 
     files = [f for f in index.files(roots) if f[5] is not None or f[6] is not None]  # read (or unreadable)
     sessions = [f for f in files if not f[2]]

@@ -26,11 +26,7 @@ from claude_tui import __version__
 from claude_tui.core.content import as_text, prompt_text
 from claude_tui.core.diff import EDIT_TOOLS, unified
 from claude_tui.core.hooks import headline, shown
-from claude_tui.core.model import LOST_CALL, QUEUED, Block, Kind, Message, ToolCall
-from claude_tui.core.sanitize import folded, inert_json, visible_controls, without_markup, without_sgr
-from claude_tui.core.session import AGENT_TOOLS, Session, agent_word, unstarted
-from claude_tui.core.source import full_output, persisted_text
-from claude_tui.core.stats import (
+from claude_tui.core.humanize import (
     damage,
     human_cost,
     human_count,
@@ -43,10 +39,14 @@ from claude_tui.core.stats import (
     local_time,
     plural,
     prompt_counts,
-    session_stats,
     subagents_share,
     zoned,
 )
+from claude_tui.core.model import LOST_CALL, QUEUED, Block, Kind, Message, ToolCall
+from claude_tui.core.sanitize import folded, inert_json, visible_controls, without_markup, without_sgr
+from claude_tui.core.session import AGENT_TOOLS, Session, agent_word, unstarted
+from claude_tui.core.source import full_output, persisted_text
+from claude_tui.core.stats import session_stats
 from claude_tui.core.times import parse_time
 
 FORMATS = ("markdown", "html", "json")
