@@ -17,7 +17,9 @@ import orjson
 
 from claude_tui.cli.common import ERROR, CommandError, argument_text, takes_escapes, warn, write_utf8
 from claude_tui.core.files import default_roots
-from claude_tui.core.index import WRITE_WAIT, Index, IndexBusy, Progress, UpdateResult
+from claude_tui.core.index.jobs import Progress, UpdateResult
+from claude_tui.core.index.locks import WRITE_WAIT, IndexBusy
+from claude_tui.core.index.store import Index
 from claude_tui.core.sanitize import folded, inert_json, visible_controls
 from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, left_out_note, search
 

@@ -19,10 +19,12 @@ from typing import Any
 import orjson
 
 from claude_tui.core import front
-from claude_tui.core.extract import owner_of, title_of
 from claude_tui.core.facts import LIVE_SECONDS, Project, SessionInfo, project_path, split_path
 from claude_tui.core.files import owning_folder
-from claude_tui.core.index import Index, IndexBusy, Progress, UpdateResult
+from claude_tui.core.index.extract import owner_of, title_of
+from claude_tui.core.index.jobs import Progress, UpdateResult
+from claude_tui.core.index.locks import IndexBusy
+from claude_tui.core.index.store import Index
 from claude_tui.core.search import MARK_END, MARK_START, Hit, Hits, search
 from claude_tui.core.session import own_session_id
 from claude_tui.core.times import active_seconds, parse_time, span_seconds

@@ -28,23 +28,13 @@ from typing import Any
 
 import orjson
 
+from claude_tui.core.cjk import CJK_CHARS, has_cjk, spaced_cjk
 from claude_tui.core.content import content_items, record_content
-from claude_tui.core.extract import (
-    API_ERROR,
-    CJK_CHARS,
-    ROLES,
-    ROW_KINDS,
-    copied_record,
-    has_cjk,
-    line_block,
-    owner_of,
-    record_texts,
-    spaced_cjk,
-    title_of,
-)
 from claude_tui.core.facts import project_path
 from claude_tui.core.files import has_transcript, owning_folder
-from claude_tui.core.index import text_schemas
+from claude_tui.core.index.extract import owner_of, title_of
+from claude_tui.core.index.schema import text_schemas
+from claude_tui.core.index.texts import API_ERROR, ROLES, ROW_KINDS, copied_record, line_block, record_texts
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.records import parse_line
 from claude_tui.core.sanitize import searchable, visible_controls
@@ -76,7 +66,7 @@ class Hit:
     title: str
     message_uuid: str | None
     role: str  #: user, assistant or tool
-    kind: str  #: one of extract.ROW_KINDS: prompt, answer, thinking, tool_input, tool_output, ...
+    kind: str  #: one of texts.ROW_KINDS: prompt, answer, thinking, tool_input, tool_output, ...
     tool: str | None
     timestamp: str | None
     snippet: str  #: matches marked with MARK_START ... MARK_END
