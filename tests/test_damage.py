@@ -22,8 +22,9 @@ import orjson
 import pytest
 
 from claude_tui.core import reader as reader_module
-from claude_tui.core.files import read_session, session_files, sibling_summaries
+from claude_tui.core.files import session_files, sibling_summaries
 from claude_tui.core.library import Library
+from claude_tui.core.loader import read_session
 from claude_tui.core.model import PREVIEW_CHARS
 from claude_tui.core.reader import Reader, ReadError
 from claude_tui.core.records import parse_line

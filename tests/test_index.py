@@ -13,12 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from claude_tui.core.files import read_session, sibling_summaries
+from claude_tui.core.files import sibling_summaries
 from claude_tui.core.index import jobs, locks, pool, store
 from claude_tui.core.index.extract import State
 from claude_tui.core.index.jobs import Progress
 from claude_tui.core.index.schema import DB_NAME, SCHEMA_VERSION, TEXT_NAME, cache_dir, text_schemas
 from claude_tui.core.library import Library
+from claude_tui.core.loader import read_session
 from claude_tui.core.stats import session_stats
 from tests.library_data import Writer, encode, simple_project, tree_state
 

@@ -16,12 +16,12 @@ from claude_tui.core.files import (
     agent_files,
     default_roots,
     find_session,
-    read_session,
     session_files,
     sibling_summaries,
 )
 from claude_tui.core.index.extract import MAX_LEAVES
 from claude_tui.core.library import Library, repo_of
+from claude_tui.core.loader import read_session
 from claude_tui.core.session import Session
 from claude_tui.core.stats import format_stats, session_stats, usage_items
 from claude_tui.core.usage import most_used_first

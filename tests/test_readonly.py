@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 
 from claude_tui.cli import main
-from claude_tui.core.files import project_dirs, read_session, session_files, sibling_summaries
+from claude_tui.core.files import project_dirs, session_files, sibling_summaries
+from claude_tui.core.loader import read_session
 from claude_tui.core.tail import SessionTail
 from tests.conftest import FIXTURES
 from tests.hostile import SESSION_ID, write_hostile

@@ -13,9 +13,9 @@ import pytest
 from claude_tui.cli import library as library_cli
 from claude_tui.cli import main
 from claude_tui.cli.library import unmark
-from claude_tui.core.files import read_session
 from claude_tui.core.index import jobs
 from claude_tui.core.library import Library
+from claude_tui.core.loader import read_session
 from claude_tui.core.model import Kind
 from claude_tui.core.reader import ReadError
 from claude_tui.core.search import (

@@ -9,8 +9,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from claude_tui.core.files import read_session
 from claude_tui.core.index.extract import Extractor, State
+from claude_tui.core.loader import read_session
 from claude_tui.core.model import Kind, Message
 from claude_tui.core.reader import Reader
 from claude_tui.core.session import Session

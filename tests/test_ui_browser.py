@@ -23,10 +23,10 @@ from textual.widgets import Input, Static, Tree
 from ui_support import CLOCK, at_rest, browser_ready, demo_copy, handled, loaded, palette, raised, settled
 
 from claude_tui.cli.app import DEMO_PROJECTS, parser
-from claude_tui.core.files import read_session
 from claude_tui.core.index import jobs, pool, store
 from claude_tui.core.index.schema import cache_dir
 from claude_tui.core.library import Library, Project
+from claude_tui.core.loader import read_session
 from claude_tui.core.reader import ReadError
 from claude_tui.ui import app as app_module
 from claude_tui.ui import main_screen

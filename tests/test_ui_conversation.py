@@ -17,9 +17,9 @@ from textual import events
 from textual.widgets import Input, Static
 from ui_support import demo, demo_copy, find, handled, index_of, loaded, raised, session_app, settled
 
-from claude_tui.core.files import read_session
 from claude_tui.core.humanize import human_count
 from claude_tui.core.library import Library
+from claude_tui.core.loader import read_session
 from claude_tui.core.model import PREVIEW_CHARS, QUIET_KINDS, Kind
 from claude_tui.core.tail import SessionTail
 from claude_tui.ui.actions import resume_command

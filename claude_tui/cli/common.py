@@ -59,7 +59,7 @@ def resolve(spec: str, dirs: list[str] | None) -> Path:
 
 
 def read(path: Path) -> Session:
-    from claude_tui.core.files import read_session
+    from claude_tui.core.loader import read_session
 
     with reading(path):
         return read_session(path)
@@ -117,4 +117,6 @@ def dashed_paths(words: list[str]) -> list[str]:
 
 def _dashed_path(word: str) -> bool:
     """Whether `word`, which may look like an option, is a path: it exists, or only a path has its shape."""
-    return bool(re.match(r"-[^-]", word)) and ("/" in word or word.endswith(".jsonl") or os.path.exists(word))
+    from claude_tui.core.files import is_session_name
+
+    return bool(re.match(r"-[^-]", word)) and ("/" in word or is_session_name(word) or os.path.exists(word))

@@ -20,7 +20,7 @@ import orjson
 
 from claude_tui.core import front
 from claude_tui.core.facts import LIVE_SECONDS, Project, SessionInfo, project_path, split_path
-from claude_tui.core.files import owning_folder
+from claude_tui.core.files import agent_id_of, is_agent_name, owning_folder, session_file
 from claude_tui.core.index.extract import owner_of, title_of
 from claude_tui.core.index.jobs import Progress, UpdateResult
 from claude_tui.core.index.locks import IndexBusy
@@ -128,7 +128,7 @@ def build_projects(
         facts = orjson.loads(blob) if blob else {}
         if agent:
             owner = owner_of(path, facts)
-            agents.setdefault((folder, owner), []).append((_stem(path).removeprefix("agent-"), facts))
+            agents.setdefault((folder, owner), []).append((agent_id_of(path) or "", facts))
             agent_files.append((path, folder, size, mtime_ns, facts, error, owner))
         else:
             mains.append((path, folder, size, mtime_ns, facts, error, None))
@@ -172,7 +172,7 @@ def _folder_session(
     }
     size = sum(max(0, size) for _, size, _, _ in transcripts)
     mtime_ns = max(mtime for _, _, mtime, _ in transcripts)
-    return os.path.join(folder, f"{owner}.jsonl"), folder, size, mtime_ns, facts, None, None
+    return session_file(folder, owner), folder, size, mtime_ns, facts, None, None
 
 
 def _epoch(stamp: str) -> float:
@@ -183,7 +183,7 @@ def session_id_of(path: str, facts: dict[str, Any]) -> str:
     """The id of the session in the file at `path`, as Session.id takes it from the file's name and records (a
     subagent's transcript listed as a session of its own goes by its name)."""
     stem = _stem(path)
-    return stem if stem.startswith("agent-") else own_session_id(stem, facts.get("sids") or ())
+    return stem if is_agent_name(stem) else own_session_id(stem, facts.get("sids") or ())
 
 
 def _stem(path: str) -> str:

@@ -31,7 +31,7 @@ import orjson
 from claude_tui.core.cjk import CJK_CHARS, has_cjk, spaced_cjk
 from claude_tui.core.content import content_items, record_content
 from claude_tui.core.facts import project_path
-from claude_tui.core.files import has_transcript, owning_folder
+from claude_tui.core.files import has_transcript, owning_folder, session_file
 from claude_tui.core.index.extract import owner_of, title_of
 from claude_tui.core.index.schema import text_schemas
 from claude_tui.core.index.texts import API_ERROR, ROLES, ROW_KINDS, copied_record, line_block, record_texts
@@ -451,7 +451,7 @@ def _hit(
     if obj is not None and _copy_of_a_transcript(obj, path):
         return None  # the subagent's own file holds it, and is searched
     facts = orjson.loads(facts_blob) if facts_blob else {}
-    session_path = Path(folder) / f"{owner_of(path, facts) or Path(path).stem}.jsonl" if agent else Path(path)
+    session_path = Path(session_file(folder, owner_of(path, facts) or Path(path).stem)) if agent else Path(path)
     if agent and str(session_path) not in sessions and not session_path.is_file() and owning_folder(path) is None:
         session_path = Path(path)  # a subagent's transcript beside sessions, whose session file is gone: itself
     if str(session_path) not in sessions:

@@ -37,6 +37,7 @@ from claude_tui.core.content import (
     user_kind,
 )
 from claude_tui.core.copies import copy_state, is_copy
+from claude_tui.core.files import agent_id_of
 from claude_tui.core.model import (
     PREVIEW_CHARS,
     AgentRole,
@@ -1044,12 +1045,6 @@ def run_of(result: ToolResult) -> str | None:
         return run
     found = _TRANSCRIPT_DIR.search(result.text)
     return found.group(1).strip().replace("\\", "/").rstrip("/").rpartition("/")[2] or None if found else None
-
-
-def agent_id_of(path: str | Path) -> str | None:
-    """The agent id a subagent transcript's file name gives (`agent-<id>.jsonl`)."""
-    stem = Path(path).stem
-    return stem.removeprefix("agent-") if stem.startswith("agent-") else None
 
 
 def _seconds(value: float) -> str:

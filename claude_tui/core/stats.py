@@ -9,7 +9,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
-from claude_tui.core.files import agent_files, attach_agents, read_session, session_of
+from claude_tui.core.files import agent_files, agent_id_of
 from claude_tui.core.forked import Forked, can_fork
 from claude_tui.core.humanize import (
     damage,
@@ -23,9 +23,10 @@ from claude_tui.core.humanize import (
     prompt_counts,
     subagents_share,
 )
+from claude_tui.core.loader import attach_agents, read_session, session_of
 from claude_tui.core.model import Kind, Message
 from claude_tui.core.reader import Reader, ReadError, open_readonly
-from claude_tui.core.session import KNOWN_TYPES, Session, agent_id_of, nothing_exchanged, own_session_id, pick_title
+from claude_tui.core.session import KNOWN_TYPES, Session, nothing_exchanged, own_session_id, pick_title
 from claude_tui.core.shapes import merged_facts
 from claude_tui.core.timeline import Timeline
 from claude_tui.core.times import active_seconds, earlier, span_seconds

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import orjson
 
 from claude_tui.core.facts import encode_path, project_path
-from claude_tui.core.files import owning_folder
+from claude_tui.core.files import owning_folder, session_file
 from claude_tui.core.index.usage import NO_TIME, FileRow, read_usage, usage_state
 from claude_tui.core.library import session_id_of
 from claude_tui.core.usage import Tokens, UsageTotal, model_of
@@ -419,7 +419,7 @@ def file_sessions(files: list[FileRow]) -> dict[int, SessionRef]:
             if (folder, owner) in mains:
                 sid, file = owner, mains[folder, owner]
             elif owning[where] is not None:
-                sid, file = owner, os.path.join(folder, f"{owner}.jsonl")
+                sid, file = owner, session_file(folder, owner)
         found[fid] = SessionRef._make((file, sid, projects[folder]))
     return found
 

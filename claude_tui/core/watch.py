@@ -12,6 +12,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from claude_tui.core.files import is_session_name
+
 #: Longest a change waits to be reported while more keep coming (ms): bounds latency during bursts.
 DEBOUNCE_MS = 60
 #: Quiet time after a change before it is reported (ms): a lone append is reported this soon.
@@ -38,7 +40,7 @@ def classify(raw: set[tuple[int, str]]) -> Changes:
     modified, deleted, other, added = set(), set(), set(), set()
     for change, name in raw:
         path = Path(name)
-        if path.suffix == ".jsonl":
+        if is_session_name(path.name):
             (deleted if change == Change.deleted else modified).add(path)
             if change == Change.added:
                 added.add(path)

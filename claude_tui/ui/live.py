@@ -25,6 +25,7 @@ from textual.message_pump import MessagePump
 from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
+from claude_tui.core.files import is_agent_file, is_transcript
 from claude_tui.core.times import parse_time
 from claude_tui.core.watch import Changes, watch_roots
 from claude_tui.ui.bindings import key_display
@@ -227,7 +228,7 @@ class Live:
             return True
         known = self._known_files()
         for path in changes.modified:
-            session = not path.name.startswith("agent-") and path.parent.name != "subagents"
+            session = not is_transcript(path)
             if session and (path in changes.added or str(path) not in known):
                 return True
         return any(str(p.parent) in self._roots for p in changes.other)
@@ -352,7 +353,7 @@ def _touches(changes: Changes, path: Path) -> bool:
     for changed in chain(changes.modified, changes.deleted, changes.other):
         if changed in (path, own) or own in changed.parents:
             return True
-        if changed.parent == folder and changed.name.startswith("agent-"):
+        if changed.parent == folder and is_agent_file(changed):
             return True
     return False
 

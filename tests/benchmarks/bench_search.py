@@ -120,7 +120,7 @@ def plant(source: Path, target: Path) -> tuple[str, str]:
     """Copy `source` with NEEDLE at the start of a Bash or Grep output 70% of the way down.
     Returns the text the output line shows once found, and the session's first prompt."""
     from claude_tui.core.content import prompt_text
-    from claude_tui.core.files import read_session
+    from claude_tui.core.loader import read_session
     from claude_tui.core.model import Kind
 
     session = read_session(source)

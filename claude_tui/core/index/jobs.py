@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from claude_tui.core.files import root_hint, transcript_entries
+from claude_tui.core.files import is_agent_name, is_session_name, root_hint, transcript_entries
 from claude_tui.core.index.extract import Extractor, State, read_chunks
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.sanitize import undecoded
@@ -107,8 +107,8 @@ def _scan_folder(path: str, root: str, folder: str, found: list[DiskFile]) -> No
         return
     for entry in entries:
         try:
-            if entry.name.endswith(".jsonl"):
-                _add_file(entry, root, folder, entry.name.startswith("agent-"), found)
+            if is_session_name(entry.name):
+                _add_file(entry, root, folder, is_agent_name(entry.name), found)
             elif entry.is_dir():
                 for transcript in transcript_entries(entry.path):
                     _add_file(transcript, root, folder, True, found)
