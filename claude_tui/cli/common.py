@@ -95,9 +95,9 @@ def argument_text(text: str, what: str) -> str:
 
 def warn(message: str) -> None:
     """`message` as one line on stderr, whatever it holds (a path with a line break or escapes in it)."""
-    from claude_tui.core.sanitize import one_line
+    from claude_tui.core.sanitize import visible_on_one_line
 
-    print(f"claude-tui: {one_line(message)}", file=sys.stderr)
+    print(f"claude-tui: {visible_on_one_line(message)}", file=sys.stderr)
 
 
 def exit_now(code: int) -> NoReturn:

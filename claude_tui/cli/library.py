@@ -21,7 +21,7 @@ from claude_tui.core.index.jobs import Progress, UpdateResult
 from claude_tui.core.index.locks import WRITE_WAIT, IndexBusy
 from claude_tui.core.index.store import Index
 from claude_tui.core.sanitize import folded, inert_json, visible_controls
-from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, left_out_note, search
+from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, SearchHit, left_out_note, search
 
 BAR_WIDTH = 24
 
@@ -175,7 +175,7 @@ def run_search(args: argparse.Namespace) -> int:
     return 0 if hits else 1
 
 
-def hit_json(hit: Hit) -> dict[str, object]:
+def hit_json(hit: SearchHit) -> dict[str, object]:
     """A hit for scripts: the snippet without markers, and where its matches are in it."""
     plain, spans = unmark(hit.snippet)
     return {
@@ -211,7 +211,7 @@ def unmark(snippet: str) -> tuple[str, list[tuple[int, int]]]:
     return "".join(text), spans
 
 
-def format_hit(hit: Hit, color: bool) -> str:
+def format_hit(hit: SearchHit, color: bool) -> str:
     """Two lines: when, project, title and what matched; then the snippet, indented."""
     when = _local_time(hit.timestamp)
     name = visible_controls(Path(hit.project.replace("\\", "/")).name or hit.project or "?")

@@ -25,7 +25,7 @@ from claude_tui.core.index.extract import owner_of, title_of
 from claude_tui.core.index.jobs import Progress, UpdateResult
 from claude_tui.core.index.locks import IndexBusy
 from claude_tui.core.index.store import Index
-from claude_tui.core.search import MARK_END, MARK_START, Hit, Hits, search
+from claude_tui.core.search import MARK_END, MARK_START, Hits, SearchHit, search
 from claude_tui.core.session import own_session_id
 from claude_tui.core.times import active_seconds, parse_time, span_seconds
 from claude_tui.core.usage import Tokens, UsageTotal, by_model, most_used_first, other_models
@@ -33,7 +33,7 @@ from claude_tui.core.usage import Tokens, UsageTotal, by_model, most_used_first,
 #: The front page's file, beside the index.
 FRONT_NAME = "front.pickle"
 
-__all__ = ["LIVE_SECONDS", "MARK_END", "MARK_START", "Hit", "Library", "Progress", "Project", "SessionInfo"]
+__all__ = ["LIVE_SECONDS", "MARK_END", "MARK_START", "Library", "Progress", "Project", "SearchHit", "SessionInfo"]
 
 
 class Library:

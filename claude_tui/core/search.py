@@ -57,7 +57,7 @@ _UNITS = {"h": 3600, "d": 86400, "w": 7 * 86400, "m": 30 * 86400, "y": 365 * 864
 
 
 @dataclass
-class Hit:
+class SearchHit:
     """One matching message."""
 
     session_id: str
@@ -106,7 +106,7 @@ WORDS_ONLY = "the index holds words and numbers"
 
 
 def left_out_note(parts: tuple[str, ...]) -> str:
-    """What a search says of the parts of its query it left out (Query.left_out)."""
+    """What a search says of the parts of its query it left out (SearchQuery.left_out)."""
     return f"left out {_listed(parts)}: {WORDS_ONLY}"
 
 
@@ -114,7 +114,7 @@ def _listed(parts: tuple[str, ...]) -> str:
     return ", ".join(f"'{part}'" for part in parts)
 
 
-class Hits(list["Hit"]):
+class Hits(list["SearchHit"]):
     """Hits, newest first. `cut_short`: the search stopped after rejecting MAX_REJECTED candidates,
     so older matches may be missing (see CUT_SHORT). `left_out`: the query's parts it could not
     look for (see left_out_note)."""
@@ -124,7 +124,7 @@ class Hits(list["Hit"]):
 
 
 @dataclass
-class Query:
+class SearchQuery:
     """A parsed query: FTS5 expression, and what a snippet marks and a candidate must show."""
 
     fts: str  #: every word the index must hold
@@ -157,8 +157,8 @@ class Query:
         return all(unaccented(literal).casefold() in folded for literal in self.literals)
 
 
-def parse_query(text: str) -> Query:
-    """Words and "phrases" -> Query; ValueError when nothing searchable is left.
+def parse_query(text: str) -> SearchQuery:
+    """Words and "phrases" -> SearchQuery; ValueError when nothing searchable is left.
 
     A word the index splits (snake_case, a/path, a CJK run) is a phrase of its parts; `*` after it
     makes its last part a prefix. A word that starts or ends with a symbol (C++, -Wall) must be in
@@ -196,7 +196,7 @@ def parse_query(text: str) -> Query:
         raise ValueError(f"nothing to search for: {why}")
     unique = list(dict.fromkeys(terms))
     fts = " ".join(f'"{t}"' + ("*" if p else "") for t, p in unique)
-    return Query(fts, list(dict.fromkeys(words)), phrases, literals, tuple(dict.fromkeys(typed)), left)
+    return SearchQuery(fts, list(dict.fromkeys(words)), phrases, literals, tuple(dict.fromkeys(typed)), left)
 
 
 def _letter(cjk: bool) -> str:
@@ -248,7 +248,7 @@ def parse_until(value: str) -> int:
     return stamp + _UNITS["d"] if _DAY.match(value.strip()) else stamp
 
 
-def snippet(text: str, query: Query, width: int = SNIPPET_CHARS) -> str:
+def snippet(text: str, query: SearchQuery, width: int = SNIPPET_CHARS) -> str:
     """A window of `text` around the first match, whitespace folded, controls made visible, matches marked."""
     text = text[:1_000_000]
     plain = unaccented(text)
@@ -318,7 +318,7 @@ def search(
 
 def _conditions(
     roots: list[Path],
-    q: Query | None,
+    q: SearchQuery | None,
     *,
     project: str | None,
     role: str | None,
@@ -376,12 +376,12 @@ def _rows_by_time(db: Any, sql: str, args: list[Any], limit: int) -> Iterator[tu
     return newest_first(heapq.merge(*shards, key=itemgetter(0), reverse=True), _reads(db, schemas))
 
 
-def _gather(db: Any, rows: Iterator[tuple[Any, ...]], q: Query | None, limit: int) -> Hits:
+def _gather(db: Any, rows: Iterator[tuple[Any, ...]], q: SearchQuery | None, limit: int) -> Hits:
     """The newest `limit` hits of `rows` (given newest first), a row written twice (a worker killed
     mid-write) once; cut short after MAX_REJECTED rows whose text lacks a phrase or a word as written."""
     found = Hits()
     rejected = 0
-    hits: list[tuple[int, str, int, Hit]] = []
+    hits: list[tuple[int, str, int, SearchHit]] = []
     sessions: dict[str, tuple[str, str, str]] = {}
     seen: set[tuple[str, int, int, int]] = set()
     with _Lines() as lines:
@@ -441,8 +441,8 @@ def _candidates(db: Any, sql: str, args: list[Any], page: int) -> Iterator[tuple
 
 
 def _hit(
-    db: Any, row: tuple[Any, ...], q: Query | None, lines: _Lines, sessions: dict[str, tuple[str, str, str]]
-) -> Hit | None:
+    db: Any, row: tuple[Any, ...], q: SearchQuery | None, lines: _Lines, sessions: dict[str, tuple[str, str, str]]
+) -> SearchHit | None:
     _, off, kind, stored, tool, err, _, path, folder, agent, facts_blob = row
     record, blk = line_block(stored)
     text, obj = _part(lines, path, off, record, kind, blk)
@@ -460,7 +460,7 @@ def _hit(
     stamp = obj.get("timestamp") if obj else None
     uuid = obj.get("uuid") if obj else None
     call_id = _call_id(obj, blk) if obj and ROW_KINDS[kind].startswith("tool") else None
-    return Hit(
+    return SearchHit(
         session_id=session_id,
         path=session_path,
         project=project,
