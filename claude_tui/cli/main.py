@@ -89,9 +89,9 @@ def _standard_streams() -> None:
                 os.dup2(null, fd)
                 os.close(null)
         if getattr(sys, name) is None:  # closed when Python started
-            stream = open(os.devnull, "w" if fd else "r")  # noqa: SIM115 (open for the process's life)
-            setattr(sys, name, stream)
-            setattr(sys, f"__{name}__", stream)
+            null_stream = open(os.devnull, "w" if fd else "r")  # noqa: SIM115 (open for the process's life)
+            setattr(sys, name, null_stream)
+            setattr(sys, f"__{name}__", null_stream)
     for stream, errors in ((sys.stdout, "replace"), (sys.stderr, "backslashreplace")):
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors=errors)

@@ -542,7 +542,7 @@ class _Lines:
         fd = self.fds[path]
         if fd is None:
             return None
-        chunks = []
+        chunks: list[bytes] = []
         pos = off
         while True:
             chunk = os.pread(fd, 65536 if not chunks else 1 << 20, pos)

@@ -8,7 +8,7 @@ hold changes for up to 1.6 s, far too long for a live view.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,11 +33,14 @@ class Changes:
         return bool(self.modified or self.deleted or self.other)
 
 
-def classify(raw: set[tuple[int, str]]) -> Changes:
+def classify(raw: Iterable[tuple[int, str]]) -> Changes:
     """Sort watchfiles' (Change, path) pairs into what a reader cares about."""
     from watchfiles import Change
 
-    modified, deleted, other, added = set(), set(), set(), set()
+    modified: set[Path] = set()
+    deleted: set[Path] = set()
+    other: set[Path] = set()
+    added: set[Path] = set()
     for change, name in raw:
         path = Path(name)
         if is_session_name(path.name):

@@ -318,7 +318,7 @@ class Extractor:
         uuid = get("uuid")
         if uuid.__class__ is str and (uuid in self._uuids or uuid in state.seen or uuid in state.sidechain):
             return  # a record written twice: counted once (Session.add_record notes it)
-        stamp = get("timestamp")
+        stamp: Any = get("timestamp")  # any type: checked below
         self._sec = self._clock(stamp) if type(stamp) is str else None
         timed = self._sec is not None
         rtype = get("type")
@@ -427,7 +427,7 @@ class Extractor:
         entry = state.msgs.get(mid) if type(mid) is str else None
         failed = bool(obj.get("isApiErrorMessage"))  # Claude Code's own message about a failed call
         said = API_ERROR if failed else ANSWER
-        model = get("model")
+        model: Any = get("model")  # any type: _name_model checks it
         copy = self._copy
         if entry is None:
             if not failed and model == "<synthetic>":

@@ -10,7 +10,7 @@ import sqlite3
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -187,7 +187,7 @@ def _spawnable() -> Iterator[None]:
 
 def run_here(
     jobs: list[Job], leaves: frozenset[str], cancel: threading.Event | None, batcher: Batcher
-) -> Iterator[tuple[int, int]]:
+) -> Generator[tuple[int, int], None, None]:
     """Read the files in this process (a small update, or an index in memory); the caller flushes last."""
     for job in jobs:
         for item in run_job(job, leaves):
@@ -204,7 +204,7 @@ def run_pool(
     workers: int,
     cancel: threading.Event | None,
     notices: list[str],
-) -> Iterator[tuple[int, int]]:
+) -> Generator[tuple[int, int], None, None]:
     """Read `jobs` in worker processes, one per text database, that write to the index themselves;
     yield (bytes, files) as they commit. Stopping (Ctrl-C, `cancel`) ends the workers after their
     current write: what they had read but not written is read again next time."""

@@ -8,7 +8,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -366,7 +366,7 @@ class Index:
 
     def _kept(self, fids: list[int]) -> dict[int, tuple[bytes | None, bytes | None]]:
         """The reading state and the tail of files."""
-        found = {}
+        found: dict[int, tuple[bytes | None, bytes | None]] = {}
         for i in range(0, len(fids), 500):
             part = fids[i : i + 500]
             sql = f"SELECT id, state, tail FROM files WHERE id IN ({','.join('?' * len(part))})"
@@ -388,7 +388,7 @@ class Index:
 
     def _add_files(self, files: list[DiskFile]) -> list[Job]:
         db = self.db
-        jobs = []
+        jobs: list[Job] = []
         for f in files:
             row = db.execute(
                 "INSERT INTO files(path, root, folder, agent, inode) VALUES (?,?,?,?,?)"
@@ -482,7 +482,7 @@ class Index:
         return self.db.execute("SELECT coalesce(sum(nrows), 0) FROM files").fetchone()[0]
 
 
-def _inside(folder: Path, roots: list[Path]) -> bool:
+def _inside(folder: Path, roots: Iterable[Path]) -> bool:
     try:
         return is_under(folder, roots)
     except OSError:
