@@ -25,7 +25,7 @@ from textual.message_pump import MessagePump
 from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
-from claude_tui.core.files import is_agent_file, is_transcript
+from claude_tui.core.files import is_agent_file, is_transcript, session_dir
 from claude_tui.core.times import parse_time
 from claude_tui.core.watch import Changes, watch_roots
 from claude_tui.ui.bindings import key_display
@@ -355,7 +355,7 @@ class Live:
 
 def _touches(changes: Changes, path: Path) -> bool:
     """Whether `changes` concern the session file `path` or its subagent transcripts."""
-    folder, own = path.parent, path.with_suffix("")
+    folder, own = path.parent, session_dir(path)
     for changed in chain(changes.modified, changes.deleted, changes.other):
         if changed in (path, own) or own in changed.parents:
             return True
