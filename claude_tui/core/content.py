@@ -16,46 +16,26 @@ from claude_tui.core.notices import is_peer, is_task
 
 #: System record subtypes that are never an API error, whatever their level.
 _NOT_API_ERRORS = frozenset({"compact_boundary", "microcompact_boundary", "turn_duration"})
-
-
 #: Tags that wrap text Claude Code (or its IDE integrations: ide_opened_file, ide_selection, ...)
 #: injects into user records; not what the user typed.
 _INJECTED = re.compile(
     r"<(system-reminder|local-command-caveat|ide_[a-z_]+|uploaded_files|fork-boilerplate)>.*?</\1>", re.S
 )
-
-
 #: A prompt typed as a slash command (`/context`, `/review the parser`), not a path (`/home/me/x`).
 _SLASH_COMMAND = re.compile(r"/[A-Za-z][\w:.-]*(?:\s|$)")
-
-
 _COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.S)
-
-
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.S)
-
-
 _BASH_INPUT = re.compile(r"<bash-input>(.*?)</bash-input>", re.S)
-
-
 _COMMAND_TAGS = ("<command-name>", "<command-message>")
-
-
 _OUTPUT_TAGS = ("<local-command-stdout>", "<local-command-stderr>", "<bash-stdout>", "<bash-stderr>")
-
-
 #: The note Claude Code leaves for an output it moved to the session's `tool-results/` folder (2.1.x): its size,
 #: where it saved it, and a preview of its first 2 KB.
 PERSISTED_TAG = "<persisted-output>"
-
-
 _PERSISTED = re.compile(
     r"<persisted-output>\s*(?:Output too large \(([\d.]+)\s*([KMG]?B)\)\.\s*)?Full output saved to:\s*([^\n]+)\n"
     r"(?:\s*Preview \([^)\n]*\):\n)?(.*?)(?:\n\.\.\.)?\s*</persisted-output>\s*$",
     re.S,
 )
-
-
 _UNITS = {"B": 1, "KB": 1_000, "MB": 1_000_000, "GB": 1_000_000_000}
 
 

@@ -12,8 +12,6 @@ from claude_tui.core.sanitize import visible_controls
 #: Characters of prose the HTML export renders as Markdown; a longer text (answers are a few kB) is shown as
 #: written: markdown-it takes up to 10 µs a character on pathological input (a run of `[`, nested emphasis).
 MARKDOWN_CHARS = 100_000
-
-
 _CSS = """
 :root { color-scheme: light dark; --fg: #1f2328; --bg: #fff; --dim: #6e7781; --line: #d0d7de; --box: #f6f8fa;
   --prompt: #ddf4ff; --err: #cf222e; --add: #1a7f37; --del: #cf222e; --hunk: #8250df; }
@@ -53,8 +51,6 @@ pre code { background: none; padding: 0; }
 details { margin: .4rem 0; } summary { cursor: pointer; color: var(--dim); }
 footer { color: var(--dim); font-size: 13px; margin-top: 2rem; border-top: 1px solid var(--line); }
 """
-
-
 #: Nothing may load or run, even if escaping ever failed: styles inline, no scripts, no remote anything.
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 

@@ -11,12 +11,8 @@ from functools import lru_cache
 
 #: A gap between two records longer than this is a pause: the session was left, then resumed.
 PAUSE_S = 3600.0
-
-
 #: Record times are plausible from 2000-01-01 until 2100-01-01 (epoch seconds).
 _EARLIEST_TIME = 946_684_800.0
-
-
 _LATEST_TIME = 4_102_444_800.0
 
 

@@ -19,8 +19,6 @@ from claude_tui.core.sanitize import undecoded
 
 #: A result is cut once this many bytes of a file have been read (memory stays bounded).
 EMIT_BYTES = 16 * 1024 * 1024
-
-
 #: How the error of a file that claude-tui failed on (an exception, not the file's fault) begins.
 DEFECT = "claude-tui failed on it: "
 

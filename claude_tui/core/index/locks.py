@@ -14,13 +14,9 @@ from claude_tui.core.index.jobs import Progress
 
 #: Seconds to wait for another process's write to finish.
 BUSY_TIMEOUT = 30.0
-
-
 #: Seconds an update waits to start writing while another process writes (claude-tui's own writes take
 #: about a second); then the index is used as it is.
 WRITE_WAIT = 5.0
-
-
 #: Seconds of each try to start writing: Ctrl-C is answered between two.
 WRITE_TRY = 0.1
 

@@ -22,8 +22,6 @@ from claude_tui.core.index.schema import text_path
 
 #: Commit at least this often (seconds), so Ctrl-C keeps nearly everything read.
 COMMIT_EVERY = 1.0
-
-
 #: Commit, too, once this many bytes were read since the last commit (memory stays bounded).
 COMMIT_BYTES = 32 * 1024 * 1024
 

@@ -11,13 +11,8 @@ from pathlib import Path
 from claude_tui.core.index import usage as usage_index
 
 SCHEMA_VERSION = 29
-
-
 DB_NAME = "index.sqlite3"
-
-
 TEXT_NAME = "index-text-{}.sqlite3"
-
 
 SCHEMA = f"""
 CREATE TABLE meta(key TEXT PRIMARY KEY, value);
@@ -51,7 +46,6 @@ CREATE INDEX marks_uuid ON marks(uuid);
 {usage_index.SCHEMA}
 INSERT INTO meta VALUES ('schema', {SCHEMA_VERSION}), ('dead', 0), ('top', 1);
 """
-
 
 TEXT_SCHEMA = """
 CREATE TABLE {s}.rows(

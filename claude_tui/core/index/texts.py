@@ -35,23 +35,15 @@ ROW_KINDS = (
     "prompt", "answer", "thinking", "tool_input", "tool_output", "api_error", "summary", "command_output", "recap",
     "notification", "peer",
 )  # fmt: skip
-
-
 ROLES = (
     "user", "assistant", "assistant", "tool", "tool", "assistant", "assistant", "tool", "assistant", "tool", "assistant"
 )  # fmt: skip
-
-
 PROMPT, ANSWER, THINKING, TOOL_INPUT, TOOL_OUTPUT, API_ERROR, SUMMARY, COMMAND_OUTPUT, RECAP, NOTIFICATION, PEER = (
     range(11)
 )
-
-
 #: Characters of text indexed per row. Tool and command outputs and inputs are cut at 2 KB: their
 #: heads hold what people search for (names, errors, commands); the rest is bulk.
 CAPS = (16_384, 16_384, 16_384, 2_048, 2_048, 2_048, 16_384, 2_048, 16_384, 2_048, 16_384)
-
-
 #: A row's block index says too which record of its line holds the part, for a line of records written with
 #: no newline between them (Claude Code's known bug): block b of the line's n-th record is stored as
 #: b + n * LINE_RECORD, so the rows of an ordinary line keep their block as it is.
