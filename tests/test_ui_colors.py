@@ -93,7 +93,7 @@ async def test_every_cursor_row_is_readable_with_16_colours(roots: list[Path], t
             assert_readable(app, tree, tree.cursor_line - round(tree.scroll_offset.y), f"tree, {focused.id} focused")
             assert_readable(app, sessions, 1 + sessions.cursor - round(sessions.scroll_offset.y), f"list, {focused.id}")
         assert view.cursor is not None
-        top = view._starts[view.entries.index(view.cursor)] + view.cursor.pad - round(view.scroll_offset.y)
+        top = view.rows.starts[view.entries.index(view.cursor)] + view.cursor.pad - round(view.scroll_offset.y)
         for row in range(top, top + view.cursor.height - view.cursor.pad):
             assert_readable(app, view, row, f"conversation row {row}")
         await pilot.press("ctrl+k", *"token")

@@ -41,8 +41,8 @@ from claude_tui.ui.clock import Clock
 from claude_tui.ui.config import Config
 from claude_tui.ui.live import Pacer, Rate
 from claude_tui.ui.main_screen import LibraryLoaded, MainScreen
-from claude_tui.ui.widgets import conversation as conversation_module
 from claude_tui.ui.widgets.conversation import ConversationView
+from claude_tui.ui.widgets.conversation import feed as conversation_feed
 from claude_tui.ui.widgets.header import SessionHeader
 from claude_tui.ui.widgets.projects import ProjectTree
 from claude_tui.ui.widgets.sessions import SessionList
@@ -735,7 +735,7 @@ async def test_following_a_big_session_freezes_it_once_and_thaws_it_when_its_fil
     """A session of FREEZE_MESSAGES or more is kept from the cycle collector (gc.freeze) while shown. Each read
     of a followed session froze again all made since, garbage too (+45 MB a thousand records appended), and a
     rewritten file's old messages stayed, frozen and held by their rows kept for reuse (+7 MB a rewrite)."""
-    monkeypatch.setattr(conversation_module, "FREEZE_MESSAGES", 4)
+    monkeypatch.setattr(conversation_feed, "FREEZE_MESSAGES", 4)
     calls: list[str] = []
     for name in ("freeze", "unfreeze"):
         real = getattr(gc, name)
@@ -754,5 +754,5 @@ async def test_following_a_big_session_freezes_it_once_and_thaws_it_when_its_fil
         await settled(pilot, lambda: "more 0" not in pane(view) and "answer 2" in pane(view) and not view.reading)
         assert calls == ["freeze", "unfreeze", "freeze"]
         read = {id(m) for m in view.session.messages}
-        assert all(id(e.message) in read for e in view._built.values())  # the rows of the old messages are let go
+        assert all(id(e.message) in read for e in view.rows.built.values())  # the rows of the old messages are let go
     gc.unfreeze()

@@ -55,7 +55,7 @@ def line_of(view: ConversationView, bar: FindBar) -> Any:
     assert bar._mark is not None
     entry, row, _ = bar._mark
     index = view.entries.index(entry)
-    return view.render_line(view._starts[index] + row - round(view.scroll_offset.y))
+    return view.render_line(view.rows.starts[index] + row - round(view.scroll_offset.y))
 
 
 async def test_matches_highlight_as_you_type_and_are_counted() -> None:

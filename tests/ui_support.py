@@ -20,7 +20,7 @@ from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.launch import DEMO_PROJECTS
 from claude_tui.ui.widgets.conversation import ConversationView
-from claude_tui.ui.widgets.entries import Entry
+from claude_tui.ui.widgets.conversation.entries import Entry
 from claude_tui.ui.widgets.findbar import FindBar
 
 #: The demo's newest session ended on 2026-04-21; the tests look at it the next morning.

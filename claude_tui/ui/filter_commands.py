@@ -21,7 +21,7 @@ class PaneFilterProvider(Provider):
         if not isinstance(screen, MainScreen) or screen.conversation.session is None:
             return []
         view = screen.conversation
-        with view.lock:
+        with view.session_lock:
             counts = Counter(call.name for call in view.session.calls.values()) if view.session else Counter()
         out: list[tuple[str, str, Callable[[], None]]] = []
         if view.pane_filter is not None:

@@ -45,7 +45,7 @@ if TYPE_CHECKING:  # and what the first screen does not show is imported when it
     from claude_tui.core.search import Hit as SearchHit
     from claude_tui.ui.app import ClaudeTUI
     from claude_tui.ui.prefetch import Prefetch
-    from claude_tui.ui.widgets.entries import Entry
+    from claude_tui.ui.widgets.conversation.entries import Entry
     from claude_tui.ui.widgets.findbar import FindBar
 
 #: Seconds the session cursor must rest before the session under it opens.
@@ -638,7 +638,7 @@ class MainScreen(Screen[None]):
         view = self.conversation
         self.query_one(SessionFacts).show(self.info)
         title = self.info.title if self.info is not None else ""
-        with view.lock:
+        with view.session_lock:
             if view.session is not None:  # a title written since the index read the file
                 title = view.session.custom_title or view.session.ai_title or title
             self.query_one(SessionHeader).show(view.session, title, status)
@@ -711,7 +711,7 @@ class MainScreen(Screen[None]):
 
         words = words_of(hit)
         pattern = words.pattern if words is not None else None
-        with view.lock:
+        with view.session_lock:
             found = locate(view.session, str(hit.file), hit.offset, hit.kind, hit.call_id, pattern)
         if found is None:
             if not view.reading:
@@ -993,7 +993,7 @@ class MainScreen(Screen[None]):
 
         def write(target: Path | None) -> None:
             if target is not None:
-                self._export(session, self.conversation.lock, fmt, target)
+                self._export(session, self.conversation.session_lock, fmt, target)
 
         app.push_screen(prompt, write)
 

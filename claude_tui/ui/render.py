@@ -21,7 +21,7 @@ from claude_tui.ui import diff, notes, tools
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.lines import MAX_HIGHLIGHT_CHARS, highlight, lexer_for_path
 from claude_tui.ui.palette import Palette
-from claude_tui.ui.widgets.entries import abandoned, short_model, thinking_note
+from claude_tui.ui.widgets.conversation.entries import abandoned, short_model, thinking_note
 
 #: Characters of one text shown in the detail view (drawing more would stall the screen); $PAGER shows all.
 DETAIL_CHARS = 50_000

@@ -264,7 +264,7 @@ def follow_phase(
                 original = view.render_line
 
                 def render_line(y: int) -> Any:
-                    index = view._entry_at(view.scroll_offset.y + y)
+                    index = view.rows.entry_at(view.scroll_offset.y + y)
                     if index is not None:
                         uuid = view.entries[index].message.uuid
                         if uuid is not None and uuid not in visible:
@@ -294,7 +294,7 @@ def follow_phase(
                 await pilot.press("end")
                 await pilot.pause(0.3)
                 final = Session.from_lines(Reader(str(path)).read_all()[1], path)
-                with view.lock:
+                with view.session_lock:
                     session = view.session
                     out["same_model"] = describe(session) == describe(final)
                     out["records_file"] = final.records

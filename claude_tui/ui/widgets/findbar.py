@@ -40,7 +40,7 @@ from claude_tui.ui.bindings import key_display
 from claude_tui.ui.filters import PaneFilter
 from claude_tui.ui.palette import ANSI, ansi, few_colors
 from claude_tui.ui.widgets.conversation import ConversationView
-from claude_tui.ui.widgets.entries import Entry
+from claude_tui.ui.widgets.conversation.entries import Entry
 
 #: Seconds between two batches of matches sent to the screen while a search runs.
 BATCH_SECONDS = 0.05
@@ -413,7 +413,7 @@ class FindBar(Horizontal):
     def _start_count(self, query: Query, session: Session) -> Count:
         """Count `query` in what the pane holds of `session` now, in the background."""
         view = self.view
-        with view.lock:
+        with view.session_lock:
             messages, others = list(view.messages), session.other_branches()
             start = self._start_index(messages)
             top = messages[start] if start < len(messages) else None

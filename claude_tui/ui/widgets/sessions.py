@@ -24,7 +24,7 @@ from claude_tui.ui.bindings import CURSOR_MOVES, cursor_bindings, key_display
 from claude_tui.ui.clock import Clock, epoch_of
 from claude_tui.ui.palette import cursor_row, foreground
 from claude_tui.ui.tools import one_line
-from claude_tui.ui.widgets.entries import short_model
+from claude_tui.ui.widgets.conversation.entries import short_model
 
 if TYPE_CHECKING:
     from claude_tui.core.library import SessionInfo
