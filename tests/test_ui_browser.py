@@ -28,14 +28,15 @@ from claude_tui.core.index import cache_dir
 from claude_tui.core.library import Library, Project
 from claude_tui.core.reader import ReadError
 from claude_tui.ui import app as app_module
-from claude_tui.ui import main_screen
 from claude_tui.ui.app import ClaudeTUI, _help_sections
 from claude_tui.ui.config import is_key_name, load_config
 from claude_tui.ui.launch import DEMO_PROJECTS, parser
-from claude_tui.ui.main_screen import LibraryLoaded, MainScreen
+from claude_tui.ui.messages import LibraryLoaded
+from claude_tui.ui.screens import main as main_screen
+from claude_tui.ui.screens.help import HelpScreen
+from claude_tui.ui.screens.main import MainScreen
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.header import SessionHeader
-from claude_tui.ui.widgets.help import HelpScreen
 from claude_tui.ui.widgets.keybar import KeyBar
 from claude_tui.ui.widgets.projects import ProjectTree
 from claude_tui.ui.widgets.sessions import COLUMNS, SORTABLE, SessionList, cost_cell, model_of, quiet

@@ -15,8 +15,8 @@ from ui_support import CLOCK, browser_ready, demo_copy, settled
 
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.palette import Palette
+from claude_tui.ui.screens.search import HitList, SearchScreen
 from claude_tui.ui.widgets.projects import ProjectTree
-from claude_tui.ui.widgets.search_screen import HitList, SearchScreen
 from claude_tui.ui.widgets.sessions import SessionList
 
 GUIDES = " │├└─▌"  #: the tree's guides and the conversation's cursor bar: beside a cursor row, not text on it

@@ -24,10 +24,10 @@ from claude_tui.core.stats import human_count
 from claude_tui.core.tail import SessionTail
 from claude_tui.ui.actions import resume_command
 from claude_tui.ui.config import Config, load_config
+from claude_tui.ui.screens.detail import DetailBody, DetailScreen
+from claude_tui.ui.screens.export_prompt import ExportPrompt
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.conversation.entries import Entry, dates_its_time, is_error
-from claude_tui.ui.widgets.detail import DetailBody, DetailScreen
-from claude_tui.ui.widgets.export_prompt import ExportPrompt
 from claude_tui.ui.widgets.findbar import PaneNote
 from claude_tui.ui.widgets.header import SessionHeader
 
@@ -371,7 +371,8 @@ async def test_a_calls_raw_json_is_its_own_record_and_its_result(tmp_path: Path,
 async def test_copy_actions(monkeypatch: pytest.MonkeyPatch) -> None:
     """y and o on a tool call: its whole output, read from the file in a thread (30 MB of one line, say)."""
     from claude_tui.core import source
-    from claude_tui.ui import actions, main_screen
+    from claude_tui.ui import actions
+    from claude_tui.ui.screens import main as main_screen
 
     app = session_app(demo("67df"))
     copied: list[str] = []

@@ -14,12 +14,13 @@ from textual.widgets import Input
 from ui_support import CLOCK, browser_ready, burst, demo, demo_copy, handled, loaded, session_app, settled
 
 from claude_tui.ui.app import ClaudeTUI
-from claude_tui.ui.widgets import detail, search_screen
-from claude_tui.ui.widgets.detail import DetailScreen
-from claude_tui.ui.widgets.export_prompt import ExportPrompt
-from claude_tui.ui.widgets.help import HelpScreen
+from claude_tui.ui.screens import detail
+from claude_tui.ui.screens import search as search_screen
+from claude_tui.ui.screens.detail import DetailScreen
+from claude_tui.ui.screens.export_prompt import ExportPrompt
+from claude_tui.ui.screens.help import HelpScreen
+from claude_tui.ui.screens.search import SearchScreen
 from claude_tui.ui.widgets.projects import ProjectTree
-from claude_tui.ui.widgets.search_screen import SearchScreen
 
 SIZE = (120, 40)
 

@@ -40,7 +40,8 @@ from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.config import Config
 from claude_tui.ui.live import Pacer, Rate
-from claude_tui.ui.main_screen import LibraryLoaded, MainScreen
+from claude_tui.ui.messages import LibraryLoaded
+from claude_tui.ui.screens.main import MainScreen
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.conversation import feed as conversation_feed
 from claude_tui.ui.widgets.header import SessionHeader

@@ -34,13 +34,13 @@ from ui_support import (
 from claude_tui.core.model import Kind
 from claude_tui.core.search import MARK_END, MARK_START, Hit, parse_query
 from claude_tui.ui.app import ClaudeTUI
-from claude_tui.ui.main_screen import MainScreen
+from claude_tui.ui.screens.detail import DetailBody, DetailScreen
+from claude_tui.ui.screens.main import MainScreen
+from claude_tui.ui.screens.search import HitList, SearchScreen, as_typed, words_of
 from claude_tui.ui.widgets import findbar
 from claude_tui.ui.widgets.conversation import ConversationView
-from claude_tui.ui.widgets.detail import DetailBody, DetailScreen
 from claude_tui.ui.widgets.findbar import FindBar, PaneNote
 from claude_tui.ui.widgets.projects import ProjectTree
-from claude_tui.ui.widgets.search_screen import HitList, SearchScreen, as_typed, words_of
 from claude_tui.ui.widgets.sessions import SessionList
 
 SIZE = (120, 40)

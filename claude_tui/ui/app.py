@@ -1,4 +1,4 @@
-"""The app: its bindings, theme and command palette, over the browser screen (main_screen.py)."""
+"""The app: its bindings, theme and command palette, over the browser screen (screens/main.py)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,14 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from claude_tui.ui.bindings import keymap_of, shown_keys
+from claude_tui.ui.bindings import key_clashes, keymap_of, shown_keys, unknown_ids
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.config import Config, config_path
 from claude_tui.ui.keygate import KeyGate, ScreenFilled
-from claude_tui.ui.main_screen import FilterInput, MainScreen
 from claude_tui.ui.palette import few_color_variables, few_colors
+from claude_tui.ui.screens.main import MainScreen
 from claude_tui.ui.widgets.conversation import ConversationView
+from claude_tui.ui.widgets.filter_input import FilterInput
 from claude_tui.ui.widgets.projects import ProjectTree
 from claude_tui.ui.widgets.sessions import SessionList
 
@@ -100,8 +101,6 @@ class ClaudeTUI(App[None]):
         self.screen_change_signal.subscribe(self, self.keys.screen_changed)
         problems = list(self.config.problems)
         if self.config.keys:
-            from claude_tui.ui.widgets.help import key_clashes, unknown_ids
-
             self.set_keymap(self.config.keys)
             owners = [owner for _, owner in _help_sections()]
             where = self.config.path or config_path()
@@ -137,7 +136,7 @@ class ClaudeTUI(App[None]):
         return next(s for s in self.screen_stack if isinstance(s, MainScreen))
 
     def action_help(self) -> None:
-        from claude_tui.ui.widgets.help import HelpScreen
+        from claude_tui.ui.screens.help import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(_help_sections()))
@@ -148,7 +147,7 @@ class ClaudeTUI(App[None]):
 
     def action_search_all(self) -> None:
         """The search screen over the whole history (the same one each time: the last query kept)."""
-        from claude_tui.ui.widgets.search_screen import SearchScreen
+        from claude_tui.ui.screens.search import SearchScreen
 
         if isinstance(self.screen, SearchScreen):
             self.screen.focus_query()
@@ -205,9 +204,9 @@ _NOT_COMMANDS = frozenset(
 
 def _help_sections() -> list[tuple[str, Any]]:
     """The help screen's sections: a title and what has the bindings."""
-    from claude_tui.ui.widgets.detail import DetailScreen
+    from claude_tui.ui.screens.detail import DetailScreen
+    from claude_tui.ui.screens.search import SearchScreen
     from claude_tui.ui.widgets.findbar import FindInput
-    from claude_tui.ui.widgets.search_screen import SearchScreen
 
     return [
         ("Everywhere", ClaudeTUI),
@@ -223,9 +222,9 @@ def _help_sections() -> list[tuple[str, Any]]:
 
 def _unlisted_binding_owners() -> list[Any]:
     """What has bindings the help screen does not list (they may be remapped all the same)."""
-    from claude_tui.ui.widgets.export_prompt import ExportPrompt
-    from claude_tui.ui.widgets.help import HelpScreen
-    from claude_tui.ui.widgets.search_screen import HitList
+    from claude_tui.ui.screens.export_prompt import ExportPrompt
+    from claude_tui.ui.screens.help import HelpScreen
+    from claude_tui.ui.screens.search import HitList
 
     return [FilterInput, ExportPrompt, HelpScreen, HitList]
 

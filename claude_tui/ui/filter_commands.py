@@ -15,7 +15,7 @@ class PaneFilterProvider(Provider):
     """One command per tool the open session called, and one that shows everything again."""
 
     def _commands(self) -> list[tuple[str, str, Callable[[], None]]]:
-        from claude_tui.ui.main_screen import MainScreen
+        from claude_tui.ui.screens.main import MainScreen
 
         screen = self.screen
         if not isinstance(screen, MainScreen) or screen.conversation.session is None:

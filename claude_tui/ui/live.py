@@ -20,7 +20,6 @@ from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual.message import Message as TextualMessage
 from textual.message_pump import MessagePump
 from textual.timer import Timer
 from textual.worker import Worker, WorkerState
@@ -28,13 +27,14 @@ from textual.worker import Worker, WorkerState
 from claude_tui.core.model import parse_time
 from claude_tui.core.watch import Changes, watch_roots
 from claude_tui.ui.bindings import key_display
+from claude_tui.ui.messages import LibraryLoaded
 from claude_tui.ui.widgets.header import SessionHeader
 from claude_tui.ui.widgets.status import LiveState, LiveStatus
 
 if TYPE_CHECKING:
     from claude_tui.core.library import Project, SessionInfo
     from claude_tui.core.session import Session
-    from claude_tui.ui.main_screen import MainScreen
+    from claude_tui.ui.screens.main import MainScreen
     from claude_tui.ui.widgets.conversation import ConversationView
 
 #: Seconds between two reads of the open session while it is written (about the screen's rate).
@@ -54,14 +54,6 @@ MARKERS_EVERY = 5.0
 RATE_WINDOW = 3.0
 #: The status line stays up this long after the last record arrived.
 QUIET_AFTER = 60.0
-
-
-class LibraryChanged(TextualMessage):
-    """The library as the index holds it after a refresh that found changes."""
-
-    def __init__(self, projects: list[Project], notices: list[str]) -> None:
-        super().__init__()
-        self.projects, self.notices = projects, notices
 
 
 class Pacer:
@@ -271,7 +263,7 @@ class Live:
         else:  # the time it worked, not the time it waited for another writer
             self.refreshes.every = max(LIBRARY_EVERY, SHARE * (time.perf_counter() - started - result.waited))
         if library.projects is not shown:  # read again: this update, or another claude-tui's, changed the index
-            self.screen.post_message(LibraryChanged(list(library.projects), list(library.notices)))
+            self.screen.post_message(LibraryLoaded(list(library.projects), list(library.notices), live=True))
 
     # ---------------------------------------------------------------- the open session
 

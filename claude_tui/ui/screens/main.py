@@ -19,15 +19,16 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.message import Message as TextualMessage
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from claude_tui.ui.bindings import key_display
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.config import tilde
-from claude_tui.ui.live import LibraryChanged, Live
+from claude_tui.ui.live import Live
+from claude_tui.ui.messages import LibraryLoaded, LibraryProgress
 from claude_tui.ui.widgets.conversation import ConversationView
+from claude_tui.ui.widgets.filter_input import FilterInput
 from claude_tui.ui.widgets.header import SessionFacts, SessionHeader
 from claude_tui.ui.widgets.keybar import KeyBar
 from claude_tui.ui.widgets.projects import ProjectTree
@@ -62,31 +63,6 @@ BIG_COPY = 1_000_000
 WIDE_FROM = 110
 
 
-class LibraryLoaded(TextualMessage):
-    """The projects as the index holds them (`final`: after bringing it up to date; `live`: a change the watcher
-    saw, whose rows keep their places under a user in the tree or the list, where an index load sorts them)."""
-
-    def __init__(
-        self,
-        projects: list[Project],
-        notices: list[str],
-        error: str | None = None,
-        *,
-        final: bool = True,
-        update: bool = False,
-        live: bool = False,
-    ) -> None:
-        super().__init__()
-        self.projects, self.notices, self.error, self.final, self.live = projects, notices, error, final, live
-        self.update = update  #: read from the index early: bring the index up to date next
-
-
-class LibraryProgress(TextualMessage):
-    def __init__(self, done: int, total: int) -> None:
-        super().__init__()
-        self.done, self.total = done, total
-
-
 def _prefetched(prefetch: Prefetch) -> LibraryLoaded:
     """The projects read while the app started (see prefetch.py): the front page, then the whole library, after
     which the index is brought up to date (`update`)."""
@@ -105,79 +81,6 @@ def _resume_gc() -> None:
 
 #: Actions on the message under the conversation's cursor (see MainScreen.check_action).
 MESSAGE_ACTIONS = frozenset({"copy_message", "raw", "plan", "pager"})
-
-
-class FilterInput(Input):
-    """Type-to-filter box above a list: Escape clears it; Enter opens the row the filter left highlighted,
-    and Down moves on to the next, both back in the list (as a picker does). These keys act as they arrive, not
-    once they have bubbled up to the app's bindings: the keys typed right behind them are for where they put the
-    focus, not for the box."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "clear", "Clear filter", show=False, id="filter.clear"),
-        Binding("enter", "open", "Open the highlighted row", show=False, id="filter.done"),
-        Binding("down", "down", "Down the list", show=False, id="filter.down"),
-        Binding("up", "up", "Up the list", show=False, id="filter.up"),
-    ]
-    _ACTIONS = frozenset(binding.action for binding in BINDINGS if isinstance(binding, Binding))
-
-    def __init__(self, target: str, placeholder: str, *, id: str) -> None:
-        super().__init__(placeholder=placeholder, id=id, compact=True, select_on_focus=False)
-        self.target = target
-
-    async def _on_key(self, event: events.Key) -> None:
-        """The box's own keys act now; a key sent here before one of them moved the focus away is not typed
-        in: it goes on up, to the bindings of the widget that has the focus now."""
-        focused = self.screen.focused is self  # not has_focus, which waits for the Blur queued behind this key
-        if focused and not self.act_now(event.key):
-            return  # Input types it
-        event.prevent_default()
-        if focused:
-            event.stop()
-
-    def act_now(self, key: str) -> bool:
-        """Run the box's action bound to `key`, if it has one; the box has the focus."""
-        bound = self.screen.active_bindings.get(key)
-        if bound is None or bound.node is not self or bound.binding.action not in self._ACTIONS:
-            return False
-        getattr(self, f"action_{bound.binding.action}")()
-        return True
-
-    def reset(self) -> None:
-        self.value = ""
-        self.remove_class("-active")
-
-    def action_clear(self) -> None:
-        self.reset()
-        self.action_done()
-
-    def action_done(self) -> ProjectTree | SessionList:
-        """Back to the list, filtered by what the box holds now (its Input.Changed may still be on its way);
-        it is returned."""
-        target = self.screen.query_one(f"#{self.target}", ProjectTree | SessionList)
-        target.set_filter(self.value)
-        self.screen.set_focus(target)  # now: the keys typed next are the list's
-        return target
-
-    def action_open(self) -> None:
-        screen = self.screen
-        assert isinstance(screen, MainScreen)
-        screen.open_row(self.action_done())
-
-    def action_down(self) -> None:
-        self._move(1)
-
-    def action_up(self) -> None:
-        self._move(-1)
-
-    def _move(self, delta: int) -> None:
-        target = self.action_done()
-        if isinstance(target, SessionList):
-            target.action_cursor(delta)
-        elif delta > 0:
-            target.action_cursor_down()
-        else:
-            target.action_cursor_up()
 
 
 class MainScreen(Screen[None]):
@@ -321,7 +224,13 @@ class MainScreen(Screen[None]):
             self.query_one(ProjectTree).border_title = f"Projects · indexing {message.done}/{message.total}"
 
     def on_library_loaded(self, message: LibraryLoaded) -> None:
-        """The projects read (what the index held, or brought up to date): the tree and the list show them."""
+        """The projects read (what the index held, brought up to date, or changed under the watcher's eyes)."""
+        self._show_library(message)
+        if message.live:
+            self._library_changed(message)
+
+    def _show_library(self, message: LibraryLoaded) -> None:
+        """The tree and the list show the projects read."""
         app: ClaudeTUI = self.app  # type: ignore[assignment]
         if message.update and not message.projects:
             self.refresh_library()  # the index held nothing: bring it up to date now
@@ -395,7 +304,7 @@ class MainScreen(Screen[None]):
 
     def _search_again(self) -> None:
         """The search screen, if it is open, searches again: the index has what was written since."""
-        from claude_tui.ui.widgets.search_screen import SearchScreen
+        from claude_tui.ui.screens.search import SearchScreen
 
         if isinstance(self.app.screen, SearchScreen):
             self.app.screen.search_again()
@@ -594,10 +503,8 @@ class MainScreen(Screen[None]):
         if self.conversation.follow:  # End, after a new session started while following was paused
             self._follow_successor(app.projects)
 
-    @on(LibraryChanged)
-    def _library_changed(self, message: LibraryChanged) -> None:
-        """The watcher saw the history change: show it, and switch to a new session when following."""
-        self.on_library_loaded(LibraryLoaded(message.projects, message.notices, live=True))
+    def _library_changed(self, message: LibraryLoaded) -> None:
+        """The watcher saw the history change (shown now): switch to a new session when following."""
         if self.info is not None:
             self.info = self._info_of(self.info.path) or self.info
         if not self._follow_successor(message.projects):
@@ -707,7 +614,7 @@ class MainScreen(Screen[None]):
             return
         from claude_tui.core.find import locate
         from claude_tui.core.model import QUIET_KINDS
-        from claude_tui.ui.widgets.search_screen import words_of
+        from claude_tui.ui.screens.search import words_of
 
         words = words_of(hit)
         pattern = words.pattern if words is not None else None
@@ -752,7 +659,7 @@ class MainScreen(Screen[None]):
         plan: Path | None = None,
         find: tuple[Query, int] | None = None,
     ) -> None:
-        from claude_tui.ui.widgets.detail import DetailScreen, Subject
+        from claude_tui.ui.screens.detail import DetailScreen, Subject
 
         session = self.conversation.session
         if session is None:
@@ -815,7 +722,7 @@ class MainScreen(Screen[None]):
         session = self.conversation.session
         if self._from_search is None or session is None or Path(session.path) != self._from_search:
             return False
-        from claude_tui.ui.widgets.search_screen import SearchScreen
+        from claude_tui.ui.screens.search import SearchScreen
 
         self._from_search = None
         search = self.app.get_screen("search")
@@ -980,7 +887,7 @@ class MainScreen(Screen[None]):
     def action_export(self, fmt: str) -> None:
         from claude_tui.core.files import protected_folders
         from claude_tui.ui import actions
-        from claude_tui.ui.widgets.export_prompt import ExportPrompt
+        from claude_tui.ui.screens.export_prompt import ExportPrompt
 
         session = self.conversation.session
         if session is None:
