@@ -60,8 +60,8 @@ async def test_an_enter_typed_while_the_querys_search_is_under_way_opens_no_hit_
         screen = app.screen
         assert isinstance(screen, SearchScreen)
         await settled(pilot, lambda: screen.hits and screen._shown == screen._token)
-        held, search = threading.Event(), app.library.search
-        monkeypatch.setattr(app.library, "search", lambda *a, **kw: (held.wait(20), search(*a, **kw))[1])
+        held, search = threading.Event(), app.state.library.search
+        monkeypatch.setattr(app.state.library, "search", lambda *a, **kw: (held.wait(20), search(*a, **kw))[1])
         burst(app, "n", "enter")
         await handled(pilot, app)
         assert app.screen is screen and screen._shown != screen._token  # the search of "token" is under way

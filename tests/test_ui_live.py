@@ -250,7 +250,7 @@ async def test_the_only_session_deleted_while_shown_stays_on_screen(tmp_path: Pa
     async with app.run_test(size=SIZE) as pilot:
         view = await browser_ready(pilot, app)
         path.unlink()
-        await settled(pilot, lambda: "deleted" in status(app) and not app.projects)
+        await settled(pilot, lambda: "deleted" in status(app) and not app.state.projects)
         await drained(pilot)
         assert not app.main.has_class("-empty") and "that will be deleted" in pane(view)
         sessions = app.main.query_one(SessionList)
@@ -463,7 +463,7 @@ async def test_a_file_renamed_in_where_one_was_deleted_is_listed_again(
             return any(s.title == "saved by an editor" for s in sessions.shown)
 
         await settled(pilot, listed)
-        refresh, scanned, gate = app.library.refresh, threading.Event(), threading.Event()
+        refresh, scanned, gate = app.state.library.refresh, threading.Event(), threading.Event()
 
         def slow_refresh() -> Any:  # the scan has seen the file gone; the rest of the refresh takes a while
             result = refresh()
@@ -487,7 +487,7 @@ async def test_a_file_renamed_in_where_one_was_deleted_is_listed_again(
             on_library_loaded(screen, message)
 
         monkeypatch.setattr(app.main.live, "changed", watched)
-        monkeypatch.setattr(app.library, "refresh", slow_refresh)
+        monkeypatch.setattr(app.state.library, "refresh", slow_refresh)
         monkeypatch.setattr(MainScreen, "on_library_loaded", spy)
         try:
             (folder / "saved.jsonl").unlink()
@@ -508,7 +508,7 @@ async def test_a_notice_of_the_index_is_shown_once_however_often_the_history_cha
     warning = "cache folder /x not writable (Permission denied): working from memory"
     async with app.run_test(size=(160, 40), notifications=True) as pilot:
         await browser_ready(pilot, app)
-        app.library.index.note(warning)
+        app.state.library.index.note(warning)
         sessions = app.main.query_one(SessionList)
         folder = Path(sessions.shown[0].path).parent
         for n in range(3):
@@ -542,7 +542,7 @@ async def test_the_library_is_read_again_once_another_writer_lets_go(
         await browser_ready(pilot, app)
         sessions = app.main.query_one(SessionList)
         info = sessions.shown[0]
-        live, refresh, refresh_library = app.main.live, app.library.refresh, app.main.live._refresh_library
+        live, refresh, refresh_library = app.main.live, app.state.library.refresh, app.main.live._refresh_library
         busy: list[bool] = []  # whether each refresh found the index busy
         told = threading.Event()  # a refresh that found it busy is over, and has posted what it read
 
@@ -556,7 +556,7 @@ async def test_the_library_is_read_again_once_another_writer_lets_go(
             if busy and busy[-1]:
                 told.set()
 
-        monkeypatch.setattr(app.library, "refresh", refreshing)
+        monkeypatch.setattr(app.state.library, "refresh", refreshing)
         monkeypatch.setattr(live, "_refresh_library", refreshing_library)
         holder = sqlite3.connect(cache_dir() / DB_NAME, isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")
@@ -568,7 +568,7 @@ async def test_the_library_is_read_again_once_another_writer_lets_go(
         assert [s.messages for s in sessions.shown if s.file == info.file] == [info.messages]
         holder.execute("ROLLBACK")
         await settled(pilot, lambda: [s.messages for s in sessions.shown if s.file == info.file] == [info.messages + 2])
-        assert app.library.search("while the index is held")
+        assert app.state.library.search("while the index is held")
 
 
 def start_session_beside(current: Session, first: str) -> None:

@@ -590,14 +590,14 @@ async def test_the_results_of_a_search_a_newer_one_followed_are_dropped(
     monkeypatch.setattr(SearchScreen, "on_search_screen_results", counted)
     async with app.run_test(size=(140, 40)) as pilot:
         await browser_ready(pilot, app)
-        real, asked, go_on = app.library.search, [], {"notes*": threading.Event(), "deps*": threading.Event()}
+        real, asked, go_on = app.state.library.search, [], {"notes*": threading.Event(), "deps*": threading.Event()}
 
         def held(text: str, **kw: Any) -> Any:
             asked.append(text)
             go_on[text].wait(10)
             return real(text, **kw)
 
-        app.library.search = held  # type: ignore[method-assign]
+        app.state.library.search = held  # type: ignore[method-assign]
         await pilot.press("ctrl+k")
         await pilot.pause()
         screen = app.screen
@@ -694,7 +694,9 @@ async def test_the_find_bar_counts_its_query_in_the_next_session_shown(roots: li
         bar = await find(pilot, app, "the")
         first = view.session
         counted = bar._status_text()
-        other = next(s for p in app.projects for s in p.sessions if first is not None and str(s.path) != first.path)
+        other = next(
+            s for p in app.state.projects for s in p.sessions if first is not None and str(s.path) != first.path
+        )
         app.main.open_session(other)
         await settled(pilot, lambda: view.session is not first and not view.reading and bar.done)
         assert bar.active and bar._count.session is view.session
@@ -881,7 +883,7 @@ async def test_the_search_screen_finds_what_was_written_after_it_searched(tmp_pa
         app.main.query_one(SessionList).focus()
         app.main.live.stop.set()  # no more refreshes by the watcher: the reopened screen must search again itself
         say("zanzibar again")
-        app.library.refresh()
+        app.state.library.refresh()
         await pilot.press("ctrl+k")
         await settled(pilot, lambda: len(screen.hits) == 2)
 

@@ -134,7 +134,7 @@ async def loaded(pilot: Any, app: ClaudeTUI) -> ConversationView:
 async def browser_ready(pilot: Any, app: ClaudeTUI) -> ConversationView:
     """The browser once the library is read and the chosen session is shown."""
     main = app.main
-    await settled(pilot, lambda: main.query_one("#projects").border_title == "Projects" and app.projects)
+    await settled(pilot, lambda: main.query_one("#projects").border_title == "Projects" and app.state.projects)
     return await loaded(pilot, app)
 
 

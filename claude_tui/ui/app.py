@@ -17,6 +17,7 @@ from claude_tui.ui.config import Config, config_path
 from claude_tui.ui.keygate import KeyGate, ScreenFilled
 from claude_tui.ui.palette import few_color_variables, few_colors
 from claude_tui.ui.screens.main import MainScreen
+from claude_tui.ui.state import AppState
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.filter_input import FilterInput
 from claude_tui.ui.widgets.projects import ProjectTree
@@ -69,23 +70,10 @@ class ClaudeTUI(App[None]):
         prefetch: Prefetch | None = None,
     ) -> None:
         super().__init__()
-        self.prefetch = prefetch
-        self.roots = roots
-        self.config = config or Config()
-        self.clock = clock or Clock()
+        self.state = AppState(roots, config=config, clock=clock, library=library, prefetch=prefetch)
         self.direct = session
         self.follow = follow
-        self._library = library
-        self.projects: list[Project] = []
         self.keys = KeyGate(self, super().on_event)
-
-    @property
-    def library(self) -> Library:
-        if self._library is None:
-            from claude_tui.core.library import Library
-
-            self._library = Library(self.roots)
-        return self._library
 
     async def on_event(self, event: events.Event) -> None:
         """A key from the terminal goes through the gate (keygate.py): in order, each once the one before is handled."""
@@ -99,18 +87,20 @@ class ClaudeTUI(App[None]):
 
     def on_mount(self) -> None:
         self.screen_change_signal.subscribe(self, self.keys.screen_changed)
-        problems = list(self.config.problems)
-        if self.config.keys:
-            self.set_keymap(self.config.keys)
+        problems = list(self.state.config.problems)
+        if self.state.config.keys:
+            self.set_keymap(self.state.config.keys)
             owners = [owner for _, owner in _help_sections()]
-            where = self.config.path or config_path()
-            keymap = self.config.keys
+            where = self.state.config.path or config_path()
+            keymap = self.state.config.keys
             mistakes = unknown_ids([*owners, *_unlisted_binding_owners()], keymap) + key_clashes(owners, keymap)
             problems += [f"{where}: {mistake}" for mistake in mistakes]
         try:
-            self.theme = self.config.theme
+            self.theme = self.state.config.theme
         except Exception:
-            self.notify(f"Unknown theme {self.config.theme!r}; see ctrl+p → Theme", severity="warning", markup=False)
+            self.notify(
+                f"Unknown theme {self.state.config.theme!r}; see ctrl+p → Theme", severity="warning", markup=False
+            )
         for problem in problems:
             self.notify(problem, severity="warning", timeout=8, markup=False)
 
@@ -125,7 +115,7 @@ class ClaudeTUI(App[None]):
     def get_default_screen(self) -> MainScreen:
         """The browser is the first screen: a screen pushed in on_mount is drawn once in the start-up
         batch, unseen, and again after it."""
-        return MainScreen(self.clock, session=self.direct, follow=self.follow, hide_quiet=self.config.hide_quiet)
+        return MainScreen(self.state, session=self.direct, follow=self.follow, hide_quiet=self.state.config.hide_quiet)
 
     def compose(self) -> ComposeResult:
         """The browser's widgets, mounted into the default screen before the app is ready."""
@@ -153,7 +143,7 @@ class ClaudeTUI(App[None]):
             self.screen.focus_query()
             return
         if not self.is_screen_installed("search"):
-            self.install_screen(SearchScreen(), "search")
+            self.install_screen(SearchScreen(self), "search")
         self.push_screen("search")
 
     async def open_hit(self, hit: SearchHit) -> None:

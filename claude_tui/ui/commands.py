@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
 from claude_tui.core.facts import Project, SessionInfo, quiet
+from claude_tui.ui.hosts import PaletteHost
 from claude_tui.ui.tools import one_line
 from claude_tui.ui.widgets.sessions import title_of
 
-if TYPE_CHECKING:
-    from claude_tui.ui.app import ClaudeTUI
+#: A palette row: the text shown, the text matched, what choosing it calls with its item, the item (a project or a
+#: session) and its project's name.
+_Candidate = tuple[str, str, Callable[[Any], None], Project | SessionInfo, str]
 
 #: Hits offered per search, at most.
 MAX_HITS = 60
@@ -48,42 +51,44 @@ class HistoryProvider(Provider):
 
     One provider serves one opening of the palette: its candidates are built once, not at every key."""
 
-    _cached: list[tuple[str, str, object, object, str]] | None = None
+    _cached: list[_Candidate] | None = None
 
-    def _all(self) -> list[tuple[str, str, object, object, str]]:
+    def _all(self) -> list[_Candidate]:
         if self._cached is None:
             self._cached = self._candidates()
         return self._cached
 
-    def _candidates(self) -> list[tuple[str, str, object, object, str]]:
+    def _candidates(self) -> list[_Candidate]:
         """(shown text, text matched, callback, item, its project's name) for each project and session; the help
         line is made only for the rows shown (see `_help`: at 15,000 sessions, for all it took half the time)."""
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
-        out: list[tuple[str, str, object, object, str]] = []
-        for project in app.projects:
+        host = self.app
+        assert isinstance(host, PaletteHost)
+        out: list[_Candidate] = []
+        for project in host.state.projects:
             name = one_line(project.name, TITLE_CHARS)
             text = f"project  {name}"
-            out.append((text, text, app.choose_project, project, name))
+            out.append((text, text, host.choose_project, project, name))
             for info in project.sessions:
                 if quiet(info):
                     continue
                 title = title_of(info)
                 branch = one_line(info.branch, TITLE_CHARS)
                 text = f"session  {one_line(title, TITLE_CHARS)}"
-                out.append((text, f"session  {title} {name} {branch}", app.choose_session, info, name))
+                out.append((text, f"session  {title} {name} {branch}", host.choose_session, info, name))
         return out
 
     def _help(self, item: object, name: str) -> str:
         """The line under a row: a project's path; a session's project, age and branch."""
         if isinstance(item, SessionInfo):
-            app: ClaudeTUI = self.app  # type: ignore[assignment]
+            host = self.app
+            assert isinstance(host, PaletteHost)
             branch = one_line(item.branch, TITLE_CHARS)
-            return f"{name} · {app.clock.ago(item.ended or item.started)}" + (f" · {branch}" if branch else "")
+            return f"{name} · {host.state.clock.ago(item.ended or item.started)}" + (f" · {branch}" if branch else "")
         return item.path if isinstance(item, Project) else ""
 
     async def discover(self) -> Hits:
         for text, _, callback, item, name in self._all()[:12]:
-            yield DiscoveryHit(text, partial(callback, item), help=self._help(item, name))  # type: ignore[operator]
+            yield DiscoveryHit(text, partial(callback, item), help=self._help(item, name))
 
     async def search(self, query: str) -> Hits:
         """The MAX_HITS best matches (every candidate is scored: a few ms for thousands of sessions)."""
@@ -95,4 +100,4 @@ class HistoryProvider(Provider):
             for start, end in spans:
                 if end <= len(text):
                     shown = shown.stylize(self.match_style, start, end)
-            yield Hit(score, shown, partial(callback, item), help=self._help(item, name))  # type: ignore[operator]
+            yield Hit(score, shown, partial(callback, item), help=self._help(item, name))

@@ -9,16 +9,15 @@ from functools import partial
 from textual.command import Hit, Hits, Provider
 
 from claude_tui.ui.filters import PaneFilter
+from claude_tui.ui.hosts import PaneHost
 
 
 class PaneFilterProvider(Provider):
     """One command per tool the open session called, and one that shows everything again."""
 
     def _commands(self) -> list[tuple[str, str, Callable[[], None]]]:
-        from claude_tui.ui.screens.main import MainScreen
-
         screen = self.screen
-        if not isinstance(screen, MainScreen) or screen.conversation.session is None:
+        if not isinstance(screen, PaneHost) or screen.conversation.session is None:
             return []
         view = screen.conversation
         with view.session_lock:

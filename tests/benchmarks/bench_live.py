@@ -259,7 +259,7 @@ def follow_phase(
         async def run() -> None:
             async with app.run_test(size=SIZE) as pilot:
                 view = app.screen.query_one(ConversationView)
-                await settle(lambda: view.entries and not view.reading and app.projects)
+                await settle(lambda: view.entries and not view.reading and app.state.projects)
                 await pilot.pause(1.0)  # the library read, the first screen drawn
                 original = view.render_line
 
@@ -355,7 +355,7 @@ def tree_phase(history: Path | None, rounds: int) -> dict:
             async with app.run_test(size=SIZE) as pilot:
                 tree = app.screen.query_one(ProjectTree)
                 listed = app.screen.query_one(SessionList)
-                await settle(lambda: tree.border_title == "Projects" and app.projects)
+                await settle(lambda: tree.border_title == "Projects" and app.state.projects)
                 await pilot.pause(1.0)
                 for i in range(rounds):
                     name = f"fresh-project-{i}"

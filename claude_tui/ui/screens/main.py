@@ -9,7 +9,6 @@ that post messages and never touch widgets.
 from __future__ import annotations
 
 import gc
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -22,11 +21,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
+from claude_tui.ui import library_feed
 from claude_tui.ui.bindings import key_display
-from claude_tui.ui.clock import Clock
 from claude_tui.ui.config import tilde
 from claude_tui.ui.live import Live
 from claude_tui.ui.messages import LibraryLoaded, LibraryProgress
+from claude_tui.ui.state import AppState
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.filter_input import FilterInput
 from claude_tui.ui.widgets.header import SessionFacts, SessionHeader
@@ -41,10 +41,9 @@ if TYPE_CHECKING:  # and what the first screen does not show is imported when it
     from textual.binding import ActiveBinding
 
     from claude_tui.core.find import Query
-    from claude_tui.core.library import Progress, Project, SessionInfo
+    from claude_tui.core.library import Project, SessionInfo
     from claude_tui.core.model import Message, ToolCall
     from claude_tui.core.search import Hit as SearchHit
-    from claude_tui.ui.app import ClaudeTUI
     from claude_tui.ui.prefetch import Prefetch
     from claude_tui.ui.widgets.conversation.entries import Entry
     from claude_tui.ui.widgets.findbar import FindBar
@@ -53,22 +52,10 @@ if TYPE_CHECKING:  # and what the first screen does not show is imported when it
 OPEN_DELAY = 0.12
 #: Seconds after the first frame before the index is brought up to date (when it had projects).
 UPDATE_DELAY = 0.3
-#: Seconds between two indexing progress reports.
-PROGRESS_EVERY = 0.25
-#: Seconds at least between two listings of what the index holds while it is being brought up to date.
-LISTING_EVERY = 2.0
 #: Characters of a copy (OSC 52: base64 in one escape sequence) beyond which terminals and tmux may drop it.
 BIG_COPY = 1_000_000
 #: Columns from which the tree, the list and the conversation are side by side.
 WIDE_FROM = 110
-
-
-def _prefetched(prefetch: Prefetch) -> LibraryLoaded:
-    """The projects read while the app started (see prefetch.py): the front page, then the whole library, after
-    which the index is brought up to date (`update`)."""
-    early = prefetch.result()
-    projects, notices, front = early if early is not None and early[0] else ([], [], False)
-    return LibraryLoaded(projects, notices, final=False, update=not front)
 
 
 def _resume_gc() -> None:
@@ -107,9 +94,10 @@ class MainScreen(Screen[None]):
         Binding("L", "toggle_follow", "Follow the session as it is written", show=False, id="app.follow"),
     ]
 
-    def __init__(self, clock: Clock, *, session: Path | None, follow: bool, hide_quiet: bool) -> None:
+    def __init__(self, state: AppState, *, session: Path | None, follow: bool, hide_quiet: bool) -> None:
         super().__init__()
-        self.clock = clock
+        self.state = state  #: what the screens share (the app's)
+        self.clock = state.clock
         self.direct = session
         self.follow = follow
         self.hide_quiet = hide_quiet
@@ -127,7 +115,7 @@ class MainScreen(Screen[None]):
         self._told_of: str | None = None  #: a new session said to have started while following was paused
         self._noticed: set[str] = set()  #: the library's notices already toasted (the index keeps them all)
         self._wide_zoom = session is not None  #: zoomed when last wide (narrow, the zoom shows the conversation)
-        self.live = Live(self)
+        self.live = Live(self, self)
         self.AUTO_FOCUS = "#conversation" if session is not None else "#sessions"
 
     def widgets(self) -> ComposeResult:
@@ -153,28 +141,27 @@ class MainScreen(Screen[None]):
     def on_mount(self) -> None:
         self.call_after_refresh(_resume_gc)  # first: before the reads that the first frame sets off
         self.call_after_refresh(self._add_find_bar)
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
         tree = self.query_one(ProjectTree)
         tree.border_title = "Projects"
-        tree.note = f"No sessions in {', '.join(tilde(root) for root in app.roots)}"
+        tree.note = f"No sessions in {', '.join(tilde(root) for root in self.state.roots)}"
         self.query_one("#sessions").border_title = "Sessions"
         self.conversation.hide_quiet = self.hide_quiet
         self.query_one(SessionHeader).show(None, "Reading your history…")
         if self.direct is not None:
             self.add_class("-zoomed")
             self.conversation.open(self.direct, at_end=self.follow)  # read while the first frame is drawn
-        if app.prefetch is not None and app.prefetch.ready():
-            early = _prefetched(app.prefetch)
-            if not early.update and app.prefetch.ready():  # the whole library has come too: it alone is shown
-                early = _prefetched(app.prefetch)
+        if self.state.prefetch is not None and self.state.prefetch.ready():
+            early = library_feed.prefetched(self.state.prefetch)
+            if not early.update and self.state.prefetch.ready():  # the whole library has come too: it alone is shown
+                early = library_feed.prefetched(self.state.prefetch)
             self.on_library_loaded(early)  # in the first frame
             if not early.update:  # the front page: the whole library comes next
-                self._collect(app.prefetch)
-        elif app.prefetch is not None:
-            self._collect(app.prefetch)
+                self._collect(self.state.prefetch)
+        elif self.state.prefetch is not None:
+            self._collect(self.state.prefetch)
         else:
             self.refresh_library()
-        roots = [r.expanduser() for r in app.roots]
+        roots = [r.expanduser() for r in self.state.roots]
         self.call_after_refresh(self.live.start, roots, self.direct.parent if self.direct else None)
 
     def on_unmount(self) -> None:
@@ -183,41 +170,14 @@ class MainScreen(Screen[None]):
     @work(thread=True, group="library", exit_on_error=False)
     def _collect(self, prefetch: Prefetch) -> None:
         """The projects read while the app started that were not ready at mount, up to the whole library."""
-        while not (loaded := _prefetched(prefetch)).update:
-            self.post_message(loaded)
-        self.post_message(loaded)
+        library_feed.collect(prefetch, self.post_message)
 
     # ---------------------------------------------------------------- the library
 
     @work(thread=True, exclusive=True, group="library", exit_on_error=False)
     def refresh_library(self) -> None:
-        """Show what the index holds at once, then bring it up to date and show that; a long update (the
-        first one) shows what it has committed so far as it goes, every LISTING_EVERY seconds at most."""
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
-        last = listed = 0.0  # when progress and the projects were last posted
-        shown = 0  # files done when the projects were last read
-
-        def progress(done: Progress) -> None:
-            nonlocal last, listed, shown
-            now = time.monotonic()
-            if now - last >= PROGRESS_EVERY:
-                last = now
-                self.post_message(LibraryProgress(done.files_done, done.files_total))
-            if now - listed >= LISTING_EVERY and shown < done.files_done < done.files_total:
-                listed, shown = now, done.files_done  # what the index has committed so far: the list fills
-                library.reload()
-                self.post_message(LibraryLoaded(list(library.projects), [], final=False))
-
-        try:
-            library = app.library
-            library.reload()
-            if library.projects:
-                listed = time.monotonic()
-                self.post_message(LibraryLoaded(list(library.projects), [], final=False))
-            library.refresh(progress)
-            self.post_message(LibraryLoaded(list(library.projects), list(library.notices)))
-        except Exception as exc:  # a broken cache or root must not take the app down
-            self.post_message(LibraryLoaded([], [], f"{type(exc).__name__}: {exc}"))
+        """Show what the index holds at once, then bring it up to date and show that (see library_feed.load)."""
+        library_feed.load(self.state.library, self.post_message)
 
     def on_library_progress(self, message: LibraryProgress) -> None:
         if message.total:
@@ -231,20 +191,19 @@ class MainScreen(Screen[None]):
 
     def _show_library(self, message: LibraryLoaded) -> None:
         """The tree and the list show the projects read."""
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
         if message.update and not message.projects:
             self.refresh_library()  # the index held nothing: bring it up to date now
             return
         if message.update:  # what the index held is on screen: bring it up to date once that is drawn
             self.call_after_refresh(self.set_timer, UPDATE_DELAY, self.refresh_library)
-        app.projects = message.projects
+        self.state.projects = message.projects
         if message.final:
             self.query_one(ProjectTree).border_title = "Projects"
         empty = not message.projects and self.direct is None and self.conversation.session is None
         self._tell_problems(message, first_run=empty and message.final)
         if empty:
             if message.final:
-                self._show_empty(app.roots, message.notices)
+                self._show_empty(self.state.roots, message.notices)
             return  # (the last session deleted while shown: it stays, with an empty tree and list)
         self.remove_class("-empty")
         self._show_projects(message)
@@ -316,14 +275,12 @@ class MainScreen(Screen[None]):
         return projects[min(shown)[1]] if shown else (projects[0] if projects else None)
 
     def _project_of(self, path: Path) -> Project | None:
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
         file = str(path)
-        return next((p for p in app.projects if any(s.file == file for s in p.sessions)), None)
+        return next((p for p in self.state.projects if any(s.file == file for s in p.sessions)), None)
 
     def _info_of(self, path: Path) -> SessionInfo | None:
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
         file = str(path)
-        return next((s for p in app.projects for s in p.sessions if s.file == file), None)
+        return next((s for p in self.state.projects for s in p.sessions if s.file == file), None)
 
     def _show_empty(self, roots: list[Path], notices: list[str]) -> None:
         """The first-run page: where claude-tui looked, and what the look found wrong (a folder one level off)."""
@@ -465,8 +422,7 @@ class MainScreen(Screen[None]):
 
     def choose_project(self, project: Project) -> None:
         self._clear_filters()
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
-        project = next((p for p in app.projects if p.path == project.path), project)  # as of the last refresh
+        project = next((p for p in self.state.projects if p.path == project.path), project)  # as of the last refresh
         self.query_one(ProjectTree).set_projects(self.query_one(ProjectTree).projects, project)
         self._show_project(project, open_newest=True)
         self.action_focus_pane("sessions")  # unzoomed: the list is not hidden
@@ -475,9 +431,8 @@ class MainScreen(Screen[None]):
         """Show a session chosen by the user, in its project's list; `info` may be from before the last
         refresh of the library (the palette's), which replaced every project and session."""
         self._clear_filters()
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
         info = self._info_of(Path(info.file)) or info
-        project = next((p for p in app.projects if any(s is info for s in p.sessions)), None)
+        project = next((p for p in self.state.projects if any(s is info for s in p.sessions)), None)
         if project is not None:
             self.query_one(ProjectTree).set_projects(self.query_one(ProjectTree).projects, project)
             self._list_sessions(project, info.file)
@@ -499,9 +454,8 @@ class MainScreen(Screen[None]):
     @on(ConversationView.FollowChanged)
     def _follow_changed(self) -> None:
         self.live.show_status()
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
         if self.conversation.follow:  # End, after a new session started while following was paused
-            self._follow_successor(app.projects)
+            self._follow_successor(self.state.projects)
 
     def _library_changed(self, message: LibraryLoaded) -> None:
         """The watcher saw the history change (shown now): switch to a new session when following."""
@@ -893,16 +847,15 @@ class MainScreen(Screen[None]):
         if session is None:
             return
 
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
         title = f"Export this session as {'HTML' if fmt == 'html' else 'Markdown'} to"
-        protected = protected_folders(app.roots, Path(session.path))
+        protected = protected_folders(self.state.roots, Path(session.path))
         prompt = ExportPrompt(title, actions.export_path(session, fmt), protected)
 
         def write(target: Path | None) -> None:
             if target is not None:
                 self._export(session, self.conversation.session_lock, fmt, target)
 
-        app.push_screen(prompt, write)
+        self.app.push_screen(prompt, write)
 
     @work(thread=True, group="export", exit_on_error=False)
     def _export(self, session: Any, lock: RLock, fmt: str, target: Path) -> None:
