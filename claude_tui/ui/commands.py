@@ -12,7 +12,7 @@ from textual.content import Content
 
 from claude_tui.core.facts import Project, SessionInfo, quiet
 from claude_tui.ui.hosts import PaletteHost
-from claude_tui.ui.tools import one_line
+from claude_tui.ui.text import one_line
 from claude_tui.ui.widgets.sessions import title_of
 
 #: A palette row: the text shown, the text matched, what choosing it calls with its item, the item (a project or a

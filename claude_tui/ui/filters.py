@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from claude_tui.core.model import Kind, Message
-from claude_tui.ui.tools import tool_name
+from claude_tui.ui.text import tool_name
 from claude_tui.ui.widgets.conversation.entries import Entry, is_error
 
 #: What each filter keeps ("{tool}": the tool's name).

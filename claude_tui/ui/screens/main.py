@@ -646,7 +646,7 @@ class MainScreen(Screen[None]):
     def _read_output(self, path: str, call: ToolCall, then: Callable[[str, str], None]) -> None:
         """Read a tool call's whole output from the file (30 MB of one line, maybe) and hand it to `then`."""
         from claude_tui.core.source import full_output
-        from claude_tui.ui.tools import tool_name
+        from claude_tui.ui.text import tool_name
 
         text = full_output(path, call)
         self.app.call_from_thread(then, text, f"the {tool_name(call.name, 60)} output")

@@ -29,9 +29,9 @@ from claude_tui.core.find import Query
 from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, Hits, left_out_note
 from claude_tui.ui.bindings import CURSOR_MOVES, cursor_bindings, key_display
 from claude_tui.ui.clock import Clock
+from claude_tui.ui.highlight import match_styles
 from claude_tui.ui.palette import cursor_row, foreground
-from claude_tui.ui.tools import one_line, tool_name
-from claude_tui.ui.widgets.findbar import match_styles
+from claude_tui.ui.text import one_line, tool_name
 from claude_tui.ui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:

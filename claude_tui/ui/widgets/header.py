@@ -25,7 +25,7 @@ from claude_tui.core.stats import (
 )
 from claude_tui.core.usage import UsageTotal, most_used_first, other_models
 from claude_tui.ui.clock import Clock
-from claude_tui.ui.tools import one_line
+from claude_tui.ui.text import one_line
 from claude_tui.ui.widgets.conversation.entries import short_model
 
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ from claude_tui.core.stats import human_count, human_duration, plural
 from claude_tui.ui.bindings import CURSOR_MOVES, cursor_bindings, key_display
 from claude_tui.ui.clock import Clock, epoch_of
 from claude_tui.ui.palette import cursor_row, foreground
-from claude_tui.ui.tools import one_line
+from claude_tui.ui.text import one_line
 from claude_tui.ui.widgets.conversation.entries import short_model
 
 if TYPE_CHECKING:

@@ -22,7 +22,7 @@ from claude_tui.core.session import Session, Update
 from claude_tui.core.stats import damage
 from claude_tui.core.tail import SessionTail
 from claude_tui.ui.clock import Clock
-from claude_tui.ui.tools import one_line
+from claude_tui.ui.text import one_line
 from claude_tui.ui.widgets.conversation.entry_list import common_prefix
 from claude_tui.ui.widgets.conversation.messages import Fed, Loaded
 from claude_tui.ui.widgets.conversation.navigation import NavigableView
