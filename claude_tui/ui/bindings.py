@@ -5,6 +5,7 @@ keymap (ids that no binding has, keys that two bindings of one place would share
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -28,7 +29,7 @@ def cursor_bindings(prefix: str) -> list[Binding]:
     ]
 
 
-def keymap_of(app: App[object]) -> dict[str, str]:
+def keymap_of(app: App[Any]) -> dict[str, str]:
     """The app's keymap: binding id -> keys, as the config file remaps them (Textual keeps it private)."""
     return dict(getattr(app, "_keymap", {}))
 

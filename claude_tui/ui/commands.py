@@ -99,5 +99,5 @@ class HistoryProvider(Provider):
             shown = Content(text)
             for start, end in spans:
                 if end <= len(text):
-                    shown = shown.stylize(self.match_style, start, end)
+                    shown = shown.stylize(self.match_style or "", start, end)
             yield Hit(score, shown, partial(callback, item), help=self._help(item, name))

@@ -231,12 +231,12 @@ def _output(call: ToolCall, palette: Palette, width: int, abandoned: bool) -> li
     complete = not result.truncated  # the result's text: all of it in memory
     if call.name == "Bash" and isinstance(structured, dict) and isinstance(structured.get("stdout"), str):
         text = structured["stdout"]
-        stderr = structured.get("stderr") if isinstance(structured.get("stderr"), str) else ""
+        stderr = errors if isinstance(errors := structured.get("stderr"), str) else ""
         complete = whole(text)
 
     head = "error" if result.is_error else "output"
-    size = f" · {human_size(result.size)}" if result.size > 2_000 else ""
-    rows.append(Row(Text(f"{head}{size}", palette.error if result.is_error else palette.faint)))
+    sized = f" · {human_size(result.size)}" if result.size > 2_000 else ""
+    rows.append(Row(Text(f"{head}{sized}", palette.error if result.is_error else palette.faint)))
     if call.name in ("Task", "Agent") and not result.is_error:
         rows += _text_rows(text, palette, OUTPUT_LINES * 2, width, markdown=True, complete=complete)
     else:

@@ -326,7 +326,9 @@ class MainScreen(Screen[None]):
     def action_open_row(self, pane: str) -> None:
         """Enter in the tree or the list (the binding of each: a message from the pane would come after the keys
         typed next)."""
-        self.open_row(self.query_one(f"#{pane}", ProjectTree | SessionList))
+        target = self.query_one(f"#{pane}")
+        assert isinstance(target, ProjectTree | SessionList)
+        self.open_row(target)
 
     def open_row(self, pane: ProjectTree | SessionList) -> None:
         """Open the project or the session under the cursor of `pane`, and move the focus on to the list or the

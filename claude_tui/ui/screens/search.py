@@ -131,8 +131,10 @@ class HitList(ScrollView, can_focus=True):
         if index == self.cursor:  # drawn each time: its dim facts take the cursor's colour, not the cache's grey
             name = "hit-list--cursor" if self.has_focus else "hit-list--cursor-blurred"
             strip = cursor_row(self, self._draw(index, row, width, Style()), name)
-        elif (strip := self._strips.get((line, width))) is None:
+        elif (cached := self._strips.get((line, width))) is None:
             strip = self._strips[line, width] = self._draw(index, row, width, foreground(self, "hit-list--dim"))
+        else:
+            strip = cached
         return strip.apply_style(base)
 
     def _draw(self, index: int, row: int, width: int, dim: Style) -> Strip:

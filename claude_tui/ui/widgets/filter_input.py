@@ -67,7 +67,8 @@ class FilterInput(Input):
     def action_done(self) -> ProjectTree | SessionList:
         """Back to the list, filtered by what the box holds now (its Input.Changed may still be on its way);
         it is returned."""
-        target = self.screen.query_one(f"#{self.target}", ProjectTree | SessionList)
+        target = self.screen.query_one(f"#{self.target}")
+        assert isinstance(target, ProjectTree | SessionList)
         target.set_filter(self.value)
         self.screen.set_focus(target)  # now: the keys typed next are the list's
         return target
