@@ -372,7 +372,7 @@ async def test_copy_actions(monkeypatch: pytest.MonkeyPatch) -> None:
     """y and o on a tool call: its whole output, read from the file in a thread (30 MB of one line, say)."""
     from claude_tui.core import source
     from claude_tui.ui import actions
-    from claude_tui.ui.screens import main as main_screen
+    from claude_tui.ui.screens import message_actions
 
     app = session_app(demo("67df"))
     copied: list[str] = []
@@ -401,7 +401,7 @@ async def test_copy_actions(monkeypatch: pytest.MonkeyPatch) -> None:
         await pilot.press("o")
         await settled(pilot, lambda: paged)
         assert paged == [copied[2]]
-        monkeypatch.setattr(main_screen, "BIG_COPY", len(copied[2]) - 1)  # a copy a terminal may drop: said so
+        monkeypatch.setattr(message_actions, "BIG_COPY", len(copied[2]) - 1)  # a copy a terminal may drop: said so
         await pilot.press("y")
         await settled(pilot, lambda: len(copied) == 4)
         told = raised(app)[-1]

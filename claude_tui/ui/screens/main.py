@@ -9,7 +9,6 @@ that post messages and never touch widgets.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -18,7 +17,6 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from claude_tui.ui import library_feed
@@ -26,6 +24,7 @@ from claude_tui.ui.bindings import key_display
 from claude_tui.ui.config import tilde
 from claude_tui.ui.live import Live
 from claude_tui.ui.messages import LibraryLoaded, LibraryProgress
+from claude_tui.ui.screens.message_actions import MESSAGE_ACTIONS, MessageActions
 from claude_tui.ui.state import AppState
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.filter_input import FilterInput
@@ -36,24 +35,17 @@ from claude_tui.ui.widgets.sessions import SessionList
 from claude_tui.ui.widgets.status import LiveStatus
 
 if TYPE_CHECKING:  # and what the first screen does not show is imported when it is wanted
-    from threading import RLock
-
     from textual.binding import ActiveBinding
 
-    from claude_tui.core.find import Query
     from claude_tui.core.library import Project, SessionInfo
-    from claude_tui.core.model import Message, ToolCall
     from claude_tui.core.search import Hit as SearchHit
     from claude_tui.ui.prefetch import Prefetch
-    from claude_tui.ui.widgets.conversation.entries import Entry
     from claude_tui.ui.widgets.findbar import FindBar
 
 #: Seconds the session cursor must rest before the session under it opens.
 OPEN_DELAY = 0.12
 #: Seconds after the first frame before the index is brought up to date (when it had projects).
 UPDATE_DELAY = 0.3
-#: Characters of a copy (OSC 52: base64 in one escape sequence) beyond which terminals and tmux may drop it.
-BIG_COPY = 1_000_000
 #: Columns from which the tree, the list and the conversation are side by side.
 WIDE_FROM = 110
 
@@ -66,11 +58,7 @@ def _resume_gc() -> None:
         gc.enable()
 
 
-#: Actions on the message under the conversation's cursor (see MainScreen.check_action).
-MESSAGE_ACTIONS = frozenset({"copy_message", "raw", "plan", "pager"})
-
-
-class MainScreen(Screen[None]):
+class MainScreen(MessageActions):
     """Project tree and session list on the left, the conversation on the right."""
 
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (WIDE_FROM, "-wide")]
@@ -133,10 +121,6 @@ class MainScreen(Screen[None]):
                 yield LiveStatus(id="live-status")
         yield Static(id="empty")
         yield KeyBar()
-
-    @property
-    def conversation(self) -> ConversationView:
-        return self.query_one(ConversationView)
 
     def on_mount(self) -> None:
         self.call_after_refresh(_resume_gc)  # first: before the reads that the first frame sets off
@@ -607,52 +591,6 @@ class MainScreen(Screen[None]):
         bar = self.find_bar
         self._push_detail(message.message, message.call, find=bar.target() if bar is not None else None)
 
-    def _push_detail(
-        self,
-        message: Message,
-        call: Any = None,
-        mode: str = "content",
-        plan: Path | None = None,
-        find: tuple[Query, int] | None = None,
-    ) -> None:
-        from claude_tui.ui.screens.detail import DetailScreen, Subject
-
-        session = self.conversation.session
-        if session is None:
-            return
-        subject = Subject(session, message, call, mode, str(plan) if plan else None, find)
-        self.app.push_screen(DetailScreen(subject, self.clock))
-
-    def _cursor_entry(self) -> Entry | None:
-        entry = self.conversation.cursor
-        if entry is None:
-            self.notify("Select a message first", timeout=2)
-        return entry
-
-    def _with_cursor_text(self, then: Callable[[str, str], None]) -> None:
-        """Hand `then` what is under the cursor, for the clipboard and the pager, and what it is: a tool call's
-        whole output (as the detail view copies it), else the message."""
-        from claude_tui.ui.render import message_text
-
-        entry = self._cursor_entry()
-        session = self.conversation.session
-        if entry is None:
-            return
-        call = entry.call
-        if call is not None and call.result is not None and session is not None:
-            self._read_output(session.path, call, then)
-        else:
-            then(message_text(entry.message), "the message")
-
-    @work(thread=True, group="cursor-text", exit_on_error=False)
-    def _read_output(self, path: str, call: ToolCall, then: Callable[[str, str], None]) -> None:
-        """Read a tool call's whole output from the file (30 MB of one line, maybe) and hand it to `then`."""
-        from claude_tui.core.source import full_output
-        from claude_tui.ui.text import tool_name
-
-        text = full_output(path, call)
-        self.app.call_from_thread(then, text, f"the {tool_name(call.name, 60)} output")
-
     # ---------------------------------------------------------------- actions
 
     def action_zoom(self) -> None:
@@ -788,90 +726,3 @@ class MainScreen(Screen[None]):
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         if isinstance(event.widget, FilterInput) and not event.widget.value:
             event.widget.remove_class("-active")
-
-    def action_copy_message(self) -> None:
-        def copy(text: str, what: str) -> None:
-            self.app.copy_to_clipboard(text)
-            if len(text) > BIG_COPY:  # the copy is an escape sequence to the terminal, which may drop one this long
-                pager = key_display(self.app, self.BINDINGS, "app.pager")
-                big = f"Copied {what} ({len(text):,} characters): a terminal may refuse one this big; {pager} pages it"
-                self.notify(big, severity="warning", timeout=6, markup=False)
-            else:
-                self.notify(f"Copied {what} ({len(text):,} characters)", timeout=2, markup=False)
-
-        self._with_cursor_text(copy)
-
-    def action_copy_resume(self) -> None:
-        from claude_tui.ui import actions
-
-        session = self.conversation.session
-        if session is None:
-            return
-        command = actions.resume_command(session)
-        self.app.copy_to_clipboard(command)
-        self.notify(f"Copied: {command}", timeout=3, markup=False)
-
-    def action_raw(self) -> None:
-        entry = self._cursor_entry()
-        if entry is not None:
-            self._push_detail(entry.message, entry.call, "raw")
-
-    def action_plan(self) -> None:
-        from claude_tui.core.files import plan_file
-
-        entry = self._cursor_entry()
-        session = self.conversation.session
-        if entry is None or session is None:
-            return
-        message = entry.message
-        slug = message.slug or next(reversed(session.slugs), None)
-        path = plan_file(slug, Path(session.path)) if slug else None
-        if path is None:
-            self.notify(
-                f"No plan file for {slug}" if slug else "No plan file for this message", timeout=2, markup=False
-            )
-            return
-        if message.slug is None:
-            message = next((m for m in session.messages if m.slug == slug), message)
-        self._push_detail(message, None, "plan", path)
-
-    def action_pager(self) -> None:
-        from claude_tui.ui import actions
-
-        self._with_cursor_text(lambda text, _: actions.open_in_pager(self.app, text))
-
-    def action_export(self, fmt: str) -> None:
-        from claude_tui.core.files import protected_folders
-        from claude_tui.ui import actions
-        from claude_tui.ui.screens.export_prompt import ExportPrompt
-
-        session = self.conversation.session
-        if session is None:
-            return
-
-        title = f"Export this session as {'HTML' if fmt == 'html' else 'Markdown'} to"
-        protected = protected_folders(self.state.roots, Path(session.path))
-        prompt = ExportPrompt(title, actions.export_path(session, fmt), protected)
-
-        def write(target: Path | None) -> None:
-            if target is not None:
-                self._export(session, self.conversation.session_lock, fmt, target)
-
-        self.app.push_screen(prompt, write)
-
-    @work(thread=True, group="export", exit_on_error=False)
-    def _export(self, session: Any, lock: RLock, fmt: str, target: Path) -> None:
-        """Write `session` as `fmt` to `target`; `lock` (the view's) keeps the live reader out while a message is
-        read, and lets it (and the screen, which draws under it) in between two."""
-        from claude_tui.core.export import export_session
-        from claude_tui.writing import write_export
-
-        try:
-            write_export(target, export_session(session, fmt, lock=lock))
-        except OSError as exc:
-            self.app.notify(f"Cannot write {target}: {exc.strerror or exc}", severity="error", markup=False)
-            return
-        except Exception as exc:  # a worker's failure is otherwise silent: the user waits for a file
-            self.app.notify(f"The export failed: {exc!r}", severity="error", markup=False)
-            return
-        self.app.notify(f"Exported to {target}", timeout=4, markup=False)
