@@ -33,7 +33,7 @@ UI = Path(claude_tui.__file__).parent / "ui"
 #: Lines a ui module may have: past this it holds two objects (GUIDE.md §1).
 MOST_LINES = 800
 #: What widgets and drawing modules never import: the screens, the app, Live and the palette providers.
-ABOVE = ("claude_tui.ui.screens", "claude_tui.ui.app", "claude_tui.ui.live", "claude_tui.ui.commands")
+ABOVE = ("claude_tui.ui.screens", "claude_tui.ui.app", "claude_tui.ui.live", "claude_tui.ui.palette_commands")
 
 
 def _ui_modules() -> dict[str, Path]:

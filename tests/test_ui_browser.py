@@ -969,7 +969,7 @@ async def test_a_session_without_times_is_dated_as_approximate(tmp_path: Path) -
 
 
 def test_palette_match_finds_every_word() -> None:
-    from claude_tui.ui.commands import match
+    from claude_tui.ui.palette_commands import match
 
     assert match("AUTH tok", "session  Add token auth") == (1 + 7 / 23, [(19, 23), (13, 16)])
     assert match("token auth", "session  Add token auth")[0] > 2  # type: ignore[index]  # the words as typed
@@ -998,15 +998,17 @@ async def test_palette_never_fuzzy_matches_long_texts(roots: list[Path], monkeyp
 
 
 async def test_palette_offers_the_best_matches(roots: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
-    from claude_tui.ui import commands
+    from claude_tui.ui import palette_commands
 
     texts = ("session  a long title that mentions deploy near its end", "session  deploy")
-    monkeypatch.setattr(commands, "MAX_HITS", 1)
-    monkeypatch.setattr(commands.HistoryProvider, "_candidates", lambda self: [(t, t, print, None, "") for t in texts])
+    monkeypatch.setattr(palette_commands, "MAX_HITS", 1)
+    monkeypatch.setattr(
+        palette_commands.HistoryProvider, "_candidates", lambda self: [(t, t, print, None, "") for t in texts]
+    )
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:
         await browser_ready(pilot, app)
-        hits = [hit async for hit in commands.HistoryProvider(app.screen).search("deploy")]
+        hits = [hit async for hit in palette_commands.HistoryProvider(app.screen).search("deploy")]
         assert [str(hit.match_display) for hit in hits] == ["session  deploy"]
 
 
@@ -1015,9 +1017,9 @@ async def test_the_palette_makes_the_help_line_of_the_rows_it_shows_only(
 ) -> None:
     """Its rows are made for every session at its first key: the help line (project, age, branch) only for the
     rows it offers (for 15,000 sessions, making them all took half of that first key)."""
-    from claude_tui.ui import commands
+    from claude_tui.ui import palette_commands
 
-    monkeypatch.setattr(commands, "MAX_HITS", 1)
+    monkeypatch.setattr(palette_commands, "MAX_HITS", 1)
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:
         await browser_ready(pilot, app)
@@ -1026,7 +1028,7 @@ async def test_the_palette_makes_the_help_line_of_the_rows_it_shows_only(
         monkeypatch.setattr(
             type(app.state.clock), "ago", lambda clock, stamp, **kw: asked.append(stamp) or ago(clock, stamp, **kw)
         )
-        provider = commands.HistoryProvider(app.screen)
+        provider = palette_commands.HistoryProvider(app.screen)
         hits = [hit async for hit in provider.search("session")]
         assert len(provider._all()) > 2 and len(hits) == 1
         assert len(asked) == 1

@@ -33,14 +33,14 @@ if TYPE_CHECKING:  # and what the first screen does not show is imported when it
 
 def _history_provider() -> type[Provider]:
     """The palette's projects and sessions (textual.command is imported when the palette opens)."""
-    from claude_tui.ui.commands import HistoryProvider
+    from claude_tui.ui.palette_commands import HistoryProvider
 
     return HistoryProvider
 
 
 def _filter_provider() -> type[Provider]:
     """The palette's pane filters: one per tool of the open session."""
-    from claude_tui.ui.filter_commands import PaneFilterProvider
+    from claude_tui.ui.palette_commands import PaneFilterProvider
 
     return PaneFilterProvider
 

@@ -304,7 +304,7 @@ def list_rows(history: Path, cache: Path) -> list[Row]:
 
 async def _keys(history: Path) -> list[Row]:
     from claude_tui.ui.app import ClaudeTUI
-    from claude_tui.ui.commands import HistoryProvider
+    from claude_tui.ui.palette_commands import HistoryProvider
     from claude_tui.ui.screens.main import MainScreen
     from claude_tui.ui.widgets.sessions import SessionList
 
