@@ -74,6 +74,7 @@ class MainScreen(MessageActions):
         Binding("slash", "filter", "Filter", show=False, id="app.filter"),
         Binding("y", "copy_message", "Copy message", show=False, id="app.copy_message"),
         Binding("Y", "copy_resume", "Copy resume command", show=False, id="app.copy_resume"),
+        Binding("R", "resume", "Resume in Claude Code", show=False, id="app.resume"),
         Binding("r", "raw", "Raw JSON", show=False, id="app.raw"),
         Binding("p", "plan", "Plan", show=False, id="app.plan"),
         Binding("o", "pager", "Open in $PAGER", show=False, id="app.pager"),
@@ -726,3 +727,13 @@ class MainScreen(MessageActions):
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         if isinstance(event.widget, FilterInput) and not event.widget.value:
             event.widget.remove_class("-active")
+
+    def action_copy_resume(self, fork: bool = False) -> None:
+        from claude_tui.ui.resume import copy_command
+
+        copy_command(self, fork)
+
+    def action_resume(self, fork: bool = False) -> None:
+        from claude_tui.ui.resume import resume
+
+        resume(self, fork)

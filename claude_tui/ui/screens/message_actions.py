@@ -1,5 +1,5 @@
-"""The main screen's actions on what is under the conversation's cursor: copy it (y) or the command that resumes the
-session (Y), its raw JSON (r), its plan (p), the pager (o), the export of the session (x, X); the detail screen.
+"""The main screen's actions on what is under the conversation's cursor: copy it (y), its raw JSON (r), its plan
+(p), the pager (o), the export of the session (x, X); the detail screen.
 
 The bindings are the main screen's (their ids `app.*`); these are the actions they run, and their thread workers.
 """
@@ -98,16 +98,6 @@ class MessageActions(Screen[None]):
                 self.notify(f"Copied {what} ({len(text):,} characters)", timeout=2, markup=False)
 
         self._with_cursor_text(copy)
-
-    def action_copy_resume(self) -> None:
-        from claude_tui.ui import actions
-
-        session = self.conversation.session
-        if session is None:
-            return
-        command = actions.resume_command(session)
-        self.app.copy_to_clipboard(command)
-        self.notify(f"Copied: {command}", timeout=3, markup=False)
 
     def action_raw(self) -> None:
         entry = self._cursor_entry()
