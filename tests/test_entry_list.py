@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from claude_tui.core.files import read_session
+from claude_tui.core.loader import read_session
 from claude_tui.ui.widgets.conversation import entry_list
 from claude_tui.ui.widgets.conversation.entry_list import EntryList
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from claude_tui.core.library import Project, SessionInfo
-    from claude_tui.core.search import Hit as SearchHit
+    from claude_tui.core.search import SearchHit
     from claude_tui.ui.state import AppState
     from claude_tui.ui.widgets.conversation import ConversationView
 

@@ -16,7 +16,7 @@ from textual.message import Message as TextualMessage
 from claude_tui.ui.messages import LibraryLoaded, LibraryProgress
 
 if TYPE_CHECKING:
-    from claude_tui.core.index import UpdateResult
+    from claude_tui.core.index.jobs import UpdateResult
     from claude_tui.core.library import Library, Progress
     from claude_tui.ui.prefetch import Prefetch
 

@@ -7,8 +7,8 @@ from typing import Any
 from rich.style import Style
 from rich.text import Text
 
+from claude_tui.core.content import as_text
 from claude_tui.core.sanitize import folded, visible_controls, visible_controls_but_sgr
-from claude_tui.core.session import as_text
 
 
 def one_line(text: Any, limit: int = 300) -> str:

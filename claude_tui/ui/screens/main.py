@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # and what the first screen does not show is imported when it
     from textual.binding import ActiveBinding
 
     from claude_tui.core.library import Project, SessionInfo
-    from claude_tui.core.search import Hit as SearchHit
+    from claude_tui.core.search import SearchHit
     from claude_tui.ui.prefetch import Prefetch
     from claude_tui.ui.widgets.findbar import FindBar
 

@@ -17,9 +17,9 @@ from textual import work
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
+from claude_tui.core.humanize import damage
 from claude_tui.core.model import QUIET_KINDS
 from claude_tui.core.session import Session, Update
-from claude_tui.core.stats import damage
 from claude_tui.core.tail import SessionTail
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.text import one_line
