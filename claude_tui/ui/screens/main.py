@@ -61,7 +61,8 @@ def _resume_gc() -> None:
 class MainScreen(MessageActions):
     """Project tree and session list on the left, the conversation on the right."""
 
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (WIDE_FROM, "-wide")]
+    #: no ClassVar: Textual declares it `ClassVar[...] | None`, which type checkers read as an instance variable
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_FROM, "-wide")]  # noqa: RUF012
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("z", "zoom", "Zoom", id="app.zoom"),
@@ -105,7 +106,8 @@ class MainScreen(MessageActions):
         self._noticed: set[str] = set()  #: the library's notices already toasted (the index keeps them all)
         self._wide_zoom = session is not None  #: zoomed when last wide (narrow, the zoom shows the conversation)
         self.live = Live(self, self)
-        self.AUTO_FOCUS = "#conversation" if session is not None else "#sessions"
+        #: Textual reads AUTO_FOCUS from the screen on each resume; this one's depends on what it opened
+        self.AUTO_FOCUS = "#conversation" if session is not None else "#sessions"  # type: ignore[misc]
 
     def widgets(self) -> ComposeResult:
         """The browser's widgets, which the app composes into this screen (see ClaudeTUI.compose)."""

@@ -200,7 +200,8 @@ class SearchScreen(Screen[None]):
         Binding("ctrl+l", "clear", "Clear", id="search.clear"),
     ]
 
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (NARROW_FILTERS, "-wide")]
+    #: no ClassVar: Textual declares it `ClassVar[...] | None`, which type checkers read as an instance variable
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_FILTERS, "-wide")]  # noqa: RUF012
 
     DEFAULT_CSS = """
     SearchScreen {
