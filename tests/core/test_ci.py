@@ -15,7 +15,8 @@ COMMAND = "pip install -e '.[test]' && pytest"
 def test_ci_runs_the_readme_s_test_command_with_no_test_skipped() -> None:
     script = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert f"\n{COMMAND}\n" in (ROOT / "README.md").read_text(encoding="utf-8")
-    assert script[-1] == COMMAND and "export CLAUDE_TUI_CI=1" in script[: script.index(COMMAND)]
+    assert COMMAND in script and "export CLAUDE_TUI_CI=1" in script[: script.index(COMMAND)]
+    assert script[-1] == "ruff check . && ruff format --check . && mypy"  # and then the house stays clean
 
 
 def _pytest(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
