@@ -114,6 +114,6 @@ async def test_the_find_bar_finds_it_in_the_opened_session(tmp_path: Path, case:
     async with app.run_test(size=(120, 40)) as pilot:
         view = await loaded(pilot, app)
         bar = await find(pilot, app, word)
-        assert bar._status_text() == "1 match"
+        assert bar.status_text == "1 match"
         if case == "a tool input that is a string":  # the call's row says it
             assert "Grep    just a string zebra" in "".join(s.text for s in view.render_lines(view.region))

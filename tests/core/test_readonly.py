@@ -205,6 +205,6 @@ async def test_the_app_browsing_and_following_never_touches_the_history(
         await settled(pilot, lambda: not view.reading)
         assert view.session is not None and view.session.records > 50
         # following: the watcher up, the read it asks for then done, the index brought up to date
-        await settled(pilot, lambda: watching and not view.reading and app.main._up_to_date)
+        await settled(pilot, lambda: watching and not view.reading and app.main.up_to_date)
         await drained(pilot)
     assert snapshot(history.parent) == before

@@ -133,7 +133,7 @@ def _search(query: str, *keys: str) -> Callable[[Any, ClaudeTUI], Awaitable[None
     async def step(pilot: Any, app: ClaudeTUI) -> None:
         await pilot.press("ctrl+k", *query)
         screen = app.screen
-        await settled(pilot, lambda: screen.hits and screen._shown == screen._token and screen._timer is None)
+        await settled(pilot, lambda: screen.hits and not screen.searching and not screen.pending)
         if keys:
             from claude_tui.ui.screens.search import HitList
 
@@ -144,7 +144,7 @@ def _search(query: str, *keys: str) -> Callable[[Any, ClaudeTUI], Awaitable[None
 
             def shown() -> bool:
                 opened = view.session is not None and Path(view.session.path) == hit.path
-                return opened and app.screen is app.main and app.main._hit is None and not view.reading
+                return opened and app.screen is app.main and not app.main.hit_pending and not view.reading
 
             await settled(pilot, shown)
 

@@ -298,7 +298,7 @@ async def test_the_index_s_last_load_is_shown_in_order_whatever_has_the_focus(
         await pilot.press("down")  # the user chooses a session: the last load does not open the newest instead
         app.main.action_focus_pane(pane)
         staged.go.set()
-        await settled(pilot, lambda: app.main._up_to_date)
+        await settled(pilot, lambda: app.main.up_to_date)
         assert app.main.query_one(f"#{pane}").has_focus
         assert [p.path for p in tree.projects] == [p.path for p in final]
         newest_first = sorted(weather.sessions, key=lambda s: s.last_activity, reverse=True)

@@ -99,7 +99,7 @@ async def test_every_cursor_row_is_readable_with_16_colours(roots: list[Path], t
         await pilot.press("ctrl+k", *"token")
         screen = app.screen
         assert isinstance(screen, SearchScreen)
-        await settled(pilot, lambda: screen._shown == screen._token and screen._timer is None and screen.hits)
+        await settled(pilot, lambda: not screen.searching and not screen.pending and screen.hits)
         hits = screen.query_one(HitList)
         for focused in (False, True):  # the cursor blurred (the query has the focus), then focused
             if focused:

@@ -22,6 +22,7 @@ from claude_tui.core.model import PREVIEW_CHARS, QUIET_KINDS, Kind
 from claude_tui.core.resume import DEFAULT_COMMAND, copy_line, of_session
 from claude_tui.core.tail import SessionTail
 from claude_tui.ui.config import Config, load_config
+from claude_tui.ui.palette import Palette
 from claude_tui.ui.screens.detail import DetailBody, DetailScreen
 from claude_tui.ui.screens.export_prompt import ExportPrompt
 from claude_tui.ui.widgets.conversation import ConversationView
@@ -70,7 +71,7 @@ async def test_tool_calls_expand_to_their_diff_and_collapse() -> None:
         assert entry.height == 1 + entry.pad
         await pilot.press("space")
         assert entry.height > 5
-        strips = view._strips(entry, view._width)
+        strips = view.drawn(entry)
         assert any(" + " in strip.text for strip in strips)
         await pilot.press("h")
         assert entry.height == 1 + entry.pad
@@ -139,13 +140,12 @@ async def test_dim_text_on_the_cursor_row_takes_the_text_colour(theme: str) -> N
         lifted = 0
         for index, entry in enumerate(view.entries):
             view.select(index, top=True)
-            palette = view._palette
-            assert palette is not None
+            palette = Palette.of(app)
             grey = {palette.dim.color, palette.faint.color}
             y = view.rows.starts[index] + entry.pad - round(view.scroll_offset.y)
             shown = {s.style.color for s in view.render_line(y) if s.text.strip() and s.style is not None}
             assert not shown & grey, (index, view.render_line(y).text)
-            lifted += bool({s.style.color for s in view._strips(entry, view._width)[entry.pad] if s.style} & grey)
+            lifted += bool({s.style.color for s in view.drawn(entry)[entry.pad] if s.style} & grey)
         assert lifted > 5  # rows with dim or faint text, off the cursor
 
 
@@ -194,10 +194,9 @@ async def test_a_warning_stands_out_and_is_not_hidden_with_the_dim_rows(tmp_path
         view = await loaded(pilot, app)
         for hidden in (False, True):
             index = index_of(view, lambda e: "limit reached" in (e.message.text or ""))
-            [line] = view._strips(view.entries[index], view._width)
+            [line] = view.drawn(view.entries[index])
             assert "⚠ Claude Opus 4 limit reached, now using Sonnet 4" in line.text
-            palette = view._palette
-            assert palette is not None
+            palette = Palette.of(app)
             assert {s.style.color for s in line if "limit" in s.text and s.style} == {palette.warning.color}
             assert any("turn took" in e.message.text for e in view.entries) is not hidden
             await pilot.press("full_stop")
@@ -216,7 +215,7 @@ async def test_a_recap_is_shown_whole_as_claudes_and_is_not_hidden_with_the_dim_
         view = await loaded(pilot, app)
         for hidden in (False, True):
             entry = view.entries[index_of(view, lambda e: e.message.kind is Kind.RECAP)]
-            drawn = [strip.text for strip in view._strips(entry, view._width)]
+            drawn = [strip.text for strip in view.drawn(entry)]
             assert drawn[1].strip().startswith("↻ Recap · while you were away")
             assert " ".join(line.strip(" │") for line in drawn[2:]).split() == recap.split()
             assert any("turn took" in e.message.text for e in view.entries) is not hidden
@@ -244,10 +243,10 @@ async def test_enter_opens_the_detail_view_raw_json_and_plan() -> None:
         view = await loaded(pilot, app)
         await pilot.press("enter")
         assert isinstance(app.screen, DetailScreen)
-        await settled(pilot, lambda: app.screen._text)
+        await settled(pilot, lambda: app.screen.text)
         await pilot.press("r")
         assert app.screen.subject.mode == "raw"
-        await settled(pilot, lambda: '"uuid"' in app.screen._text)
+        await settled(pilot, lambda: '"uuid"' in app.screen.text)
         await pilot.press("escape")
         assert app.screen.query_one(ConversationView) is view
         index = index_of(view, lambda e: e.message.slug is not None)
@@ -255,7 +254,7 @@ async def test_enter_opens_the_detail_view_raw_json_and_plan() -> None:
         await pilot.press("p")
         assert isinstance(app.screen, DetailScreen) and app.screen.subject.mode == "plan"
         assert "gentle-rolling-otter" in str(app.screen.subject.plan_path)
-        await settled(pilot, lambda: app.screen._text.strip())
+        await settled(pilot, lambda: app.screen.text.strip())
 
 
 @pytest.mark.parametrize("planned", [True, False])
@@ -291,7 +290,7 @@ async def test_the_detail_view_fits_a_call_s_headline_to_the_screen(tmp_path: Pa
         view = await loaded(pilot, app)
         view.select(index_of(view, lambda e: e.call is not None))
         await pilot.press("enter")
-        await settled(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen._text)
+        await settled(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen.text)
         body = app.screen.query_one(DetailBody)
         await settled(pilot, lambda: error in body.plain_line(0).text)
 
@@ -309,8 +308,8 @@ async def test_tool_detail_reads_the_whole_output_back(tmp_path: Path) -> None:
         view.select(index_of(view, lambda e: e.call is not None))
         await pilot.press("enter")
         assert isinstance(app.screen, DetailScreen)
-        await settled(pilot, lambda: app.screen._text)
-        assert app.screen._text.endswith("59999")  # the whole output, for copy and $PAGER
+        await settled(pilot, lambda: app.screen.text)
+        assert app.screen.text.endswith("59999")  # the whole output, for copy and $PAGER
         for _ in range(12):
             app.screen.action_scroll(1)  # as keys that come in one read of the terminal: no refresh between them
         await pilot.pause()
@@ -337,7 +336,7 @@ async def test_a_call_that_never_got_a_result_says_so_expanded_and_opened(tmp_pa
         index = index_of(view, lambda e: e.call is not None)
         view.select(index)
         await pilot.press("space")
-        shown = "\n".join(strip.text for strip in view._strips(view.entries[index], view._width))
+        shown = "\n".join(strip.text for strip in view.drawn(view.entries[index]))
         assert "no result" in shown and "running" not in shown
         await pilot.press("enter")
         shown = await detail_text()
@@ -361,8 +360,8 @@ async def test_a_calls_raw_json_is_its_own_record_and_its_result(tmp_path: Path,
         view = await loaded(pilot, app)
         view.select(index_of(view, lambda e: e.call is not None))
         await pilot.press(*keys)
-        await settled(pilot, lambda: isinstance(app.screen, DetailScreen) and '"uuid"' in app.screen._text)
-        raw = app.screen._text
+        await settled(pilot, lambda: isinstance(app.screen, DetailScreen) and '"uuid"' in app.screen.text)
+        raw = app.screen.text
         assert '"tool_use"' in raw and '"all good"' in raw and "let me run it" not in raw
         facts = str(app.screen.query_one("#detail-facts", Static).render())
         assert "lines 3 and 4" in facts and "id t1" in facts
@@ -436,7 +435,7 @@ async def test_appended_records_stream_in_and_follow(tmp_path: Path) -> None:
         view.read_more()
         await loaded(pilot, app)
         assert running.call.status == "ok"
-        assert "✓ Bash" in view._strips(running, view._width)[running.pad].text
+        assert "✓ Bash" in view.drawn(running)[running.pad].text
 
 
 async def test_reveal_opens_what_hides_a_message() -> None:
@@ -562,10 +561,10 @@ async def test_huge_output_and_image_never_block(tmp_path: Path) -> None:
         call = view.entries[index].call
         assert call is not None and call.result is not None and len(call.result.text) <= PREVIEW_CHARS  # never 30 MB
         await pilot.press("space")
-        strips = view._strips(view.entries[index], view._width)
+        strips = view.drawn(view.entries[index])
         assert "30.1 MB" in "\n".join(s.text for s in strips) and len(strips) < 100  # a preview, not 150,000 rows
         image_entry = next(e for e in view.entries if e.kind == "image")
-        assert "image/png · 2.1 MB" in view._strips(image_entry, view._width)[0].text
+        assert "image/png · 2.1 MB" in view.drawn(image_entry)[0].text
 
 
 async def test_j_on_a_tall_last_entry_reads_down_and_stays_at_its_end(tmp_path: Path) -> None:
@@ -630,10 +629,10 @@ async def test_prompts_are_shown_as_typed(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         prompt = view.entries[index_of(view, lambda e: e.kind == "text")]
-        drawn = [strip.text.rstrip() for strip in view._strips(prompt, view._width)]
+        drawn = [strip.text.rstrip() for strip in view.drawn(prompt)]
         assert [line.split("▎ ", 1)[1] for line in drawn] == PASTED.split("\n")
         answer = view.entries[index_of(view, lambda e: e.kind == "text" and e.message.kind is Kind.ASSISTANT)]
-        drawn = "\n".join(strip.text for strip in view._strips(answer, view._width))
+        drawn = "\n".join(strip.text for strip in view.drawn(answer))
         assert "# Heading" not in drawn and "• item" in drawn  # answers stay Markdown
 
 
@@ -773,7 +772,7 @@ async def test_an_api_error_gives_its_turn_no_model_and_no_context(tmp_path: Pat
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         headers = [e for e in view.entries if e.kind == "header" and e.message.kind is not Kind.PROMPT]
-        shown = [view._strips(e, view._width)[-1].text for e in headers]
+        shown = [view.drawn(e)[-1].text for e in headers]
         assert "opus-4.7" in shown[0] and "123 ctx · 143 out" in shown[0]
         assert "synthetic" not in shown[1] and "ctx" not in shown[1]
 
@@ -1047,7 +1046,7 @@ async def test_a_search_hit_in_an_api_error_lands_on_its_error_row(tmp_path: Pat
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         app.main.open_hit(hit)
-        await settled(pilot, lambda: not view.reading and app.main._hit is None)
+        await settled(pilot, lambda: not view.reading and not app.main.hit_pending)
         assert view.cursor is not None and view.cursor.kind == "row" and view.cursor.message.kind is Kind.API_ERROR
 
 
@@ -1063,7 +1062,7 @@ async def test_a_search_hit_opened_while_its_session_is_read_is_shown_once_read(
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         view = app.screen.query_one(ConversationView)
         app.main.open_hit(hit)
-        await settled(pilot, lambda: not view.reading and app.main._hit is None)
+        await settled(pilot, lambda: not view.reading and not app.main.hit_pending)
         await pilot.pause()
         assert view.cursor is not None and view.cursor.call is not None and "part199" in str(view.cursor.call.input)
         assert not [n.message for n in raised(app) if "branch" in n.message]
@@ -1094,7 +1093,7 @@ async def test_subagents_no_call_started_come_last_under_a_marker_that_opens(rea
         await pilot.press("h")
         assert not any(e.depth for e in view.entries)
         bar = await find(pilot, app, "search through your codebase")  # in the second, closed
-        assert len(bar._count.ordered) == 1
+        assert len(bar.matches) == 1
         await pilot.press("enter")
         cursor = view.cursor
         assert cursor is not None and cursor.depth == 1 and "search through your codebase" in cursor.message.plain_text

@@ -51,7 +51,7 @@ def screen_text(app: ClaudeTUI) -> str:
 
 def all_strips(view: ConversationView) -> Iterator[Strip]:
     for entry in view.entries:
-        yield from view._strips(entry, view._width)
+        yield from view.drawn(entry)
 
 
 def assert_inert(strips: list[Strip]) -> str:

@@ -42,7 +42,7 @@ async def test_keys_typed_right_after_ctrl_k_are_the_query(roots: list[Path], pa
         await handled(pilot, app)
         screen = app.screen
         assert isinstance(screen, SearchScreen)
-        await settled(pilot, lambda: screen._shown == screen._token)
+        await settled(pilot, lambda: not screen.searching)
         assert screen.query_one("#search-query", Input).value == "needle" and screen._asked[0] == "needle*"
         assert not app.main.query("#sessions-filter") or not app.main.query_one("#sessions-filter", Input).value
 
@@ -59,14 +59,14 @@ async def test_an_enter_typed_while_the_querys_search_is_under_way_opens_no_hit_
         await pilot.press("ctrl+k", *"toke")
         screen = app.screen
         assert isinstance(screen, SearchScreen)
-        await settled(pilot, lambda: screen.hits and screen._shown == screen._token)
+        await settled(pilot, lambda: screen.hits and not screen.searching)
         held, search = threading.Event(), app.state.library.search
         monkeypatch.setattr(app.state.library, "search", lambda *a, **kw: (held.wait(20), search(*a, **kw))[1])
         burst(app, "n", "enter")
         await handled(pilot, app)
-        assert app.screen is screen and screen._shown != screen._token  # the search of "token" is under way
+        assert app.screen is screen and screen.searching  # the search of "token" is under way
         held.set()
-        await settled(pilot, lambda: screen._shown == screen._token)
+        await settled(pilot, lambda: not screen.searching)
         assert app.screen is screen and screen.query_one("#search-query", Input).value == "token"
 
 

@@ -60,7 +60,7 @@ def append(path: Path, *records: dict[str, Any]) -> None:
 
 def pane(view: ConversationView) -> str:
     """Everything in the pane as plain text (small sessions only)."""
-    return "\n".join(s.text for e in view.entries for s in view._strips(e, view._width))
+    return "\n".join(s.text for e in view.entries for s in view.drawn(e))
 
 
 def status(app: ClaudeTUI) -> str:
@@ -149,12 +149,12 @@ async def test_the_find_count_follows_the_session_as_it_grows(tmp_path: Path) ->
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, app)
         bar = await find(pilot, app, "zebra")
-        assert bar._status_text() == "no matches"
+        assert bar.status_text == "no matches"
         for i in range(3):
             append(path, thread.prompt(f"zebra number {i}"))
-        await settled(pilot, lambda: bar._status_text() == "3 matches")
+        await settled(pilot, lambda: bar.status_text == "3 matches")
         await pilot.press("enter")
-        assert bar._status_text() == "match 1 of 3"
+        assert bar.status_text == "match 1 of 3"
 
 
 async def test_n_is_never_lost_while_the_session_is_written_fast(tmp_path: Path) -> None:
@@ -175,13 +175,13 @@ async def test_n_is_never_lost_while_the_session_is_written_fast(tmp_path: Path)
         await loaded(pilot, app)
         bar = await find(pilot, app, "commit")
         await pilot.press("enter")
-        assert bar._status_text() == "match 1 of 30"
+        assert bar.status_text == "match 1 of 30"
         writer = threading.Thread(target=write)
         writer.start()
         try:
             for n in range(2, 12):
                 await pilot.press("n")
-                await settled(pilot, lambda n=n: bar._status_text() == f"match {n} of 30")
+                await settled(pilot, lambda n=n: bar.status_text == f"match {n} of 30")
         finally:
             stop.set()
             writer.join()

@@ -11,6 +11,7 @@ from claude_tui.core.export import export_session
 from claude_tui.core.loader import read_session
 from claude_tui.core.model import Kind
 from claude_tui.ui.app import ClaudeTUI
+from claude_tui.ui.palette import Palette
 from claude_tui.ui.screens.detail import DetailBody, DetailScreen
 from claude_tui.ui.widgets.conversation import ConversationView
 from tests.core.test_hooks import attach, hook, progress
@@ -89,12 +90,11 @@ async def test_a_failed_hook_is_a_warning_row_that_dim_rows_hidden_keep() -> Non
         view = await loaded(pilot, app)
         for _ in ("shown", "with the dim rows hidden"):
             row = view.entries[index_of(view, lambda e: e.message.kind is Kind.WARNING)]
-            [line] = view._strips(row, view._width)
+            [line] = view.drawn(row)
             assert (
                 "⚠ Stop hook failed (exit 127): Failed with non-blocking status code: /bin/sh: notify-send" in line.text
             )
-            palette = view._palette
-            assert palette is not None
+            palette = Palette.of(app)
             assert {s.style.color for s in line if "failed" in s.text and s.style} == {palette.warning.color}
             await pilot.press("full_stop")
         await pilot.press("full_stop")

@@ -30,7 +30,7 @@ async def test_every_real_session_opens_with_every_row_expanded(real_projects: P
                 if entry.expandable:
                     view.set_expanded(entry, True)
                     expanded += 1
-                assert view._strips(entry, view._width), (path, index)
+                assert view.drawn(entry), (path, index)
                 index += 1
             await pilot.press("G")
             await pilot.pause()

@@ -12,12 +12,14 @@ from typing import Any
 import orjson
 import pytest
 from textual import events
+from textual.strip import Strip
 from textual.widgets import Input, Select, Static
 from textual.widgets._toast import Toast
 
 from claude_tui.core.model import Kind
 from claude_tui.core.search import MARK_END, MARK_START, SearchHit, parse_query
 from claude_tui.ui.app import ClaudeTUI
+from claude_tui.ui.highlight import match_styles
 from claude_tui.ui.screens.detail import DetailBody, DetailScreen
 from claude_tui.ui.screens.main import MainScreen
 from claude_tui.ui.screens.search import HitList, SearchScreen, as_typed, words_of
@@ -50,12 +52,11 @@ def toasts_shown(app: ClaudeTUI) -> list[Toast]:
     return list(app.screen.query(Toast))
 
 
-def line_of(view: ConversationView, bar: FindBar) -> Any:
-    """The drawn line (a Strip, as on screen) that holds the current match."""
-    assert bar._mark is not None
-    entry, row, _ = bar._mark
-    index = view.entries.index(entry)
-    return view.render_line(view.rows.starts[index] + row - round(view.scroll_offset.y))
+def line_of(view: ConversationView) -> Strip | None:
+    """The line on screen that holds the current match (drawn on its background), if one does."""
+    _, current = match_styles(view.app)
+    lines = (view.render_line(y) for y in range(view.size.height))
+    return next((line for line in lines if any(s.style and s.style.bgcolor == current.bgcolor for s in line)), None)
 
 
 async def test_matches_highlight_as_you_type_and_are_counted() -> None:
@@ -64,14 +65,14 @@ async def test_matches_highlight_as_you_type_and_are_counted() -> None:
         view = await loaded(pilot, app)
         bar = await find(pilot, app, "full-text")
         assert bar.active and bar.input.has_focus
-        assert bar._status_text() == "5 matches"
-        other, _ = bar._styles
+        assert bar.status_text == "5 matches"
+        other, _ = match_styles(app)
         lines = [view.render_line(y) for y in range(view.size.height)]
         marked = [s for line in lines for s in line if s.style is not None and s.style.bgcolor == other.bgcolor]
         assert marked and {s.text for s in marked} == {"full-text"}  # on screen, highlighted, before Enter
         await pilot.press("backspace", *"T")
         await settled(pilot, lambda: bar.done)
-        assert bar._status_text() == "no matches"  # a capital: case counts
+        assert bar.status_text == "no matches"  # a capital: case counts
 
 
 async def test_enter_opens_the_collapsed_tool_output_that_holds_the_match() -> None:
@@ -83,10 +84,10 @@ async def test_enter_opens_the_collapsed_tool_output_that_holds_the_match() -> N
         assert bash.key not in view.expanded
         await pilot.press("enter")
         assert view.has_focus and view.cursor is bash and bash.key in view.expanded
-        assert bar._status_text() == "match 1 of 1"
-        line = line_of(view, bar)
-        assert "4 passed in 0.52s" in line.text
-        _, current = bar._styles
+        assert bar.status_text == "match 1 of 1"
+        line = line_of(view)
+        assert line is not None and "4 passed in 0.52s" in line.text
+        _, current = match_styles(app)
         assert any(s.text == "4 passed" and s.style.bgcolor == current.bgcolor for s in line)
 
 
@@ -95,12 +96,13 @@ async def test_a_match_inside_a_subagent_opens_its_task() -> None:
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         task = next(e for e in view.entries if e.call is not None and e.call.name == "Task")
-        bar = await find(pilot, app, "deps.py")
+        await find(pilot, app, "deps.py")
         await pilot.press("enter")
         entry = view.cursor
         assert entry is not None and entry.depth == 1 and entry.call is not None and entry.call.name == "Glob"
         assert task.call in view.expanded and entry.key in view.expanded
-        assert "notes_api/deps.py" in line_of(view, bar).text
+        line = line_of(view)
+        assert line is not None and "notes_api/deps.py" in line.text
 
 
 async def test_n_and_N_go_through_the_matches_and_wrap() -> None:
@@ -109,17 +111,17 @@ async def test_n_and_N_go_through_the_matches_and_wrap() -> None:
         view = await loaded(pilot, app)
         bar = await find(pilot, app, "updated_at")
         await pilot.press("enter")
-        assert bar._status_text() == "match 1 of 17"
+        assert bar.status_text == "match 1 of 17"
         await pilot.press("n", "n")
-        assert bar._status_text() == "match 3 of 17"
+        assert bar.status_text == "match 3 of 17"
         await pilot.press("N")
-        assert bar._status_text() == "match 2 of 17"
+        assert bar.status_text == "match 2 of 17"
         await pilot.press("N", "N")
-        assert bar._status_text() == "match 17 of 17"  # wrapped around
+        assert bar.status_text == "match 17 of 17"  # wrapped around
         await pilot.press("G", "n")  # from the cursor (the end), not from the last match: wraps to the top
-        assert bar._status_text() == "match 1 of 17"
+        assert bar.status_text == "match 1 of 17"
         await pilot.press("G", "N")
-        assert bar._status_text() == "match 17 of 17"
+        assert bar.status_text == "match 17 of 17"
         await pilot.press("escape")
         assert not bar.active and view.marker is None and view.has_focus
         await pilot.press("n")  # the last search again, with its highlights
@@ -133,13 +135,13 @@ async def test_n_after_G_wraps_to_the_first_match_even_when_it_was_the_last_one_
         await loaded(pilot, app)
         bar = await find(pilot, app, "updated_at")
         await pilot.press("enter")
-        assert bar._status_text() == "match 1 of 17"
+        assert bar.status_text == "match 1 of 17"
         await pilot.press("G", "n")  # none after the cursor: wraps to the first
-        assert bar._status_text() == "match 1 of 17"
+        assert bar.status_text == "match 1 of 17"
         await pilot.press("g", "n")  # the first after the cursor
-        assert bar._status_text() == "match 1 of 17"
+        assert bar.status_text == "match 1 of 17"
         await pilot.press("N", "g", "N")  # the same going up: from the last match visited, g then N wraps to it
-        assert bar._status_text() == "match 17 of 17"
+        assert bar.status_text == "match 17 of 17"
 
 
 async def test_n_and_N_go_by_the_row_under_the_cursor_not_its_whole_message(tmp_path: Path) -> None:
@@ -159,7 +161,7 @@ async def test_n_and_N_go_by_the_row_under_the_cursor_not_its_whole_message(tmp_
         for key, expected in (("N", "match 1 of 2"), ("n", "match 2 of 2")):
             view.select(bash)
             await pilot.press(key)
-            assert bar._status_text() == expected
+            assert bar.status_text == expected
 
 
 async def test_a_match_in_a_subagent_no_call_started_is_numbered_where_the_pane_draws_it(tmp_path: Path) -> None:
@@ -184,7 +186,7 @@ async def test_a_match_in_a_subagent_no_call_started_is_numbered_where_the_pane_
         for key in ("enter", "n", "n", "n"):
             await pilot.press(key)
             assert view.cursor is not None
-            seen.append((view.cursor.message.plain_text.split(" WORD")[0], bar._status_text()))
+            seen.append((view.cursor.message.plain_text.split(" WORD")[0], bar.status_text))
         assert seen == [
             ("prompt 6", "match 2 of 4"),
             ("prompt 10", "match 3 of 4"),
@@ -203,7 +205,7 @@ async def test_every_match_in_one_long_output_is_counted(tmp_path: Path) -> None
     async with app.run_test(size=(100, 30)) as pilot:
         await loaded(pilot, app)
         bar = await find(pilot, app, "passed")
-        assert bar._status_text() == "3,000 matches"
+        assert bar.status_text == "3,000 matches"
 
 
 def repeated(tmp_path: Path, messages: int, words: int) -> Path:
@@ -221,15 +223,15 @@ async def test_N_from_the_first_of_more_matches_than_are_held_goes_to_the_last(t
         view = await loaded(pilot, app)
         view.select(0)
         bar = await find(pilot, app, "ab")
-        assert bar._status_text() == "50,000+ matches" and len(bar._count.ordered) == findbar.MAX_HITS
+        assert bar.status_text == "50,000+ matches" and len(bar.matches) == findbar.MAX_HITS
         await pilot.press("enter")
-        assert bar._status_text() == "match 1 of 50,000+"
+        assert bar.status_text == "match 1 of 50,000+"
         await pilot.press("N")
-        current = bar._current
+        current = bar.current
         assert current is not None and current.hit.message is view.messages[-1]
         assert current.hit.start == current.hit.part.text.rindex("ab")
         await pilot.press("n")
-        assert bar._status_text() == "match 1 of 50,000+"
+        assert bar.status_text == "match 1 of 50,000+"
 
 
 async def test_n_and_N_visit_every_match_of_more_than_are_held(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -240,7 +242,7 @@ async def test_n_and_N_visit_every_match_of_more_than_are_held(tmp_path: Path, m
         view = await loaded(pilot, app)
         view.select(index_of(view, lambda e: e.message is view.messages[1]))
         bar = await find(pilot, app, "ab")
-        assert bar._status_text() == "8+ matches"
+        assert bar.status_text == "8+ matches"
         await pilot.press("escape")
         every = [(m.index, start) for m in view.messages for start in (8, 11)]
         for key, order in (("n", every[2:] + every[:2]), ("N", every[0::-1] + every[:0:-1])):
@@ -248,8 +250,8 @@ async def test_n_and_N_visit_every_match_of_more_than_are_held(tmp_path: Path, m
             for _ in every:
                 await pilot.press(key)
                 await settled(pilot, lambda: bar._pending is None and bar._fresh is None)
-                assert bar._current is not None and len(bar._count.ordered) <= 8
-                seen.append((bar._current.hit.message.index, bar._current.hit.start))
+                assert bar.current is not None and len(bar.matches) <= 8
+                seen.append((bar.current.hit.message.index, bar.current.hit.start))
             assert seen == order
 
 
@@ -264,14 +266,14 @@ async def test_n_and_N_from_a_cursor_moved_away_from_a_capped_count_go_next_to_i
         view = await loaded(pilot, app)
         view.select(index_of(view, lambda e: e.message is view.messages[5]))
         bar = await find(pilot, app, "ab")
-        assert bar._status_text() == "8+ matches"
+        assert bar.status_text == "8+ matches"
         await pilot.press("escape")
         for where, key, expected in ((0, "n", (0, 8)), (-1, "N", (8, 11))):
             view.select(index_of(view, lambda e, where=where: e.message is view.messages[where]))
             await pilot.press(key)
             await settled(pilot, lambda: bar._pending is None and bar._fresh is None)
-            assert bar._current is not None
-            assert (bar._current.hit.message.index, bar._current.hit.start) == expected
+            assert bar.current is not None
+            assert (bar.current.hit.message.index, bar.current.hit.start) == expected
 
 
 async def test_n_goes_on_through_matches_past_what_the_pane_shows(tmp_path: Path) -> None:
@@ -285,14 +287,14 @@ async def test_n_goes_on_through_matches_past_what_the_pane_shows(tmp_path: Path
         await loaded(pilot, app)
         bar = await find(pilot, app, "passed")
         await pilot.press("enter")
-        seen = [bar._status_text()]
+        seen = [bar.status_text]
         for _ in range(40):
             await pilot.press("n")
-            seen.append(bar._status_text())
+            seen.append(bar.status_text)
         assert [s.split(" · ")[0] for s in seen] == [f"match {i} of 200" for i in range(1, 42)]
         assert seen[-1].endswith(" · past the pane: ⏎ opens it")  # the pane shows the output's head
         await pilot.press("enter")  # the detail view lands on that match, highlighted
-        await settled(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen._text)
+        await settled(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen.text)
         body = app.screen.query_one(DetailBody)
         await settled(pilot, lambda: body.current[0] >= 0)
         line, cell = body.current
@@ -313,9 +315,9 @@ async def test_a_match_past_what_the_detail_view_shows_is_said_to_be_in_the_page
         await loaded(pilot, app)
         bar = await find(pilot, app, "NEEDLEATEND")
         await pilot.press("enter")
-        assert bar._status_text() == "match 1 of 1 · past the pane: ⏎ opens it"
+        assert bar.status_text == "match 1 of 1 · past the pane: ⏎ opens it"
         await pilot.press("enter")
-        await settled(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen._text)
+        await settled(pilot, lambda: isinstance(app.screen, DetailScreen) and app.screen.text)
         await settled(pilot, lambda: raised(app))
         said = [n.message for n in raised(app)]
         assert said == ["The match is past the first 50,000 characters shown here: o opens it all in $PAGER"]
@@ -352,9 +354,9 @@ async def test_an_enter_typed_with_the_query_jumps_to_its_first_match() -> None:
         for key in "/passed\r":
             name = {"/": "slash", "\r": "enter"}.get(key, key)
             app.post_message(events.Key(name, None if key == "\r" else key))
-        await settled(pilot, lambda: bar._current is not None)
+        await settled(pilot, lambda: bar.current is not None)
         assert bar.active and bar.input.value == "passed" and view.cursor_index != cursor
-        assert bar._status_text().startswith("match 1 of ")
+        assert bar.status_text.startswith("match 1 of ")
 
 
 async def test_keys_typed_after_slash_before_the_find_bar_is_there_land_in_it() -> None:
@@ -377,12 +379,12 @@ async def test_regex_toggle_and_a_bad_pattern() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, app)
         bar = await find(pilot, app, "updated_?at|passed")
-        assert bar._status_text() == "no matches"
+        assert bar.status_text == "no matches"
         await pilot.press("ctrl+r")
         await settled(pilot, lambda: bar.done)
-        assert bar.regex and bar._status_text() == "18 matches"
+        assert bar.regex and bar.status_text == "18 matches"
         await pilot.press("(")
-        assert bar._status_text() == "bad regex: missing )"  # short: the box keeps its room
+        assert bar.status_text == "bad regex: missing )"  # short: the box keeps its room
         assert bar.input.size.width > SIZE[0] // 2
         await pilot.press("enter")  # says why; nothing breaks
         assert bar.input.has_focus
@@ -396,7 +398,7 @@ async def test_a_notice_while_finding_leaves_the_find_bar_in_view() -> None:
         await loaded(pilot, app)
         bar = await find(pilot, app, "zqxqz")
         await pilot.press("enter")
-        assert bar._status_text() == "no matches"  # said in the bar, not over it
+        assert bar.status_text == "no matches"  # said in the bar, not over it
         app.notify("a notice")
         await settled(pilot, lambda: (toasts := toasts_shown(app)) and all(t.region for t in toasts))
         assert all(t.region.bottom <= bar.region.y for t in toasts_shown(app))
@@ -443,12 +445,12 @@ async def test_a_search_is_cancelled_by_the_next_key(big_session: Path, monkeypa
         bar = app.screen.query_one(FindBar)
         await pilot.press(*"needle")
         await settled(pilot, lambda: bar.done and bar.input.value == "needle")
-        assert bar._status_text() == "1 match"
+        assert bar.status_text == "1 match"
         assert ("needle", False) in ended  # the last search ran to the end
         assert any(cancelled for query, cancelled in ended if query != "needle")  # earlier ones were stopped
         await pilot.press("enter")
         assert view.cursor is not None and view.cursor.call is not None and view.cursor.call.id == "t299"
-        assert bar._mark is None  # past the lines the pane shows: the bar says so
+        assert line_of(view) is None and bar.status_text.endswith("past the pane: ⏎ opens it")  # the bar says so
 
 
 async def test_pane_filters() -> None:
@@ -519,7 +521,7 @@ async def search(pilot: Any, app: ClaudeTUI, query: str) -> SearchScreen:
     screen = app.screen
     assert isinstance(screen, SearchScreen)
     await pilot.press(*query)
-    await settled(pilot, lambda: screen._shown == screen._token and screen._timer is None and screen.hits)
+    await settled(pilot, lambda: not screen.searching and not screen.pending and screen.hits)
     return screen
 
 
@@ -605,7 +607,7 @@ async def test_the_results_of_a_search_a_newer_one_followed_are_dropped(
         query = screen.query_one("#search-query", Input)
         for words in ("notes", "deps"):
             query.value = words
-            await settled(pilot, lambda words=words: asked[-1:] == [f"{words}*"] and screen._timer is None)
+            await settled(pilot, lambda words=words: asked[-1:] == [f"{words}*"] and not screen.pending)
         go_on["notes*"].set()
         await settled(pilot, lambda: len(answered) == 1)
         assert not screen.hits and "messages" not in str(screen.query_one("#search-status", Static).render())
@@ -651,7 +653,7 @@ async def test_search_screen_opens_a_hit_inside_a_subagent_and_comes_back(roots:
         assert stamps == sorted(stamps, reverse=True)  # newest first
         await pilot.press("down", *["down"] * glob, "enter")
         assert isinstance(app.screen, MainScreen)
-        await settled(pilot, lambda: app.main._hit is None and view.session is not None and not view.reading)
+        await settled(pilot, lambda: not app.main.hit_pending and view.session is not None and not view.reading)
         entry = view.cursor
         assert entry is not None and entry.depth == 1 and entry.call is not None and entry.call.name == "Glob"
         assert entry.key in view.expanded and entry.message in view.highlighted and view.has_focus
@@ -659,7 +661,7 @@ async def test_search_screen_opens_a_hit_inside_a_subagent_and_comes_back(roots:
         bar = app.main.find_bar
         assert bar is not None and bar.active and bar.input.value == "deps"  # the words found in the session
         await settled(pilot, lambda: bar.done)
-        assert bar._landed is entry and bar._status_text().startswith("match ")  # on the match opened
+        assert bar._landed is entry and bar.status_text.startswith("match ")  # on the match opened
         await pilot.press("escape")  # the bar was the hit's: closed, and back to the results
         assert not bar.active
         assert app.screen is screen and screen.query_one("#search-query", Input).value == "deps"
@@ -673,14 +675,14 @@ async def test_a_hit_of_a_prefix_opens_the_find_bar_with_the_words_typed(roots: 
         screen = await search(pilot, app, "conf")
         hit = screen.hits[0]
         await pilot.press("down", "enter")
-        await settled(pilot, lambda: app.main._hit is None and view.session is not None and not view.reading)
+        await settled(pilot, lambda: not app.main.hit_pending and view.session is not None and not view.reading)
         bar = app.main.find_bar
         assert bar is not None and bar.active
         await settled(pilot, lambda: bar.done)
         assert bar.input.value == "conf" and not bar.regex  # as typed, not the pattern that finds what it found
         marked = re.findall(f"{MARK_START}(.*?){MARK_END}", hit.snippet)[0]
         assert bar.query_ is not None and bar.query_.spans(marked) == [(0, len(marked))]
-        assert bar._status_text().startswith("match ")
+        assert bar.status_text.startswith("match ")
         bar.input.value = "confi"  # typed over: the box's text is the query
         await settled(pilot, lambda: bar.done and bar._searched == ("confi", False))
         assert bar.query_ is not None and bar.query_.text == "confi"
@@ -693,16 +695,16 @@ async def test_the_find_bar_counts_its_query_in_the_next_session_shown(roots: li
         view.focus()
         bar = await find(pilot, app, "the")
         first = view.session
-        counted = bar._status_text()
+        counted = bar.status_text
         other = next(
             s for p in app.state.projects for s in p.sessions if first is not None and str(s.path) != first.path
         )
         app.main.open_session(other)
         await settled(pilot, lambda: view.session is not first and not view.reading and bar.done)
         assert bar.active and bar._count.session is view.session
-        assert bar._status_text() != counted
-        found = len(bar._count.ordered)
-        assert bar._status_text() == (f"{found} matches" if found else "no matches")
+        assert bar.status_text != counted
+        found = len(bar.matches)
+        assert bar.status_text == (f"{found} matches" if found else "no matches")
 
 
 async def test_a_hit_in_a_tool_output_whose_call_line_is_damaged_opens_it(tmp_path: Path) -> None:
@@ -719,7 +721,7 @@ async def test_a_hit_in_a_tool_output_whose_call_line_is_damaged_opens_it(tmp_pa
         view = await browser_ready(pilot, app)
         await search(pilot, app, "ORPHANRESULT")
         await pilot.press("down", "enter")
-        await settled(pilot, lambda: app.main._hit is None and not view.reading)
+        await settled(pilot, lambda: not app.main.hit_pending and not view.reading)
         entry = view.cursor
         assert entry is not None and entry.call is not None and entry.call.lost and entry.key in view.expanded
         shown = "\n".join(view.render_line(y).text for y in range(view.size.height))
@@ -752,7 +754,7 @@ async def test_a_hit_on_another_branch_switches_to_the_branch_that_holds_it(tmp_
         outer, inner = view.session.forks
         await search(pilot, app, "HIDDENNEEDLE")
         await pilot.press("down", "enter")
-        await settled(pilot, lambda: app.main._hit is None and not view.reading)
+        await settled(pilot, lambda: not app.main.hit_pending and not view.reading)
         entry = view.cursor
         assert entry is not None and "HIDDENNEEDLE" in entry.message.plain_text
         assert view.session.branch_of(outer) == 0 and view.session.branch_of(inner) == 0
@@ -767,24 +769,24 @@ async def test_find_says_what_other_branches_hold_and_n_goes_on_to_them(tmp_path
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
         bar = await find(pilot, app, "HIDDENNEEDLE")
-        assert bar._status_text() == "no matches here · 1 on other branches: ⏎ goes there"
+        assert bar.status_text == "no matches here · 1 on other branches: ⏎ goes there"
         await pilot.press("enter")
-        await settled(pilot, lambda: bar.done and bar._fresh is None)
+        await settled(pilot, lambda: not bar.counting)
         assert view.cursor is not None and "HIDDENNEEDLE" in view.cursor.message.plain_text
-        assert bar._status_text() == "on another branch: match 1 of 1"  # the order n goes round stands
+        assert bar.status_text == "on another branch: match 1 of 1"  # the order n goes round stands
         await pilot.press("escape")
         bar = await find(pilot, app, "way taken")
-        assert bar._status_text() == "1 match · 1 on other branches"
+        assert bar.status_text == "1 match · 1 on other branches"
         view.select(0)
         await pilot.press("enter")
         assert (
             "first way taken" in view.cursor.message.plain_text
-            and bar._status_text() == "match 1 of 1 · 1 on other branches"
+            and bar.status_text == "match 1 of 1 · 1 on other branches"
         )
         await pilot.press("n")  # past the last match here: on to the other branch
-        await settled(pilot, lambda: bar.done and bar._fresh is None)
+        await settled(pilot, lambda: not bar.counting)
         assert "second way taken" in view.cursor.message.plain_text
-        assert bar._status_text() == "on another branch: match 1 of 1"
+        assert bar.status_text == "on another branch: match 1 of 1"
         assert view.session is not None and not any("first way" in m.plain_text for m in view.messages)
 
 
@@ -812,17 +814,17 @@ async def test_n_and_N_go_round_every_match_above_a_fork_and_on_each_branch(tmp_
             seen = []
             for _ in order:
                 await pilot.press(key)
-                await settled(pilot, lambda: bar.done and bar._fresh is None)
+                await settled(pilot, lambda: not bar.counting)
                 assert view.cursor is not None
                 seen.append(view.cursor.message.plain_text.split()[0])
             assert seen == order
         await pilot.press("N")  # to the other branch, which the pane switches to
-        assert bar._status_text() == "on another branch: match 1 of 1"
+        assert bar.status_text == "on another branch: match 1 of 1"
         view.select(index_of(view, lambda e: e.message.plain_text == "the first way"))
         await pilot.press("n")  # from the cursor: counted again in the pane as it is now
-        await settled(pilot, lambda: bar.done and bar._fresh is None)
+        await settled(pilot, lambda: not bar.counting)
         assert view.cursor is not None and view.cursor.message.plain_text == "first WORD taken"
-        assert bar._status_text() == "match 3 of 3 · 1 on other branches"
+        assert bar.status_text == "match 3 of 3 · 1 on other branches"
 
 
 async def test_search_screen_opens_a_compaction_summary(roots: list[Path]) -> None:
@@ -833,7 +835,7 @@ async def test_search_screen_opens_a_compaction_summary(roots: list[Path]) -> No
         assert {h.kind for h in screen.hits} == {"summary"}
         assert "compaction summary" in screen.query_one(HitList).render_line(0).text
         await pilot.press("down", "enter")
-        await settled(pilot, lambda: app.main._hit is None and view.session is not None and not view.reading)
+        await settled(pilot, lambda: not app.main.hit_pending and view.session is not None and not view.reading)
         entry = view.cursor
         assert entry is not None and entry.message.kind is Kind.COMPACT_SUMMARY
         assert view.session.path == str(screen.hits[0].path)
@@ -847,13 +849,13 @@ async def test_search_screen_opens_what_a_command_printed_dim_rows_hidden_or_not
         assert [h.kind for h in screen.hits] == ["command_output"]
         assert "command output" in screen.query_one(HitList).render_line(0).text
         await pilot.press("down", "enter")
-        await settled(pilot, lambda: app.main._hit is None and view.session is not None and not view.reading)
+        await settled(pilot, lambda: not app.main.hit_pending and view.session is not None and not view.reading)
         entry = view.cursor
         assert entry is not None and entry.message.kind is Kind.COMMAND_OUTPUT
         assert entry.message.uuid == screen.hits[0].message_uuid
         view.hide_quiet = True  # the row hidden: opening the hit shows the dim rows again
         await pilot.press("ctrl+k", "enter")
-        await settled(pilot, lambda: app.main._hit is None)
+        await settled(pilot, lambda: not app.main.hit_pending)
         entry = view.cursor
         assert not view.hide_quiet and entry is not None and entry.message.kind is Kind.COMMAND_OUTPUT
 
@@ -875,7 +877,7 @@ async def test_the_search_screen_finds_what_was_written_after_it_searched(tmp_pa
         screen = app.screen
         assert isinstance(screen, SearchScreen)
         status = screen.query_one("#search-status", Static)
-        await settled(pilot, lambda: screen._shown == screen._token and screen._timer is None)
+        await settled(pilot, lambda: not screen.searching and not screen.pending)
         assert "Nothing found" in str(status.render())
         say("zanzibar at last")
         await settled(pilot, lambda: len(screen.hits) == 1)
@@ -895,12 +897,12 @@ async def test_a_cleared_query_stays_cleared_when_the_screen_is_opened_again(roo
         await browser_ready(pilot, app)
         screen = await search(pilot, app, "notes")
         await pilot.press(*["backspace"] * len("notes"))
-        await settled(pilot, lambda: screen._timer is None and not screen.hits)
+        await settled(pilot, lambda: not screen.pending and not screen.hits)
         await pilot.press("escape", "ctrl+k")
         await drained(pilot)  # opened again: the search it does again (if any) has started
         await settled(pilot, lambda: not any(w.group == "search" for w in app.workers))
         await drained(pilot)
-        assert screen._shown == screen._token  # what was searched last is shown
+        assert not screen.searching  # what was searched last is shown
         assert screen.query_one("#search-query", Input).value == "" and not screen.hits
 
 
@@ -945,7 +947,7 @@ async def test_search_screen_filters_and_errors(roots: list[Path]) -> None:
         assert {h.kind for h in screen.hits} > {"thinking"}
 
         def kinds() -> set[str]:
-            return {h.kind for h in screen.hits} if not screen._timer else set()
+            return {h.kind for h in screen.hits} if not screen.pending else set()
 
         screen.query_one("#search-role", Select).value = ("kind", "thinking")
         await settled(pilot, lambda: kinds() == {"thinking"})
@@ -961,7 +963,7 @@ async def test_search_screen_filters_and_errors(roots: list[Path]) -> None:
         screen.query_one("#search-since").value = ""  # type: ignore[attr-defined]
         await settled(pilot, lambda: screen.hits and not screen.query_one("#search-status").has_class("-error"))
         await pilot.press("ctrl+o")
-        await settled(pilot, lambda: not screen._timer and all(h.is_error for h in screen.hits))
+        await settled(pilot, lambda: not screen.pending and all(h.is_error for h in screen.hits))
         await pilot.press("ctrl+l")
         await settled(pilot, lambda: not screen.hits)
         await pilot.press("escape")
@@ -988,7 +990,7 @@ async def test_errors_only_with_no_words_lists_every_error(roots: list[Path]) ->
         screen = app.screen
         assert isinstance(screen, SearchScreen) and not screen.hits
         await pilot.press("ctrl+o")
-        await settled(pilot, lambda: not screen._timer and screen._shown == screen._token and screen.hits)
+        await settled(pilot, lambda: not screen.pending and not screen.searching and screen.hits)
         assert all(h.is_error or h.kind == "api_error" for h in screen.hits) and len({h.path for h in screen.hits}) > 1
         stamps = [h.timestamp for h in screen.hits]
         assert stamps == sorted(stamps, reverse=True)
@@ -1009,7 +1011,7 @@ async def test_a_query_part_with_no_letter_or_digit_is_said_to_be_left_out(roots
         assert "nothing to search for: the index holds words and numbers, not '🎉'" in str(status.render())
         assert not screen.query_one(HitList).lines
         query.value = "notes 🎉"
-        await settled(pilot, lambda: screen.hits and not screen._timer and screen._shown == screen._token)
+        await settled(pilot, lambda: screen.hits and not screen.pending and not screen.searching)
         assert "messages, newest first · left out '🎉': the index holds words and numbers" in str(status.render())
 
 
