@@ -4,7 +4,7 @@
     python scripts/keys_doc.py --check    # exit 1 when docs/keys.md is not what this script writes
 
 The sections are the help screen's (`?`), in its order, then the places it does not list.
-tests/test_keys_doc.py runs the check.
+tests/ui/test_keys_doc.py runs the check.
 """
 
 from __future__ import annotations

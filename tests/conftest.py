@@ -114,7 +114,7 @@ def _notifications_kept(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(autouse=True)
 def _truecolor(monkeypatch: pytest.MonkeyPatch) -> None:
     """Draw as a truecolor terminal does, whatever TERM the tests run under: with 16 colours the app picks other
-    colours (tests/test_ui_colors.py)."""
+    colours (tests/ui/test_ui_colors.py)."""
     monkeypatch.setenv("COLORTERM", "truecolor")
 
 

@@ -10,6 +10,13 @@ from typing import Any
 
 import orjson
 
+from tests.records import Chain
+
+#: The time a Writer's clock counts seconds from.
+EPOCH = datetime(2026, 1, 5, 9, tzinfo=UTC)
+#: The Claude Code version that Writer's records say wrote them.
+VERSION = "2.1.9"
+
 _ids = itertools.count(1)
 
 
@@ -18,32 +25,38 @@ def uid() -> str:
 
 
 class Writer:
-    """Records of one session, chained by parentUuid, one second apart."""
+    """Records of one session, chained by parentUuid, one second apart: a `Chain` (tests/records.py) with the
+    body after the envelope, and a clock counted in seconds from EPOCH."""
 
     def __init__(self, sid: str, cwd: str = "/home/u/proj", start: int = 0, branch: str = "main") -> None:
-        self.sid, self.cwd, self.branch = sid, cwd, branch
-        self.clock = start
-        self.last: str | None = None
-        self.records: list[dict[str, Any]] = []
+        self.chain = Chain(
+            sid, cwd, VERSION, uuids=uid, start=EPOCH + timedelta(seconds=start), branch=branch, body_last=True
+        )
+
+    @property
+    def clock(self) -> int:
+        """Seconds from EPOCH to the time of the last record: the next one is a second later."""
+        return int((self.chain.clock - EPOCH).total_seconds())
+
+    @clock.setter
+    def clock(self, seconds: int) -> None:
+        self.chain.clock = EPOCH + timedelta(seconds=seconds)
+
+    @property
+    def last(self) -> str | None:
+        """The uuid the next record chains to."""
+        return self.chain.tip
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        return self.chain.records
+
+    @records.setter
+    def records(self, records: list[dict[str, Any]]) -> None:
+        self.chain.records = records
 
     def _rec(self, rtype: str, **extra: Any) -> dict[str, Any]:
-        self.clock += 1
-        moment = datetime(2026, 1, 5, 9, tzinfo=UTC) + timedelta(seconds=self.clock)
-        uuid = uid()
-        rec = {
-            "parentUuid": self.last,
-            "isSidechain": False,
-            "cwd": self.cwd,
-            "sessionId": self.sid,
-            "gitBranch": self.branch,
-            "type": rtype,
-            "uuid": uuid,
-            "timestamp": moment.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
-            **extra,
-        }
-        self.last = uuid
-        self.records.append(rec)
-        return rec
+        return self.chain.record(rtype, extra, after=1)
 
     def prompt(self, text: str | list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
         return self._rec("user", message={"role": "user", "content": text}, **extra)
@@ -71,14 +84,14 @@ class Writer:
         return tid
 
     def meta(self, rtype: str, **fields: Any) -> None:
-        self.records.append({"type": rtype, "sessionId": self.sid, **fields})
+        self.chain.side({"type": rtype, "sessionId": self.chain.session_id, **fields})
 
     def lines(self) -> bytes:
         return b"".join(orjson.dumps(r) + b"\n" for r in self.records)
 
     def write(self, folder: Path, mtime: float | None = None) -> Path:
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{self.sid}.jsonl"
+        path = folder / f"{self.chain.session_id}.jsonl"
         path.write_bytes(self.lines())
         if mtime is not None:
             os.utime(path, (mtime, mtime))

@@ -7,7 +7,8 @@ bodies (messages and content blocks) the three callers share.
 
 It lives in tests/ so that the package ships no test code, and is imported as ``tests.records``, as
 the tests import ``tests.jsonl``: ``scripts/demo/engine.py`` and ``tests/fixtures/make_fixtures.py``
-put the checkout on ``sys.path`` first. Every caller's output is byte-identical to what it wrote before this module.
+put the checkout on ``sys.path`` first. Every caller's output is byte-identical to what it wrote before this module,
+but that of ``tests/library_data.py``'s Writer, whose records gained the userType and version every real one has.
 """
 
 from __future__ import annotations

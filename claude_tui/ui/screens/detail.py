@@ -120,6 +120,11 @@ class DetailScreen(Screen[None]):
         self._show()
 
     @property
+    def text(self) -> str:
+        """The plain text shown (what copy and the pager get): empty until it is read."""
+        return self._text
+
+    @property
     def palette(self) -> Palette:
         return Palette.of(self.app)
 

@@ -504,6 +504,16 @@ class MainScreen(MessageActions):
             await self.query_one("#reader").mount(FindBar(self.conversation, id="find-bar"), after=self.conversation)
 
     @property
+    def hit_pending(self) -> bool:
+        """A search hit opened waits for its session to be read, to be brought into view."""
+        return self._hit is not None
+
+    @property
+    def up_to_date(self) -> bool:
+        """The projects of the index brought up to date have been shown."""
+        return self._up_to_date
+
+    @property
     def find_bar(self) -> FindBar | None:
         """The find bar, once it is mounted."""
         bar = self.query("#find-bar")

@@ -242,6 +242,16 @@ class SearchScreen(Screen[None]):
         self._styles = (Style(), Style())
         self.back_to_results = False  #: set when Escape comes back from a hit opened here: resume on the results
 
+    @property
+    def pending(self) -> bool:
+        """A search waits for the typing to stop (DEBOUNCE)."""
+        return self._timer is not None
+
+    @property
+    def searching(self) -> bool:
+        """A search is under way: the hits shown are those of an earlier query, or of none."""
+        return self._shown != self._token
+
     def compose(self) -> ComposeResult:
         yield Static("Search all sessions", id="search-title")
         yield Input(placeholder='words, "a phrase", prefix*', id="search-query", compact=True)
@@ -314,7 +324,7 @@ class SearchScreen(Screen[None]):
 
     def on_hit_list_at_end(self) -> None:
         """The cursor on the last hit, and there may be more: the next LIMIT of them, the cursor kept."""
-        if len(self.hits) < self._limit or self._shown != self._token:
+        if len(self.hits) < self._limit or self.searching:
             return  # all there is, or a search is under way
         self._limit += LIMIT
         self._rerun()
@@ -323,7 +333,7 @@ class SearchScreen(Screen[None]):
         """The search shown, done again (the index has grown since), its cursor kept; not while one is
         under way or the query is being typed."""
         text, filters = self._asked
-        if self._shown == self._token and self._timer is None and (text.strip() or any(filters.values())):
+        if not self.searching and not self.pending and (text.strip() or any(filters.values())):
             self._rerun()
 
     def _rerun(self) -> None:
@@ -409,7 +419,7 @@ class SearchScreen(Screen[None]):
             self._timer.stop()
             self.search()
             return
-        if self._shown != self._token:  # a search under way: the hits shown may be those of less of the query
+        if self.searching:  # the hits shown may be those of less of the query
             return
         await self._open(self.query_one(HitList).cursor)
 

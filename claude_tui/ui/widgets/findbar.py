@@ -260,6 +260,26 @@ class FindBar(Horizontal):
         return self._count.done
 
     @property
+    def counting(self) -> bool:
+        """A count is under way: of the query, or again of the session that grew."""
+        return not self._count.done or self._fresh is not None
+
+    @property
+    def matches(self) -> list[Match]:
+        """The matches counted, in the order n goes through them."""
+        return self._count.ordered
+
+    @property
+    def current(self) -> Match | None:
+        """The match the bar is on (n and N go on from it)."""
+        return self._current
+
+    @property
+    def status_text(self) -> str:
+        """What the bar says at its right: where the current match is and how many there are, a hint, or the error."""
+        return str(self.query_one("#find-status", Static).content)
+
+    @property
     def _latest(self) -> Count:
         """The count started last: the recount under way, else the one shown."""
         return self._fresh or self._count
@@ -292,7 +312,7 @@ class FindBar(Horizontal):
     def close(self) -> None:
         """Hide the bar and its highlights; the conversation takes the focus (n and N bring them back)."""
         self._show(False)
-        if not self._count.done or self._fresh is not None:
+        if self.counting:
             self._token += 1
             self._fresh = None
             self.workers.cancel_group(self, "find")
@@ -379,7 +399,7 @@ class FindBar(Horizontal):
         session = self.view.session
         if self.query_ is None or session is None:
             return
-        if not self._count.done or self._fresh is not None:
+        if self.counting:
             self._recount_later()
             return
         self._token += 1
