@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # and what the first screen does not show is imported when it
 
     from claude_tui.core.library import Library, Project, SessionInfo
     from claude_tui.core.search import Hit as SearchHit
+    from claude_tui.core.usage_report import Usage
     from claude_tui.ui.prefetch import Prefetch
 
 
@@ -54,6 +55,7 @@ class ClaudeTUI(App[None]):
         Binding("question_mark", "help", "Keys", id="app.help", key_display="?"),
         Binding("ctrl+r", "reload", "Reload history", show=False, id="app.reload"),
         Binding("ctrl+k", "search_all", "Search all sessions", id="app.search_all", key_display="^k"),
+        Binding("U", "usage", "Usage", show=False, id="app.usage"),
     ]
 
     def __init__(
@@ -163,6 +165,33 @@ class ClaudeTUI(App[None]):
             await self.pop_screen()
         self.main.open_hit(hit)
 
+    def action_usage(self) -> None:
+        """The usage screen: cost and tokens over time (the one shown, if it is)."""
+        from claude_tui.ui.screens.usage import UsageScreen
+
+        if not isinstance(self.screen, UsageScreen):
+            self.push_screen(UsageScreen(self))
+
+    def read_usage(self) -> Usage:
+        """(thread) The usage of the history, from the index as it is, in the clock's time zone."""
+        from claude_tui.core.usage_report import load_usage
+
+        return load_usage(self.library.index, self.roots, self.clock.tz)
+
+    def session_titles(self, paths: list[str]) -> list[str | None]:
+        """The titles of the sessions of these files, as the session list shows them (None: not listed)."""
+        from claude_tui.ui.widgets.sessions import title_of
+
+        wanted = set(paths)
+        titles = {s.file: title_of(s) for p in self.projects for s in p.sessions if s.file in wanted}
+        return [titles.get(path) for path in paths]
+
+    async def open_at_prompt(self, path: Path) -> None:
+        """Show a session in the browser, at its first prompt."""
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, MainScreen):
+            await self.pop_screen()
+        self.main.open_at_prompt(path)
+
     def choose_project(self, project: Project) -> None:
         self.main.choose_project(project)
 
@@ -205,6 +234,7 @@ _NOT_COMMANDS = frozenset(
 
 def _help_sections() -> list[tuple[str, Any]]:
     """The help screen's sections: a title and what has the bindings."""
+    from claude_tui.ui.screens.usage import UsageScreen
     from claude_tui.ui.widgets.detail import DetailScreen
     from claude_tui.ui.widgets.findbar import FindInput
     from claude_tui.ui.widgets.search_screen import SearchScreen
@@ -218,16 +248,19 @@ def _help_sections() -> list[tuple[str, Any]]:
         ("Session list", SessionList),
         ("Detail view", DetailScreen),
         ("Search all sessions", SearchScreen),
+        ("Usage", UsageScreen),
     ]
 
 
 def _unlisted_binding_owners() -> list[Any]:
     """What has bindings the help screen does not list (they may be remapped all the same)."""
+    from claude_tui.ui.screens.usage import UsageSessions
     from claude_tui.ui.widgets.export_prompt import ExportPrompt
     from claude_tui.ui.widgets.help import HelpScreen
     from claude_tui.ui.widgets.search_screen import HitList
+    from claude_tui.ui.widgets.usage_chart import BarChart
 
-    return [FilterInput, ExportPrompt, HelpScreen, HitList]
+    return [FilterInput, ExportPrompt, HelpScreen, HitList, BarChart, UsageSessions]
 
 
 def _runner(target: Any, action: str) -> Any:
