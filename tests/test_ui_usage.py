@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 from jsonl import Thread, text
+from rich.color import Color, ColorSystem
 from rich.style import Style
+from test_ui_colors import contrast, drawn_row, pairs
 from textual.widgets import OptionList
 from ui_support import browser_ready, demo_copy, palette, settled
 
@@ -17,7 +19,7 @@ from claude_tui.ui.clock import Clock
 from claude_tui.ui.launch import demo_roots
 from claude_tui.ui.palette import Palette
 from claude_tui.ui.screens.usage import UsageScreen, UsageSessions
-from claude_tui.ui.widgets.usage_chart import Bar, BarChart, bar_chart, share_bar, stacked_bar
+from claude_tui.ui.widgets.usage_chart import SHADES, Bar, BarChart, bar_chart, share_bar, stacked_bar
 
 #: In the demo's last 5-hour block (2026-04-21, 15:00 to 20:00 UTC).
 CLOCK = Clock.frozen("2026-04-21T18:30:00Z")
@@ -184,4 +186,30 @@ def test_the_chart_draws_bars_in_eighths_and_says_when_all_are_zero() -> None:
     empty = bar_chart([Bar(0.0, "x", "$0")] * 5, 4, 40, 6, "Nothing", plain, Style()).plain
     assert "Nothing" in empty
     assert stacked_bar([(1, Style()), (3, Style())], 8).plain == "██▓▓▓▓▓▓"
+    assert stacked_bar([(1, Style()), (0, Style()), (1000, Style())], 5).plain == "█▒▒▒▒"  # a tiny part shows
     assert share_bar(0.5, 4, Style()).plain == "██  " and share_bar(0.0, 2, Style()).plain == "  "
+
+
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
+async def test_the_bars_stay_apart_and_readable_with_16_colours(
+    roots: list[Path], theme: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a terminal of 16 colours (TERM=screen), the bar under the cursor is a colour of its own, the token kinds
+    differ by their shade of block, and every bar stands out from the background."""
+    monkeypatch.setenv("TERM", "screen")
+    monkeypatch.delenv("COLORTERM", raising=False)
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await usage_screen(pilot, app)
+        app.theme = theme
+        await pilot.press("m", "left", "left")  # the cursor on February's bar
+        await pilot.pause()
+        chart = screen.query_one(BarChart)
+        bottom = chart.content_region.height - 3  # the bars' lowest row, over the baseline and the labels
+        background = Color.parse(app.get_css_variables()["background"]).downgrade(ColorSystem.STANDARD)
+        bars = {fg for text, fg, _ in pairs(app, drawn_row(app, chart, bottom)) if set(text) <= set("█▁▂▃▄▅▆▇")}
+        assert len(bars) == 2, bars  # the cursor's, and the others'
+        assert all(contrast(colour, background) >= 3 for colour in bars)
+        period = screen.query_one("#usage-period")
+        shades = {text[0] for text, _, _ in pairs(app, drawn_row(app, period, 1))}
+        assert shades == set(SHADES)

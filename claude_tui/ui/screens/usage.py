@@ -96,7 +96,9 @@ class UsageScreen(Screen[None]):
             width: 1fr; height: 1fr; border: none; border-top: solid $panel; background: $background; padding: 0 1;
             border-title-color: $text-muted;
         }
-        & #usage-shares > OptionList:focus { border-top: solid $primary; border-title-color: $text; }
+        & #usage-shares > OptionList:focus {
+            border: none; border-top: solid $primary; border-title-color: $text; background-tint: transparent;
+        }
     }
     """
 
@@ -323,7 +325,9 @@ class UsageSessions(Screen[None]):
     UsageSessions {
         background: $background;
         & #usage-sessions-title { height: 1; padding: 0 1 0 2; background: $boost; text-style: bold; }
-        & OptionList { height: 1fr; border: none; background: $background; padding: 0 1; }
+        & OptionList, & OptionList:focus {
+            height: 1fr; border: none; background: $background; background-tint: transparent; padding: 0 1;
+        }
     }
     """
 
@@ -354,6 +358,7 @@ class UsageSessions(Screen[None]):
         text.append(title.replace("\n", " "))
         if ref is not None:
             text.append(f" · {_short(ref.project)}", palette.dim)
+        text.truncate(max(20, self.app.size.width - 4), overflow="ellipsis")  # a list's row wraps: one line each
         return text
 
     @on(OptionList.OptionSelected)

@@ -93,7 +93,7 @@ def bar_chart(
     rows = max(1, height - 2)
     top = max((bar.value for bar in bars), default=0.0)
     axis = max(len(bars[0].shown) if bars else 0, *(len(b.shown) for b in bars if b.value == top), 1) + 1
-    slot = max(1, min(4, (width - axis - 1) // max(1, len(bars))))
+    slot = max(1, min(8, (width - axis - 1) // max(1, len(bars))))
     room = max(1, (width - axis - 1) // slot)
     first = max(0, min(len(bars) - room, cursor - room + 1)) if len(bars) > room else 0
     shown = bars[first : first + room]
@@ -145,16 +145,17 @@ def _labels(
 
 
 def stacked_bar(parts: list[tuple[int, Style]], width: int) -> Text:
-    """One line of `width` cells shared by the parts by their counts, each in its style and shade (a part too
-    small for a cell gets none); empty when all are zero."""
+    """One line of `width` cells shared by the parts by their counts, each in its style and shade; a part that is
+    not zero gets a cell however small it is (taken from the largest). Empty when all are zero."""
     whole = sum(count for count, _ in parts)
     text = Text(no_wrap=True, overflow="crop")
     if whole <= 0 or width <= 0:
         return text
-    done = 0.0
-    for i, (count, style) in enumerate(parts):
-        start, done = round(done), done + count / whole * width
-        text.append(SHADES[i % len(SHADES)] * (round(done) - start), style)
+    cells = [max(1 if count else 0, round(count / whole * width)) for count, _ in parts]
+    largest = cells.index(max(cells))
+    cells[largest] = max(0, cells[largest] + width - sum(cells))
+    for i, ((_, style), count) in enumerate(zip(parts, cells, strict=True)):
+        text.append(SHADES[i % len(SHADES)] * count, style)
     return text
 
 
@@ -163,4 +164,4 @@ def share_bar(share: float, width: int, style: Style) -> Text:
     eighths = round(max(0.0, min(1.0, share)) * width * 8)
     full, part = divmod(eighths, 8)
     partial = "▏▎▍▌▋▊▉"[part - 1] if part else ""
-    return Text("█" * full + partial, style).append(" " * (width - full - len(partial)))
+    return Text().append("█" * full + partial, style).append(" " * (width - full - len(partial)))
