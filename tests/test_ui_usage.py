@@ -18,7 +18,7 @@ from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.launch import demo_roots
 from claude_tui.ui.palette import Palette
-from claude_tui.ui.screens.usage import UsageScreen, UsageSessions
+from claude_tui.ui.screens.usage import UsageScreen, UsageSessions, short_names
 from claude_tui.ui.widgets.usage_chart import SHADES, Bar, BarChart, bar_chart, share_bar, stacked_bar
 
 #: In the demo's last 5-hour block (2026-04-21, 15:00 to 20:00 UTC).
@@ -213,3 +213,9 @@ async def test_the_bars_stay_apart_and_readable_with_16_colours(
         period = screen.query_one("#usage-period")
         shades = {text[0] for text, _, _ in pairs(app, drawn_row(app, period, 1))}
         assert shades == set(SHADES)
+
+
+def test_projects_of_one_name_are_told_apart_by_the_folder_that_differs() -> None:
+    """Real: five `…/buildroot/dl` projects, which their last name alone made five `dl` rows."""
+    paths = ["/home/m/NOS-v6/buildroot/dl", "/home/m/edsg4000/buildroot/dl", "/home/m/app", "/srv/x/app", "/home/m/cli"]
+    assert short_names(paths) == ["NOS-v6/…/dl", "edsg4000/…/dl", "m/app", "x/app", "cli"]

@@ -6,6 +6,7 @@ the library changes (a result older than the newest asked for is dropped)."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -269,7 +270,10 @@ class UsageScreen(Screen[None]):
             box = self.query_one(f"#usage-{name}", OptionList)
             width = box.scrollable_content_region.width or self.size.width // 2 - 4
             highlighted = box.highlighted
-            box.set_options([Option(_share_row(p, s, width, Palette.of(self.app), name)) for p, s in shares])
+            names = [p.name for p, _ in shares]
+            names = short_names(names) if name == "projects" else [_model_name(n) for n in names]
+            rows = [_share_row(n, p, s, width, Palette.of(self.app)) for n, (p, s) in zip(names, shares, strict=True)]
+            box.set_options([Option(row) for row in rows])
             if shares:
                 box.highlighted = min(highlighted or 0, len(shares) - 1)
 
@@ -384,6 +388,11 @@ def _amount(total: UsageTotal, priced: bool) -> str:
     return f"${total.cost:,.2f}" + ("+" if total.unpriced_models else "")
 
 
+def _model_name(model: str) -> str:
+    """A model's name without the claude- before it and the date after it: opus-4-5."""
+    return re.sub(r"-\d{8}$", "", model.removeprefix("claude-"))
+
+
 def _kinds(tokens: Tokens) -> list[int]:
     return [tokens.input, tokens.output, tokens.cache_creation, tokens.cache_read]
 
@@ -392,16 +401,31 @@ def _kind_styles(palette: Palette) -> list[Style]:
     return [palette.prompt, palette.accent, palette.ok, palette.tool]
 
 
-def _short(project: str) -> str:
-    """A project's last folder name."""
-    return project.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1] or project
+def _short(project: str, parts: int = 1) -> str:
+    """A project's last folder name; with `parts`, the name `parts` from the end before it (`NOS-v6/…/dl`)."""
+    names = project.rstrip("/\\").replace("\\", "/").split("/")
+    if parts == 1 or len(names) < parts:
+        return names[-1] or project
+    return "/".join([names[-parts], *(["…"] if parts > 2 else []), names[-1]])
 
 
-def _share_row(period: Period, share: float, width: int, palette: Palette, kind: str) -> Text:
-    """A project or model: its share as a bar and a percentage, its cost, its name (a model's without its date)."""
-    name = _short(period.name) if kind == "projects" else re.sub(r"-\d{8}$", "", period.name.removeprefix("claude-"))
+def short_names(projects: list[str]) -> list[str]:
+    """Each project's last folder name, with the one before it that tells it from others of that name (the
+    `dl` folders of many a build: `NOS-v6/…/dl`, `edsg4000/…/dl`)."""
+    names = [_short(p) for p in projects]
+    for parts in range(2, 8):
+        counts = Counter(names)
+        if all(counts[n] == 1 for n in names):
+            break
+        names = [_short(p, parts) if counts[n] > 1 else n for p, n in zip(projects, names, strict=True)]
+    return names
+
+
+def _share_row(name: str, period: Period, share: float, width: int, palette: Palette) -> Text:
+    """A project or model: its share as a bar and a percentage, its cost, its name."""
     text = share_bar(share, 8, palette.prompt)
     text.append(f" {share:4.0%}", palette.bold).append(f" {_amount(period.total, True):>7}  ", palette.dim)
     room = max(4, width - text.cell_len)
-    text.append(name if len(name) <= room else name[: room - 1] + "…")
+    tail = name[name.rfind("/") :] if "/" in name else ""
+    text.append(name if len(name) <= room else name[: max(1, room - len(tail) - 1)] + "…" + tail)
     return text
