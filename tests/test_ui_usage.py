@@ -12,7 +12,7 @@ from rich.color import Color, ColorSystem
 from rich.style import Style
 from test_ui_colors import contrast, drawn_row, pairs
 from textual.widgets import OptionList
-from ui_support import browser_ready, demo_copy, palette, settled
+from ui_support import browser_ready, demo_copy, drained, palette, settled
 
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.clock import Clock
@@ -219,3 +219,34 @@ def test_projects_of_one_name_are_told_apart_by_the_folder_that_differs() -> Non
     """Real: five `…/buildroot/dl` projects, which their last name alone made five `dl` rows."""
     paths = ["/home/m/NOS-v6/buildroot/dl", "/home/m/edsg4000/buildroot/dl", "/home/m/app", "/srv/x/app", "/home/m/cli"]
     assert short_names(paths) == ["NOS-v6/…/dl", "edsg4000/…/dl", "m/app", "x/app", "cli"]
+
+
+async def test_figures_counted_before_a_newer_count_are_dropped(roots: list[Path]) -> None:
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await usage_screen(pilot, app)
+        first = screen.figures
+        screen.recompute()  # a change came: the count asked for before it is stale
+        await settled(pilot, lambda: screen.figures is not first)
+        newest = screen.figures
+        screen.post_message(screen.Computed(screen._token - 1, first, None))  # the stale count, back late
+        await drained(pilot)
+        assert screen.figures is newest
+
+
+async def test_a_history_with_no_price_charts_its_tokens(tmp_path: Path) -> None:
+    """A model through a proxy that has no price (glm): the bars are its tokens, and its cost is never $0."""
+    thread = Thread(session_id="proxy", cwd="/home/ada/proxied")
+    thread.prompt("hello")
+    thread.answer(text("hi"), model="glm-4.6", output_tokens=1_000)
+    for record in thread.records:
+        record["timestamp"] = "2026-04-21T12:00:00.000Z"
+    thread.write(tmp_path / "projects" / "-home-ada-proxied" / "proxy.jsonl")
+    app = ClaudeTUI([tmp_path / "projects"], clock=CLOCK)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await usage_screen(pilot, app)
+        chart = screen.query_one(BarChart)
+        assert chart.bars[-1].value == 1_123 and chart.bars[-1].shown == "1,123"
+        assert "Tokens per day" in shown(screen, "#usage-title")
+        assert "· ? ·" in shown(screen, "#usage-period")
+        assert "?" in str(screen.query_one("#usage-models", OptionList).get_option_at_index(0).prompt)
