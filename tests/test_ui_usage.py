@@ -3,6 +3,7 @@ its sessions and on to one at its first prompt, live updates, an empty history."
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -250,3 +251,39 @@ async def test_a_history_with_no_price_charts_its_tokens(tmp_path: Path) -> None
         assert "Tokens per day" in shown(screen, "#usage-title")
         assert "· ? ·" in shown(screen, "#usage-period")
         assert "?" in str(screen.query_one("#usage-models", OptionList).get_option_at_index(0).prompt)
+
+
+async def test_an_index_that_cannot_be_read_is_said_and_the_figures_shown_stay(
+    roots: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await usage_screen(pilot, app)
+        shown_before = screen.figures
+
+        def broken() -> None:
+            raise sqlite3.DatabaseError("database disk image is malformed")
+
+        monkeypatch.setattr(app, "read_usage", broken)
+        screen.recompute()
+        await settled(pilot, lambda: screen._error is not None)
+        assert screen.figures is shown_before
+        assert "The usage cannot be read: database disk image is malformed" in shown(screen, "#usage-title")
+
+
+async def test_an_index_that_cannot_be_read_at_first_says_so_on_the_chart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "projects").mkdir()
+    app = ClaudeTUI([tmp_path / "projects"], clock=CLOCK)
+
+    def broken() -> None:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(app, "read_usage", broken)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot, lambda: app.main.has_class("-empty"))
+        await pilot.press("U")
+        screen = await counted(pilot, app)
+        assert screen.figures is None
+        assert "The usage cannot be read" in str(screen.query_one(BarChart).render())

@@ -174,16 +174,16 @@ class UsageScreen(Screen[None]):
         cursor = names.index(self._chosen) if self._chosen in names else len(periods) - 1
         priced = any(p.total.cost for p in periods)
         bars = [Bar(_value(p, priced), self._label(p.name), _amount(p.total, priced)) for p in periods]
-        empty = "Counting…" if self.figures is None and not self._error else f"No usage in these {len(periods)} "
-        empty += f"{_NOUN[self.report]}s" if self.figures is not None else ""
+        empty = f"No usage in these {len(periods)} {_NOUN[self.report]}s" if self.figures else "Counting…"
         self.query_one(BarChart).show(bars, cursor, self._error or empty)
         total = sum((p.total.cost or 0.0) for p in periods) if priced else sum(p.total.tokens.total for p in periods)
         spent = f"${total:,.2f}" if priced else f"{int(total):,} tokens"
         what = "Cost" if priced else "Tokens"
         title = f"Usage · {what} per {_NOUN[self.report]}, the last {len(periods) or RECENT[self.report]}"
         keys = " · ".join(f"{self._key(r)} {_NOUN[r]}s" for r in RECENT if r != self.report)
+        title = f"{title}: {spent} · {keys}" if periods else title
         self.query_one("#usage-title", Static).update(
-            Text(f"{title}: {spent} · {keys}" if periods else title, no_wrap=True, overflow="ellipsis")
+            Text(f"{title} · {self._error}" if self._error and periods else title, no_wrap=True, overflow="ellipsis")
         )
         self._show_period(cursor)
         self._show_block()
