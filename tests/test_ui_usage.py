@@ -85,7 +85,9 @@ async def test_w_m_and_d_switch_weeks_months_and_days(roots: list[Path]) -> None
         screen = await usage_screen(pilot, app)
         chart = screen.query_one(BarChart)
         await pilot.press("w")
-        assert len(chart.bars) == 12 and chart.bars[-1].label == "W17"
+        assert len(chart.bars) == 12 and chart.bars[-1].label == "W17" and chart.cursor == 11
+        await pilot.press("home", "l")
+        assert chart.cursor == 1 and "week 7 of 2026 (from 9 Feb) · $0.28" in shown(screen, "#usage-period")
         assert "per week" in shown(screen, "#usage-title")
         await pilot.press("m")
         assert [b.label for b in chart.bars[-4:]] == ["Jan", "Feb", "Mar", "Apr"]
@@ -99,7 +101,7 @@ async def test_a_bar_lists_its_sessions_and_enter_opens_one_at_its_first_prompt(
     app = ClaudeTUI(roots, clock=CLOCK)
     async with app.run_test(size=SIZE) as pilot:
         await usage_screen(pilot, app)
-        await pilot.press("left", "right", "enter")  # back to today's bar, and choose it
+        await pilot.press("home", "end", "left", "right", "enter")  # back to today's bar, and choose it
         await settled(pilot, lambda: isinstance(app.screen, UsageSessions))
         sessions = app.screen
         assert isinstance(sessions, UsageSessions) and len(sessions.sessions) == 1

@@ -241,6 +241,7 @@ def _help_sections() -> list[tuple[str, Any]]:
     from claude_tui.ui.widgets.detail import DetailScreen
     from claude_tui.ui.widgets.findbar import FindInput
     from claude_tui.ui.widgets.search_screen import SearchScreen
+    from claude_tui.ui.widgets.usage_chart import BarChart
 
     return [
         ("Everywhere", ClaudeTUI),
@@ -252,6 +253,7 @@ def _help_sections() -> list[tuple[str, Any]]:
         ("Detail view", DetailScreen),
         ("Search all sessions", SearchScreen),
         ("Usage", UsageScreen),
+        ("Usage chart", BarChart),
     ]
 
 
@@ -262,9 +264,8 @@ def _unlisted_binding_owners() -> list[Any]:
     from claude_tui.ui.widgets.export_prompt import ExportPrompt
     from claude_tui.ui.widgets.help import HelpScreen
     from claude_tui.ui.widgets.search_screen import HitList
-    from claude_tui.ui.widgets.usage_chart import BarChart
 
-    return [FilterInput, ExportPrompt, HelpScreen, HitList, AskScreen, BarChart, UsageSessions]
+    return [FilterInput, ExportPrompt, HelpScreen, HitList, AskScreen, UsageSessions]
 
 
 def _runner(target: Any, action: str) -> Any:

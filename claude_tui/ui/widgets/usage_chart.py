@@ -35,8 +35,8 @@ class BarChart(Widget, can_focus=True):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left,h", "move(-1)", "Previous", show=False, id="usage.chart.previous"),
         Binding("right,l", "move(1)", "Next", show=False, id="usage.chart.next"),
-        Binding("home", "move(-1000000)", "First", show=False, id="usage.chart.first"),
-        Binding("end", "move(1000000)", "Last", show=False, id="usage.chart.last"),
+        Binding("home", "go(0)", "First", show=False, id="usage.chart.first"),
+        Binding("end", "go(-1)", "Last", show=False, id="usage.chart.last"),
         Binding("enter", "choose", "Sessions", id="usage.chart.choose", key_display="⏎"),
     ]
 
@@ -64,8 +64,12 @@ class BarChart(Widget, can_focus=True):
         self.refresh()
 
     def action_move(self, step: int) -> None:
+        self.action_go(max(0, min(self.cursor + step, len(self.bars) - 1)))
+
+    def action_go(self, index: int) -> None:
+        """The cursor on bar `index` (-1: the last)."""
         if self.bars:
-            self.cursor = max(0, min(self.cursor + step, len(self.bars) - 1))
+            self.cursor = index % len(self.bars)
             self.refresh()
             self.post_message(self.Moved(self.cursor))
 
