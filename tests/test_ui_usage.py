@@ -20,7 +20,7 @@ from claude_tui.ui.clock import Clock
 from claude_tui.ui.launch import demo_roots
 from claude_tui.ui.palette import Palette
 from claude_tui.ui.screens.usage import UsageScreen, UsageSessions, short_names
-from claude_tui.ui.widgets.usage_chart import SHADES, Bar, BarChart, bar_chart, share_bar, stacked_bar
+from claude_tui.ui.widgets.usage_chart import SHADES, Bar, BarChart, bar_chart, layout, share_bar, stacked_bar
 
 #: In the demo's last 5-hour block (2026-04-21, 15:00 to 20:00 UTC).
 CLOCK = Clock.frozen("2026-04-21T18:30:00Z")
@@ -115,6 +115,22 @@ async def test_a_bar_lists_its_sessions_and_enter_opens_one_at_its_first_prompt(
         first = next(m for m in view.session.messages if m.typed)
         assert view.cursor is not None and view.cursor.message is first
         assert view.cursor_index > 0  # the rows before it (a file opened in the IDE) are not where it opens
+
+
+async def test_a_click_on_a_bar_puts_the_cursor_on_it_and_a_double_click_lists_its_sessions(roots: list[Path]) -> None:
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await usage_screen(pilot, app)
+        await pilot.press("m")
+        chart = screen.query_one(BarChart)
+        places = layout(chart.bars, chart.cursor, chart.size.width)
+        february = next(i for i, b in enumerate(chart.bars) if b.label == "Feb")
+        x = places.start + (february - places.first) * places.slot
+        await pilot.click(BarChart, offset=(x, chart.size.height - 3))
+        assert chart.cursor == february and "February 2026" in shown(screen, "#usage-period")
+        await pilot.click(BarChart, offset=(x, chart.size.height - 3), times=2)
+        await settled(pilot, lambda: isinstance(app.screen, UsageSessions))
+        assert len(app.screen.sessions) == 4
 
 
 async def test_a_project_and_a_model_list_their_sessions(roots: list[Path]) -> None:

@@ -8,6 +8,7 @@ from typing import ClassVar, NamedTuple
 
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widget import Widget
@@ -77,6 +78,15 @@ class BarChart(Widget, can_focus=True):
         if self.bars:
             self.post_message(self.Chosen(self.cursor))
 
+    def on_click(self, event: events.Click) -> None:
+        """A click on a bar puts the cursor on it; a double click chooses it."""
+        places = layout(self.bars, self.cursor, self.size.width)
+        index = places.first + (event.x - places.start) // places.slot
+        if event.x >= places.start and index < places.first + places.drawn:
+            self.action_go(index)
+            if event.chain > 1:
+                self.action_choose()
+
     def on_focus(self) -> None:
         self.refresh()
 
@@ -89,24 +99,41 @@ class BarChart(Widget, can_focus=True):
         return bar_chart(self.bars, self.cursor, self.size.width, self.size.height, self.empty, palette, cursor)
 
 
+class Layout(NamedTuple):
+    """Where a chart's bars go across its width."""
+
+    peak: str  #: the tallest bar's value as shown ("" when all are zero), beside the top row
+    start: int  #: the first bar's column (after the peak's value and the axis line)
+    slot: int  #: cells a bar takes, its gap with it
+    first: int  #: the first bar drawn
+    drawn: int  #: how many are drawn
+
+
+def layout(bars: list[Bar], cursor: int, width: int) -> Layout:
+    """The bars' places in `width` cells: up to 8 cells each; when not all fit, the last ones that do (and the
+    cursor's)."""
+    top = max((bar.value for bar in bars), default=0.0)
+    peak = next((b.shown for b in bars if b.value == top), "") if top > 0 else ""
+    start = max(len(peak), 1) + 2
+    slot = max(1, min(8, (width - start) // max(1, len(bars))))
+    room = max(1, (width - start) // slot)
+    first = max(0, min(len(bars) - room, cursor - room + 1)) if len(bars) > room else 0
+    return Layout(peak, start, slot, first, min(room, len(bars)))
+
+
 def bar_chart(
     bars: list[Bar], cursor: int, width: int, height: int, empty: str, palette: Palette, cursor_style: Style
 ) -> Text:
-    """The chart in `width` x `height` cells: the top value beside the first row, the bars, a baseline, the labels.
-    When not every bar fits, the last ones that do (and the cursor's) are drawn."""
+    """The chart in `width` x `height` cells (see `layout`): the top value beside the first row, the bars, a
+    baseline, the labels; `empty` in the middle when all bars are zero."""
     rows = max(1, height - 2)
     top = max((bar.value for bar in bars), default=0.0)
-    axis = max(len(bars[0].shown) if bars else 0, *(len(b.shown) for b in bars if b.value == top), 1) + 1
-    slot = max(1, min(8, (width - axis - 1) // max(1, len(bars))))
-    room = max(1, (width - axis - 1) // slot)
-    first = max(0, min(len(bars) - room, cursor - room + 1)) if len(bars) > room else 0
-    shown = bars[first : first + room]
+    peak, start, slot, first, drawn = layout(bars, cursor, width)
+    shown = bars[first : first + drawn]
     thick = max(1, slot - 1)
     lines = [Text(no_wrap=True, overflow="crop") for _ in range(rows + 2)]
-    peak = next((b.shown for b in bars if b.value == top), "") if top > 0 else ""
     for row, line in enumerate(lines[:rows]):
-        line.append((peak if row == 0 else "").rjust(axis - 1) + " ", palette.dim)
-        line.append("│", palette.dim)
+        line.append((peak if row == 0 else "").rjust(start - 2) + " │", palette.dim)
     for i, bar in enumerate(shown):
         eighths = 0 if top <= 0 else max(1 if bar.value > 0 else 0, round(bar.value / top * rows * 8))
         style = cursor_style if first + i == cursor else palette.prompt
@@ -114,13 +141,13 @@ def bar_chart(
             filled = eighths - (rows - 1 - row) * 8  # eighths of this row's cell, from the bottom up
             line.append(EIGHTHS[max(0, min(8, filled))] * thick, style)
             line.append(" " * (slot - thick))
-    lines[rows].append(" " * (axis - 1) + " └" + "─" * (len(shown) * slot), palette.dim)
-    lines[rows + 1] = _labels(shown, first, cursor, axis + 1, slot, width, palette, cursor_style)
+    lines[rows].append(" " * (start - 1) + "└" + "─" * (len(shown) * slot), palette.dim)
+    lines[rows + 1] = _labels(shown, first, cursor, start, slot, width, palette, cursor_style)
     if top <= 0 and empty:
         middle = lines[(rows - 1) // 2]
-        start = axis + 1 + max(0, (len(shown) * slot - len(empty)) // 2)
-        middle.truncate(start)
-        middle.append(" " * (start - len(middle)) + empty, palette.text)
+        at = start + max(0, (len(shown) * slot - len(empty)) // 2)
+        middle.truncate(at)
+        middle.append(" " * (at - len(middle)) + empty, palette.text)
     return Text("\n").join(lines)
 
 
