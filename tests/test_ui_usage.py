@@ -4,6 +4,7 @@ its sessions and on to one at its first prompt, live updates, an empty history."
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from ui_support import browser_ready, demo_copy, drained, palette, settled
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.launch import demo_roots
+from claude_tui.ui.live import LibraryChanged
 from claude_tui.ui.palette import Palette
 from claude_tui.ui.screens.usage import UsageScreen, UsageSessions, short_names
 from claude_tui.ui.widgets.usage_chart import SHADES, Bar, BarChart, bar_chart, layout, share_bar, stacked_bar
@@ -305,3 +307,31 @@ async def test_an_index_that_cannot_be_read_at_first_says_so_on_the_chart(
         screen = await counted(pilot, app)
         assert screen.figures is None
         assert "The usage cannot be read" in str(screen.query_one(BarChart).render())
+
+
+async def test_changes_while_the_usage_is_counted_make_one_count_after_it(
+    roots: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a big history a count takes seconds and the library changes every two: the counts must not pile up in
+    threads of their own (a thread worker cannot be cancelled once it runs)."""
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await usage_screen(pilot, app)
+        gate, reads = threading.Event(), []
+        read = app.read_usage
+
+        def slow() -> Any:
+            reads.append(1)
+            gate.wait(20)
+            return read()
+
+        monkeypatch.setattr(app, "read_usage", slow)
+        screen.recompute()
+        await settled(pilot, lambda: reads)
+        for _ in range(3):
+            screen.post_message(LibraryChanged([], []))
+            await drained(pilot)  # one by one, as the watcher sends them
+        gate.set()
+        await settled(pilot, lambda: len(reads) == 2 and not screen._counting)
+        await drained(pilot)
+        assert len(reads) == 2  # the one under way, and one for the three changes that came meanwhile

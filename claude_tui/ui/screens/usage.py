@@ -116,6 +116,8 @@ class UsageScreen(Screen[None]):
         self._token = 0
         self._chosen: str | None = None  #: the name of the period under the cursor (kept as the figures change)
         self._error: str | None = None
+        self._counting = False  #: a count is under way
+        self._again = False  #: the history changed while it counted
 
     def compose(self) -> ComposeResult:
         yield Static(id="usage-title")
@@ -137,15 +139,19 @@ class UsageScreen(Screen[None]):
     # ---------------------------------------------------------------- counting
 
     def recompute(self) -> None:
-        """Count the figures again (in a worker)."""
+        """Count the figures again, in a worker; while one counts, once more when it is done (a burst of changes
+        to a big history costs two counts, not one each)."""
+        if self._counting:
+            self._again = True
+            return
+        self._counting = True
         self._token += 1
         self._count(self._token)
 
     @work(thread=True, exclusive=True, group="usage", exit_on_error=False, description="count the usage")
     def _count(self, token: int) -> None:
-        now = self.host.clock.now()
         try:
-            found = figures(self.host.read_usage(), now)
+            found = figures(self.host.read_usage(), self.host.clock.now())
         except Exception as exc:  # a broken or busy index must not take the screen down
             self.post_message(self.Computed(token, None, f"The usage cannot be read: {exc}"))
             return
@@ -153,10 +159,14 @@ class UsageScreen(Screen[None]):
 
     def on_usage_screen_computed(self, message: Computed) -> None:
         if message.token != self._token:
-            return  # counted before a newer change
+            return  # counted before a newer count was asked for
+        self._counting = False
         self._error = message.error
         self.figures = message.figures or self.figures
         self._draw()
+        if self._again:
+            self._again = False
+            self.recompute()
 
     def on_library_changed(self) -> None:
         """The history changed (the browser's watcher says so): count again."""
