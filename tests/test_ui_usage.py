@@ -89,7 +89,7 @@ async def test_w_m_and_d_switch_weeks_months_and_days(roots: list[Path]) -> None
         await pilot.press("w")
         assert len(chart.bars) == 12 and chart.bars[-1].label == "W17" and chart.cursor == 11
         await pilot.press("home", "l")
-        assert chart.cursor == 1 and "week 7 of 2026 (from 9 Feb) · $0.28" in shown(screen, "#usage-period")
+        assert chart.cursor == 1 and "Week of 9 Feb 2026 · $0.28" in shown(screen, "#usage-period")
         assert "per week" in shown(screen, "#usage-title")
         await pilot.press("m")
         assert [b.label for b in chart.bars[-4:]] == ["Jan", "Feb", "Mar", "Apr"]
@@ -335,3 +335,15 @@ async def test_changes_while_the_usage_is_counted_make_one_count_after_it(
         await settled(pilot, lambda: len(reads) == 2 and not screen._counting)
         await drained(pilot)
         assert len(reads) == 2  # the one under way, and one for the three changes that came meanwhile
+
+
+async def test_the_period_line_never_wraps_over_its_token_bar(roots: list[Path]) -> None:
+    """At 80 columns a week's line ran to two, and pushed the legend of the token kinds out of sight."""
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=(60, 24)) as pilot:
+        screen = await usage_screen(pilot, app)
+        await pilot.press("w")
+        await pilot.pause()
+        period = screen.query_one("#usage-period")
+        rows = [strip.text for strip in period.render_lines(period.region.reset_offset)]  # type: ignore[attr-defined]
+        assert rows[0].startswith("Week of 20 Apr 2026") and rows[2].lstrip().startswith("█ input")

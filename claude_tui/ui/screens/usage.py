@@ -88,9 +88,12 @@ class UsageScreen(Screen[None]):
     DEFAULT_CSS = """
     UsageScreen {
         background: $background;
-        & #usage-title { height: 1; padding: 0 1 0 2; background: $boost; text-style: bold; }
+        & #usage-title {
+            height: 1; padding: 0 1 0 2; background: $boost; text-style: bold;
+            text-wrap: nowrap; text-overflow: ellipsis;
+        }
         & BarChart { height: 3fr; min-height: 6; max-height: 16; margin: 0 1; }
-        & #usage-period { height: 3; margin: 0 2; }
+        & #usage-period { height: 3; margin: 0 2; text-wrap: nowrap; text-overflow: ellipsis; }
         & #usage-block { height: auto; max-height: 2; margin: 0 2; }
         & #usage-shares { height: 2fr; min-height: 4; }
         & #usage-shares > OptionList {
@@ -211,12 +214,12 @@ class UsageScreen(Screen[None]):
         return f"{date.fromisoformat(name + '-01'):%b}"
 
     def _full_name(self, name: str) -> str:
-        """A period's name in full: Tue 21 Apr 2026, week 17 of 2026 (from 20 Apr), April 2026."""
+        """A period's name in full: Tue 21 Apr 2026, Week of 20 Apr 2026, April 2026."""
         if self.report == "daily":
             return f"{date.fromisoformat(name):%a} {self._label(name)} {name[:4]}"
         if self.report == "weekly":
             start = date.fromisocalendar(int(name[:4]), int(name[6:]), 1)
-            return f"week {int(name[6:])} of {name[:4]} (from {start:%d %b})".replace("(from 0", "(from ")
+            return f"Week of {start.day} {start:%b %Y}"
         return f"{date.fromisoformat(name + '-01'):%B %Y}"
 
     def _show_period(self, cursor: int) -> None:
@@ -240,6 +243,7 @@ class UsageScreen(Screen[None]):
         legend = Text(no_wrap=True, overflow="ellipsis")
         for i, (kind, number, style) in enumerate(zip(KINDS, counts, styles, strict=True)):
             legend.append(f"{SHADES[i]} {kind} ", style).append(f"{number:,}   ")
+        legend.rstrip()
         bar = stacked_bar(list(zip(counts, styles, strict=True)), max(1, self.size.width - 4))
         box.update(Text("\n").join([line, bar, legend]))
 
@@ -338,7 +342,10 @@ class UsageSessions(Screen[None]):
     DEFAULT_CSS = """
     UsageSessions {
         background: $background;
-        & #usage-sessions-title { height: 1; padding: 0 1 0 2; background: $boost; text-style: bold; }
+        & #usage-sessions-title {
+            height: 1; padding: 0 1 0 2; background: $boost; text-style: bold;
+            text-wrap: nowrap; text-overflow: ellipsis;
+        }
         & OptionList, & OptionList:focus {
             height: 1fr; border: none; background: $background; background-tint: transparent; padding: 0 1;
         }
