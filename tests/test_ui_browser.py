@@ -22,16 +22,16 @@ from textual.widget import Widget
 from textual.widgets import Input, Static, Tree
 from ui_support import CLOCK, at_rest, browser_ready, demo_copy, handled, loaded, palette, raised, settled
 
-from claude_tui.core import index
-from claude_tui.core.files import read_session
-from claude_tui.core.index import cache_dir
+from claude_tui.cli.app import DEMO_PROJECTS, parser
+from claude_tui.core.index import jobs, pool, store
+from claude_tui.core.index.schema import cache_dir
 from claude_tui.core.library import Library, Project
+from claude_tui.core.loader import read_session
 from claude_tui.core.reader import ReadError
 from claude_tui.ui import app as app_module
 from claude_tui.ui import main_screen
 from claude_tui.ui.app import ClaudeTUI, _help_sections
 from claude_tui.ui.config import is_key_name, load_config
-from claude_tui.ui.launch import DEMO_PROJECTS, parser
 from claude_tui.ui.main_screen import LibraryLoaded, MainScreen
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.header import SessionHeader
@@ -81,8 +81,8 @@ async def test_opens_on_the_newest_project_and_session(roots: list[Path]) -> Non
 async def test_a_first_index_shows_its_sessions_as_it_grows(roots: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
     """Each file committed and reported on its own, whatever the machine's speed: the list fills as the index
     grows, and (the user moving nowhere) each listing shows the newest project listed so far."""
-    monkeypatch.setattr(index, "COMMIT_EVERY", 0.0)
-    monkeypatch.setattr(index, "REPORT_EVERY", 0.0)
+    monkeypatch.setattr(pool, "COMMIT_EVERY", 0.0)
+    monkeypatch.setattr(store, "REPORT_EVERY", 0.0)
     monkeypatch.setattr(main_screen, "LISTING_EVERY", 0.0)
     shown: list[tuple[int, bool, str, str | None, str | None]] = []  # sessions listed, final, title, chosen, newest
     original = MainScreen.on_library_loaded
@@ -116,20 +116,20 @@ async def test_a_first_index_ends_on_the_newest_session_though_it_was_read_last(
 ) -> None:
     """Files whose times say nothing of their sessions' (a history copied without them): the newest session was
     read last, and the app stayed on the newest of the first files read."""
-    monkeypatch.setattr(index, "COMMIT_EVERY", 0.0)
-    monkeypatch.setattr(index, "REPORT_EVERY", 0.0)
+    monkeypatch.setattr(pool, "COMMIT_EVERY", 0.0)
+    monkeypatch.setattr(store, "REPORT_EVERY", 0.0)
     monkeypatch.setattr(main_screen, "LISTING_EVERY", 0.0)
     root = tmp_path / "projects"
     for n, cwd in enumerate(("/home/u/alpha", "/home/u/beta", "/home/u/gamma", "/home/u/delta")):
         for age, path in enumerate(simple_project(root, cwd, sessions=3, start=n * 10_000)):
             os.utime(path, (1_700_000_000 - n * 100 - age, 1_700_000_000 - n * 100 - age))  # the newest, oldest
-    update = index.Index.update
+    update = store.Index.update
 
-    def slowly(self: index.Index, roots: list[Path], progress: Any = None, cancel: Any = None) -> Any:
+    def slowly(self: store.Index, roots: list[Path], progress: Any = None, cancel: Any = None) -> Any:
         """As a big history is read: the app has drawn each load before the next comes."""
         return update(self, roots, lambda done: (progress(done), time.sleep(0.05)) if progress else None, cancel)
 
-    monkeypatch.setattr(index.Index, "update", slowly)
+    monkeypatch.setattr(store.Index, "update", slowly)
     loads: list[bool] = []
     original = MainScreen.on_library_loaded
     monkeypatch.setattr(MainScreen, "on_library_loaded", lambda s, m: (loads.append(m.final), original(s, m)))
@@ -323,14 +323,14 @@ async def test_a_session_that_cannot_be_read_is_listed_and_says_why(
 ) -> None:
     """Not hidden as empty (an unreadable file has no facts): the list shows it, with the reason."""
     victim = next(p for p in roots[0].rglob("*.jsonl") if p.parent.parent == roots[0])
-    opened = index.open_readonly
+    opened = jobs.open_readonly
 
     def denied(path: str) -> int:
         if path == str(victim):
             raise ReadError("permission denied")
         return opened(path)
 
-    monkeypatch.setattr(index, "open_readonly", denied)
+    monkeypatch.setattr(jobs, "open_readonly", denied)
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:
         await browser_ready(pilot, app)
@@ -655,7 +655,7 @@ async def test_follow_opens_the_newest_session_at_its_end(roots: list[Path], siz
 
 
 def test_demo_is_copied_with_old_file_times() -> None:
-    from claude_tui.ui.launch import DEMO_MTIME, demo_roots
+    from claude_tui.cli.app import DEMO_MTIME, demo_roots
 
     (root,) = demo_roots()
     files = list(root.rglob("*.jsonl"))

@@ -17,11 +17,11 @@ from textual import events
 from textual.widgets import Input, Static
 from ui_support import demo, demo_copy, find, handled, index_of, loaded, raised, session_app, settled
 
-from claude_tui.core.files import read_session
+from claude_tui.core.humanize import human_count
 from claude_tui.core.library import Library
+from claude_tui.core.loader import read_session
 from claude_tui.core.model import PREVIEW_CHARS, QUIET_KINDS, Kind
 from claude_tui.core.resume import DEFAULT_COMMAND, copy_line, of_session
-from claude_tui.core.stats import human_count
 from claude_tui.core.tail import SessionTail
 from claude_tui.ui.config import Config, load_config
 from claude_tui.ui.widgets.conversation import ConversationView

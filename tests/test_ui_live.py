@@ -29,11 +29,11 @@ from ui_support import (
     settled,
 )
 
-from claude_tui.core import index as index_module
-from claude_tui.core.index import DB_NAME, cache_dir
+from claude_tui.core.index import locks
+from claude_tui.core.index.schema import DB_NAME, cache_dir
 from claude_tui.core.library import Library
-from claude_tui.core.model import parse_time
 from claude_tui.core.session import Session
+from claude_tui.core.times import parse_time
 from claude_tui.core.watch import Changes
 from claude_tui.ui import live as live_module
 from claude_tui.ui.app import ClaudeTUI
@@ -535,7 +535,7 @@ async def test_the_library_is_read_again_once_another_writer_lets_go(
     roots: list[Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A refresh that found the index kept busy by another process is tried again: no change may come."""
-    monkeypatch.setattr(index_module, "WRITE_WAIT", 0.3)
+    monkeypatch.setattr(locks, "WRITE_WAIT", 0.3)
     app = browser(roots)
     async with app.run_test(size=(160, 40)) as pilot:
         await browser_ready(pilot, app)

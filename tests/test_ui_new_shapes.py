@@ -10,7 +10,7 @@ from jsonl import Thread, text, tool_use
 from ui_support import index_of, loaded, session_app, settled
 
 from claude_tui.core.export import export_session
-from claude_tui.core.files import read_session
+from claude_tui.core.loader import read_session
 from claude_tui.core.model import Kind
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.widgets.conversation import ConversationView

@@ -20,9 +20,9 @@ from rich.text import Text
 
 from claude_tui.core import diff as core_diff
 from claude_tui.core import sanitize
+from claude_tui.core.humanize import human_size
 from claude_tui.core.model import PREVIEW_CHARS, Block, Message, ToolCall, ToolResult
 from claude_tui.core.session import Kind
-from claude_tui.core.stats import human_size
 from claude_tui.ui import diff, lines, render, tools
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.palette import Palette
@@ -546,7 +546,7 @@ def test_a_hunk_with_no_start_written_has_an_unknown_place() -> None:
 
 def test_next_prompt_and_the_prompts_filter_pass_over_task_notifications_and_peers() -> None:
     """`]` stops at what the user typed (a queued prompt too), never at a task's notification or a peer's message."""
-    from claude_tui.core.files import read_session
+    from claude_tui.core.loader import read_session
     from claude_tui.core.model import Kind
     from claude_tui.ui.filters import PaneFilter
     from claude_tui.ui.widgets import entries

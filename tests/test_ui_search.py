@@ -32,7 +32,7 @@ from ui_support import (
 )
 
 from claude_tui.core.model import Kind
-from claude_tui.core.search import MARK_END, MARK_START, Hit, parse_query
+from claude_tui.core.search import MARK_END, MARK_START, SearchHit, parse_query
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.main_screen import MainScreen
 from claude_tui.ui.widgets import findbar
@@ -628,13 +628,13 @@ def test_a_hit_opened_finds_all_its_query_words_not_only_those_its_snippet_shows
     assert terms == ("Gerard", "favo", "git worktree", "x.py")
     snippet = f"ask {MARK_START}Gérard{MARK_END} about it"
     path = Path("s.jsonl")
-    hit = Hit("s", path, "p", "t", None, "user", "prompt", None, None, snippet, path, 0, terms=terms)
+    hit = SearchHit("s", path, "p", "t", None, "user", "prompt", None, None, snippet, path, 0, terms=terms)
     words = words_of(hit)
     assert words is not None and not words.case_sensitive
     text = "Gérard and gerard like Favorites in git worktree, not xapy; git\n    worktree"
     found = [text[a:b] for a, b in words.spans(text)]
     assert found == ["Gérard", "gerard", "Favo", "git worktree", "git\n    worktree"]  # as the index, across lines
-    one = Hit("s", path, "p", "t", None, "user", "prompt", None, None, "", path, 0, terms=("git worktree",))
+    one = SearchHit("s", path, "p", "t", None, "user", "prompt", None, None, "", path, 0, terms=("git worktree",))
     phrase = words_of(one)
     assert phrase is not None and [text[a:b] for a, b in phrase.spans(text)] == ["git worktree", "git\n    worktree"]
 

@@ -16,9 +16,9 @@ from test_ui_colors import contrast, drawn_row, pairs
 from textual.widgets import OptionList
 from ui_support import browser_ready, demo_copy, drained, palette, settled
 
+from claude_tui.cli.app import demo_roots
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.clock import Clock
-from claude_tui.ui.launch import demo_roots
 from claude_tui.ui.live import LibraryChanged
 from claude_tui.ui.palette import Palette
 from claude_tui.ui.screens.usage import UsageScreen, UsageSessions, short_names

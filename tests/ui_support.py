@@ -16,9 +16,9 @@ from textual.command import CommandInput, CommandList, CommandPalette
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.notifications import Notification
 
+from claude_tui.cli.app import DEMO_PROJECTS
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.clock import Clock
-from claude_tui.ui.launch import DEMO_PROJECTS
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.entries import Entry
 from claude_tui.ui.widgets.findbar import FindBar

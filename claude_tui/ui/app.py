@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # and what the first screen does not show is imported when it
     from textual.command import Provider
 
     from claude_tui.core.library import Library, Project, SessionInfo
-    from claude_tui.core.search import Hit as SearchHit
+    from claude_tui.core.search import SearchHit
     from claude_tui.core.usage_report import Usage
     from claude_tui.ui.prefetch import Prefetch
 

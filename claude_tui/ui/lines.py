@@ -19,8 +19,8 @@ from rich.cells import cell_len, get_character_cell_size
 from rich.style import Style
 from rich.text import Text
 
+from claude_tui.core.humanize import plural
 from claude_tui.core.sanitize import visible_controls
-from claude_tui.core.stats import plural
 from claude_tui.ui.palette import Palette
 
 #: Characters of one text block laid out in the pane (the detail view shows the rest).

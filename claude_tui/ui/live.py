@@ -25,7 +25,8 @@ from textual.message_pump import MessagePump
 from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
-from claude_tui.core.model import parse_time
+from claude_tui.core.files import is_agent_file, is_transcript, session_dir
+from claude_tui.core.times import parse_time
 from claude_tui.core.watch import Changes, watch_roots
 from claude_tui.ui.bindings import key_display
 from claude_tui.ui.widgets.header import SessionHeader
@@ -228,7 +229,7 @@ class Live:
             return True
         known = self._known_files()
         for path in changes.modified:
-            session = not path.name.startswith("agent-") and path.parent.name != "subagents"
+            session = not is_transcript(path)
             if session and (path in changes.added or str(path) not in known):
                 return True
         return any(str(p.parent) in self._roots for p in changes.other)
@@ -354,11 +355,11 @@ class Live:
 
 def _touches(changes: Changes, path: Path) -> bool:
     """Whether `changes` concern the session file `path` or its subagent transcripts."""
-    folder, own = path.parent, path.with_suffix("")
+    folder, own = path.parent, session_dir(path)
     for changed in chain(changes.modified, changes.deleted, changes.other):
         if changed in (path, own) or own in changed.parents:
             return True
-        if changed.parent == folder and changed.name.startswith("agent-"):
+        if changed.parent == folder and is_agent_file(changed):
             return True
     return False
 

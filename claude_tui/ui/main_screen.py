@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # and what the first screen does not show is imported when it
     from claude_tui.core.find import Query
     from claude_tui.core.library import Progress, Project, SessionInfo
     from claude_tui.core.model import Message, ToolCall
-    from claude_tui.core.search import Hit as SearchHit
+    from claude_tui.core.search import SearchHit
     from claude_tui.ui.app import ClaudeTUI
     from claude_tui.ui.prefetch import Prefetch
     from claude_tui.ui.widgets.entries import Entry

@@ -14,9 +14,9 @@ from rich.text import Text
 
 from claude_tui.core import diff as core_diff
 from claude_tui.core.hooks import headline
+from claude_tui.core.humanize import human_count, human_size
 from claude_tui.core.model import QUEUED, Kind, Message, ToolCall
 from claude_tui.core.sanitize import command_output, visible_controls
-from claude_tui.core.stats import human_count, human_size
 from claude_tui.ui import diff, notes, tools
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.lines import MAX_HIGHLIGHT_CHARS, highlight, lexer_for_path

@@ -10,11 +10,11 @@ from rich.style import Style
 from rich.text import Text
 
 from claude_tui.core import diff as core_diff
+from claude_tui.core.content import as_text
 from claude_tui.core.hooks import runs
+from claude_tui.core.humanize import human_count, human_size, plural
 from claude_tui.core.model import LOST_CALL, PREVIEW_CHARS, Message, ToolCall, ToolResult
 from claude_tui.core.sanitize import folded, visible_controls, visible_controls_but_sgr, without_sgr
-from claude_tui.core.session import as_text
-from claude_tui.core.stats import human_count, human_size, plural
 from claude_tui.ui import diff
 from claude_tui.ui.lines import Row, highlight, parse, render
 from claude_tui.ui.palette import Palette

@@ -125,8 +125,8 @@ def browser_markers(history: Path) -> list[str]:
 
 
 def first_prompt(session: Path) -> str:
+    from claude_tui.core.content import prompt_text
     from claude_tui.core.model import Kind
-    from claude_tui.core.session import prompt_text
     from claude_tui.core.tail import SessionTail
 
     tail = SessionTail(session)

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hostile import SESSION_ID, write_hostile
 
-from claude_tui.core.files import read_session
+from claude_tui.core.loader import read_session
 from claude_tui.core.source import full_output
 
 SIZE = (160, 50)

@@ -119,9 +119,9 @@ class Term:
 def plant(source: Path, target: Path) -> tuple[str, str]:
     """Copy `source` with NEEDLE at the start of a Bash or Grep output 70% of the way down.
     Returns the text the output line shows once found, and the session's first prompt."""
-    from claude_tui.core.files import read_session
+    from claude_tui.core.content import prompt_text
+    from claude_tui.core.loader import read_session
     from claude_tui.core.model import Kind
-    from claude_tui.core.session import prompt_text
 
     session = read_session(source)
     calls = [c for c in session.calls.values() if c.name in ("Bash", "Grep") and c.result and c.result.span]

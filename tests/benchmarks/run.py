@@ -273,7 +273,7 @@ def hostile_rows(runs: int) -> list[Row]:
     against a bare orjson loop over it, and its 30 MB output read back whole against reading the file."""
     import bench_hostile
 
-    from claude_tui.core.files import read_session
+    from claude_tui.core.loader import read_session
     from claude_tui.core.source import full_output
 
     with tempfile.TemporaryDirectory() as folder:

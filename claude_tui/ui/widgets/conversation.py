@@ -32,9 +32,9 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
+from claude_tui.core.humanize import damage
 from claude_tui.core.model import QUIET_KINDS, Block, Fork, Kind, Message, ToolCall
 from claude_tui.core.session import Session, Update, unstarted
-from claude_tui.core.stats import damage
 from claude_tui.core.tail import SessionTail
 from claude_tui.ui.bindings import key_display
 from claude_tui.ui.clock import Clock

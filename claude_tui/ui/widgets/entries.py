@@ -16,11 +16,12 @@ from pathlib import Path
 from rich.style import Style
 from rich.text import Text
 
+from claude_tui.core.content import prompt_text
 from claude_tui.core.files import plan_file
+from claude_tui.core.humanize import human_count, human_size
 from claude_tui.core.model import QUEUED, QUIET_KINDS, AgentRole, Block, Kind, Message, Problem, ToolCall
 from claude_tui.core.sanitize import without_markup
-from claude_tui.core.session import Session, agent_word, prompt_text
-from claude_tui.core.stats import human_count, human_size
+from claude_tui.core.session import Session, agent_word
 from claude_tui.core.usage import anthropic_id
 from claude_tui.ui import lines, notes, tools
 from claude_tui.ui.clock import Clock, epoch_of

@@ -26,7 +26,7 @@ from textual.strip import Strip
 from textual.widgets import Checkbox, Input, Select, Static
 
 from claude_tui.core.find import Query
-from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, Hits, left_out_note
+from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hits, SearchHit, left_out_note
 from claude_tui.ui.bindings import CURSOR_MOVES, cursor_bindings, key_display
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.palette import cursor_row, foreground
@@ -63,7 +63,7 @@ def as_typed(text: str) -> str:
     return text + "*"
 
 
-def words_of(hit: Hit) -> Query | None:
+def words_of(hit: SearchHit) -> Query | None:
     """What found a hit, as a find query in its session (any case): the query's words and phrases, and
     the forms its snippet marks (`é` where the query has `e`); one of them, or all as alternatives."""
     marked = [m for m in _MARKED.findall(hit.snippet) if m]
@@ -228,7 +228,7 @@ class SearchScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.hits: list[Hit] = []
+        self.hits: list[SearchHit] = []
         self._token = 0
         self._shown = 0  #: the token whose results are on screen
         self._asked: tuple[str, dict[str, Any]] = ("", {})  #: the query and filters of the results shown
@@ -373,11 +373,11 @@ class SearchScreen(Screen[None]):
             parts.append(CUT_SHORT)
         return " · ".join(parts)
 
-    def _fill(self, hits: list[Hit], cursor: int = 0) -> None:
+    def _fill(self, hits: list[SearchHit], cursor: int = 0) -> None:
         self.hits = hits
         self.query_one(HitList).show([self._hit_text(hit) for hit in hits], cursor)
 
-    def _hit_text(self, hit: Hit) -> tuple[Text, Text, Text]:
+    def _hit_text(self, hit: SearchHit) -> tuple[Text, Text, Text]:
         """The title; the project, when and who; the snippet with its matches marked."""
         clock = self.app_.clock
         title = Text.assemble((one_line(hit.title or "(untitled)", 200), "bold"))
@@ -457,7 +457,7 @@ _WHO = {
 }
 
 
-def _who(hit: Hit) -> str:
+def _who(hit: SearchHit) -> str:
     """Who wrote the matching text: you, Claude (its thinking, an API error, a compaction's summary, a recap), a
     command's output, or a tool call or its output."""
     if hit.kind in _WHO:

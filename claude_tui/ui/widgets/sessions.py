@@ -19,7 +19,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from claude_tui.core.facts import quiet
-from claude_tui.core.stats import human_count, human_duration, plural
+from claude_tui.core.humanize import human_count, human_duration, plural
 from claude_tui.ui.bindings import CURSOR_MOVES, cursor_bindings, key_display
 from claude_tui.ui.clock import Clock, epoch_of
 from claude_tui.ui.palette import cursor_row, foreground

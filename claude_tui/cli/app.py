@@ -10,6 +10,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from claude_tui.cli.commands import top_parser
+from claude_tui.cli.common import ERROR, CommandError, add_roots, dashed_paths, takes_escapes, warn
+
 #: The bundled demo history (its plans sit beside it in `demo/plans`).
 DEMO_PROJECTS = Path(__file__).resolve().parents[1] / "demo" / "projects"
 #: File times of the demo's copy (2026-01-01, before its first session): its order and its
@@ -18,8 +21,6 @@ DEMO_MTIME = 1_767_225_600.0
 
 
 def parser() -> argparse.ArgumentParser:
-    from claude_tui.cli import add_roots, top_parser
-
     p = top_parser()
     p.add_argument("session", nargs="?", metavar="SESSION", help="a session file, id or unique id prefix to open")
     add_roots(p)
@@ -31,7 +32,6 @@ def parser() -> argparse.ArgumentParser:
 def run_app(argv: list[str]) -> int:
     """Parse `argv` and run the app; returns the exit status."""
     gc.disable()  # start-up makes many objects and little garbage: no passes before the first frame (main_screen.py)
-    from claude_tui.cli import ERROR, CommandError, dashed_paths, takes_escapes, warn
     from claude_tui.ui.prefetch import Prefetch
 
     args = parser().parse_args(dashed_paths(argv))
