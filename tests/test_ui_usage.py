@@ -4,6 +4,7 @@ its sessions and on to one at its first prompt, live updates, an empty history."
 from __future__ import annotations
 
 import sqlite3
+import tempfile
 import threading
 from pathlib import Path
 from typing import Any
@@ -186,7 +187,8 @@ async def test_an_empty_history_shows_an_empty_chart_that_says_so(tmp_path: Path
         assert app.screen is screen and "No usage in these 12 weeks" in str(chart.render())
 
 
-async def test_the_demo_opens_it() -> None:
+async def test_the_demo_opens_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # not the copy every claude-tui --demo of this user makes
     app = ClaudeTUI(demo_roots(), clock=CLOCK)  # as `claude-tui --demo` makes it
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await usage_screen(pilot, app)
