@@ -349,3 +349,14 @@ async def test_the_period_line_never_wraps_over_its_token_bar(roots: list[Path])
         period = screen.query_one("#usage-period")
         rows = [strip.text for strip in period.render_lines(period.region.reset_offset)]  # type: ignore[attr-defined]
         assert rows[0].startswith("Week of 20 Apr 2026") and rows[2].lstrip().startswith("█ input")
+
+
+async def test_U_from_a_list_of_sessions_goes_back_to_the_usage_screen(roots: list[Path]) -> None:
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await usage_screen(pilot, app)
+        await pilot.press("enter")
+        await settled(pilot, lambda: isinstance(app.screen, UsageSessions))
+        await pilot.press("U")
+        await settled(pilot, lambda: app.screen is screen)
+        assert len(app.screen_stack) == 2  # the browser and the one usage screen

@@ -165,12 +165,16 @@ class ClaudeTUI(App[None]):
             await self.pop_screen()
         self.main.open_hit(hit)
 
-    def action_usage(self) -> None:
-        """The usage screen: cost and tokens over time (the one shown, if it is)."""
+    async def action_usage(self) -> None:
+        """The usage screen: cost and tokens over time (the one open, if one is: back to it from its lists)."""
         from claude_tui.ui.screens.usage import UsageScreen
 
-        if not isinstance(self.screen, UsageScreen):
-            self.push_screen(UsageScreen(self))
+        usage = next((s for s in self.screen_stack if isinstance(s, UsageScreen)), None)
+        if usage is None:
+            await self.push_screen(UsageScreen(self))
+            return
+        while self.screen is not usage:
+            await self.pop_screen()
 
     def read_usage(self) -> Usage:
         """(thread) The usage of the history, from the index as it is, in the clock's time zone."""
