@@ -20,8 +20,9 @@ from ui_support import browser_ready, demo_copy, drained, palette, settled
 from claude_tui.cli.app import demo_roots
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.clock import Clock
-from claude_tui.ui.live import LibraryChanged
+from claude_tui.ui.messages import LibraryLoaded
 from claude_tui.ui.palette import Palette
+from claude_tui.ui.screens import usage
 from claude_tui.ui.screens.usage import UsageScreen, UsageSessions, short_names
 from claude_tui.ui.widgets.usage_chart import SHADES, Bar, BarChart, bar_chart, layout, share_bar, stacked_bar
 
@@ -283,10 +284,10 @@ async def test_an_index_that_cannot_be_read_is_said_and_the_figures_shown_stay(
         screen = await usage_screen(pilot, app)
         shown_before = screen.figures
 
-        def broken() -> None:
+        def broken(state: Any) -> None:
             raise sqlite3.DatabaseError("database disk image is malformed")
 
-        monkeypatch.setattr(app, "read_usage", broken)
+        monkeypatch.setattr(usage, "read_usage", broken)
         screen.recompute()
         await settled(pilot, lambda: screen._error is not None)
         assert screen.figures is shown_before
@@ -299,10 +300,10 @@ async def test_an_index_that_cannot_be_read_at_first_says_so_on_the_chart(
     (tmp_path / "projects").mkdir()
     app = ClaudeTUI([tmp_path / "projects"], clock=CLOCK)
 
-    def broken() -> None:
+    def broken(state: Any) -> None:
         raise sqlite3.DatabaseError("database disk image is malformed")
 
-    monkeypatch.setattr(app, "read_usage", broken)
+    monkeypatch.setattr(usage, "read_usage", broken)
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot, lambda: app.main.has_class("-empty"))
         await pilot.press("U")
@@ -320,18 +321,18 @@ async def test_changes_while_the_usage_is_counted_make_one_count_after_it(
     async with app.run_test(size=SIZE) as pilot:
         screen = await usage_screen(pilot, app)
         gate, reads = threading.Event(), []
-        read = app.read_usage
+        read = usage.read_usage
 
-        def slow() -> Any:
+        def slow(state: Any) -> Any:
             reads.append(1)
             gate.wait(20)
-            return read()
+            return read(state)
 
-        monkeypatch.setattr(app, "read_usage", slow)
+        monkeypatch.setattr(usage, "read_usage", slow)
         screen.recompute()
         await settled(pilot, lambda: reads)
         for _ in range(3):
-            screen.post_message(LibraryChanged([], []))
+            screen.post_message(LibraryLoaded([], [], live=True))
             await drained(pilot)  # one by one, as the watcher sends them
         gate.set()
         await settled(pilot, lambda: len(reads) == 2 and not screen._counting)

@@ -1,1 +1,0 @@
-"""The app's screens."""

@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -24,12 +24,17 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from claude_tui.core.usage import Tokens, UsageTotal
-from claude_tui.core.usage_report import Block, Period, Usage
+from claude_tui.core.usage_report import Block, Period, Usage, load_usage
 from claude_tui.ui.bindings import key_display
-from claude_tui.ui.clock import Clock
+from claude_tui.ui.messages import LibraryLoaded
 from claude_tui.ui.palette import Palette
 from claude_tui.ui.widgets.keybar import KeyBar
+from claude_tui.ui.widgets.sessions import title_of
 from claude_tui.ui.widgets.usage_chart import SHADES, Bar, BarChart, share_bar, stacked_bar
+
+if TYPE_CHECKING:
+    from claude_tui.ui.hosts import UsageHost
+    from claude_tui.ui.state import AppState
 
 #: The periods the chart shows, by report.
 RECENT = {"daily": 30, "weekly": 12, "monthly": 12}
@@ -38,23 +43,16 @@ _NOUN = {"daily": "day", "weekly": "week", "monthly": "month"}
 KINDS = ("input", "output", "cache write", "cache read")
 
 
-class UsageHost(Protocol):
-    """What the usage screen needs of the app."""
+def read_usage(state: AppState) -> Usage:
+    """(thread) The usage of the history, from the index as it is, in the clock's time zone."""
+    return load_usage(state.library.index, state.roots, state.clock.tz)
 
-    @property
-    def clock(self) -> Clock: ...
 
-    def read_usage(self) -> Usage:
-        """(thread) The history's usage, from the index as it is."""
-        ...
-
-    def session_titles(self, paths: list[str]) -> list[str | None]:
-        """The titles of the sessions of these files (None: not listed)."""
-        ...
-
-    async def open_at_prompt(self, path: Path) -> None:
-        """Show a session in the browser, at its first prompt."""
-        ...
+def session_titles(state: AppState, paths: list[str]) -> list[str | None]:
+    """The titles of the sessions of these files, as the session list shows them (None: not listed)."""
+    wanted = set(paths)
+    titles = {s.file: title_of(s) for p in state.projects for s in p.sessions if s.file in wanted}
+    return [titles.get(path) for path in paths]
 
 
 @dataclass(frozen=True)
@@ -154,7 +152,7 @@ class UsageScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="usage", exit_on_error=False, description="count the usage")
     def _count(self, token: int) -> None:
         try:
-            found = figures(self.host.read_usage(), self.host.clock.now())
+            found = figures(read_usage(self.host.state), self.host.state.clock.now())
         except Exception as exc:  # a broken or busy index must not take the screen down
             self.post_message(self.Computed(token, None, f"The usage cannot be read: {exc}"))
             return
@@ -171,7 +169,7 @@ class UsageScreen(Screen[None]):
             self._again = False
             self.recompute()
 
-    def on_library_changed(self) -> None:
+    def on_library_loaded(self, message: LibraryLoaded) -> None:
         """The history changed (the browser's watcher says so): count again."""
         self.recompute()
 
@@ -253,7 +251,7 @@ class UsageScreen(Screen[None]):
         found = self.figures
         block = found.block if found else None
         palette = Palette.of(self.app)
-        clock = self.host.clock
+        clock = self.host.state.clock
         if found is None or block is None:
             box.update(Text("No 5-hour block yet" if found else "", palette.dim))
             return
@@ -362,14 +360,14 @@ class UsageSessions(Screen[None]):
             Text(f"Sessions of {self.title_text}: {count:,}, the costliest first", no_wrap=True, overflow="ellipsis"),
             id="usage-sessions-title",
         )
-        titles = self.host.session_titles([p.session.path if p.session else "" for p in self.sessions])
+        titles = session_titles(self.host.state, [p.session.path if p.session else "" for p in self.sessions])
         yield OptionList(*(Option(self._row(p, t)) for p, t in zip(self.sessions, titles, strict=True)))
         yield KeyBar()
 
     def _row(self, period: Period, title: str | None) -> Text:
         palette = Palette.of(self.app)
         ref = period.session
-        clock = self.host.clock
+        clock = self.host.state.clock
         title = title or (ref.id if ref else period.name)
         when = f"{clock.day(period.last)} {clock.clock_time(period.last, seconds=False)}" if period.last else "-"
         text = Text(no_wrap=True, overflow="ellipsis")
