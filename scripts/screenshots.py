@@ -21,6 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "claude_tui" / "demo"
 MTIME = 1_776_000_000.0
 NOW = "2026-04-22T10:00:00Z"
+#: The usage screen's "now": in the demo's last 5-hour block, which then shows, running.
+USAGE_NOW = "2026-04-21T18:30:00Z"
 
 Step = Callable[[Any, Any], Awaitable[None]]
 
@@ -58,6 +60,12 @@ async def session_ready(pilot: Any, app: Any) -> None:
     await wait(pilot, lambda: not view.reading and view.entries)
 
 
+async def usage_ready(pilot: Any, app: Any) -> None:
+    """The usage screen, opened with U, its figures counted."""
+    await pilot.press("U")
+    await wait(pilot, lambda: getattr(app.screen, "figures", None) is not None)
+
+
 def expand(test: Callable[[Any], bool], *, nth: int = 0) -> Step:
     async def step(pilot: Any, app: Any) -> None:
         view = conversation(app)
@@ -86,6 +94,7 @@ async def shoot(
     session: str | None,
     steps: list[Step],
     theme: str | None = None,
+    now: str = NOW,
 ) -> None:
     from claude_tui.ui.app import ClaudeTUI
     from claude_tui.ui.clock import Clock
@@ -93,7 +102,7 @@ async def shoot(
 
     path = next(roots[0].rglob(f"{session}*.jsonl")) if session else None
     config = Config(theme=theme) if theme else None
-    app = ClaudeTUI(roots, session=path, clock=Clock.frozen(NOW), config=config)
+    app = ClaudeTUI(roots, session=path, clock=Clock.frozen(now), config=config)
     async with app.run_test(size=size) as pilot:
         await (session_ready if session else browser_ready)(pilot, app)
         for step in steps:
@@ -140,6 +149,7 @@ async def main(out: Path) -> None:
         ]
         for name, size, session, steps, theme in shots:
             await shoot(out, name, size, roots, session, steps, theme)
+        await shoot(out, "usage", (120, 40), roots, None, [usage_ready, keys("m", "left", "left")], now=USAGE_NOW)
 
 
 if __name__ == "__main__":

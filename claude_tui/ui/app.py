@@ -56,6 +56,7 @@ class ClaudeTUI(App[None]):
         Binding("question_mark", "help", "Keys", id="app.help", key_display="?"),
         Binding("ctrl+r", "reload", "Reload history", show=False, id="app.reload"),
         Binding("ctrl+k", "search_all", "Search all sessions", id="app.search_all", key_display="^k"),
+        Binding("U", "usage", "Usage", show=False, id="app.usage"),
     ]
 
     def __init__(
@@ -152,6 +153,23 @@ class ClaudeTUI(App[None]):
             await self.pop_screen()
         self.main.open_hit(hit)
 
+    async def action_usage(self) -> None:
+        """The usage screen: cost and tokens over time (the one open, if one is: back to it from its lists)."""
+        from claude_tui.ui.screens.usage import UsageScreen
+
+        usage = next((s for s in self.screen_stack if isinstance(s, UsageScreen)), None)
+        if usage is None:
+            await self.push_screen(UsageScreen(self))
+            return
+        while self.screen is not usage:
+            await self.pop_screen()
+
+    async def open_at_prompt(self, path: Path) -> None:
+        """Show a session in the browser, at its first prompt."""
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, MainScreen):
+            await self.pop_screen()
+        self.main.open_at_prompt(path)
+
     def choose_project(self, project: Project) -> None:
         self.main.choose_project(project)
 
@@ -199,7 +217,9 @@ def _help_sections() -> list[tuple[str, Any]]:
     """The help screen's sections: a title and what has the bindings."""
     from claude_tui.ui.screens.detail import DetailScreen
     from claude_tui.ui.screens.search import SearchScreen
+    from claude_tui.ui.screens.usage import UsageScreen
     from claude_tui.ui.widgets.findbar import FindInput
+    from claude_tui.ui.widgets.usage_chart import BarChart
 
     return [
         ("Everywhere", ClaudeTUI),
@@ -210,6 +230,8 @@ def _help_sections() -> list[tuple[str, Any]]:
         ("Session list", SessionList),
         ("Detail view", DetailScreen),
         ("Search all sessions", SearchScreen),
+        ("Usage", UsageScreen),
+        ("Usage chart", BarChart),
     ]
 
 
@@ -219,8 +241,9 @@ def _unlisted_binding_owners() -> list[Any]:
     from claude_tui.ui.screens.export_prompt import ExportPrompt
     from claude_tui.ui.screens.help import HelpScreen
     from claude_tui.ui.screens.search import HitList
+    from claude_tui.ui.screens.usage import UsageSessions
 
-    return [FilterInput, ExportPrompt, HelpScreen, HitList, AskScreen]
+    return [FilterInput, ExportPrompt, HelpScreen, HitList, AskScreen, UsageSessions]
 
 
 def _runner(target: Any, action: str) -> Any:

@@ -41,6 +41,15 @@ class SearchHost(Protocol):
     async def open_hit(self, hit: SearchHit) -> None: ...
 
 
+class UsageHost(Protocol):
+    """What the usage screen needs of the app: the state (the library, the projects, the clock), and showing a
+    session at its first prompt."""
+
+    state: AppState
+
+    async def open_at_prompt(self, path: Path) -> None: ...
+
+
 class LiveHost(PaneHost, Protocol):
     """What `Live` asks of the main screen it runs for (its timers and workers run on that screen)."""
 

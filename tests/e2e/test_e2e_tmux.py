@@ -79,7 +79,7 @@ def test_demo_in_a_real_terminal(terminal: Terminal) -> None:
     terminal.keys("G")
     terminal.wait_for("no result")  # its last tool call never got one (and the demo is months old)
     terminal.keys("?")
-    terminal.wait_for("app.copy_resume")
+    terminal.wait_for("app.usage")  # (in the first section: the ones under it are below a 36-row screen's fold)
     terminal.keys("Escape")
     terminal.wait_gone("claude-tui · keys")  # (keys sent with an Escape at once would read as alt+key)
     terminal.keys("1", "j")  # from feature-auth down to scratch

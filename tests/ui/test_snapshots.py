@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from claude_tui.ui.app import ClaudeTUI
+from claude_tui.ui.clock import Clock
 from tests.ui_support import CLOCK, browser_ready, demo, demo_copy, index_of, loaded, session_app, settled
 
 SIZE = (140, 40)
@@ -181,3 +182,21 @@ def test_what_claude_code_passes_on(snap_compare: Any) -> None:
     written as a system record (tests/fixtures/claude_2_1_shapes.jsonl: real 2.1 records)."""
     app = session_app(Path(__file__).parents[1] / "fixtures" / "claude_2_1_shapes.jsonl")
     assert snap_compare(app, terminal_size=SIZE, run_before=after(_session)(app))
+
+
+#: In the demo's last 5-hour block (2026-04-21, 15:00 to 20:00 UTC): the block shows, running.
+USAGE_CLOCK = Clock.frozen("2026-04-21T18:30:00Z")
+
+
+async def _usage(pilot: Any, app: ClaudeTUI) -> None:
+    from claude_tui.ui.screens.usage import UsageScreen
+
+    await browser_ready(pilot, app)
+    await pilot.press("U")
+    await settled(pilot, lambda: isinstance(app.screen, UsageScreen) and app.screen.figures is not None)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_usage_screen(snap_compare: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    app = ClaudeTUI([demo_copy(tmp_path)], clock=USAGE_CLOCK)
+    assert snap_compare(app, terminal_size=size, run_before=after(_usage, _keys("m", "left", "left"))(app))

@@ -96,6 +96,7 @@ class MainScreen(MessageActions):
         self._listed: str | None = None  #: the path of the project whose sessions the list holds
         self._hit: SearchHit | None = None  #: a search hit to show once its session is read
         self._from_search: Path | None = None  #: the session opened from the search screen
+        self._at_prompt: Path | None = None  #: a session to show at its first prompt once it is read
         self._typed_early: str | None = None  #: keys typed after / while the find bar was still being added
         self._up_to_date = False  #: the projects of the index brought up to date have been shown
         #: (project folder, session file) opened as the newest of a first index still growing: a later load picks
@@ -173,6 +174,8 @@ class MainScreen(MessageActions):
     def on_library_loaded(self, message: LibraryLoaded) -> None:
         """The projects read (what the index held, brought up to date, or changed under the watcher's eyes)."""
         self._show_library(message)
+        if message.live or message.final:
+            self._tell_screens_above(message)
         if message.live:
             self._library_changed(message)
 
@@ -446,6 +449,13 @@ class MainScreen(MessageActions):
         if self.conversation.follow:  # End, after a new session started while following was paused
             self._follow_successor(self.state.projects)
 
+    def _tell_screens_above(self, message: LibraryLoaded) -> None:
+        """The screens over the browser (the usage screen) count again when the history changed or the index was
+        brought up to date (a first index finished, ctrl+r)."""
+        for screen in self.app.screen_stack:
+            if screen is not self:
+                screen.post_message(LibraryLoaded(message.projects, message.notices, live=True))
+
     def _library_changed(self, message: LibraryLoaded) -> None:
         """The watcher saw the history change (shown now): switch to a new session when following."""
         if self.info is not None:
@@ -551,13 +561,33 @@ class MainScreen(MessageActions):
         """Open the session of a search hit, with its message in view once it is read."""
         self._hit = hit
         self._from_search = hit.path
-        info = self._info_of(hit.path)
+        self._open_file(hit.path)
+        self._show_hit()
+
+    def open_at_prompt(self, path: Path) -> None:
+        """Open a session with the cursor on its first prompt once it is read (a session of the usage screen)."""
+        self._at_prompt = path
+        self._open_file(path)
+        self._show_prompt()
+
+    def _open_file(self, path: Path) -> None:
+        info = self._info_of(path)
         if info is not None:
             self.choose_session(info)
         else:
-            self.conversation.open(hit.path)
+            self.conversation.open(path)
             self._read()
-        self._show_hit()
+
+    @on(ConversationView.Loaded)
+    def _show_prompt(self) -> None:
+        """The cursor on the first prompt of the session opened at it, once that prompt has its row."""
+        path, view = self._at_prompt, self.conversation
+        if path is None or view.session is None or Path(view.session.path) != path:
+            return
+        with view.session_lock:
+            prompt = next((m for m in view.session.messages if m.typed), None)
+        if (prompt is not None and view.reveal(prompt, highlight=False)) or not view.reading:
+            self._at_prompt = None
 
     @on(ConversationView.Loaded)
     def _show_hit(self) -> None:
