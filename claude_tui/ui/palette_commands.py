@@ -13,9 +13,9 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
 from claude_tui.core.facts import Project, SessionInfo, quiet
-from claude_tui.ui.filters import PaneFilter
 from claude_tui.ui.hosts import PaletteHost, PaneHost
 from claude_tui.ui.text import one_line
+from claude_tui.ui.widgets.conversation.filters import PaneFilter
 from claude_tui.ui.widgets.sessions import title_of
 
 #: A palette row: the text shown, the text matched, what choosing it calls with its item, the item (a project or a

@@ -61,8 +61,17 @@ def import_edges(modules: dict[str, Path]) -> dict[str, set[str]]:
                 if node.level:  # relative: from the package, up level - 1
                     module = ".".join([*package[: len(package) - node.level + 1], *([module] if module else [])])
                 out.update(f"{module}.{a.name}" if f"{module}.{a.name}" in modules else module for a in node.names)
+        out |= {p for m in out for p in _packages_entered(m, name)}
         edges[name] = {m for m in out if m in modules and m != name}
     return edges
+
+
+def _packages_entered(target: str, importer: str) -> list[str]:
+    """The packages that importing `target` runs first (their `__init__`), but those `importer` is itself in:
+    `a.b.c` from outside `a.b` runs `a.b`'s, whose own imports may lead back to the importer."""
+    parts = target.split(".")
+    packages = [".".join(parts[:i]) for i in range(1, len(parts))]
+    return [p for p in packages if not (importer == p or importer.startswith(f"{p}."))]
 
 
 def house_loops() -> list[list[str]]:
@@ -102,6 +111,13 @@ def loops(edges: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_loop_finder_finds_a_loop() -> None:
     assert loops({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_a_package_entered_from_outside_is_an_edge() -> None:
+    """Importing a module of the conversation package runs the package's __init__ (and the view it imports)."""
+    edges = import_edges(_modules())
+    assert "claude_tui.ui.widgets.conversation" in edges["claude_tui.ui.palette_commands"]
+    assert "claude_tui.ui.widgets.conversation" not in edges["claude_tui.ui.widgets.conversation.view"]
 
 
 def test_imports_in_functions_and_under_type_checking_are_edges() -> None:

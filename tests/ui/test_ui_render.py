@@ -548,9 +548,9 @@ def test_next_prompt_and_the_prompts_filter_pass_over_task_notifications_and_pee
     """`]` stops at what the user typed (a queued prompt too), never at a task's notification or a peer's message."""
     from claude_tui.core.loader import read_session
     from claude_tui.core.model import Kind
-    from claude_tui.ui.filters import PaneFilter
     from claude_tui.ui.widgets.conversation import entries
     from claude_tui.ui.widgets.conversation.entry_list import JUMPS
+    from claude_tui.ui.widgets.conversation.filters import PaneFilter
 
     session = read_session(Path(__file__).parents[1] / "fixtures" / "claude_2_1_shapes.jsonl")
     built: list[entries.Entry] = []

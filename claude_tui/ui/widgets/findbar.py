@@ -34,10 +34,10 @@ from claude_tui.core.model import Message
 from claude_tui.core.session import Session
 from claude_tui.core.source import full_output
 from claude_tui.ui.bindings import key_display
-from claude_tui.ui.filters import PaneFilter
 from claude_tui.ui.highlight import highlight, match_cells, match_styles
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.conversation.entries import Entry
+from claude_tui.ui.widgets.conversation.filters import PaneFilter
 
 #: Seconds between two batches of matches sent to the screen while a search runs.
 BATCH_SECONDS = 0.05

@@ -24,10 +24,10 @@ from claude_tui.core.model import QUIET_KINDS, Message
 from claude_tui.core.session import Session, unstarted
 from claude_tui.ui.bindings import key_display
 from claude_tui.ui.clock import Clock
-from claude_tui.ui.filters import PaneFilter
 from claude_tui.ui.palette import Palette
 from claude_tui.ui.widgets.conversation.entries import Entry, Painter, dates_its_time, first_of_day
 from claude_tui.ui.widgets.conversation.entry_list import EntryList
+from claude_tui.ui.widgets.conversation.filters import PaneFilter
 from claude_tui.ui.widgets.conversation.messages import FollowChanged
 
 #: Drawn entries kept.

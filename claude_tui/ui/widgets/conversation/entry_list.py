@@ -13,8 +13,8 @@ from itertools import accumulate
 
 from claude_tui.core.model import QUIET_KINDS, Kind, Message, Problem, ToolCall
 from claude_tui.core.session import Session
-from claude_tui.ui.filters import PaneFilter
 from claude_tui.ui.widgets.conversation.entries import Entry, build, continues_turn, is_error
+from claude_tui.ui.widgets.conversation.filters import PaneFilter
 
 
 def _top(entry: Entry) -> int:

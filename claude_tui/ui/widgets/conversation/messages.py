@@ -7,7 +7,7 @@ from textual.message import Message as TextualMessage
 
 from claude_tui.core.model import Message, ToolCall
 from claude_tui.core.session import Session
-from claude_tui.ui.filters import PaneFilter
+from claude_tui.ui.widgets.conversation.filters import PaneFilter
 
 NAMESPACE = "conversation_view"
 

@@ -11,10 +11,10 @@ from textual import events
 
 from claude_tui.core.model import Block, Fork, Message, ToolCall
 from claude_tui.ui.clock import Clock
-from claude_tui.ui.filters import PaneFilter
 from claude_tui.ui.widgets.conversation.drawing import DrawnView
 from claude_tui.ui.widgets.conversation.entries import Entry
 from claude_tui.ui.widgets.conversation.entry_list import jump_targets, session_of
+from claude_tui.ui.widgets.conversation.filters import PaneFilter
 from claude_tui.ui.widgets.conversation.messages import Filtered, OpenRequested
 
 
