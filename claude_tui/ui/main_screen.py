@@ -32,6 +32,7 @@ from claude_tui.ui.widgets.header import SessionFacts, SessionHeader
 from claude_tui.ui.widgets.keybar import KeyBar
 from claude_tui.ui.widgets.projects import ProjectTree
 from claude_tui.ui.widgets.sessions import SessionList
+from claude_tui.ui.widgets.sidebar import Sidebar
 from claude_tui.ui.widgets.status import LiveStatus
 
 if TYPE_CHECKING:  # and what the first screen does not show is imported when it is wanted
@@ -230,7 +231,7 @@ class MainScreen(Screen[None]):
     def widgets(self) -> ComposeResult:
         """The browser's widgets, which the app composes into this screen (see ClaudeTUI.compose)."""
         with Horizontal(id="body"):
-            with Vertical(id="sidebar"):
+            with Sidebar(panes=("projects-pane", "sessions-pane"), id="sidebar"):
                 with Vertical(id="projects-pane"):  # a pane: the tree, and its filter box under it when typed in
                     yield ProjectTree(id="projects")
                 with Vertical(id="sessions-pane"):

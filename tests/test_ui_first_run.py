@@ -1,0 +1,60 @@
+"""The first screen a newcomer sees: the conversation shown at 80x24, the tree and the list sharing the height by
+what they hold (issue 35, the first run)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from library_data import simple_project
+from ui_support import CLOCK, browser_ready, demo_copy, settled
+
+from claude_tui.ui.app import ClaudeTUI
+from claude_tui.ui.widgets.projects import ProjectTree
+from claude_tui.ui.widgets.sessions import SessionList
+from claude_tui.ui.widgets.sidebar import share
+
+
+def test_share_gives_each_what_it_holds_while_both_fit() -> None:
+    assert share(20, 5, 3) == (5, 3)
+    assert share(10, 18, 4) == (6, 4)  # the list holds little: the tree takes the rest
+    assert share(10, 3, 30) == (3, 7)
+    assert share(10, 18, 30) == (5, 5)
+    assert share(-1, 3, 3) == (0, 0)
+
+
+def _rows(widget: object) -> list[str]:
+    return [widget.render_line(y).text for y in range(widget.size.height)]  # type: ignore[attr-defined]
+
+
+async def test_the_first_screen_at_80x24_shows_the_conversation_under_the_whole_tree_and_list(tmp_path: Path) -> None:
+    app = ClaudeTUI([demo_copy(tmp_path)], clock=CLOCK)
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = await browser_ready(pilot, app)
+        tree, sessions = app.main.query_one(ProjectTree), app.main.query_one(SessionList)
+        await settled(pilot, lambda: tree.size.height == tree.last_line + 1)
+        assert app.main.has_class("-narrow") and sessions.has_focus
+        assert sessions.size.height == len(sessions.shown) + 1  # the header and every session
+        assert view.region.height >= 10
+        assert any("You" in row for row in _rows(view)), _rows(view)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 50)])
+async def test_the_tree_and_the_list_share_the_height_by_what_they_hold(tmp_path: Path, size: tuple[int, int]) -> None:
+    """17 projects of one session and the newest of two: the tree takes what the list leaves (it had 6 rows)."""
+    root = tmp_path / "projects"
+    for i in range(17):
+        simple_project(root, cwd=f"/home/u/project-{i:02}", sessions=1, start=i * 10_000)
+    simple_project(root, cwd="/home/u/newest", sessions=2, start=1_000_000)
+    app = ClaudeTUI([root], clock=CLOCK)
+    async with app.run_test(size=size) as pilot:
+        view = await browser_ready(pilot, app)
+        tree, sessions = app.main.query_one(ProjectTree), app.main.query_one(SessionList)
+        await settled(pilot, lambda: tree.last_line == 17 and sessions.size.height >= 3)
+        if size == (80, 24):  # half of the screen for both, the rest the conversation's
+            assert tree.outer_size.height + sessions.outer_size.height == 23 // 2
+            assert sessions.size.height == 3 and tree.size.height == 23 // 2 - 4 - 1
+            assert view.region.height >= 10
+        else:  # the whole tree, and the list under it
+            assert tree.size.height == 18
+            assert sessions.size.height >= 3
