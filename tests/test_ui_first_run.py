@@ -7,9 +7,14 @@ from pathlib import Path
 
 import pytest
 from library_data import simple_project
+from textual.binding import Binding
+from textual.widgets import Static
 from ui_support import CLOCK, browser_ready, demo_copy, settled
 
-from claude_tui.ui.app import ClaudeTUI
+from claude_tui.cli import main
+from claude_tui.ui.app import ClaudeTUI, _help_sections
+from claude_tui.ui.config import Config
+from claude_tui.ui.first_steps import DEFAULT_KEYS, STEPS
 from claude_tui.ui.widgets.projects import ProjectTree
 from claude_tui.ui.widgets.sessions import SessionList
 from claude_tui.ui.widgets.sidebar import share
@@ -58,3 +63,35 @@ async def test_the_tree_and_the_list_share_the_height_by_what_they_hold(tmp_path
         else:  # the whole tree, and the list under it
             assert tree.size.height == 18
             assert sessions.size.height >= 3
+
+
+def test_help_begins_its_epilog_with_the_first_steps(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    steps = out[out.index("first steps") :].splitlines()[1:]
+    assert [line.split("  ")[1].strip() for line in steps] == [what for what, _, _ in STEPS]
+    assert "Enter on a session" in out and "ctrl+k and type" in out and "x Markdown, X HTML" in out
+    assert "--projects-dir DIR" in out  # and all that was there
+    assert max(len(line) for line in steps) <= 80
+
+
+def test_the_keys_help_names_are_the_bindings_own() -> None:
+    bindings = {b.id: b for _, owner in _help_sections() for b in owner.BINDINGS if isinstance(b, Binding)}
+    named = {"enter": "Enter", "slash": "/"}
+    for id_, key in DEFAULT_KEYS.items():
+        assert key in [named.get(k.strip(), k.strip()) for k in bindings[id_].key.split(",")], id_
+    assert {id_ for _, ids, _ in STEPS for id_ in ids} == set(DEFAULT_KEYS)
+
+
+async def test_the_help_screen_begins_with_the_first_steps_in_the_users_keys(tmp_path: Path) -> None:
+    app = ClaudeTUI([demo_copy(tmp_path)], clock=CLOCK, config=Config(keys={"app.search_all": "ctrl+f"}))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await browser_ready(pilot, app)
+        await pilot.press("question_mark")
+        await settled(pilot, lambda: app.screen.query("#help-first-steps"))
+        steps = app.screen.query_one("#help-first-steps", Static)
+        shown = " ".join(steps.render_line(y).text for y in range(steps.size.height))
+        assert "First steps" in shown and "Open a session" in shown and "Export, copy" in shown, shown
+        assert "^f and type words" in shown, shown
+        assert steps.region.y < 6  # at the top, in view

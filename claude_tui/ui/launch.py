@@ -17,10 +17,19 @@ DEMO_PROJECTS = Path(__file__).resolve().parents[1] / "demo" / "projects"
 DEMO_MTIME = 1_767_225_600.0
 
 
+class _LinesKept(argparse.HelpFormatter):
+    """Help whose text of several lines (the first steps) keeps its lines; the rest is filled to the width."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return text if "\n" in text else super()._fill_text(text, width, indent)
+
+
 def parser() -> argparse.ArgumentParser:
     from claude_tui.cli import add_roots, top_parser
+    from claude_tui.ui.first_steps import first_steps_text
 
     p = top_parser()
+    p.epilog, p.formatter_class = first_steps_text(), _LinesKept
     p.add_argument("session", nargs="?", metavar="SESSION", help="a session file, id or unique id prefix to open")
     add_roots(p)
     p.add_argument("--follow", action="store_true", help="open SESSION (or the newest session) at its end")
