@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from library_data import simple_project
+from library_data import Writer, simple_project
 from textual.binding import Binding
-from textual.widgets import Static
+from textual.widgets import Input, Static
 from ui_support import CLOCK, browser_ready, demo_copy, settled
 
 from claude_tui.cli import main
@@ -95,3 +95,48 @@ async def test_the_help_screen_begins_with_the_first_steps_in_the_users_keys(tmp
         assert "First steps" in shown and "Open a session" in shown and "Export, copy" in shown, shown
         assert "^f and type words" in shown, shown
         assert steps.region.y < 6  # at the top, in view
+
+
+def _named(root: Path) -> Path:
+    """A project with sessions whose names start with the list's moves (g, j, k, G), and one of the tree's."""
+    titles = ("gemini: wire the API", "skills: add one", "deploy the site", "grep the logs", "report the bug")
+    for i, title in enumerate(titles):
+        writer = Writer(f"sess-{i}", "/home/u/tools", start=i * 1000)
+        writer.prompt(title)
+        writer.answer({"type": "text", "text": "Done."})
+        writer.write(root / "-home-u-tools")
+    simple_project(root, cwd="/home/u/gemini-proxy", sessions=1, start=-10_000)
+    return root
+
+
+async def test_a_name_typed_in_the_list_filters_by_it_whole_though_its_first_letters_are_moves(tmp_path: Path) -> None:
+    """`gemini`: `g` jumped to the top and the filter became `emini`. Now the filter is the name; moves before a
+    name they do not start stay moves, and the list's other keys (s sorts) act as before."""
+    app = ClaudeTUI([_named(tmp_path / "projects")], clock=CLOCK)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await browser_ready(pilot, app)
+        sessions = app.main.query_one(SessionList)
+        box = lambda: app.main.query_one("#sessions-filter", Input)  # noqa: E731
+
+        async def typed(*keys: str) -> list[str]:
+            await pilot.press("escape", "escape", *keys)
+            await settled(pilot, lambda: sessions.filter_text == box().value.lower() and box().value)
+            return [s.title for s in sessions.shown]
+
+        await pilot.press("2")
+        assert await typed(*"gemini") == ["gemini: wire the API"] and box().value == "gemini"
+        assert await typed("j", "j", *"dep") == ["deploy the site"] and box().value == "dep"
+        assert await typed(*"skills") == ["skills: add one"] and sessions.sort_key != "when"  # s sorted
+        assert box().value == "kills"
+        assert await typed("G", *"repo") == ["report the bug"] and box().value == "repo"  # gr, grep, not grepo
+
+
+async def test_a_name_typed_in_the_tree_filters_by_it_whole(tmp_path: Path) -> None:
+    app = ClaudeTUI([_named(tmp_path / "projects")], clock=CLOCK)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await browser_ready(pilot, app)
+        tree = app.main.query_one(ProjectTree)
+        await pilot.press("1", *"gemini")
+        await settled(pilot, lambda: tree.filter_text == "gemini")
+        assert [p.name for p in tree.projects if tree._matches(p)] == ["gemini-proxy"]
+        assert app.main.query_one("#projects-filter", Input).value == "gemini"
