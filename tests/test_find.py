@@ -129,16 +129,19 @@ def test_a_call_a_side_question_replays_is_located_in_the_side_question(tmp_path
     aside.result("toolu_1", "fps 30")
     aside.prompt("what changed?")
     aside.answer(text("nothing"))
-    aside.write(tmp_path / "p" / "main" / "subagents" / "agent-aside_question-287e.jsonl")
+    side_file = aside.write(tmp_path / "p" / "main" / "subagents" / "agent-aside_question-287e.jsonl")
     s = read_session(path)
     [side] = s.subagents
     library = Library([tmp_path], tmp_path / "cache")
     library.refresh()
-    hits = library.search("results", kind="tool_input")
-    assert sorted(h.file.name for h in hits) == ["agent-aside_question-287e.jsonl", "main.jsonl"]
-    for hit in hits:
-        found = locate(s, str(hit.file), hit.offset, hit.kind, hit.call_id)
-        assert found is not None and found[1] is (side if hit.file != path else s).calls["toolu_1"], hit.file
+    [hit] = library.search("results", kind="tool_input")
+    assert hit.file == path  # the replay copies the session's records: the index holds them once, the session's
+    found = locate(s, str(hit.file), hit.offset, hit.kind, hit.call_id)
+    assert found is not None and found[1] is s.calls["toolu_1"]
+    replayed = side_file.read_bytes()
+    offset = replayed.rfind(b"\n", 0, replayed.index(b'"toolu_1"')) + 1  # the replayed call's record
+    found = locate(s, str(side_file), offset, "tool_input", "toolu_1")
+    assert found is not None and found[1] is side.calls["toolu_1"]
 
 
 def test_a_record_glued_to_one_the_index_read_without_its_newline_is_located(tmp_path: Path) -> None:

@@ -109,3 +109,16 @@ def test_the_listings_of_an_update_under_way_are_not_saved_as_the_front(tmp_path
     lib.refresh(listing)
     assert saved_during and not any(saved_during)
     assert (tmp_path / "cache" / FRONT_NAME).exists()  # once the update ended
+
+
+def test_a_cache_folder_inside_the_history_gets_no_front_page(tmp_path: Path) -> None:
+    """The index works from memory when its folder is inside a projects folder: nothing is kept beside it."""
+    root = tmp_path / "projects"
+    history(root, 3)
+    cache = root / "cache"
+    cache.mkdir()  # a folder that is there: a write would succeed
+    before = sorted(p.relative_to(root) for p in root.rglob("*"))
+    lib = Library([root], cache)
+    lib.refresh()
+    assert lib.projects and lib.index.path is None
+    assert sorted(p.relative_to(root) for p in root.rglob("*")) == before

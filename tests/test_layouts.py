@@ -15,12 +15,12 @@ from claude_tui.core.files import find_session, persisted_file, read_session
 from claude_tui.core.find import locate
 from claude_tui.core.library import Library
 from claude_tui.core.model import Kind, ToolCall
+from claude_tui.core.resume import DEFAULT_COMMAND, copy_line, of_session
 from claude_tui.core.session import Session, unstarted
 from claude_tui.core.source import full_output, persisted_text
 from claude_tui.core.stats import tool_call_counts
 from claude_tui.core.usage import Tokens
 from claude_tui.ui import tools
-from claude_tui.ui.actions import resume_command
 from claude_tui.ui.widgets.header import continuation
 from claude_tui.ui.widgets.sessions import title_of
 from tests import layout_data as real
@@ -111,7 +111,7 @@ def test_a_file_not_named_by_its_session_goes_by_the_id_its_records_give(
     assert path == project / "short.jsonl" and find_session(real.SID, roots) == path
     session = read_session(path)
     assert session.id == real.SID
-    assert resume_command(session).endswith(f"claude --resume {real.SID}")
+    assert copy_line(DEFAULT_COMMAND, of_session(session)).endswith(f"claude --resume {real.SID}")
     assert full_output(session.path, next(iter(session.calls.values()))) == real.DF_OUTPUT  # its folder, by its id
     assert main(["stats", "--json", real.SID[:8], "--projects-dir", str(roots[0])]) == 0
     assert orjson.loads(capsys.readouterr().out)["session_id"] == real.SID

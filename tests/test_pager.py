@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -81,3 +82,12 @@ def test_no_suspending_here_is_a_notice(monkeypatch: pytest.MonkeyPatch) -> None
     app = FakeApp(can_suspend=False)
     open_in_pager(app, "text")  # type: ignore[arg-type]
     assert app.notices == ["Cannot open the pager: not here"]
+
+
+def test_the_pager_runs_from_a_thread_too(seen: Path) -> None:
+    """Only the main thread may set a signal handler: elsewhere the app does not sit ctrl+c out, and the pager runs."""
+    app = FakeApp()
+    worker = threading.Thread(target=open_in_pager, args=(app, "from a thread"))
+    worker.start()
+    worker.join()
+    assert seen.read_text() == "from a thread" and (app.suspended, app.resumed) == (1, 1)

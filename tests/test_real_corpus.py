@@ -44,7 +44,6 @@ def test_every_file_parses_and_no_record_is_lost(real_projects: Path) -> None:
 #: The genuine forks of the corpus (two prompts, an edited one, with one parent), read off the files by hand:
 #: the session, the parent, the lines of the prompts that follow it. Local commands run as siblings are no fork.
 FORKS = {
-    ("8c870161", "17a95485", (4, 57)),
     ("03eb5929", "eb84e3ee", (18, 38)),
     ("1240745b", "bc3d3102", (1815, 1819)),
     ("719f12f0", "2e893ae0", (128, 131)),

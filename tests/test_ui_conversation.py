@@ -20,9 +20,9 @@ from ui_support import demo, demo_copy, find, handled, index_of, loaded, raised,
 from claude_tui.core.files import read_session
 from claude_tui.core.library import Library
 from claude_tui.core.model import PREVIEW_CHARS, QUIET_KINDS, Kind
+from claude_tui.core.resume import DEFAULT_COMMAND, copy_line, of_session
 from claude_tui.core.stats import human_count
 from claude_tui.core.tail import SessionTail
-from claude_tui.ui.actions import resume_command
 from claude_tui.ui.config import Config, load_config
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.detail import DetailBody, DetailScreen
@@ -1136,7 +1136,7 @@ def test_the_resume_command_runs_in_a_shell(tmp_path: Path, cwd: str, command: s
     """Quoted, and a folder that starts with `-` is not taken for one of cd's options (a real file's cwd)."""
     thread = Thread(cwd=cwd)
     thread.prompt("hi")
-    assert resume_command(read_session(thread.write(tmp_path / "s1.jsonl"))) == command
+    assert copy_line(DEFAULT_COMMAND, of_session(read_session(thread.write(tmp_path / "s1.jsonl")))) == command
 
 
 async def test_a_jump_to_what_the_pane_filter_hides_shows_everything(real_projects: Path) -> None:

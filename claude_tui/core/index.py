@@ -580,6 +580,21 @@ class Index:
             self.path = None
         self.db = self._open()
 
+    def keep(self, name: str, data: bytes) -> None:
+        """Write `data` to the file `name` beside the index (the cache, never under a projects folder), whole or not
+        at all: nothing when the index works from memory because its folder is inside a projects folder, or when the
+        cache cannot be written (what reads it then reads what it would have kept)."""
+        if self.path is None:
+            return
+        path = self.folder / name
+        temporary = path.with_name(f"{name}.{os.getpid()}.tmp")
+        try:
+            temporary.write_bytes(data)
+            os.replace(temporary, path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+
     # ---------------------------------------------------------------- opening
 
     def _open(self) -> sqlite3.Connection:

@@ -9,7 +9,6 @@ session of the repository made the worktree (`git worktree add`).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
 from collections.abc import Callable, Collection, Iterator
@@ -69,7 +68,7 @@ class Library:
         state = self.index.state(self.roots) if saving else None  # read before what it stands for
         self.projects = build_projects(self.index.files(self.roots), self.index.summaries(self.roots))
         if state is not None and state != self._front_state:
-            self._save_front(front.dumps(state, self.projects))
+            self.index.keep(FRONT_NAME, front.dumps(state, self.projects))
             self._front_state = state
 
     def front(self) -> list[Project] | None:
@@ -81,17 +80,6 @@ class Library:
         except OSError:  # none yet
             return None
         return front.loads(data, self.index.state(self.roots))
-
-    def _save_front(self, data: bytes) -> None:
-        """Write the front page beside the index (the cache, never under a projects folder), whole or not at all."""
-        path = self.index.folder / FRONT_NAME
-        temporary = path.with_name(f"{FRONT_NAME}.{os.getpid()}.tmp")
-        try:
-            temporary.write_bytes(data)
-            os.replace(temporary, path)
-        except OSError:  # a read-only or full cache: the app reads the whole library, as with no front
-            with contextlib.suppress(OSError):
-                temporary.unlink()
 
     def search(self, query: str, **filters: Any) -> Hits:
         """Messages matching `query`, newest first; `filters` (limit, project, role, ...) as search.search takes

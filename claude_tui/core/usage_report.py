@@ -359,7 +359,8 @@ def load_usage(index: Index, roots: list[Path], zone: tzinfo | None = None, cach
             [number[sessions[row[0]]], *row[1:]] for row in sums if row[3] > 0 and any(row[4:-2]) and row[0] in sessions
         ]
         found = refs, rows
-        _keep(cache, [CACHE_FORMAT, names, *state], refs, rows)
+        if cache is not None:
+            _keep(index, [CACHE_FORMAT, names, *state], refs, rows)
     refs, rows = found
     make = Spend._make  # a tuple's own constructor: a third of the time of Spend(...)
     return Usage(
@@ -382,17 +383,10 @@ def _cached(cache: Path | None, key: list[Any]) -> tuple[list[SessionRef], list[
         return None
 
 
-def _keep(cache: Path | None, key: list[Any], refs: list[SessionRef], rows: list[list[Any]]) -> None:
-    """Keep what was read in `cache` (written whole, then put in place); a cache that cannot be written is none."""
-    if cache is None:
-        return
-    part = cache.with_name(f"{cache.name}.{os.getpid()}")
-    try:
-        part.write_bytes(orjson.dumps({"key": key, "sessions": [tuple(ref) for ref in refs], "sums": rows}))
-        os.replace(part, cache)
-    except (OSError, TypeError):
-        with suppress(OSError):
-            part.unlink()
+def _keep(index: Index, key: list[Any], refs: list[SessionRef], rows: list[list[Any]]) -> None:
+    """Keep what was read beside the index, under `key`."""
+    with suppress(TypeError):  # a sum orjson cannot write (past 64 bits): nothing kept, read again next time
+        index.keep(CACHE, orjson.dumps({"key": key, "sessions": [tuple(ref) for ref in refs], "sums": rows}))
 
 
 def file_sessions(files: list[FileRow]) -> dict[int, SessionRef]:

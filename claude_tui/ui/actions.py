@@ -1,28 +1,23 @@
-"""What the user can do with a session beyond reading it: copy, resume, export, page."""
+"""What the user can do with a session beyond reading it: export, page, run a program in the terminal."""
 
 from __future__ import annotations
 
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from textual.app import App, SuspendNotSupported
 
 from claude_tui.core.sanitize import visible_controls_but_sgr
 from claude_tui.core.session import Session
-
-
-def resume_command(session: Session) -> str:
-    """`cd <cwd> && claude --resume <id>`: how to carry on with this session in Claude Code."""
-    cwd = session.project_path
-    resume = f"claude --resume {shlex.quote(session.id)}"
-    if not cwd:
-        return resume
-    option_like = "-- " if cwd.startswith("-") else ""  # cd would take `-x/y` for an option
-    return f"cd {option_like}{shlex.quote(cwd)} && {resume}"
 
 
 def export_path(session: Session, fmt: str, folder: Path | None = None) -> Path:
@@ -47,16 +42,38 @@ def open_in_pager(app: App[object], text: str) -> None:
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8", errors="replace") as f:
         f.write(visible_controls_but_sgr(text))  # colours for `less -R`; no escape that acts (links, titles)
         name = f.name
-    failed: Exception | None = None
     try:
-        with app.suspend():
-            try:
-                subprocess.run([*command, name], check=False)
-            except OSError as exc:  # found, but cannot be run
-                failed = exc
-    except SuspendNotSupported as exc:  # tests, the web
-        failed = exc
+        ran = run_in_terminal(app, [*command, name])
     finally:
         os.unlink(name)
-    if failed is not None:
-        app.notify(f"Cannot open the pager: {failed}", severity="warning", markup=False)
+    if isinstance(ran, Exception):
+        app.notify(f"Cannot open the pager: {ran}", severity="warning", markup=False)
+
+
+def run_in_terminal(app: App[Any], argv: list[str], cwd: str | None = None) -> int | Exception:
+    """Run `argv` (in folder `cwd`) with the terminal handed over, the app suspended meanwhile: its exit status, or
+    what kept it from running. A ctrl+c typed to the program is its own: the app sits it out."""
+    ran: int | Exception
+    try:
+        with app.suspend(), _sitting_out_sigint():
+            try:
+                ran = subprocess.run(argv, cwd=cwd, check=False).returncode
+            except OSError as exc:  # found, but cannot be run
+                ran = exc
+    except SuspendNotSupported as exc:  # tests, the web
+        ran = exc
+    return ran
+
+
+@contextmanager
+def _sitting_out_sigint() -> Iterator[None]:
+    """SIGINT (ctrl+c typed to the program that has the terminal) is that program's: the app ignores it meanwhile
+    with a handler, not SIG_IGN, which the program would inherit. (Only the main thread may set one.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: None)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)  # None: set outside Python

@@ -183,6 +183,9 @@ class ClaudeTUI(App[None]):
                     continue
                 keys = "  ".join(shown_keys(binding, keymap_of(self), self.get_key_display))
                 yield SystemCommand(binding.description, f"{keys} · {binding.id}", _runner(target, binding.action))
+        fork, copy = _runner(screen, "resume(True)"), _runner(screen, "copy_resume(True)")
+        yield SystemCommand("Fork this session", "Resume it in Claude Code under a new id (--fork-session)", fork)
+        yield SystemCommand("Copy fork command", "The command that forks it, for a shell", copy)
 
 
 #: Bindings that make no sense as palette commands (moving one row, going back).
@@ -223,11 +226,12 @@ def _help_sections() -> list[tuple[str, Any]]:
 
 def _unlisted_binding_owners() -> list[Any]:
     """What has bindings the help screen does not list (they may be remapped all the same)."""
+    from claude_tui.ui.resume import AskScreen
     from claude_tui.ui.widgets.export_prompt import ExportPrompt
     from claude_tui.ui.widgets.help import HelpScreen
     from claude_tui.ui.widgets.search_screen import HitList
 
-    return [FilterInput, ExportPrompt, HelpScreen, HitList]
+    return [FilterInput, ExportPrompt, HelpScreen, HitList, AskScreen]
 
 
 def _runner(target: Any, action: str) -> Any:

@@ -3,6 +3,8 @@
 ```toml
 theme = "tokyo-night"        # any Textual theme: textual-dark, textual-light, nord, gruvbox, ...
 hide_quiet = false           # start with the dim system and attachment rows hidden
+resume_command = "claude --resume {session_id}"  # what R runs in the session's folder ({cwd}); the fork
+                             # adds --fork-session at the end, or where a word {fork} stands
 
 [keys]                       # binding id = "key[,key...]"  (see the help screen, `?`, for the ids)
 "conversation.next_prompt" = "],J"
@@ -20,6 +22,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from claude_tui.core.resume import DEFAULT_COMMAND, split_command
+
 DEFAULT_THEME = "textual-dark"
 
 
@@ -27,6 +31,7 @@ DEFAULT_THEME = "textual-dark"
 class Config:
     theme: str = DEFAULT_THEME
     hide_quiet: bool = False
+    resume_command: str = DEFAULT_COMMAND
     keys: dict[str, str] = field(default_factory=dict)
     path: Path | None = None
     problems: list[str] = field(default_factory=list)
@@ -95,6 +100,19 @@ def _read_keys(config: Config, keys: object) -> None:
             config.keys[binding_id] = value
 
 
+def _read_resume_command(config: Config, command: object) -> None:
+    """`resume_command` into `config`; one that cannot be split or names an unknown placeholder is reported, and the
+    default kept."""
+    try:
+        if not isinstance(command, str):
+            raise ValueError("it must be a string")
+        split_command(command)
+    except ValueError as exc:
+        config.problems.append(f"{config.path}: resume_command: {exc}; {DEFAULT_COMMAND!r} is used")
+    else:
+        config.resume_command = command
+
+
 def load_config(path: Path | None = None) -> Config:
     """Read the config file; a missing file gives the defaults."""
     path = path or config_path()
@@ -116,8 +134,9 @@ def load_config(path: Path | None = None) -> Config:
         config.hide_quiet = hide
     else:
         config.problems.append(f"{path}: hide_quiet must be true or false")
+    _read_resume_command(config, data.get("resume_command", DEFAULT_COMMAND))
     _read_keys(config, data.get("keys", {}))
-    unknown = sorted(set(data) - {"theme", "hide_quiet", "keys"})
+    unknown = sorted(set(data) - {"theme", "hide_quiet", "resume_command", "keys"})
     if unknown:
         config.problems.append(f"{path}: unknown settings {', '.join(unknown)}")
     return config

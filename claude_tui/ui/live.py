@@ -167,6 +167,7 @@ class Live:
         self._session: object = None  #: the session the last read was of
         self._caught_up = False
         self._since = time.time()  #: following switches only to sessions started after this
+        self._handed = math.inf  #: when the terminal was last handed to claude: what the next session follows from
         self._grew = -math.inf  #: when records last arrived (monotonic)
         self._ticker: Timer | None = None
 
@@ -280,7 +281,7 @@ class Live:
         records = session.records_with_subagents  # a subagent at work writes to its own file
         if session is not self._session:
             self._session, self._caught_up = session, False
-            self._since = time.time()
+            self._since, self._handed = min(time.time(), self._handed), math.inf
             self._grew = -math.inf
         if done:
             if not self._caught_up:
@@ -291,6 +292,11 @@ class Live:
                 self._grew = time.monotonic()
             self.reads.done()
         self.show_status()
+
+    def handed_over(self, moment: float) -> None:
+        """The terminal was handed to claude at `moment` (a resume, ui/resume.py): following switches to a session
+        started since, from the open one and from the one opened next (whose first read comes after)."""
+        self._since, self._handed = min(self._since, moment), moment
 
     def show_status(self) -> None:
         """Bring the live line up to date."""

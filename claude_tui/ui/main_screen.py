@@ -198,6 +198,7 @@ class MainScreen(Screen[None]):
         Binding("slash", "filter", "Filter", show=False, id="app.filter"),
         Binding("y", "copy_message", "Copy message", show=False, id="app.copy_message"),
         Binding("Y", "copy_resume", "Copy resume command", show=False, id="app.copy_resume"),
+        Binding("R", "resume", "Resume in Claude Code", show=False, id="app.resume"),
         Binding("r", "raw", "Raw JSON", show=False, id="app.raw"),
         Binding("p", "plan", "Plan", show=False, id="app.plan"),
         Binding("o", "pager", "Open in $PAGER", show=False, id="app.pager"),
@@ -955,15 +956,15 @@ class MainScreen(Screen[None]):
 
         self._with_cursor_text(copy)
 
-    def action_copy_resume(self) -> None:
-        from claude_tui.ui import actions
+    def action_copy_resume(self, fork: bool = False) -> None:
+        from claude_tui.ui.resume import copy_command
 
-        session = self.conversation.session
-        if session is None:
-            return
-        command = actions.resume_command(session)
-        self.app.copy_to_clipboard(command)
-        self.notify(f"Copied: {command}", timeout=3, markup=False)
+        copy_command(self, fork)
+
+    def action_resume(self, fork: bool = False) -> None:
+        from claude_tui.ui.resume import resume
+
+        resume(self, fork)
 
     def action_raw(self) -> None:
         entry = self._cursor_entry()

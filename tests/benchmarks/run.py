@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_app
 import bench_index
 import bench_stats
+import bench_usage
 from installed import compile_package
 
 #: ../shared/corpus beside the repository (as the tests find it: $CLAUDE_TUI_CORPUS), else the machine's.
@@ -208,6 +209,30 @@ def search_rows(history: Path, cache: Path, runs: int) -> list[Row]:
     return rows
 
 
+def usage_rows(history: Path, cache: Path, runs: int) -> list[Row]:
+    """bench_usage: `claude-tui usage` (daily) against `claude-tui index` with nothing to do, on the same warm index:
+    with the sums kept beside the index, and read again from it (as after a change); what the app's usage screen
+    recomputes on a live update."""
+    env = {**os.environ, "CLAUDE_TUI_CACHE_DIR": str(cache)}
+    index = [tui(), "index", "--projects-dir", str(history)]
+    usage = [tui(), "usage", "--projects-dir", str(history)]
+    kept = cache / bench_usage.CACHE
+
+    def read_again() -> list[str]:
+        kept.unlink(missing_ok=True)
+        return usage
+
+    subprocess.run(usage, env=env, check=True, stdout=subprocess.DEVNULL)  # kept from here on
+    found = best({"index": index, "usage": usage}, runs, env)
+    again = min(timed(read_again(), env)[0] for _ in range(runs))
+    screen = min(bench_usage.screen(history, cache) for _ in range(runs))
+    return [
+        Row("usage daily, sums kept", found["usage"][0], "s", "index, nothing changed", found["index"][0], 2.0),
+        Row("usage daily, read again from the index", again, "s", "index, nothing changed", found["index"][0], 2.0),
+        Row("usage screen: recomputed on a live update", screen * 1000, "ms", target=100),
+    ]
+
+
 def app_rows(history: Path, cache: Path, runs: int, sessions: str) -> list[Row]:
     """bench_app: the browser (index warm) until its tree and list are on screen, against a minimal Textual app's
     first word; the largest resident set of each."""
@@ -374,6 +399,7 @@ def main() -> None:
         rows += stats_rows(session, runs)
         rows += index_rows(history, cache, runs)
         rows += search_rows(history, cache, runs)
+        rows += usage_rows(history, cache, runs)
         rows += app_rows(
             history, cache, runs, f"{sum(not p.name.startswith('agent-') for p in history.glob('*/*.jsonl')):,}"
         )
@@ -385,6 +411,7 @@ def main() -> None:
             kept = Path(tempfile.gettempdir()) / "claude-tui-bench-10x-cache"
             rows += index_rows(big, kept, 1)
             rows += search_rows(big, kept, runs)
+            rows += usage_rows(big, kept, runs)
             rows += app_rows(big, kept, runs, "15,000")
             rows += list_rows(big, kept)
     finally:
