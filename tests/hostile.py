@@ -15,10 +15,13 @@ import argparse
 import base64
 import sys
 from dataclasses import dataclass, replace
+from itertools import count
 from pathlib import Path
 from typing import Any
 
 import orjson
+
+from tests.records import Chain, instant
 
 SESSION_ID = "0bad0bad-0000-4000-8000-000000000000"
 BIG_LINE_BYTES = 30 * 1024 * 1024
@@ -46,34 +49,22 @@ class Case:
         return range(self.first_line, self.first_line + len(self.lines))
 
 
-class _Writer:
-    """Records chained by parentUuid, as Claude Code writes them."""
+class _Writer(Chain):
+    """Records chained by parentUuid, as Claude Code writes them, one second apart."""
 
     def __init__(self) -> None:
-        self.n = 0
-        self.last: str | None = None
-
-    def record(self, rtype: str, **fields: Any) -> dict[str, Any]:
-        self.n += 1
-        uuid = f"00000000-0000-4000-8000-{self.n:012d}"
-        rec = {
-            "parentUuid": self.last,
-            "isSidechain": False,
-            "userType": "external",
-            "cwd": "/home/u/hostile",
-            "sessionId": SESSION_ID,
-            "version": "2.1.9",
-            "gitBranch": "main",
-            "type": rtype,
-            "uuid": uuid,
-            "timestamp": f"2026-01-05T10:{self.n // 60 % 60:02d}:{self.n % 60:02d}.000Z",
-        }
-        rec.update(fields)
-        self.last = uuid
-        return rec
+        numbers = count(1)
+        super().__init__(
+            SESSION_ID,
+            "/home/u/hostile",
+            "2.1.9",
+            uuids=lambda: f"00000000-0000-4000-8000-{next(numbers):012d}",
+            start=instant("2026-01-05T10:00:00"),
+            body_last=True,
+        )
 
     def line(self, rtype: str, **fields: Any) -> bytes:
-        return orjson.dumps(self.record(rtype, **fields))
+        return orjson.dumps(self.record(rtype, fields, after=1))
 
     def prompt(self, text: str) -> bytes:
         return self.line("user", message={"role": "user", "content": text})
@@ -82,7 +73,7 @@ class _Writer:
         return self.line(
             "assistant",
             message={
-                "id": f"msg_{self.n + 1:04d}",
+                "id": f"msg_{len(self.records) + 1:04d}",
                 "model": "claude-sonnet-4-5-20250929",
                 "role": "assistant",
                 "type": "message",

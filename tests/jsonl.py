@@ -2,42 +2,48 @@
 
 from __future__ import annotations
 
+from itertools import count
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from tests.records import TIP, Chain, instant, text, tool_use
 
-class Thread:
-    """Writes records whose parentUuid chains to the previous record unless told otherwise."""
+__all__ = ["Thread", "text", "tool_use"]
+
+
+class Thread(Chain):
+    """Writes records whose parentUuid chains to the previous record unless told otherwise.
+
+    A `parent` of True means the tip; uuids are ``u0001``, ``u0002``…, five seconds apart."""
 
     def __init__(self, session_id: str = "s1", cwd: str = "/home/u/proj", version: str = "2.1.9") -> None:
-        self.records: list[dict[str, Any]] = []
-        self.session_id, self.cwd, self.version = session_id, cwd, version
-        self.last: str | None = None
+        numbers = count(1)
+        super().__init__(
+            session_id,
+            cwd,
+            version,
+            uuids=lambda: f"u{next(numbers):04d}",
+            start=instant("2026-01-05T09:00:00"),
+            body_last=True,
+        )
         self._n = 0
-        self._clock = 0
+
+    @property
+    def last(self) -> str | None:
+        """The tip: the uuid the next record chains to."""
+        return self.tip
+
+    @last.setter
+    def last(self, uuid: str | None) -> None:
+        self.tip = uuid
 
     def _base(self, rtype: str, parent: str | bool | None, **extra: Any) -> dict[str, Any]:
         self._n += 1
-        self._clock += 5
-        uuid = f"u{self._n:04d}"
-        rec = {
-            "parentUuid": self.last if parent is True else parent,
-            "isSidechain": False,
-            "userType": "external",
-            "cwd": self.cwd,
-            "sessionId": self.session_id,
-            "version": self.version,
-            "gitBranch": "main",
-            "type": rtype,
-            "uuid": uuid,
-            "timestamp": f"2026-01-05T09:{self._clock // 60:02d}:{self._clock % 60:02d}.000Z",
-        }
-        rec.update(extra)
-        self.records.append(rec)
-        self.last = uuid
-        return rec
+        return self.record(
+            rtype, extra, parent=TIP if parent is True else (None if parent is False else parent), after=5
+        )
 
     def prompt(
         self, text: str | list[dict[str, Any]], parent: str | bool | None = True, **extra: Any
@@ -84,8 +90,7 @@ class Thread:
         return self._base("system", parent, subtype=subtype, **extra)
 
     def raw(self, record: dict[str, Any]) -> dict[str, Any]:
-        self.records.append(record)
-        return record
+        return self.side(record)
 
     def bytes(self) -> bytes:
         return b"".join(orjson.dumps(r) + b"\n" for r in self.records)
@@ -94,11 +99,3 @@ class Thread:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(self.bytes())
         return path
-
-
-def tool_use(tool_id: str, name: str, **inp: Any) -> dict[str, Any]:
-    return {"type": "tool_use", "id": tool_id, "name": name, "input": inp}
-
-
-def text(value: str) -> dict[str, Any]:
-    return {"type": "text", "text": value}
