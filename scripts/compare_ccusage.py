@@ -156,8 +156,8 @@ def ccusage_session(path: str, root: Path) -> str:
 def our_sessions(root: Path, cache: Path) -> dict[str, str]:
     """The session id claude-tui files each transcript under, by path."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from claude_tui.core.index import Index
-    from claude_tui.core.usage_index import read_usage
+    from claude_tui.core.index.store import Index
+    from claude_tui.core.index.usage import read_usage
     from claude_tui.core.usage_report import file_sessions
 
     index = Index(cache, [root])

@@ -11,11 +11,13 @@ from pathlib import Path
 import orjson
 import pytest
 
+from claude_tui.core.content import prompt_text
 from claude_tui.core.export import export_session
-from claude_tui.core.extract import ROLES, ROW_KINDS, Extractor, State
-from claude_tui.core.files import read_session
+from claude_tui.core.index.extract import Extractor, State
+from claude_tui.core.index.texts import ROLES, ROW_KINDS
+from claude_tui.core.loader import read_session
 from claude_tui.core.model import Kind
-from claude_tui.core.session import Session, prompt_text
+from claude_tui.core.session import Session
 from claude_tui.core.stats import session_stats
 from tests.test_fuzz import lines_of
 

@@ -22,15 +22,17 @@ import orjson
 import pytest
 
 from claude_tui.core import reader as reader_module
-from claude_tui.core.files import read_session, session_files, sibling_summaries
+from claude_tui.core.files import session_files, sibling_summaries
 from claude_tui.core.library import Library
-from claude_tui.core.model import PREVIEW_CHARS, plausible
+from claude_tui.core.loader import read_session
+from claude_tui.core.model import PREVIEW_CHARS
 from claude_tui.core.reader import Reader, ReadError
 from claude_tui.core.records import parse_line
 from claude_tui.core.session import Session
 from claude_tui.core.source import full_output
 from claude_tui.core.stats import session_stats
 from claude_tui.core.tail import SessionTail
+from claude_tui.core.times import plausible
 from tests.hostile import BIG_LINE_BYTES, IMAGE_BYTES, MARKER, SESSION_ID, Case, write_hostile
 from tests.jsonl import Thread, text
 

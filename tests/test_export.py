@@ -20,10 +20,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claude_tui.cli import main
-from claude_tui.core.export import FORMATS, MARKDOWN_CHARS, OUTPUT_LINES, _md_prose, export_session
-from claude_tui.core.files import agent_files, read_session
+from claude_tui.core.export import FORMATS, OUTPUT_LINES, _md_prose, export_session
+from claude_tui.core.export_html import MARKDOWN_CHARS
+from claude_tui.core.files import agent_files
+from claude_tui.core.humanize import human_size
+from claude_tui.core.loader import read_session
 from claude_tui.core.sanitize import visible_controls
-from claude_tui.core.stats import human_size
 from claude_tui.writing import write_export
 
 MODEL = "claude-sonnet-4-20250514"

@@ -7,9 +7,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from claude_tui.core.files import read_session
 from claude_tui.core.find import Query, find, locate
 from claude_tui.core.library import Library
+from claude_tui.core.loader import read_session
 from claude_tui.core.source import full_output, raw_json
 from tests.jsonl import Thread, text, tool_use
 

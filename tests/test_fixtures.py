@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from claude_tui.core.files import read_session, session_files, sibling_summaries
+from claude_tui.core.files import session_files, sibling_summaries
+from claude_tui.core.loader import read_session
 from claude_tui.core.model import Kind
 from claude_tui.core.stats import session_stats
 from claude_tui.core.tail import SessionTail

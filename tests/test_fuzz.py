@@ -23,7 +23,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from claude_tui.core.export import export_session
-from claude_tui.core.extract import Extractor, State, record_texts
+from claude_tui.core.index.extract import Extractor, State
+from claude_tui.core.index.texts import record_texts
 from claude_tui.core.notices import is_peer, is_task
 from claude_tui.core.reader import Line, Reader
 from claude_tui.core.records import parse_line

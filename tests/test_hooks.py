@@ -10,8 +10,8 @@ import pytest
 
 from claude_tui.core import attachments
 from claude_tui.core.export import export_session
-from claude_tui.core.files import read_session
 from claude_tui.core.hooks import headline, runs, shown
+from claude_tui.core.loader import read_session
 from claude_tui.core.model import Kind, Message
 from claude_tui.core.reader import Reader
 from claude_tui.core.session import Session

@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from claude_tui.core import index as index_module
-from claude_tui.core.extract import State
-from claude_tui.core.files import read_session, sibling_summaries
-from claude_tui.core.index import DB_NAME, SCHEMA_VERSION, TEXT_NAME, Progress, cache_dir, text_schemas
+from claude_tui.core.files import sibling_summaries
+from claude_tui.core.index import jobs, locks, pool, store
+from claude_tui.core.index.extract import State
+from claude_tui.core.index.jobs import Progress
+from claude_tui.core.index.schema import DB_NAME, SCHEMA_VERSION, TEXT_NAME, cache_dir, text_schemas
 from claude_tui.core.library import Library
+from claude_tui.core.loader import read_session
 from claude_tui.core.stats import session_stats
 from tests.library_data import Writer, encode, simple_project, tree_state
 
@@ -271,7 +273,7 @@ def test_dead_rows_beyond_the_limit_rebuild_the_index(tmp_path: Path, monkeypatc
     root = tmp_path / "projects"
     paths = simple_project(root, sessions=3)
     lib = fresh(root, tmp_path, "cache")
-    monkeypatch.setattr(index_module, "DEAD_ROWS_LIMIT", 1)
+    monkeypatch.setattr(store, "DEAD_ROWS_LIMIT", 1)
     paths[0].unlink()
     lib.refresh()  # 6 dead rows now (a session has 6), 12 live
     paths[1].unlink()
@@ -373,7 +375,7 @@ def test_a_locked_database_means_working_from_memory(tmp_path: Path, monkeypatch
     holder = sqlite3.connect(tmp_path / "cache" / DB_NAME, isolation_level=None)
     holder.execute("PRAGMA locking_mode=EXCLUSIVE")
     holder.execute("BEGIN EXCLUSIVE")
-    monkeypatch.setattr(index_module, "BUSY_TIMEOUT", 0.05)
+    monkeypatch.setattr(locks, "BUSY_TIMEOUT", 0.05)
     lib = fresh(root, tmp_path, "cache")
     holder.close()
     assert any("memory" in n for n in lib.notices)
@@ -397,8 +399,8 @@ def test_another_writer_is_waited_for_a_while_then_the_index_is_used_as_it_is(
     [path, _] = simple_project(root)
     fresh(root, tmp_path, "cache").index.close()
     holder = _hold_writing(tmp_path / "cache" / DB_NAME)
-    monkeypatch.setattr(index_module, "WRITE_WAIT", 0.5)
-    monkeypatch.setattr(index_module, "BUSY_TIMEOUT", 0.05)  # a wait for the write lock would end in "locked"
+    monkeypatch.setattr(locks, "WRITE_WAIT", 0.5)
+    monkeypatch.setattr(locks, "BUSY_TIMEOUT", 0.05)  # a wait for the write lock would end in "locked"
     lib = fresh(root, tmp_path, "cache")
     assert lib.index.path is not None and lib.notices == []  # the index on disk, not one in memory
     late = Writer("late", start=50_000)
@@ -406,7 +408,7 @@ def test_another_writer_is_waited_for_a_while_then_the_index_is_used_as_it_is(
     with open(path, "ab") as f:
         f.write(late.lines())
     told: list[Progress] = []
-    with pytest.raises(index_module.IndexBusy):
+    with pytest.raises(locks.IndexBusy):
         lib.index.update(lib.roots, told.append)
     assert told and all(p.waiting for p in told)
     result = lib.refresh()
@@ -424,7 +426,7 @@ def test_waiting_for_another_writer_stops_when_asked(tmp_path: Path, monkeypatch
     holder = _hold_writing(tmp_path / "cache" / DB_NAME)
     path.touch()
     os.utime(path, ns=(1, 1))
-    monkeypatch.setattr(index_module, "WRITE_WAIT", 60.0)
+    monkeypatch.setattr(locks, "WRITE_WAIT", 60.0)
     cancel = threading.Event()
     threading.Timer(0.3, cancel.set).start()
     started = time.monotonic()
@@ -448,9 +450,9 @@ def test_an_unwritable_cache_folder_means_working_from_memory(tmp_path: Path) ->
 
 def _in_workers(monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
     """Index however little there is to read in `workers` forked processes (one: in this one)."""
-    monkeypatch.setattr(index_module, "POOL_MIN_BYTES", 0)
-    monkeypatch.setattr(index_module, "worker_count", lambda: workers)
-    monkeypatch.setattr(index_module, "_context", lambda: multiprocessing.get_context("fork"))
+    monkeypatch.setattr(store, "POOL_MIN_BYTES", 0)
+    monkeypatch.setattr(store, "worker_count", lambda: workers)
+    monkeypatch.setattr(pool, "mp_context", lambda: multiprocessing.get_context("fork"))
 
 
 def _capped(db: sqlite3.Connection) -> None:
@@ -467,14 +469,14 @@ def test_a_full_disk_means_working_from_memory(tmp_path: Path, monkeypatch: pyte
     for i in range(6):
         simple_project(root, cwd=f"/home/u/p{i}", sessions=3, start=i * 10_000)
     _in_workers(monkeypatch, workers)
-    connect = index_module.connect
+    connect = pool.connect
 
     def capped_connect(path: str) -> sqlite3.Connection:  # the workers' connections (they are forked)
         db = connect(path)
         _capped(db)
         return db
 
-    monkeypatch.setattr(index_module, "connect", capped_connect)
+    monkeypatch.setattr(pool, "connect", capped_connect)
     lib = Library([root], tmp_path / "cache")
     _capped(lib.index.db)
     lib.refresh()
@@ -489,7 +491,7 @@ def test_a_full_disk_means_working_from_memory(tmp_path: Path, monkeypatch: pyte
 def _start_a_worker_and_vanish(tasks: object, events: object, path: str, pids: object) -> None:
     """A parent that starts a worker and dies at once, with no cleanup (as under `kill -9`)."""
     args = (tasks, events, frozenset(), path, 0, os.getpid())
-    worker = multiprocessing.get_context("fork").Process(target=index_module._worker, args=args)
+    worker = multiprocessing.get_context("fork").Process(target=pool._worker, args=args)
     worker.start()
     pids.put(worker.pid)  # type: ignore[attr-defined]
     os._exit(0)
@@ -538,8 +540,8 @@ def test_worker_processes_give_the_same_index(tmp_path: Path, monkeypatch: pytes
     for i in range(6):
         simple_project(root, cwd=f"/home/u/p{i}", sessions=3, start=i * 10_000)
     here = fresh(root, tmp_path, "here")
-    monkeypatch.setattr(index_module, "POOL_MIN_BYTES", 0)
-    monkeypatch.setattr(index_module, "worker_count", lambda: 2)
+    monkeypatch.setattr(store, "POOL_MIN_BYTES", 0)
+    monkeypatch.setattr(store, "worker_count", lambda: 2)
     pooled = fresh(root, tmp_path, "pool")
     assert infos(pooled) == infos(here)
     assert len(hits(pooled, "green")) == 18
@@ -555,7 +557,7 @@ def test_stopping_keeps_what_was_read(tmp_path: Path, monkeypatch: pytest.Monkey
     root = tmp_path / "projects"
     for i in range(4):
         simple_project(root, cwd=f"/home/u/p{i}", sessions=2, start=i * 10_000)
-    monkeypatch.setattr(index_module, "COMMIT_EVERY", 0)
+    monkeypatch.setattr(pool, "COMMIT_EVERY", 0)
     cancel = threading.Event()
     seen: list[int] = []
 
@@ -563,7 +565,7 @@ def test_stopping_keeps_what_was_read(tmp_path: Path, monkeypatch: pytest.Monkey
         seen.append(p.files_done)
         cancel.set()
 
-    monkeypatch.setattr(index_module.time, "monotonic", _ticking())
+    monkeypatch.setattr(store.time, "monotonic", _ticking())
     lib = Library([root], tmp_path / "cache")
     result = lib.index.update(lib.roots, stop_after_first, cancel)
     assert result.interrupted and 0 < result.files_read < 8
@@ -587,9 +589,9 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, w
     root = tmp_path / "projects"
     for i in range(30):
         simple_project(root, cwd=f"/home/u/p{i}", sessions=2, start=i * 10_000)
-    monkeypatch.setattr(index_module, "COMMIT_EVERY", 0)
+    monkeypatch.setattr(pool, "COMMIT_EVERY", 0)
     _in_workers(monkeypatch, workers)
-    run_job = index_module.run_job
+    run_job = pool.run_job
     started, interrupted = tmp_path / "started", tmp_path / "interrupted"
     started.mkdir()
 
@@ -604,7 +606,7 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, w
         (started / f"{os.getpid()}-{time.perf_counter_ns()}").touch()
         yield from run_job(*args)
 
-    monkeypatch.setattr(index_module, "run_job", held_job)
+    monkeypatch.setattr(pool, "run_job", held_job)
     calls = []
 
     def interrupt(p: Progress) -> None:
@@ -613,7 +615,7 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, w
             interrupted.touch()
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(index_module.time, "monotonic", _ticking())
+    monkeypatch.setattr(store.time, "monotonic", _ticking())
     lib = Library([root], tmp_path / "cache")
     with pytest.raises(KeyboardInterrupt):
         lib.index.update(lib.roots, interrupt)
@@ -697,17 +699,17 @@ def test_a_file_claude_tui_fails_on_is_noted_not_fatal_and_not_read_again(
     root = tmp_path / "projects"
     paths = simple_project(root, sessions=3)
     _in_workers(monkeypatch, workers)
-    feed = index_module.Extractor.feed
+    feed = jobs.Extractor.feed
 
-    def failing_feed(self: index_module.Extractor, lines: bytes, off: int) -> None:  # forked workers run it too
+    def failing_feed(self: jobs.Extractor, lines: bytes, off: int) -> None:  # forked workers run it too
         if b"number 1" in lines:
             raise ValueError("a defect")
         feed(self, lines, off)
 
-    monkeypatch.setattr(index_module.Extractor, "feed", failing_feed)
+    monkeypatch.setattr(jobs.Extractor, "feed", failing_feed)
     lib = Library([root], tmp_path / "cache")
     assert lib.refresh().files_read == 3
-    assert lib.index.unreadable(lib.roots) == [(str(paths[1]), f"{index_module.DEFECT}ValueError('a defect')")]
+    assert lib.index.unreadable(lib.roots) == [(str(paths[1]), f"{jobs.DEFECT}ValueError('a defect')")]
     assert len(hits(lib, "green")) == 2
     assert lib.refresh().files_read == 0
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from claude_tui.core import index
+from claude_tui.core.index import store
 from claude_tui.core.library import Library
 
 
@@ -28,7 +28,7 @@ class NoFdStream:
 def test_cold_index_with_workers_from_a_thread(
     real_projects: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(index, "POOL_MIN_BYTES", 0)  # use worker processes even for a small history
+    monkeypatch.setattr(store, "POOL_MIN_BYTES", 0)  # use worker processes even for a small history
     monkeypatch.setattr(sys, "stderr", NoFdStream())
     found: list[int] = []
     errors: list[BaseException] = []

@@ -11,9 +11,10 @@ import pytest
 
 from claude_tui.cli import main
 from claude_tui.core.export import export_session
-from claude_tui.core.files import find_session, persisted_file, read_session
+from claude_tui.core.files import find_session, persisted_file
 from claude_tui.core.find import locate
 from claude_tui.core.library import Library
+from claude_tui.core.loader import read_session
 from claude_tui.core.model import Kind, ToolCall
 from claude_tui.core.resume import DEFAULT_COMMAND, copy_line, of_session
 from claude_tui.core.session import Session, unstarted

@@ -10,18 +10,18 @@ from pathlib import Path
 import pytest
 
 from claude_tui.core.export import export_session
-from claude_tui.core.extract import MAX_LEAVES
 from claude_tui.core.facts import encode_path, split_path
 from claude_tui.core.files import (
     SessionNotFound,
     agent_files,
     default_roots,
     find_session,
-    read_session,
     session_files,
     sibling_summaries,
 )
+from claude_tui.core.index.extract import MAX_LEAVES
 from claude_tui.core.library import Library, repo_of
+from claude_tui.core.loader import read_session
 from claude_tui.core.session import Session
 from claude_tui.core.stats import format_stats, session_stats, usage_items
 from claude_tui.core.usage import most_used_first
@@ -529,7 +529,7 @@ def test_an_api_error_is_not_counted_as_an_answer(tmp_path: Path) -> None:
 )
 def test_worktree_commands(command: str, cwd: str | None, targets: list[str]) -> None:
     """Every `git worktree add` of a command line, each up to its own `&&`, `;` or `|`."""
-    from claude_tui.core.extract import worktree_targets
+    from claude_tui.core.index.extract import worktree_targets
 
     assert worktree_targets(command, cwd) == targets
 

@@ -12,10 +12,10 @@ import orjson
 import pytest
 
 from claude_tui.core.export import export_session
-from claude_tui.core.files import read_session
 from claude_tui.core.find import Query, locate
 from claude_tui.core.find import find as find_in
 from claude_tui.core.library import Library
+from claude_tui.core.loader import read_session
 from claude_tui.core.search import MARK_END, MARK_START
 from claude_tui.ui.palette import Palette
 from claude_tui.ui.tools import body, summary

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from claude_tui.core import extract
+from claude_tui.core.index import extract
 from claude_tui.core.reader import Reader, ReadError
 
 

@@ -9,8 +9,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from claude_tui.core.files import agent_files, read_session, session_files
+from claude_tui.core.files import agent_files, session_files
 from claude_tui.core.library import Library
+from claude_tui.core.loader import read_session
 from claude_tui.core.model import Kind
 from claude_tui.core.reader import Reader
 from claude_tui.core.session import Session

@@ -10,7 +10,8 @@ from typing import Any
 import orjson
 import pytest
 
-from claude_tui.core.files import read_session, session_files
+from claude_tui.core.files import session_files
+from claude_tui.core.loader import read_session
 from claude_tui.core.model import is_session_id
 from claude_tui.core.resume import (
     DEFAULT_COMMAND,

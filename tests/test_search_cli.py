@@ -10,11 +10,12 @@ from pathlib import Path
 import orjson
 import pytest
 
-from claude_tui import library_cli
+from claude_tui.cli import library as library_cli
 from claude_tui.cli import main
-from claude_tui.core import index
-from claude_tui.core.files import read_session
+from claude_tui.cli.library import unmark
+from claude_tui.core.index import jobs
 from claude_tui.core.library import Library
+from claude_tui.core.loader import read_session
 from claude_tui.core.model import Kind
 from claude_tui.core.reader import ReadError
 from claude_tui.core.search import (
@@ -27,7 +28,6 @@ from claude_tui.core.search import (
     snippet,
     unaccented,
 )
-from claude_tui.library_cli import unmark
 from tests.library_data import Writer, encode, simple_project
 
 M, E = MARK_START, MARK_END
@@ -383,14 +383,14 @@ def _raise(exc: BaseException) -> None:
 def _deny(monkeypatch: pytest.MonkeyPatch, denied: list[str]) -> None:
     """Opening a path in `denied` fails as it does without read permission (chmod 000 stops no root).
     Emptying the list gives the permission back."""
-    opened = index.open_readonly
+    opened = jobs.open_readonly
 
     def open_readonly(path: str) -> int:
         if path in denied:
             raise ReadError("permission denied")
         return opened(path)
 
-    monkeypatch.setattr(index, "open_readonly", open_readonly)
+    monkeypatch.setattr(jobs, "open_readonly", open_readonly)
 
 
 def test_index_and_search_say_which_files_could_not_be_read(
@@ -555,8 +555,8 @@ class Terminal(io.StringIO):
 
 
 def test_progress_bar_shows_files_megabytes_and_eta(monkeypatch: pytest.MonkeyPatch) -> None:
-    from claude_tui.core.index import Progress
-    from claude_tui.library_cli import ProgressBar
+    from claude_tui.cli.library import ProgressBar
+    from claude_tui.core.index.jobs import Progress
 
     monkeypatch.setenv("TERM", "xterm-256color")
     monkeypatch.setenv("COLUMNS", "100")

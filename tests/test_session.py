@@ -9,13 +9,14 @@ from pathlib import Path
 import orjson
 import pytest
 
-from claude_tui.core.extract import Extractor, State
-from claude_tui.core.files import read_session
+from claude_tui.core.index.extract import Extractor, State
+from claude_tui.core.loader import read_session
 from claude_tui.core.model import Kind, Message
 from claude_tui.core.reader import Reader
 from claude_tui.core.session import Session
 from claude_tui.core.stats import session_stats
-from claude_tui.core.timeline import Timeline, stamp_ms
+from claude_tui.core.timeline import Timeline
+from claude_tui.core.times import stamp_ms
 from tests.jsonl import Thread, text, tool_use
 
 
@@ -626,7 +627,7 @@ def test_a_time_that_runs_backwards_is_no_second_pause(tmp_path: Path) -> None:
 
 
 def test_a_shell_command_shows_what_was_run_and_a_tool_error_its_message(tmp_path: Path) -> None:
-    from claude_tui.core.session import prompt_text
+    from claude_tui.core.content import prompt_text
     from claude_tui.ui.tools import summary
 
     t = Thread()

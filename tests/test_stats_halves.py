@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from claude_tui.core import stats
-from claude_tui.core.files import is_agent_file, read_session
+from claude_tui.core.files import is_agent_file
+from claude_tui.core.loader import read_session
 from claude_tui.core.stats import session_stats, tally_file
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -10,11 +10,11 @@ from jsonl import Thread, text, tool_use
 from ui_support import index_of, loaded, session_app, settled
 
 from claude_tui.core.export import export_session
-from claude_tui.core.files import read_session
+from claude_tui.core.loader import read_session
 from claude_tui.core.model import Kind
 from claude_tui.ui.app import ClaudeTUI
+from claude_tui.ui.screens.detail import DetailBody, DetailScreen
 from claude_tui.ui.widgets.conversation import ConversationView
-from claude_tui.ui.widgets.detail import DetailBody, DetailScreen
 from tests.test_hooks import attach, hook, progress
 from tests.test_ui_live import append, pane
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from claude_tui import usage_cli
 from claude_tui.cli import main
+from claude_tui.cli import usage as usage_cli
 from tests.library_data import Writer, encode
 
 SONNET = "claude-sonnet-4-5-20250929"

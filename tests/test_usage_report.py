@@ -1,5 +1,5 @@
 """The usage report's core: days, weeks and months in any time zone, 5-hour blocks, shares and the sessions of a
-period (usage_report.py), and the index's sums that feed it, each message counted once (usage_index.py)."""
+period (usage_report.py), and the index's sums that feed it, each message counted once (index/usage.py)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ import orjson
 import pytest
 
 from claude_tui.core.files import sibling_summaries
-from claude_tui.core.index import Index
+from claude_tui.core.index.store import Index
+from claude_tui.core.index.usage import read_usage
 from claude_tui.core.stats import tally_file
 from claude_tui.core.usage import Tokens
-from claude_tui.core.usage_index import read_usage
 from claude_tui.core.usage_report import Period, SessionRef, Spend, Usage, file_sessions, load_usage
 from tests import layout_data as real
 from tests.library_data import Writer, encode

@@ -16,11 +16,11 @@ from textual.command import CommandInput, CommandList, CommandPalette
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.notifications import Notification
 
+from claude_tui.cli.app import DEMO_PROJECTS
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.clock import Clock
-from claude_tui.ui.launch import DEMO_PROJECTS
 from claude_tui.ui.widgets.conversation import ConversationView
-from claude_tui.ui.widgets.entries import Entry
+from claude_tui.ui.widgets.conversation.entries import Entry
 from claude_tui.ui.widgets.findbar import FindBar
 
 #: The demo's newest session ended on 2026-04-21; the tests look at it the next morning.
@@ -134,7 +134,7 @@ async def loaded(pilot: Any, app: ClaudeTUI) -> ConversationView:
 async def browser_ready(pilot: Any, app: ClaudeTUI) -> ConversationView:
     """The browser once the library is read and the chosen session is shown."""
     main = app.main
-    await settled(pilot, lambda: main.query_one("#projects").border_title == "Projects" and app.projects)
+    await settled(pilot, lambda: main.query_one("#projects").border_title == "Projects" and app.state.projects)
     return await loaded(pilot, app)
 
 

@@ -1,7 +1,7 @@
 """A session as Markdown, HTML or JSON: the conversation of the branch being read.
 
 One walk over the session (`_Walker`) decides what is shown; a writer (`_Markdown`,
-`_Html`) decides how, and is the only place where session text meets the output
+`HtmlWriter`) decides how, and is the only place where session text meets the output
 syntax. Everything from the session is untrusted: control characters become
 visible placeholders, HTML escapes every string and renders prose through
 markdown-it with raw HTML off, Markdown escapes raw HTML in prose and fences code
@@ -20,16 +20,13 @@ from dataclasses import asdict
 from typing import Any, TypeVar
 
 import orjson
-from markdown_it import MarkdownIt
 
 from claude_tui import __version__
+from claude_tui.core.content import as_text, prompt_text
 from claude_tui.core.diff import EDIT_TOOLS, unified
+from claude_tui.core.export_html import HtmlWriter
 from claude_tui.core.hooks import headline, shown
-from claude_tui.core.model import LOST_CALL, QUEUED, Block, Kind, Message, ToolCall, parse_time
-from claude_tui.core.sanitize import folded, inert_json, visible_controls, without_markup, without_sgr
-from claude_tui.core.session import AGENT_TOOLS, Session, agent_word, as_text, prompt_text, unstarted
-from claude_tui.core.source import full_output, persisted_text
-from claude_tui.core.stats import (
+from claude_tui.core.humanize import (
     damage,
     human_cost,
     human_count,
@@ -42,10 +39,15 @@ from claude_tui.core.stats import (
     local_time,
     plural,
     prompt_counts,
-    session_stats,
     subagents_share,
     zoned,
 )
+from claude_tui.core.model import LOST_CALL, QUEUED, Block, Kind, Message, ToolCall
+from claude_tui.core.sanitize import folded, inert_json, visible_controls, without_markup, without_sgr
+from claude_tui.core.session import AGENT_TOOLS, Session, agent_word, unstarted
+from claude_tui.core.source import full_output, persisted_text
+from claude_tui.core.stats import session_stats
+from claude_tui.core.times import parse_time
 
 FORMATS = ("markdown", "html", "json")
 #: Lines of a tool output shown before the rest is trimmed.
@@ -58,9 +60,6 @@ MAX_CHARS = 8000
 LINE_CHARS = 160
 #: A command is kept as it was run (its arguments are what the user typed), up to this many characters.
 COMMAND_CHARS = 4000
-#: Characters of prose the HTML export renders as Markdown; a longer text (answers are a few kB) is shown as
-#: written: markdown-it takes up to 10 µs a character on pathological input (a run of `[`, nested emphasis).
-MARKDOWN_CHARS = 100_000
 #: Input keys that summarise a call in its heading, by preference.
 SUMMARY_KEYS = ("description", "file_path", "notebook_path", "path", "pattern", "url", "query", "skill", "command")
 
@@ -82,7 +81,7 @@ def export_session(
         facts = session_stats(session, summaries)
     if fmt == "json":
         return _json_document(session, facts, guard)
-    writer: _Markdown | _Html = _Markdown() if fmt == "markdown" else _Html()
+    writer: _Markdown | HtmlWriter = _Markdown() if fmt == "markdown" else HtmlWriter()
     _Walker(session, writer, guard).document(facts)
     return writer.finish()
 
@@ -103,7 +102,7 @@ def _each_held(lock: Guard, items: list[X], do: Callable[[X], Y]) -> list[Y]:
 class _Walker:
     """Walks the visible messages of a session (and its subagents) and tells a writer what to show."""
 
-    def __init__(self, session: Session, out: _Markdown | _Html, lock: Guard) -> None:
+    def __init__(self, session: Session, out: _Markdown | HtmlWriter, lock: Guard) -> None:
         self.session = session
         self.out = out
         self.lock = lock  #: held while a message (or an unlinked subagent) is read, see `export_session`
@@ -678,132 +677,3 @@ class _Markdown:
 
 
 # ---------------------------------------------------------------- HTML
-
-_CSS = """
-:root { color-scheme: light dark; --fg: #1f2328; --bg: #fff; --dim: #6e7781; --line: #d0d7de; --box: #f6f8fa;
-  --prompt: #ddf4ff; --err: #cf222e; --add: #1a7f37; --del: #cf222e; --hunk: #8250df; }
-@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --dim: #8d96a0; --line: #30363d;
-  --box: #161b22; --prompt: #0c2d48; --err: #ff7b72; --add: #3fb950; --del: #ff7b72; --hunk: #d2a8ff; } }
-body { font: 15px/1.5 system-ui, sans-serif; color: var(--fg); background: var(--bg); max-width: 60rem;
-  margin: 2rem auto; padding: 0 1rem; }
-h1 { font-size: 1.5rem; overflow-wrap: anywhere; }
-dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .1rem 1rem; color: var(--dim); }
-dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; overflow-wrap: anywhere; }
-.box { border: 1px solid var(--line); border-radius: 6px; margin: .8rem 0; padding: .4rem .8rem; }
-.box.prompt { background: var(--prompt); } .box.tool { background: var(--box); margin: .5rem 0; }
-.box.error { border-color: var(--err); } .box.subagent { border-left: 4px solid var(--hunk); }
-.box.recap, .box.peer { border-style: dashed; }
-.head { font-weight: 600; } .head .meta { font-weight: normal; color: var(--dim); margin-left: .5rem; }
-.prose { white-space: pre-wrap; overflow-wrap: anywhere; margin: .4rem 0; }
-.markdown { overflow-wrap: anywhere; margin: .4rem 0; }
-.markdown > :first-child { margin-top: 0; } .markdown > :last-child { margin-bottom: 0; }
-.markdown p, .markdown ul, .markdown ol, .markdown blockquote, .markdown table { margin: .4rem 0; }
-.markdown h1, .markdown h2, .markdown h3, .markdown h4, .markdown h5, .markdown h6 { font-size: 1rem;
-  margin: .8rem 0 .3rem; } .markdown h1 { font-size: 1.25rem; } .markdown h2 { font-size: 1.1rem; }
-.markdown blockquote { margin-left: 0; padding-left: .8rem; border-left: 3px solid var(--line); color: var(--dim); }
-.markdown table { border-collapse: collapse; display: block; overflow-x: auto; }
-.markdown th, .markdown td { border: 1px solid var(--line); padding: .2rem .5rem; }
-.markdown th { background: var(--box); }
-.markdown hr { border: 0; border-top: 1px solid var(--line); }
-code { font-size: 13px; background: var(--box); border-radius: 3px; padding: 0 .2rem; }
-pre { background: var(--bg); border: 1px solid var(--line); border-radius: 4px; padding: .4rem .6rem;
-  overflow-x: auto; font-size: 13px; white-space: pre-wrap; overflow-wrap: anywhere; }
-pre code { background: none; padding: 0; }
-.add { color: var(--add); } .del { color: var(--del); } .hunk { color: var(--hunk); }
-.note { margin: .3rem 0; color: var(--dim); font-size: 13px; }
-.note.error, .note.interrupt { color: var(--err); font-weight: 600; }
-.divider { text-align: center; color: var(--dim); border-top: 1px dashed var(--line); margin: 1.2rem 0;
-  padding-top: .3rem; font-weight: 600; }
-.divider.fork { color: var(--hunk); }
-details { margin: .4rem 0; } summary { cursor: pointer; color: var(--dim); }
-footer { color: var(--dim); font-size: 13px; margin-top: 2rem; border-top: 1px solid var(--line); }
-"""
-#: Nothing may load or run, even if escaping ever failed: styles inline, no scripts, no remote anything.
-_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
-
-
-def _h(text: str) -> str:
-    """Session text as HTML text or attribute value."""
-    return html.escape(visible_controls(text), quote=True)
-
-
-class _Prose(MarkdownIt):
-    """CommonMark with GFM tables and strikethrough; raw HTML is escaped, images are not loaded."""
-
-    def __init__(self) -> None:
-        super().__init__("commonmark", {"html": False})
-        self.enable(["table", "strikethrough"]).disable("image")  # `![a](u)` shows as "!" and a link
-
-    def validateLink(self, url: str) -> bool:
-        """markdown-it's check (no javascript:, vbscript: or file: URL), and no data: URL: it lets images through."""
-        return super().validateLink(url) and not url.strip().lower().startswith("data:")
-
-    def html(self, text: str) -> str:
-        """Markdown from the session as HTML, its control characters made visible (U+2029 still ends a paragraph).
-        A numeric character reference (`&#x202e;`, no named one) decodes to a control: then the output is made safe."""
-        shown = self.render(visible_controls(text))
-        return visible_controls(shown) if "&#" in text else shown
-
-
-_PROSE = _Prose()
-
-
-class _Html:
-    """Writes one self-contained HTML page: inline CSS, no scripts, no external resources."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-        self.title = ""
-
-    def header(self, title: str, rows: list[tuple[str, str]]) -> None:
-        self.title = title
-        facts = "".join(f"<dt>{_h(name)}</dt><dd>{_h(value)}</dd>" for name, value in rows)
-        self.parts.append(f'<header><h1>{_h(title)}</h1><dl class="facts">{facts}</dl></header>\n<main>\n')
-
-    def footer(self, text: str) -> None:
-        self.parts.append(f"</main>\n<footer>{_h(text)}</footer>\n")
-
-    def open_box(self, kind: str, title: str, meta: str) -> None:
-        meta_html = f'<span class="meta">{_h(meta)}</span>' if meta else ""
-        self.parts.append(f'<div class="box {_h(kind)}"><div class="head">{_h(title)}{meta_html}</div>\n')
-
-    def close_box(self) -> None:
-        self.parts.append("</div>\n")
-
-    def prose(self, text: str, literal: bool = False) -> None:
-        """Markdown rendered; `literal` text (and text too long to parse) as written (white-space: pre-wrap)."""
-        if literal or len(text) > MARKDOWN_CHARS:
-            self.parts.append(f'<div class="prose">{_h(text)}</div>\n')
-        else:
-            self.parts.append(f'<div class="markdown">{_PROSE.html(text)}</div>\n')
-
-    def code(self, text: str, lang: str) -> None:
-        self.parts.append(f'<pre class="{_h(lang)}">{_h(text)}</pre>\n')
-
-    def diff(self, lines: list[str]) -> None:
-        spans = []
-        for line in lines:
-            css = "hunk" if line.startswith("@@") else "add" if line[:1] == "+" else "del" if line[:1] == "-" else ""
-            spans.append(f'<span class="{css}">{_h(line)}</span>' if css else _h(line))
-        self.parts.append('<pre class="diff">' + "\n".join(spans) + "</pre>\n")
-
-    def note(self, text: str, css: str) -> None:
-        self.parts.append(f'<p class="note {_h(css)}">{_h(text)}</p>\n')
-
-    def divider(self, text: str, css: str) -> None:
-        self.parts.append(f'<div class="divider {_h(css)}">{_h(text)}</div>\n')
-
-    def open_details(self, summary: str) -> None:
-        self.parts.append(f"<details><summary>{_h(summary)}</summary>\n")
-
-    def close_details(self) -> None:
-        self.parts.append("</details>\n")
-
-    def finish(self) -> str:
-        head = (
-            '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-            f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{_h(self.title)} · claude-tui</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
-        )
-        return head + "".join(self.parts) + "</body>\n</html>\n"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from claude_tui.core.model import parse_time
+from claude_tui.core.times import parse_time
 
 #: A session written to within this many seconds is live.
 LIVE_SECONDS = 60.0

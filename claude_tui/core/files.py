@@ -12,9 +12,8 @@ from pathlib import Path
 
 import orjson
 
-from claude_tui.core.model import AgentRole, Problem
-from claude_tui.core.reader import Reader, ReadError, open_readonly
-from claude_tui.core.session import Session
+from claude_tui.core.model import AgentRole
+from claude_tui.core.reader import ReadError, open_readonly
 
 #: What a summary record's line holds, as Claude Code writes it.
 _SUMMARY = b'"type":"summary"'
@@ -28,6 +27,8 @@ SUBAGENTS, WORKFLOWS, TOOL_RESULTS = "subagents", "workflows", "tool-results"
 #: How the transcripts of Claude Code's own agents are named: `agent-<kind>-<hex>.jsonl` (a compaction's
 #: summary run, a `/btw` side question).
 COMPACTION, SIDE_QUESTION = "acompact", "aside_question"
+#: Every transcript's suffix, and how a subagent's transcript is named: `agent-<id>.jsonl`.
+SUFFIX, AGENT_PREFIX = ".jsonl", "agent-"
 
 
 class SessionNotFound(LookupError):
@@ -66,7 +67,34 @@ def is_under(path: Path, folders: Iterable[Path]) -> bool:
 
 
 def is_agent_file(path: Path) -> bool:
-    return path.name.startswith("agent-")
+    """Whether `path` is named as a subagent's transcript (`agent-<id>.jsonl`)."""
+    return is_agent_name(path.name)
+
+
+def is_agent_name(name: str) -> bool:
+    """Whether a file name (or stem) is a subagent transcript's, `agent-<id>`."""
+    return name.startswith(AGENT_PREFIX)
+
+
+def agent_id_of(path: str | Path) -> str | None:
+    """The agent id a subagent transcript's file name gives (`agent-<id>.jsonl`)."""
+    stem = Path(path).stem
+    return stem.removeprefix(AGENT_PREFIX) if is_agent_name(stem) else None
+
+
+def is_transcript(path: Path) -> bool:
+    """Whether `path` is a subagent's transcript: named so, or in a session's `subagents/` folder."""
+    return is_agent_file(path) or path.parent.name == SUBAGENTS
+
+
+def is_session_name(name: str) -> bool:
+    """Whether a file name is a transcript's (`.jsonl`): a session's or a subagent's."""
+    return name.endswith(SUFFIX)
+
+
+def session_file(folder: str, session_id: str) -> str:
+    """The path of the file of session `session_id` in the project folder `folder`."""
+    return os.path.join(folder, session_id + SUFFIX)
 
 
 def agent_role(path: str | os.PathLike[str]) -> AgentRole:
@@ -76,23 +104,11 @@ def agent_role(path: str | os.PathLike[str]) -> AgentRole:
     path = Path(path)
     if path.parent.parent.name == WORKFLOWS and path.parent.parent.parent.name == SUBAGENTS:
         return AgentRole.WORKFLOW
-    return _NAMED_ROLES.get(path.name.removeprefix("agent-").partition("-")[0], AgentRole.TASK)
+    return _NAMED_ROLES.get(path.name.removeprefix(AGENT_PREFIX).partition("-")[0], AgentRole.TASK)
 
 
 #: Claude Code's own agents, by the kind their transcript's name begins with.
 _NAMED_ROLES = {COMPACTION: AgentRole.COMPACTION, SIDE_QUESTION: AgentRole.SIDE_QUESTION}
-
-
-def agent_session(path: Path, session_id: str) -> Session:
-    """An empty Session for the subagent transcript at `path` of session `session_id`, knowing what ran it."""
-    role = agent_role(path)
-    return Session(
-        path,
-        session_id=session_id,
-        agent=True,
-        role=role,
-        run=workflow_run(path) if role is AgentRole.WORKFLOW else None,
-    )
 
 
 def workflow_run(path: str | os.PathLike[str]) -> str:
@@ -363,45 +379,6 @@ def first_session_id(path: Path) -> str | None:
     except OSError:
         return None
     return None
-
-
-def read_session(path: Path, *, agents: bool = True) -> Session:
-    """Read a whole session file, and its subagent transcripts, into a Session.
-
-    A file that cannot be read raises ReadError; an unreadable subagent file becomes a problem note.
-    """
-    session = session_of(path, Reader(str(path)))
-    if agents:
-        attach_agents(session, agent_files(path, session_id=session.id))
-        if not session.records and folder_only(path):
-            session.adopt_agents()
-    return session
-
-
-def session_of(path: Path, reader: Reader, stop: int | None = None) -> Session:
-    """A Session of the lines `reader` reads from `path`, to its end or to byte `stop`; subagent files aside. A
-    session whose file is not there but whose folder is (see folder_only) has no lines."""
-    session = Session(path, agent=is_agent_file(path))
-    session.from_start = reader.offset == 0
-    try:
-        session.feed(reader.iter_lines(stop=stop))
-    except ReadError as exc:
-        if not (exc.missing and folder_only(path)):
-            raise
-    return session
-
-
-def attach_agents(session: Session, paths: list[Path]) -> None:
-    """Read these subagent transcripts into `session`."""
-    for agent_path in paths:
-        sub = agent_session(agent_path, session.id)
-        try:
-            _, sub_lines = Reader(str(agent_path)).read_all()
-        except ReadError as exc:
-            session.problems.append(Problem(0, 0, f"{agent_path.name}: {exc}"))
-            continue
-        sub.feed(sub_lines)
-        session.attach_agent(sub)
 
 
 def sibling_summaries(path: Path, by_file: FolderSummaries | None = None) -> dict[str, str]:

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
+from claude_tui.core.content import as_text
 from claude_tui.core.model import Block, Message, ToolCall
-from claude_tui.core.session import Session, as_text
+from claude_tui.core.session import Session
 
 #: Hits counted at most, in one piece of text or in a whole session (a one-letter query in a big session
 #: finds millions): the find bar says "50,000+".

@@ -18,19 +18,21 @@ from typing import Any
 import orjson
 
 from claude_tui.core import front
-from claude_tui.core.extract import owner_of, title_of
 from claude_tui.core.facts import LIVE_SECONDS, Project, SessionInfo, project_path, split_path
-from claude_tui.core.files import owning_folder
-from claude_tui.core.index import Index, IndexBusy, Progress, UpdateResult
-from claude_tui.core.model import active_seconds, parse_time, span_seconds
-from claude_tui.core.search import MARK_END, MARK_START, Hit, Hits, search
+from claude_tui.core.files import agent_id_of, is_agent_name, owning_folder, session_file
+from claude_tui.core.index.extract import owner_of, title_of
+from claude_tui.core.index.jobs import Progress, UpdateResult
+from claude_tui.core.index.locks import IndexBusy
+from claude_tui.core.index.store import Index
+from claude_tui.core.search import MARK_END, MARK_START, Hits, SearchHit, search
 from claude_tui.core.session import own_session_id
+from claude_tui.core.times import active_seconds, parse_time, span_seconds
 from claude_tui.core.usage import Tokens, UsageTotal, by_model, most_used_first, other_models
 
 #: The front page's file, beside the index.
 FRONT_NAME = "front.pickle"
 
-__all__ = ["LIVE_SECONDS", "MARK_END", "MARK_START", "Hit", "Library", "Progress", "Project", "SessionInfo"]
+__all__ = ["LIVE_SECONDS", "MARK_END", "MARK_START", "Library", "Progress", "Project", "SearchHit", "SessionInfo"]
 
 
 class Library:
@@ -114,7 +116,7 @@ def build_projects(
         facts = orjson.loads(blob) if blob else {}
         if agent:
             owner = owner_of(path, facts)
-            agents.setdefault((folder, owner), []).append((_stem(path).removeprefix("agent-"), facts))
+            agents.setdefault((folder, owner), []).append((agent_id_of(path) or "", facts))
             agent_files.append((path, folder, size, mtime_ns, facts, error, owner))
         else:
             mains.append((path, folder, size, mtime_ns, facts, error, None))
@@ -158,7 +160,7 @@ def _folder_session(
     }
     size = sum(max(0, size) for _, size, _, _ in transcripts)
     mtime_ns = max(mtime for _, _, mtime, _ in transcripts)
-    return os.path.join(folder, f"{owner}.jsonl"), folder, size, mtime_ns, facts, None, None
+    return session_file(folder, owner), folder, size, mtime_ns, facts, None, None
 
 
 def _epoch(stamp: str) -> float:
@@ -169,7 +171,7 @@ def session_id_of(path: str, facts: dict[str, Any]) -> str:
     """The id of the session in the file at `path`, as Session.id takes it from the file's name and records (a
     subagent's transcript listed as a session of its own goes by its name)."""
     stem = _stem(path)
-    return stem if stem.startswith("agent-") else own_session_id(stem, facts.get("sids") or ())
+    return stem if is_agent_name(stem) else own_session_id(stem, facts.get("sids") or ())
 
 
 def _stem(path: str) -> str:

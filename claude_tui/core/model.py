@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from enum import StrEnum
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from claude_tui.core.times import parse_time
 from claude_tui.core.usage import Tokens
 
 if TYPE_CHECKING:
@@ -21,11 +20,6 @@ if TYPE_CHECKING:
 
 #: Characters of a tool output kept in memory; the rest is read from the file on demand.
 PREVIEW_CHARS = 16_000
-#: A gap between two records longer than this is a pause: the session was left, then resumed.
-PAUSE_S = 3600.0
-#: Record times are plausible from 2000-01-01 until 2100-01-01 (epoch seconds).
-_EARLIEST_TIME = 946_684_800.0
-_LATEST_TIME = 4_102_444_800.0
 
 
 class Kind(StrEnum):
@@ -87,76 +81,6 @@ _SESSION_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 def is_session_id(text: str) -> bool:
     """Whether `text` is a session id as Claude Code makes them (a UUID)."""
     return _SESSION_ID.fullmatch(text) is not None
-
-
-def parse_time(stamp: str | None) -> float | None:
-    """Epoch seconds of an ISO timestamp as Claude Code writes them, in UTC when it names no zone (whatever the
-    viewer's zone); None for none, or for one that is not a time of this century (see `plausible`)."""
-    if not stamp:
-        return None
-    try:
-        moment = datetime.fromisoformat(stamp)
-        seconds = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp()
-    except (ValueError, TypeError, OverflowError, OSError):  # year 1 in a zone west of UTC is year 0
-        return None
-    return seconds if in_century(seconds) else None
-
-
-def in_century(seconds: float) -> bool:
-    """Whether epoch `seconds` fall in 2000 to 2099, the years a record time may have (see `plausible`)."""
-    return _EARLIEST_TIME <= seconds < _LATEST_TIME
-
-
-@lru_cache(maxsize=256)
-def plausible(stamp: str) -> bool:
-    """Whether a record's timestamp is a time Claude Code could have written: one of 2000 to 2099. Others
-    (garbage, year 1, year 9999) are damage, never shown as times or counted in durations. The usual
-    `...Z` form is parsed once per hour it names; the readers of a record ask of its stamp again at no cost."""
-    if not usual_digits(stamp) or stamp[13] != ":" or stamp[16] != ":":
-        return parse_time(stamp) is not None
-    hour = stamp[:13]
-    known = _HOURS.get(hour)
-    if known is None:
-        if len(_HOURS) > 10_000:
-            _HOURS.clear()
-        known = _HOURS[hour] = parse_time(f"{hour}:00:00Z") is not None
-    return known
-
-
-def usual_digits(stamp: str) -> bool:
-    """Whether `stamp` has Claude Code's usual form, "2026-01-31T09:00:05.123Z", with a minute, second and
-    millisecond that are those of a time (its date and hour are for `plausible` to check)."""
-    if len(stamp) != 24 or stamp[-1] != "Z" or stamp[19] != ".":
-        return False
-    minute, second = stamp[14:16], stamp[17:19]
-    return (minute + second + stamp[20:23]).isdecimal() and minute < "6" and second < "6"
-
-
-_HOURS: dict[str, bool] = {}  #: "2026-01-31T09" -> whether that hour is plausible
-
-
-def earlier(a: str, b: str) -> bool:
-    """Whether timestamp `a` is before `b`: compared as text when both are in Claude Code's `...Z`
-    form of one length (the common case, and cheap), else as times (False when one is unreadable)."""
-    if len(a) == len(b) and a[-1:] == "Z" == b[-1:]:
-        return a < b
-    ta, tb = parse_time(a), parse_time(b)
-    return ta is not None and tb is not None and ta < tb
-
-
-def span_seconds(started: str | None, ended: str | None) -> float | None:
-    """The time between the first and last record; None without both times. Never below zero: a
-    last record may be stamped a few ms before the one written ahead of it."""
-    start, end = parse_time(started), parse_time(ended)
-    if start is None or end is None:
-        return None
-    return max(0.0, round(end - start, 3))
-
-
-def active_seconds(started: str | None, ended: str | None, paused_ms: int) -> float | None:
-    """The time between the first and last record, less its pauses; None without both times."""
-    span = span_seconds(started, ended)
-    return None if span is None else max(0.0, round(span - paused_ms / 1000, 3))
 
 
 @dataclass(slots=True)

@@ -57,7 +57,7 @@ def visible_controls(text: str) -> str:
     return _CONTROLS.sub(lambda m: _PLACEHOLDERS[m.group()], text)
 
 
-def one_line(text: str) -> str:
+def visible_on_one_line(text: str) -> str:
     """`text` as `visible_controls` shows it, on one line: each line break is shown as "␊"."""
     return visible_controls(text).replace("\n", "␊")
 

@@ -28,27 +28,18 @@ from typing import Any
 
 import orjson
 
-from claude_tui.core.extract import (
-    API_ERROR,
-    CJK_CHARS,
-    ROLES,
-    ROW_KINDS,
-    copied_record,
-    has_cjk,
-    line_block,
-    owner_of,
-    record_texts,
-    spaced_cjk,
-    title_of,
-)
+from claude_tui.core.cjk import CJK_CHARS, has_cjk, spaced_cjk
+from claude_tui.core.content import content_items, record_content
 from claude_tui.core.facts import project_path
-from claude_tui.core.files import has_transcript, owning_folder
-from claude_tui.core.index import text_schemas
-from claude_tui.core.model import plausible
+from claude_tui.core.files import has_transcript, owning_folder, session_file
+from claude_tui.core.index.extract import owner_of, title_of
+from claude_tui.core.index.schema import text_schemas
+from claude_tui.core.index.texts import API_ERROR, ROLES, ROW_KINDS, copied_record, line_block, record_texts
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.records import parse_line
 from claude_tui.core.sanitize import searchable, visible_controls
-from claude_tui.core.session import content_items, own_session_id, record_content
+from claude_tui.core.session import own_session_id
+from claude_tui.core.times import plausible
 
 #: Snippets mark each match as MARK_START + match + MARK_END.
 MARK_START, MARK_END = "\x02", "\x03"
@@ -66,7 +57,7 @@ _UNITS = {"h": 3600, "d": 86400, "w": 7 * 86400, "m": 30 * 86400, "y": 365 * 864
 
 
 @dataclass
-class Hit:
+class SearchHit:
     """One matching message."""
 
     session_id: str
@@ -75,7 +66,7 @@ class Hit:
     title: str
     message_uuid: str | None
     role: str  #: user, assistant or tool
-    kind: str  #: one of extract.ROW_KINDS: prompt, answer, thinking, tool_input, tool_output, ...
+    kind: str  #: one of texts.ROW_KINDS: prompt, answer, thinking, tool_input, tool_output, ...
     tool: str | None
     timestamp: str | None
     snippet: str  #: matches marked with MARK_START ... MARK_END
@@ -115,7 +106,7 @@ WORDS_ONLY = "the index holds words and numbers"
 
 
 def left_out_note(parts: tuple[str, ...]) -> str:
-    """What a search says of the parts of its query it left out (Query.left_out)."""
+    """What a search says of the parts of its query it left out (SearchQuery.left_out)."""
     return f"left out {_listed(parts)}: {WORDS_ONLY}"
 
 
@@ -123,7 +114,7 @@ def _listed(parts: tuple[str, ...]) -> str:
     return ", ".join(f"'{part}'" for part in parts)
 
 
-class Hits(list["Hit"]):
+class Hits(list["SearchHit"]):
     """Hits, newest first. `cut_short`: the search stopped after rejecting MAX_REJECTED candidates,
     so older matches may be missing (see CUT_SHORT). `left_out`: the query's parts it could not
     look for (see left_out_note)."""
@@ -133,7 +124,7 @@ class Hits(list["Hit"]):
 
 
 @dataclass
-class Query:
+class SearchQuery:
     """A parsed query: FTS5 expression, and what a snippet marks and a candidate must show."""
 
     fts: str  #: every word the index must hold
@@ -166,8 +157,8 @@ class Query:
         return all(unaccented(literal).casefold() in folded for literal in self.literals)
 
 
-def parse_query(text: str) -> Query:
-    """Words and "phrases" -> Query; ValueError when nothing searchable is left.
+def parse_query(text: str) -> SearchQuery:
+    """Words and "phrases" -> SearchQuery; ValueError when nothing searchable is left.
 
     A word the index splits (snake_case, a/path, a CJK run) is a phrase of its parts; `*` after it
     makes its last part a prefix. A word that starts or ends with a symbol (C++, -Wall) must be in
@@ -205,7 +196,7 @@ def parse_query(text: str) -> Query:
         raise ValueError(f"nothing to search for: {why}")
     unique = list(dict.fromkeys(terms))
     fts = " ".join(f'"{t}"' + ("*" if p else "") for t, p in unique)
-    return Query(fts, list(dict.fromkeys(words)), phrases, literals, tuple(dict.fromkeys(typed)), left)
+    return SearchQuery(fts, list(dict.fromkeys(words)), phrases, literals, tuple(dict.fromkeys(typed)), left)
 
 
 def _letter(cjk: bool) -> str:
@@ -257,7 +248,7 @@ def parse_until(value: str) -> int:
     return stamp + _UNITS["d"] if _DAY.match(value.strip()) else stamp
 
 
-def snippet(text: str, query: Query, width: int = SNIPPET_CHARS) -> str:
+def snippet(text: str, query: SearchQuery, width: int = SNIPPET_CHARS) -> str:
     """A window of `text` around the first match, whitespace folded, controls made visible, matches marked."""
     text = text[:1_000_000]
     plain = unaccented(text)
@@ -327,7 +318,7 @@ def search(
 
 def _conditions(
     roots: list[Path],
-    q: Query | None,
+    q: SearchQuery | None,
     *,
     project: str | None,
     role: str | None,
@@ -385,12 +376,12 @@ def _rows_by_time(db: Any, sql: str, args: list[Any], limit: int) -> Iterator[tu
     return newest_first(heapq.merge(*shards, key=itemgetter(0), reverse=True), _reads(db, schemas))
 
 
-def _gather(db: Any, rows: Iterator[tuple[Any, ...]], q: Query | None, limit: int) -> Hits:
+def _gather(db: Any, rows: Iterator[tuple[Any, ...]], q: SearchQuery | None, limit: int) -> Hits:
     """The newest `limit` hits of `rows` (given newest first), a row written twice (a worker killed
     mid-write) once; cut short after MAX_REJECTED rows whose text lacks a phrase or a word as written."""
     found = Hits()
     rejected = 0
-    hits: list[tuple[int, str, int, Hit]] = []
+    hits: list[tuple[int, str, int, SearchHit]] = []
     sessions: dict[str, tuple[str, str, str]] = {}
     seen: set[tuple[str, int, int, int]] = set()
     with _Lines() as lines:
@@ -450,8 +441,8 @@ def _candidates(db: Any, sql: str, args: list[Any], page: int) -> Iterator[tuple
 
 
 def _hit(
-    db: Any, row: tuple[Any, ...], q: Query | None, lines: _Lines, sessions: dict[str, tuple[str, str, str]]
-) -> Hit | None:
+    db: Any, row: tuple[Any, ...], q: SearchQuery | None, lines: _Lines, sessions: dict[str, tuple[str, str, str]]
+) -> SearchHit | None:
     _, off, kind, stored, tool, err, _, path, folder, agent, facts_blob = row
     record, blk = line_block(stored)
     text, obj = _part(lines, path, off, record, kind, blk)
@@ -460,7 +451,7 @@ def _hit(
     if obj is not None and _copy_of_a_transcript(obj, path):
         return None  # the subagent's own file holds it, and is searched
     facts = orjson.loads(facts_blob) if facts_blob else {}
-    session_path = Path(folder) / f"{owner_of(path, facts) or Path(path).stem}.jsonl" if agent else Path(path)
+    session_path = Path(session_file(folder, owner_of(path, facts) or Path(path).stem)) if agent else Path(path)
     if agent and str(session_path) not in sessions and not session_path.is_file() and owning_folder(path) is None:
         session_path = Path(path)  # a subagent's transcript beside sessions, whose session file is gone: itself
     if str(session_path) not in sessions:
@@ -469,7 +460,7 @@ def _hit(
     stamp = obj.get("timestamp") if obj else None
     uuid = obj.get("uuid") if obj else None
     call_id = _call_id(obj, blk) if obj and ROW_KINDS[kind].startswith("tool") else None
-    return Hit(
+    return SearchHit(
         session_id=session_id,
         path=session_path,
         project=project,
@@ -551,7 +542,7 @@ class _Lines:
         fd = self.fds[path]
         if fd is None:
             return None
-        chunks = []
+        chunks: list[bytes] = []
         pos = off
         while True:
             chunk = os.pread(fd, 65536 if not chunks else 1 << 20, pos)

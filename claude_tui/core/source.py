@@ -12,11 +12,11 @@ from typing import Any
 
 import orjson
 
+from claude_tui.core.content import persisted_note, record_content, result_content
 from claude_tui.core.files import persisted_file, read_persisted
 from claude_tui.core.model import Span, ToolCall
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.records import parse_line
-from claude_tui.core.session import persisted_note, record_content, result_content
 
 
 def read_span(path: str, span: Span) -> bytes:

@@ -5,18 +5,31 @@ from __future__ import annotations
 import os
 from collections import Counter
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
-from claude_tui.core.files import agent_files, attach_agents, read_session, session_of
+from claude_tui.core.files import agent_files, agent_id_of
 from claude_tui.core.forked import Forked, can_fork
-from claude_tui.core.model import Kind, Message, active_seconds, earlier, parse_time, span_seconds
+from claude_tui.core.humanize import (
+    damage,
+    human_cost,
+    human_count,
+    human_facts,
+    human_models,
+    human_span,
+    human_time,
+    plural,
+    prompt_counts,
+    subagents_share,
+)
+from claude_tui.core.loader import attach_agents, read_session, session_of
+from claude_tui.core.model import Kind, Message
 from claude_tui.core.reader import Reader, ReadError, open_readonly
-from claude_tui.core.session import KNOWN_TYPES, Session, agent_id_of, nothing_exchanged, own_session_id, pick_title
+from claude_tui.core.session import KNOWN_TYPES, Session, nothing_exchanged, own_session_id, pick_title
 from claude_tui.core.shapes import merged_facts
 from claude_tui.core.timeline import Timeline
+from claude_tui.core.times import active_seconds, earlier, span_seconds
 from claude_tui.core.usage import Tokens, UsageTotal, by_model, other_models, priced_as
 
 #: Files at least this big are counted in two halves at once (a smaller one is read in less than a
@@ -427,124 +440,6 @@ def _union(a: list[str], b: list[str]) -> list[str]:
 def _hint_str(hint: dict[str, Any], key: str) -> str | None:
     value = hint.get(key)
     return value if isinstance(value, str) and value else None
-
-
-def human_size(n: float) -> str:
-    for unit in ("B", "KB", "MB"):
-        if abs(n) < 1000:
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1000
-    return f"{n:.1f} GB"
-
-
-def plural(count: int, noun: str) -> str:
-    """ "1 line", "2 lines", "1,204 lines"."""
-    return f"{count:,} {noun}" + ("" if count == 1 else "s")
-
-
-def damage(problems: int, unreadable: int) -> str:
-    """What was wrong in a file, the same words everywhere: "3 problems (2 unreadable lines)"."""
-    return plural(problems, "problem") + (f" ({plural(unreadable, 'unreadable line')})" if unreadable else "")
-
-
-def human_count(n: int) -> str:
-    """1234 -> 1.2k, 3400000 -> 3.4M."""
-    if n < 1000:
-        return str(n)
-    if n < 1_000_000:
-        return f"{n / 1000:.1f}k"
-    return f"{n / 1_000_000:.1f}M"
-
-
-def human_cost(cost: float | None, unpriced: list[str]) -> str:
-    """A cost at list price: "$1.23"; "$1.23+ (no price for glm-5)" when models with no price used tokens too,
-    "$? (no price for glm-5)" when only they did; "" when no model used any."""
-    amount = "" if cost is None else f"${cost:,.2f}"
-    if not unpriced:
-        return amount
-    return (f"{amount}+" if amount else "$?") + f" (no price for {', '.join(unpriced)})"
-
-
-def human_models(models: list[str], subagent_models: list[str]) -> str:
-    """Models used: "opus-4.7 (subagents also: sonnet-4.5)"; "" for none."""
-    own, theirs = ", ".join(models), ", ".join(subagent_models)
-    if not theirs:
-        return own
-    return f"{own} (subagents also: {theirs})" if own else f"subagents: {theirs}"
-
-
-def human_facts(facts: dict[str, Any]) -> list[str]:
-    """What a session's FACT records said (Session.facts), in short: "permissions auto", "PR #58", ..."""
-    out = [f"team {facts['team']}"] if facts.get("team") else []
-    if facts.get("agent_setting"):
-        out.append(f"agent {facts['agent_setting']}")
-    if facts.get("mode") not in (None, "normal"):
-        out.append(f"mode {facts['mode']}")
-    if facts.get("permission_mode") not in (None, "default"):
-        out.append(f"permissions {facts['permission_mode']}")
-    out += [f"PR #{pr['number']}" if pr["number"] else f"PR {pr['url']}" for pr in facts.get("pr_links", ())]
-    if came := facts.get("teleported_from"):
-        out.append(f"teleported from {came['session'] or 'the web'}")
-    if fork := facts.get("forked_from"):
-        out.append(f"forked from session {fork['session'] or '?'}")
-    if facts.get("worktree"):
-        out.append(f"worktree {facts['worktree']}")
-    if facts.get("relocated_to"):
-        out.append(f"moved to {facts['relocated_to']}")
-    out += [f"artifact {a['title'] or a['url']}" for a in facts.get("artifacts", ())]
-    return out
-
-
-def prompt_counts(prompts: int, commands: int) -> str:
-    """ "12 prompts, 3 commands" (the commands only when there are some): the same words in the header and the list."""
-    return plural(prompts, "prompt") + (f", {plural(commands, 'command')}" if commands else "")
-
-
-def subagents_share(facts: dict[str, Any]) -> str:
-    """What the tokens and cost of a session's `facts` include besides its file: "with 6 subagents; the session's
-    file alone: 855.2k tokens, $1.97"; "" when nothing."""
-    if facts["tokens_with_subagents"] == facts["tokens"]:
-        return ""
-    alone = f"{human_count(Tokens(**facts['tokens']).total)} tokens"
-    if facts["cost_usd"] is not None:
-        alone += f", ${facts['cost_usd']:,.2f}"
-    return f"with {plural(facts['subagents'], 'subagent')}; the session's file alone: {alone}"
-
-
-def human_duration(seconds: float | None) -> str:
-    if seconds is None:
-        return "-"
-    seconds = int(seconds)
-    if seconds < 60:
-        return f"{seconds}s"
-    if seconds < 3600:
-        return f"{seconds // 60}m{seconds % 60:02d}s"
-    if seconds < 86400:
-        return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
-    return f"{seconds // 86400}d{seconds % 86400 // 3600:02d}h"
-
-
-def human_span(duration_s: float | None, active_s: float | None) -> str:
-    """A session's length: "2h10m", or "2h10m active over 7d03h" when it paused (see core/timeline.py)."""
-    if duration_s is None or active_s is None or duration_s - active_s < 1:  # no pause (each is over an hour)
-        return human_duration(duration_s)
-    return f"{human_duration(active_s)} active over {human_duration(duration_s)}"
-
-
-def local_time(seconds: float) -> datetime:
-    """Epoch seconds in the local time zone, as the app and `search` show times."""
-    return datetime.fromtimestamp(seconds, UTC).astimezone()
-
-
-def zoned(moment: datetime) -> str:
-    """ "2026-01-31 09:00:05 PST": a time with its date and zone (its offset when the zone has no name)."""
-    return f"{moment:%Y-%m-%d %H:%M:%S} {moment.tzname() or f'{moment:%z}'}"
-
-
-def human_time(stamp: str | None) -> str:
-    """An ISO timestamp in local time, "2026-01-31 09:00:05 PST"; "-" when there is none."""
-    seconds = parse_time(stamp)
-    return "-" if seconds is None else zoned(local_time(seconds))
 
 
 def _span(started: str | None, ended: str | None) -> str:

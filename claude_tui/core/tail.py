@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from claude_tui.core.files import agent_files, agent_session, folder_only
+from claude_tui.core.files import agent_files, folder_only
+from claude_tui.core.loader import agent_session
 from claude_tui.core.model import Problem
 from claude_tui.core.reader import Reader, ReadError
 from claude_tui.core.session import Session, Update

@@ -16,12 +16,19 @@ no message is lost, and the gap is said.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from claude_tui.core.model import Fork, Kind, Message, Problem
 
-if TYPE_CHECKING:
-    from claude_tui.core.session import Session
+
+class Tree(Protocol):
+    """What a layout reads of a session: its messages in file order, its forks, and its uuids."""
+
+    messages: list[Message]
+    forks: list[Fork]
+    from_start: bool  #: read from the file's first byte (not a tail of it)
+
+    def message_by_uuid(self, uuid: str) -> Message | None: ...
 
 
 @dataclass(slots=True)
@@ -38,7 +45,7 @@ class Layout:
     missing: list[tuple[str, Problem]]  #: the parents named that are not in the file (yet), and their notes
 
     @classmethod
-    def of(cls, session: Session) -> Layout:
+    def of(cls, session: Tree) -> Layout:
         layout = cls([-1], [-1], {id(f): [] for f in session.forks}, [], set(), len(session.messages), [], [])
         placed = [False] * len(session.messages)
         by_uuid, newest = session.message_by_uuid, layout.newest
@@ -63,7 +70,7 @@ class Layout:
         layout.visible = [m for m in session.messages if m.segment in active and shown(m)]
         return layout
 
-    def _unplaced_chain(self, session: Session, message: Message, placed: list[bool]) -> tuple[list[Message], int]:
+    def _unplaced_chain(self, session: Tree, message: Message, placed: list[bool]) -> tuple[list[Message], int]:
         """`message` and its parents not yet laid out, and the segment the topmost goes in: its parent's, or
         the root's (0) with a note when that parent is not in the file or is one of the chain (a loop)."""
         chain, seen = [message], {message.index}
@@ -96,7 +103,7 @@ class Layout:
         self.newest[base] = max(self.newest[base], message.index)
         return base
 
-    def extend(self, session: Session) -> bool:
+    def extend(self, session: Tree) -> bool:
         """Lay out the messages appended since (a live session grows by a few at a time): False when
         one starts a branch, lands off the path being read or has no parent laid out before it, or when a
         parent missing till now has come: each may change that path."""
@@ -123,7 +130,7 @@ class Layout:
             self.visible = self.visible + added  # a new list: views compare it with the one they show
         return True
 
-    def off_path(self, session: Session) -> list[Message]:
+    def off_path(self, session: Tree) -> list[Message]:
         """The messages of the branches not being read, in file order."""
         return [m for m in session.messages[: self.count] if m.segment not in self.active and shown(m)]
 

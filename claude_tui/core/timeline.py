@@ -1,4 +1,4 @@
-"""A session's time line: the stretches of its records' times with no pause (a gap over model.PAUSE_S) in them.
+"""A session's time line: the stretches of its records' times with no pause (a gap over times.PAUSE_S) in them.
 
 Pauses are measured on the time line, not between records in file order: a record stamped hours before the one
 written ahead of it (Claude Code re-saves some with their first time) would otherwise count the same pause twice,
@@ -10,32 +10,11 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from claude_tui.core.model import PAUSE_S, parse_time, usual_digits
+from claude_tui.core.times import PAUSE_S
 
 PAUSE_MS = round(PAUSE_S * 1000)
 #: Stretches kept at most; past them (a damaged file of times at random) a time joins the nearest stretch.
 MAX_SPANS = 4096
-
-
-def stamp_ms(stamp: str) -> int | None:
-    """Epoch milliseconds of a record's time; None when it is not a time (model.plausible). Claude Code's usual
-    `...Z` stamps are parsed once per minute they name."""
-    if len(stamp) == 24 and stamp[23] == "Z" and stamp[19] == "." and stamp[16] == ":":
-        tail = stamp[17:19] + stamp[20:23]  # seconds and milliseconds: "05123"
-        minute = _MINUTES.get(stamp[:16])
-        if minute is not None and tail.isdecimal() and stamp[17] < "6":
-            return None if minute < 0 else minute + int(tail)
-        if usual_digits(stamp):
-            if len(_MINUTES) > 100_000:
-                _MINUTES.clear()
-            seconds = parse_time(f"{stamp[:16]}:00Z")
-            minute = _MINUTES[stamp[:16]] = -1 if seconds is None else round(seconds * 1000)
-            return None if minute < 0 else minute + int(tail)
-    seconds = parse_time(stamp)
-    return None if seconds is None else round(seconds * 1000)
-
-
-_MINUTES: dict[str, int] = {}  #: "2026-01-31T09:05" -> its epoch milliseconds (-1: not a time)
 
 
 class Timeline:

@@ -1,6 +1,6 @@
 """Usage over time: what Claude Code used by day, week, month, session, project, model and 5-hour block.
 
-Read from the index's usage sums (usage_index.py), each message counted once over the whole history, with the
+Read from the index's usage sums (index/usage.py), each message counted once over the whole history, with the
 rules of `stats` (usage.py): a streamed message's usage once, subagents counted wherever their transcripts are,
 1-hour cache writes and long context priced as they are billed. A message belongs to the day of its time in the
 report's time zone (the local one by default).
@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import orjson
 
 from claude_tui.core.facts import encode_path, project_path
-from claude_tui.core.files import owning_folder
+from claude_tui.core.files import owning_folder, session_file
+from claude_tui.core.index.usage import NO_TIME, FileRow, read_usage, usage_state
 from claude_tui.core.library import session_id_of
 from claude_tui.core.usage import Tokens, UsageTotal, model_of
-from claude_tui.core.usage_index import NO_TIME, FileRow, read_usage, usage_state
 
 if TYPE_CHECKING:
-    from claude_tui.core.index import Index
+    from claude_tui.core.index.store import Index
 
 #: The reports of `claude-tui usage`, as ccusage names them.
 REPORTS = ("daily", "weekly", "monthly", "session", "blocks")
@@ -413,7 +413,7 @@ def file_sessions(files: list[FileRow]) -> dict[int, SessionRef]:
             if (folder, owner) in mains:
                 sid, file = owner, mains[folder, owner]
             elif owning[where] is not None:
-                sid, file = owner, os.path.join(folder, f"{owner}.jsonl")
+                sid, file = owner, session_file(folder, owner)
         found[fid] = SessionRef._make((file, sid, projects[folder]))
     return found
 

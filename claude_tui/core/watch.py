@@ -8,9 +8,11 @@ hold changes for up to 1.6 s, far too long for a live view.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+from claude_tui.core.files import is_session_name
 
 #: Longest a change waits to be reported while more keep coming (ms): bounds latency during bursts.
 DEBOUNCE_MS = 60
@@ -31,14 +33,17 @@ class Changes:
         return bool(self.modified or self.deleted or self.other)
 
 
-def classify(raw: set[tuple[int, str]]) -> Changes:
+def classify(raw: Iterable[tuple[int, str]]) -> Changes:
     """Sort watchfiles' (Change, path) pairs into what a reader cares about."""
     from watchfiles import Change
 
-    modified, deleted, other, added = set(), set(), set(), set()
+    modified: set[Path] = set()
+    deleted: set[Path] = set()
+    other: set[Path] = set()
+    added: set[Path] = set()
     for change, name in raw:
         path = Path(name)
-        if path.suffix == ".jsonl":
+        if is_session_name(path.name):
             (deleted if change == Change.deleted else modified).add(path)
             if change == Change.added:
                 added.add(path)

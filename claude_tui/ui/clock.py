@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 
-from claude_tui.core.model import in_century, parse_time
+from claude_tui.core.times import in_century, parse_time
 
 
 @dataclass(frozen=True)

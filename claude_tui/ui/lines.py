@@ -19,8 +19,8 @@ from rich.cells import cell_len, get_character_cell_size
 from rich.style import Style
 from rich.text import Text
 
+from claude_tui.core.humanize import plural
 from claude_tui.core.sanitize import visible_controls
-from claude_tui.core.stats import plural
 from claude_tui.ui.palette import Palette
 
 #: Characters of one text block laid out in the pane (the detail view shows the rest).
@@ -393,7 +393,7 @@ def highlight(source: str, lang: str, palette: Palette) -> list[Text] | None:
     lines = text.split("\n", allow_blank=True)
     for line in lines:
         line.no_wrap = True
-    return lines
+    return list(lines)
 
 
 @lru_cache(maxsize=128)

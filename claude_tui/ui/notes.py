@@ -7,12 +7,12 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from claude_tui.core.hooks import headline, shown
+from claude_tui.core.humanize import plural
 from claude_tui.core.model import Hook, Message
 from claude_tui.core.source import persisted_text
-from claude_tui.core.stats import plural
 from claude_tui.ui.lines import Row
 from claude_tui.ui.palette import Palette
-from claude_tui.ui.tools import coloured, one_line
+from claude_tui.ui.text import coloured, one_line
 
 #: Lines of what a hook said shown under it in an expanded row (the detail view shows all of it).
 SAID_LINES = 3

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hostile import SESSION_ID, write_hostile
 
-from claude_tui.core.files import read_session
+from claude_tui.core.loader import read_session
 from claude_tui.core.source import full_output
 
 SIZE = (160, 50)
@@ -58,8 +58,8 @@ def timed(job: Callable[[], object]) -> float:
 async def in_app(path: Path) -> dict[str, float]:
     """Seconds of each step in one headless app on `path`."""
     from claude_tui.ui.app import ClaudeTUI
+    from claude_tui.ui.screens.detail import DetailScreen
     from claude_tui.ui.widgets.conversation import ConversationView
-    from claude_tui.ui.widgets.detail import DetailScreen
 
     class Quiet:
         projects: list[object] = []  # noqa: RUF012

@@ -41,8 +41,8 @@ from pathlib import Path
 import orjson
 from installed import compile_package
 
-from claude_tui.core.extract import Extractor, State, read_chunks
-from claude_tui.core.index import _TEXT_SCHEMA, _tune
+from claude_tui.core.index.extract import Extractor, State, read_chunks
+from claude_tui.core.index.schema import TEXT_SCHEMA, tune
 
 APPENDED_WORD = "zanzibar"
 
@@ -73,8 +73,8 @@ def extract_and_fts_seconds(corpus: Path) -> tuple[float, float]:
     the text it keeps into a full-text table made and tuned as the index's, in one transaction."""
     with tempfile.TemporaryDirectory() as folder:
         db = sqlite3.connect(os.path.join(folder, "fts.sqlite3"), isolation_level=None)
-        _tune(db, "main", wal=True)
-        db.executescript(_TEXT_SCHEMA.format(s="main"))  # the index's own settings
+        tune(db, "main", wal=True)
+        db.executescript(TEXT_SCHEMA.format(s="main"))  # the index's own settings
         db.execute("BEGIN")
         spent = extracting = 0.0
         for n, path in enumerate(sorted(corpus.rglob("*.jsonl"))):

@@ -119,9 +119,9 @@ class Term:
 def plant(source: Path, target: Path) -> tuple[str, str]:
     """Copy `source` with NEEDLE at the start of a Bash or Grep output 70% of the way down.
     Returns the text the output line shows once found, and the session's first prompt."""
-    from claude_tui.core.files import read_session
+    from claude_tui.core.content import prompt_text
+    from claude_tui.core.loader import read_session
     from claude_tui.core.model import Kind
-    from claude_tui.core.session import prompt_text
 
     session = read_session(source)
     calls = [c for c in session.calls.values() if c.name in ("Bash", "Grep") and c.result and c.result.span]
@@ -187,7 +187,7 @@ def in_session(binary: str, session: Path, env: dict[str, str], scratch: Path) -
 def expected(library: object, query: str) -> str | None:
     """The text of the first result's snippet around its first match, as the screen shows it."""
     from claude_tui.core.search import MARK_END, MARK_START
-    from claude_tui.ui.widgets.search_screen import as_typed
+    from claude_tui.ui.screens.search import as_typed
 
     hits = library.search(as_typed(query), limit=1)  # type: ignore[attr-defined]
     if not hits:

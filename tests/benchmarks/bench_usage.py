@@ -28,7 +28,7 @@ from pathlib import Path
 
 from installed import compile_package
 
-from claude_tui.core.index import Index
+from claude_tui.core.index.store import Index
 from claude_tui.core.usage_report import CACHE, load_usage
 
 TARGET = 2.0

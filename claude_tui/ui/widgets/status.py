@@ -11,7 +11,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.widgets import Static
 
-from claude_tui.core.stats import human_size
+from claude_tui.core.humanize import human_size
 
 
 @dataclass(frozen=True, slots=True)

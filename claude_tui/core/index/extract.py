@@ -12,67 +12,56 @@ call and its result, a sidechain and its parent) are remembered in windows of th
 
 from __future__ import annotations
 
-import functools
 import os
-import re
 import shlex
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 import orjson
 
-from claude_tui.core.copies import copy_state, is_copy
-from claude_tui.core.files import agent_role, owning_folder, read_persisted
-from claude_tui.core.model import (
-    AgentRole,
-    Block,
-    Kind,
-    Message,
-    earlier,
-    parse_time,
-    plausible,
-    usual_digits,
-)
-from claude_tui.core.notices import peer_parts, task_text
-from claude_tui.core.reader import finished_last_line
-from claude_tui.core.records import parse_line
-from claude_tui.core.sanitize import searchable, without_markup
-from claude_tui.core.session import (
-    PERSISTED_TAG,
-    api_error_text,
+from claude_tui.core.cjk import spaced_cjk
+from claude_tui.core.content import (
     as_text,
     asks,
-    content_blocks,
-    content_items,
     is_api_error,
-    persisted_note,
     prompt_text,
     queued_message,
-    recap_text,
     record_content,
-    result_content,
     system_kind,
     user_kind,
 )
+from claude_tui.core.copies import copy_state, is_copy
+from claude_tui.core.files import agent_role, owning_folder
+from claude_tui.core.index.texts import (
+    ANSWER,
+    API_ERROR,
+    CAPS,
+    LINE_RECORD,
+    PROMPT,
+    TOOL_INPUT,
+    TOOL_OUTPUT,
+    assistant_parts,
+    command_text,
+    copied_record,
+    epoch,
+    input_text,
+    record_texts,
+    result_parts,
+    result_text,
+    said_part,
+    system_part,
+    user_parts,
+)
+from claude_tui.core.model import AgentRole, Block, Kind, Message
+from claude_tui.core.notices import peer_parts
+from claude_tui.core.reader import finished_last_line
+from claude_tui.core.records import parse_line
+from claude_tui.core.sanitize import searchable
 from claude_tui.core.shapes import fact_of
-from claude_tui.core.timeline import Timeline, stamp_ms
+from claude_tui.core.timeline import Timeline
+from claude_tui.core.times import earlier, plausible, stamp_ms, usual_digits
 from claude_tui.core.usage import Tokens, priced_as, replaces, usage_counts
 
-#: Row kinds of the full-text index, by code; and the role each belongs to (an API error and a
-#: compaction's summary: Claude's side; what a `!` or slash command printed: a tool's).
-ROW_KINDS = (
-    "prompt", "answer", "thinking", "tool_input", "tool_output", "api_error", "summary", "command_output", "recap",
-    "notification", "peer",
-)  # fmt: skip
-ROLES = (
-    "user", "assistant", "assistant", "tool", "tool", "assistant", "assistant", "tool", "assistant", "tool", "assistant"
-)  # fmt: skip
-PROMPT, ANSWER, THINKING, TOOL_INPUT, TOOL_OUTPUT, API_ERROR, SUMMARY, COMMAND_OUTPUT, RECAP, NOTIFICATION, PEER = (
-    range(11)
-)
-#: Characters of text indexed per row. Tool and command outputs and inputs are cut at 2 KB: their
-#: heads hold what people search for (names, errors, commands); the rest is bulk.
-CAPS = (16_384, 16_384, 16_384, 2_048, 2_048, 2_048, 16_384, 2_048, 16_384, 2_048, 16_384)
 #: Ids remembered across increments, per kind of id.
 WINDOW = 64
 #: Bytes read at a time; a line longer than this is read whole.
@@ -83,30 +72,6 @@ OWNER_LINES = 20
 MAX_LEAVES = 64
 #: The sessionIds of a file noted in its facts: the first ones (a file holds one, or a few when it continues others).
 MAX_SIDS = 16
-#: A row's block index says too which record of its line holds the part, for a line of records written with
-#: no newline between them (Claude Code's known bug): block b of the line's n-th record is stored as
-#: b + n * LINE_RECORD, so the rows of an ordinary line keep their block as it is.
-LINE_RECORD = 1 << 32
-#: Han ideographs and kana (with their marks, halfwidth forms and compatibility ideographs): scripts
-#: written without spaces, which the index's tokenizer would keep as one word per run of them.
-CJK_CHARS = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
-
-
-@functools.cache
-def _cjk() -> re.Pattern[str]:
-    """One CJK character; compiled on first use, as its ranges take milliseconds to compile."""
-    return re.compile(f"([{CJK_CHARS}])")
-
-
-def has_cjk(text: str) -> bool:
-    """Whether `text` holds a CJK character (ASCII text, the usual case, is answered at once)."""
-    return not text.isascii() and _cjk().search(text) is not None
-
-
-def spaced_cjk(text: str) -> str:
-    """`text` with each CJK character a word of its own: how the index keeps it, and how a query
-    looks it up, so that any run of such characters can be found (search checks they are adjacent)."""
-    return text if text.isascii() else _cjk().sub(r" \1 ", text)
 
 
 class State:
@@ -224,71 +189,6 @@ def _trim(window: dict[str, Any]) -> None:
             del window[key]
 
 
-def epoch(stamp: str) -> int | None:
-    """Whole epoch seconds of an ISO timestamp (naive: UTC); None when it is not a time (model.plausible)."""
-    seconds = parse_time(stamp)
-    return None if seconds is None else int(seconds)
-
-
-def input_text(value: Any, cap: int) -> str:
-    """The string values of a tool input, joined, up to `cap` characters."""
-    if type(value) is dict:
-        values = value.values()
-        if all(type(v) is str for v in values):  # the usual input: a few strings
-            return " ".join(values)[:cap]
-    parts: list[str] = []
-    left = cap
-    stack = [value]
-    while stack and left > 0:
-        item = stack.pop()
-        if isinstance(item, str):
-            parts.append(item[:left])
-            left -= len(item) + 1
-        elif isinstance(item, dict):
-            stack.extend(reversed(list(item.values())))
-        elif isinstance(item, list):
-            stack.extend(reversed(item))
-    return " ".join(parts)
-
-
-def result_text(content: Any, cap: int, path: str = "") -> str:
-    """The text of a tool_result's content as the session reads it (session.result_content), up to `cap` characters;
-    of an output Claude Code moved out of the transcript, the output, read from the `tool-results/` folder of the
-    session file `path` (its preview when it is not there)."""
-    text = content if type(content) is str else result_content(content)[0]
-    if not text.startswith(PERSISTED_TAG) or (note := persisted_note(text)) is None:
-        return text[:cap]
-    whole = read_persisted(path, note.path, cap) if path else None
-    return (note.preview if whole is None else whole)[:cap]
-
-
-def assistant_parts(content: Any, said: int) -> Iterator[tuple[int, int, Any]]:
-    """(row kind, block index, text) of each searchable part of an assistant message's content, read as the session
-    reads it (session.content_items); a tool call's part is (TOOL_INPUT, index, its tool_use block). `said` is the
-    kind of its text: ANSWER, or API_ERROR. A string content is block -1."""
-    if type(content) is str:
-        yield said, -1, content
-        return
-    for i, item in enumerate(content_items(content)[0]):
-        if type(item) is str:
-            yield said, i, item
-            continue
-        btype = item.get("type")
-        if btype == "text":
-            yield said, i, as_text(item.get("text"))
-        elif btype == "thinking":
-            yield THINKING, i, as_text(item.get("thinking"))
-        elif btype == "tool_use":
-            yield TOOL_INPUT, i, item
-
-
-def result_parts(content: Any) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(block index, block) of each tool_result of a user record's content (session.content_items)."""
-    for i, item in enumerate(content_items(content)[0]):
-        if type(item) is dict and item.get("type") == "tool_result":
-            yield i, item
-
-
 #: What ends one command of a command line, as shlex's punctuation tokens.
 _COMMAND_ENDS = frozenset(("&&", "||", ";", "|", "&", ";;", "(", ")"))
 
@@ -332,110 +232,6 @@ def _added_path(args: list[str], base: str | None) -> str | None:
     return None
 
 
-def line_block(stored: int) -> tuple[int, int]:
-    """(rank of the record in its line, block index) of a row's stored block (see LINE_RECORD)."""
-    record = (stored + 1) // LINE_RECORD  # a block is -1 or more
-    return record, stored - record * LINE_RECORD
-
-
-def record_texts(obj: dict[str, Any], path: str = "") -> Iterator[tuple[int, int, str]]:
-    """(row kind, block index, full text) of each searchable part of one record of the file `path`.
-
-    Block -1 is a user prompt's text blocks joined. Used to show a hit's snippet from the file. A progress record's
-    parts are those of the subagent's record it holds a copy of (see copied_record).
-    """
-    if (copied := copied_record(obj)) is not None:
-        yield from record_texts(copied, path)
-        return
-    content = record_content(obj)
-    rtype = obj.get("type")
-    if rtype == "assistant":
-        failed = obj.get("isApiErrorMessage")
-        if not failed and isinstance(obj.get("message"), dict) and obj["message"].get("model") == "<synthetic>":
-            return  # no answer (see Extractor._assistant)
-        for kind, i, part in assistant_parts(content, API_ERROR if failed else ANSWER):
-            yield kind, i, input_text(part.get("input"), 1 << 20) if kind == TOOL_INPUT else part
-    elif rtype == "user":
-        texts, first_type, results = _user_parts(content)
-        if results:
-            for i, item in result_parts(content):
-                yield TOOL_OUTPUT, i, result_text(item.get("content"), 1 << 22, path)
-        elif part := said_part(user_kind(obj, texts[0] if first_type == "text" and texts else None, False), texts):
-            yield part
-    elif rtype == "system":
-        if (part := system_part(obj)) is not None:
-            yield part
-    elif (
-        rtype == "attachment"
-        and (queued := queued_message(obj))
-        and (part := said_part(queued[0], _user_parts(queued[1])[0]))
-    ):
-        yield part
-
-
-def said_part(kind: Kind, texts: list[str]) -> tuple[int, int, str] | None:
-    """(row kind, block index, text) of a message in the user's turn, of `kind` (session.user_kind), as the session
-    shows it: a prompt, a command as run, a compaction's summary, a command's output, a task's notification as its
-    lines (notices.task_text), a peer's message as its body (notices.peer_parts)."""
-    if kind is Kind.PROMPT:
-        return PROMPT, -1, "\n\n".join(texts)
-    if kind is Kind.COMMAND:
-        return PROMPT, -1, command_text(texts)
-    if kind is Kind.COMPACT_SUMMARY:
-        return SUMMARY, -1, "\n\n".join(texts)
-    if kind is Kind.COMMAND_OUTPUT:
-        return COMMAND_OUTPUT, -1, printed_text(texts)
-    if kind is Kind.TASK:
-        return NOTIFICATION, -1, task_text("\n\n".join(texts))
-    if kind is Kind.PEER:
-        return PEER, -1, peer_parts("\n\n".join(texts))[2]
-    return None
-
-
-def copied_record(obj: dict[str, Any]) -> dict[str, Any] | None:
-    """The subagent's record a progress record holds a copy of (2.1.7 to 2.1.42, `agent_progress`), else None."""
-    if obj.get("type") != "progress":
-        return None
-    data = obj.get("data")
-    if type(data) is not dict or data.get("type") != "agent_progress":
-        return None
-    nested = data.get("message")
-    return nested if type(nested) is dict else None
-
-
-def system_part(obj: dict[str, Any]) -> tuple[int, int, str] | None:
-    """(row kind, block index, text) of a system record's searchable part: an API error's message, a recap, a
-    command and what it printed."""
-    if is_api_error(obj):
-        return API_ERROR, -1, api_error_text(obj)
-    content = as_text(obj.get("content"))
-    subtype = obj.get("subtype")
-    if subtype == "away_summary" and content.strip():
-        return RECAP, -1, recap_text(content)
-    if subtype == "local_command":
-        return said_part(system_kind(content), [content])
-    return None
-
-
-def printed_text(texts: list[str]) -> str:
-    """What a `!` or slash command printed, without Claude Code's tags and the terminal's escape sequences."""
-    return without_markup("\n\n".join(texts)).strip()
-
-
-def command_text(texts: list[str]) -> str:
-    """A slash or `!` command as the user ran it (`/review the parser`), without its wrapper tags."""
-    return prompt_text(Message(Kind.COMMAND, None, None, None, None, 0, [Block("text", t) for t in texts]), 1 << 20)
-
-
-def _user_parts(content: Any) -> tuple[list[str], str | None, bool]:
-    """A user record's text blocks, the type of its first non-result block, and whether it holds results, as the
-    session reads them (session.content_blocks)."""
-    if type(content) is str:
-        return [content], "text", False
-    blocks, results, _ = content_blocks(content)
-    return [b.text for b in blocks if b.type == "text"], blocks[0].type if blocks else None, bool(results)
-
-
 class Extractor:
     """Feeds lines of one file into its State and collects rows for the index.
 
@@ -467,7 +263,7 @@ class Extractor:
         #: branch ended) and those known summaries name; the index looks them up for summaries written later
         self.marks: list[str] = []
         #: message id -> (model, epoch seconds, copied, token counts...) of each message whose usage was counted or
-        #: grew in this pass (index.py's `usage` table: a message once however many files hold it)
+        #: grew in this pass (index/usage.py's `usage` table: a message once however many files hold it)
         self.usages: dict[str, tuple[Any, ...]] = {}
         self._uuids: set[str] = set()  #: uuids read in this pass, for summaries later in the file
         self._leaves: set[str] = set(known_leaves)  #: leaves of summaries known, or read in this pass
@@ -522,7 +318,7 @@ class Extractor:
         uuid = get("uuid")
         if uuid.__class__ is str and (uuid in self._uuids or uuid in state.seen or uuid in state.sidechain):
             return  # a record written twice: counted once (Session.add_record notes it)
-        stamp = get("timestamp")
+        stamp: Any = get("timestamp")  # any type: checked below
         self._sec = self._clock(stamp) if type(stamp) is str else None
         timed = self._sec is not None
         rtype = get("type")
@@ -559,7 +355,7 @@ class Extractor:
             elif (part := system_part(obj)) is not None:
                 self._row(off, *part)
         elif rtype == "attachment" and (queued := queued_message(obj)) is not None:
-            self._said(queued[0], _user_parts(queued[1])[0], off, True)
+            self._said(queued[0], user_parts(queued[1])[0], off, True)
         elif rtype == "agent-name":
             if (fact := fact_of(rtype, obj)) is not None:
                 state.agent_name = fact[1]
@@ -586,7 +382,7 @@ class Extractor:
                 self._leaf(uuid)
 
     def _clock(self, stamp: str) -> int | None:
-        """The epoch seconds of a record's stamp; None when it is not a time (model.plausible). Claude Code's
+        """The epoch seconds of a record's stamp; None when it is not a time (times.plausible). Claude Code's
         `...Z` stamps of the minute before are read without parsing (records come many a minute)."""
         key, base = self._minute
         if stamp[:16] == key and usual_digits(stamp):  # the minute of a stamp found plausible
@@ -631,7 +427,7 @@ class Extractor:
         entry = state.msgs.get(mid) if type(mid) is str else None
         failed = bool(obj.get("isApiErrorMessage"))  # Claude Code's own message about a failed call
         said = API_ERROR if failed else ANSWER
-        model = get("model")
+        model: Any = get("model")  # any type: _name_model checks it
         copy = self._copy
         if entry is None:
             if not failed and model == "<synthetic>":
@@ -688,7 +484,7 @@ class Extractor:
         if not (
             type(content) is list and content and type(content[0]) is dict and content[0].get("type") == "tool_result"
         ):
-            texts, first_type, results = _user_parts(content)
+            texts, first_type, results = user_parts(content)
             if not results:
                 self._user_text(obj, texts, first_type, off, top)
                 return
@@ -700,7 +496,7 @@ class Extractor:
         self._said(user_kind(obj, texts[0] if first_type == "text" and texts else None, False), texts, off, top)
 
     def _said(self, kind: Kind, texts: list[str], off: int, top: bool) -> None:
-        """A message in the user's turn, of `kind` (session.user_kind): a prompt and a command counted as the session
+        """A message in the user's turn, of `kind` (content.user_kind): a prompt and a command counted as the session
         counts them, and its row (`said_part`)."""
         state = self.state
         if kind is Kind.PROMPT:

@@ -10,6 +10,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from claude_tui.cli.commands import top_parser
+from claude_tui.cli.common import ERROR, CommandError, add_roots, dashed_paths, takes_escapes, warn
+from claude_tui.ui.first_steps import first_steps_text
+
 #: The bundled demo history (its plans sit beside it in `demo/plans`).
 DEMO_PROJECTS = Path(__file__).resolve().parents[1] / "demo" / "projects"
 #: File times of the demo's copy (2026-01-01, before its first session): its order and its
@@ -25,9 +29,6 @@ class _LinesKept(argparse.HelpFormatter):
 
 
 def parser() -> argparse.ArgumentParser:
-    from claude_tui.cli import add_roots, top_parser
-    from claude_tui.ui.first_steps import first_steps_text
-
     p = top_parser()
     p.epilog, p.formatter_class = first_steps_text(), _LinesKept
     p.add_argument("session", nargs="?", metavar="SESSION", help="a session file, id or unique id prefix to open")
@@ -39,8 +40,7 @@ def parser() -> argparse.ArgumentParser:
 
 def run_app(argv: list[str]) -> int:
     """Parse `argv` and run the app; returns the exit status."""
-    gc.disable()  # start-up makes many objects and little garbage: no passes before the first frame (main_screen.py)
-    from claude_tui.cli import ERROR, CommandError, dashed_paths, takes_escapes, warn
+    gc.disable()  # start-up makes many objects and little garbage: no passes before the first frame (screens/main.py)
     from claude_tui.ui.prefetch import Prefetch
 
     args = parser().parse_args(dashed_paths(argv))

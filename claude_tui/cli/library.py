@@ -15,11 +15,13 @@ from typing import TextIO
 
 import orjson
 
-from claude_tui.cli import ERROR, CommandError, argument_text, takes_escapes, warn, write_utf8
+from claude_tui.cli.common import ERROR, CommandError, argument_text, takes_escapes, warn, write_utf8
 from claude_tui.core.files import default_roots
-from claude_tui.core.index import WRITE_WAIT, Index, IndexBusy, Progress, UpdateResult
+from claude_tui.core.index.jobs import Progress, UpdateResult
+from claude_tui.core.index.locks import WRITE_WAIT, IndexBusy
+from claude_tui.core.index.store import Index
 from claude_tui.core.sanitize import folded, inert_json, visible_controls
-from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hit, left_out_note, search
+from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, SearchHit, left_out_note, search
 
 BAR_WIDTH = 24
 
@@ -133,7 +135,7 @@ def run_index(args: argparse.Namespace) -> int:
 
 def _totals(index: Index, roots: list[Path]) -> str:
     """ "2 projects, 5 sessions, 3.1 MB": projects (folders with a session), sessions and history under `roots`."""
-    from claude_tui.core.stats import plural  # `index` only: `search` starts without it
+    from claude_tui.core.humanize import plural  # `index` only: `search` starts without it
 
     files = [f for f in index.files(roots) if f[5] is not None or f[6] is not None]  # read (or unreadable)
     sessions = [f for f in files if not f[2]]
@@ -173,7 +175,7 @@ def run_search(args: argparse.Namespace) -> int:
     return 0 if hits else 1
 
 
-def hit_json(hit: Hit) -> dict[str, object]:
+def hit_json(hit: SearchHit) -> dict[str, object]:
     """A hit for scripts: the snippet without markers, and where its matches are in it."""
     plain, spans = unmark(hit.snippet)
     return {
@@ -209,7 +211,7 @@ def unmark(snippet: str) -> tuple[str, list[tuple[int, int]]]:
     return "".join(text), spans
 
 
-def format_hit(hit: Hit, color: bool) -> str:
+def format_hit(hit: SearchHit, color: bool) -> str:
     """Two lines: when, project, title and what matched; then the snippet, indented."""
     when = _local_time(hit.timestamp)
     name = visible_controls(Path(hit.project.replace("\\", "/")).name or hit.project or "?")
@@ -228,7 +230,7 @@ def format_hit(hit: Hit, color: bool) -> str:
 
 
 def _local_time(stamp: str | None) -> str:
-    from claude_tui.core.model import parse_time
+    from claude_tui.core.times import parse_time
 
     seconds = parse_time(stamp)
     if seconds is None:

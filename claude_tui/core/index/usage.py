@@ -1,4 +1,4 @@
-"""The index's usage tables: written as files are read (index.py), read by the usage report (usage_report.py).
+"""The index's usage tables: written as files are read (store.py, pool.py), read by the usage report (usage_report.py).
 
 - `usage`: per file, each assistant message's usage once, by message id: its `usage.priced_as` key (the model,
   marked when it is billed at other rates), time, token counts, and whether the record is a copy of another

@@ -12,11 +12,11 @@ from typing import Any
 
 import orjson
 
-from claude_tui.cli import CommandError, argument_text, warn, write_utf8
+from claude_tui.cli.common import CommandError, argument_text, warn, write_utf8
+from claude_tui.cli.library import print_notices, roots_of, updated_index
 from claude_tui.core.sanitize import inert_json, visible_controls
 from claude_tui.core.usage import UsageTotal
 from claude_tui.core.usage_report import Block, Period, Usage, load_usage, total_of
-from claude_tui.library_cli import print_notices, roots_of, updated_index
 
 #: The clock of the running block (a test sets its own).
 now = time.time
