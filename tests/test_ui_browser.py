@@ -22,7 +22,8 @@ from textual.widget import Widget
 from textual.widgets import Input, Static, Tree
 from ui_support import CLOCK, at_rest, browser_ready, demo_copy, handled, loaded, palette, raised, settled
 
-from claude_tui.cli.app import DEMO_PROJECTS, parser
+from claude_tui.cli.app import parser
+from claude_tui.cli.demo import DEMO_PROJECTS
 from claude_tui.core.index import jobs, pool, store
 from claude_tui.core.index.schema import cache_dir
 from claude_tui.core.library import Library, Project
@@ -658,7 +659,7 @@ async def test_follow_opens_the_newest_session_at_its_end(roots: list[Path], siz
 
 
 def test_demo_is_copied_with_old_file_times() -> None:
-    from claude_tui.cli.app import DEMO_MTIME, demo_roots
+    from claude_tui.cli.demo import DEMO_MTIME, demo_roots
 
     (root,) = demo_roots()
     files = list(root.rglob("*.jsonl"))
