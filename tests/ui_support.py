@@ -16,7 +16,7 @@ from textual.command import CommandInput, CommandList, CommandPalette
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.notifications import Notification
 
-from claude_tui.cli.app import DEMO_PROJECTS
+from claude_tui.cli.demo import DEMO_PROJECTS
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.widgets.conversation import ConversationView

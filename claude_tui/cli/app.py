@@ -4,28 +4,28 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 from claude_tui.cli.commands import top_parser
-from claude_tui.cli.common import ERROR, CommandError, add_roots, dashed_paths, takes_escapes, warn
+from claude_tui.cli.common import ERROR, add_roots, dashed_paths, takes_escapes, warn
+from claude_tui.cli.demo import demo_asked, demo_roots
+from claude_tui.ui.first_steps import first_steps_text
 
-#: The bundled demo history (its plans sit beside it in `demo/plans`).
-DEMO_PROJECTS = Path(__file__).resolve().parents[1] / "demo" / "projects"
-#: File times of the demo's copy (2026-01-01, before its first session): its order and its
-#: live markers then come from what its records say, not from when the package was installed.
-DEMO_MTIME = 1_767_225_600.0
+
+class _LinesKept(argparse.HelpFormatter):
+    """Help whose text of several lines (the first steps) keeps its lines; the rest is filled to the width."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return text if "\n" in text else super()._fill_text(text, width, indent)
 
 
 def parser() -> argparse.ArgumentParser:
     p = top_parser()
+    p.epilog, p.formatter_class = first_steps_text(), _LinesKept
     p.add_argument("session", nargs="?", metavar="SESSION", help="a session file, id or unique id prefix to open")
     add_roots(p)
     p.add_argument("--follow", action="store_true", help="open SESSION (or the newest session) at its end")
-    p.add_argument("--demo", action="store_true", help="open a small bundled demo history (takes no --projects-dir)")
     return p
 
 
@@ -35,8 +35,7 @@ def run_app(argv: list[str]) -> int:
     from claude_tui.ui.prefetch import Prefetch
 
     args = parser().parse_args(dashed_paths(argv))
-    if args.demo and args.projects_dir:
-        raise CommandError("--demo and --projects-dir cannot go together: the demo is a history of its own")
+    demo_wanted = demo_asked(args)
     streams = (("stdin", sys.stdin), ("stdout", sys.stdout))
     if not_one := next((name for name, stream in streams if not stream.isatty()), None):
         warn(f"the app needs a terminal ({not_one} is not one); for scripts see search, stats and export")
@@ -47,7 +46,7 @@ def run_app(argv: list[str]) -> int:
             " for scripts see search, stats and export"
         )
         return ERROR
-    demo = demo_roots() if args.demo else None
+    demo = demo_roots() if demo_wanted else None
     prefetch = Prefetch(lambda: demo or _roots(args))  # first of all: see prefetch.py
     from claude_tui.core.files import SessionNotFound, find_session
 
@@ -71,18 +70,3 @@ def _roots(args: argparse.Namespace) -> list[Path]:
     from claude_tui.core.files import default_roots
 
     return default_roots(args.projects_dir)
-
-
-def demo_roots() -> list[Path]:
-    """The demo history, copied afresh to one temporary folder per user with old file times
-    (a fresh install's file times would make every session look live, in no order)."""
-    target = Path(tempfile.gettempdir()) / f"claude-tui-demo-{os.getuid() if hasattr(os, 'getuid') else 0}"
-    try:
-        shutil.rmtree(target, ignore_errors=True)
-        shutil.copytree(DEMO_PROJECTS, target / "projects")
-        shutil.copytree(DEMO_PROJECTS.parent / "plans", target / "plans")
-        for path in target.rglob("*"):
-            os.utime(path, (DEMO_MTIME, DEMO_MTIME))
-    except OSError:
-        return [DEMO_PROJECTS]
-    return [target / "projects"]

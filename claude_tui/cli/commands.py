@@ -16,7 +16,12 @@ from claude_tui.cli.common import add_roots, date_arg
 
 def _stats_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("stats", help="facts of one or more sessions")
-    p.add_argument("sessions", nargs="+", metavar="SESSION", help="a session file, id or unique id prefix")
+    p.add_argument(
+        "sessions",
+        nargs="*",
+        metavar="SESSION",
+        help="a session file, id or unique id prefix (with --demo: its newest)",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object per session per line")
     add_roots(p)
 
@@ -29,7 +34,9 @@ def _run_stats(args: argparse.Namespace) -> int:
 
 def _export_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("export", help="a session as Markdown, HTML or JSON")
-    p.add_argument("session", metavar="SESSION", help="a session file, id or unique id prefix")
+    p.add_argument(
+        "session", nargs="?", metavar="SESSION", help="a session file, id or unique id prefix (with --demo: its newest)"
+    )
     p.add_argument(
         "--format",
         choices=("markdown", "html", "json"),

@@ -40,6 +40,9 @@ def add_roots(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="a Claude Code projects folder (repeatable; default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)",
     )
+    parser.add_argument(
+        "--demo", action="store_true", help="read a small bundled demo history (takes no --projects-dir)"
+    )
 
 
 def date_arg(value: str) -> str:

@@ -23,16 +23,16 @@ HELP_WORDS = ("help", "-help")
 
 
 def _past_roots(argv: list[str], start: int = 0) -> int:
-    """Where the --projects-dir options that begin `argv[start:]` end."""
+    """Where the --projects-dir and --demo options that begin `argv[start:]` end."""
     i = start
-    while i < len(argv) and (argv[i] == "--projects-dir" or argv[i].startswith("--projects-dir=")):
-        i += 1 if "=" in argv[i] else 2
+    while i < len(argv) and (argv[i] in ("--projects-dir", "--demo") or argv[i].startswith("--projects-dir=")):
+        i += 2 if argv[i] == "--projects-dir" else 1
     return i
 
 
 def _command_first(argv: list[str]) -> list[str]:
-    """`claude-tui --projects-dir DIR search X` as `claude-tui search --projects-dir DIR X`: the roots may come
-    before a subcommand, `help` or a mistyped subcommand, as they do for the app (and stay before a `--`)."""
+    """`claude-tui --projects-dir DIR search X` as `claude-tui search --projects-dir DIR X`: the roots (or --demo)
+    may come before a subcommand, `help` or a mistyped subcommand, as they do for the app (and stay before a `--`)."""
     i = _past_roots(argv)
     if 0 < i < len(argv) and (argv[i] in COMMANDS or argv[i] in HELP_WORDS or _command_meant(argv[i])):
         return [argv[i], *argv[:i], *argv[i + 1 :]]
@@ -64,6 +64,17 @@ def _parse(argv: list[str]) -> argparse.Namespace:
         elif argv[0] == "search":
             warn(f"to search for {dashed}, end the options with --: claude-tui search [OPTIONS] -- {dashed}")
         raise
+
+
+def _history(args: argparse.Namespace) -> None:
+    """With --demo, the subcommand reads the demo history (cli/demo.py); without it, stats and export need a
+    SESSION."""
+    from claude_tui.cli.demo import demo_asked, use_demo
+
+    if demo_asked(args):
+        use_demo(args)
+    elif getattr(args, "sessions", None) == [] or ("session" in args and args.session is None):
+        command_parser(args.command).error("the following arguments are required: SESSION")
 
 
 def _command_meant(word: str) -> str | None:
@@ -107,6 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv and argv[0] in COMMANDS:
             args = _parse(argv)
             args.whole_process = whole_process
+            _history(args)
             return COMMANDS[args.command][1](args)
         if argv and (meant := _command_meant(argv[0])):
             warn(f"no command {argv[0]!r}: did you mean {meant!r}? (claude-tui --help)")

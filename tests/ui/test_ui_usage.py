@@ -14,7 +14,7 @@ from rich.color import Color, ColorSystem
 from rich.style import Style
 from textual.widgets import OptionList
 
-from claude_tui.cli.app import demo_roots
+from claude_tui.cli.demo import demo_roots
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.messages import LibraryLoaded

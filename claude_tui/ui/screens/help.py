@@ -17,6 +17,7 @@ from textual.widgets import Static
 
 from claude_tui.ui.bindings import keymap_of, shown_keys
 from claude_tui.ui.config import config_path, tilde
+from claude_tui.ui.first_steps import first_steps
 
 #: Narrower than this, a binding's id goes under its description (beside it, the description had no room).
 IDS_BESIDE = 72
@@ -79,11 +80,25 @@ class HelpScreen(ModalScreen[None]):
         box = self.query_one("#help-box")
         box.scroll_relative(y=round(pages * box.size.height), animate=False, immediate=True)
 
+    def _first_steps(self, keymap: dict[str, str], display: Callable[[Binding], str]) -> Table:
+        """The five things a newcomer does first, with the keys as remapped."""
+        bindings = {b.id: b for _, owner in self.sections for b in owner.BINDINGS if isinstance(b, Binding)}
+        table = Table(
+            title="First steps", title_justify="left", title_style="bold", box=None, expand=True, padding=(0, 1),
+            show_header=False,
+        )  # fmt: skip
+        table.add_column("what", style="bold", width=14, no_wrap=True)
+        table.add_column("how", ratio=1)
+        for what, how in first_steps(lambda id_: shown_keys(bindings[id_], keymap, display)[0]):
+            table.add_row(what, how)
+        return table
+
     def compose(self) -> ComposeResult:
         keymap = keymap_of(self.app)
         display = self.app.get_key_display
         with VerticalScroll(id="help-box"):
             yield Static(Text("claude-tui · keys", style="bold"), id="help-title")
+            yield Static(self._first_steps(keymap, display), id="help-first-steps")
             for title, owner in self.sections:
                 yield Static(BindingTable(title, owner, keymap, display), classes="help-section")
             note = Text.assemble(

@@ -26,12 +26,14 @@ from claude_tui.ui.live import Live
 from claude_tui.ui.messages import LibraryLoaded, LibraryProgress
 from claude_tui.ui.screens.message_actions import MESSAGE_ACTIONS, MessageActions
 from claude_tui.ui.state import AppState
+from claude_tui.ui.typed_name import TypedName
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.filter_input import FilterInput
 from claude_tui.ui.widgets.header import SessionFacts, SessionHeader
 from claude_tui.ui.widgets.keybar import KeyBar
 from claude_tui.ui.widgets.projects import ProjectTree
 from claude_tui.ui.widgets.sessions import SessionList
+from claude_tui.ui.widgets.sidebar import Sidebar
 from claude_tui.ui.widgets.status import LiveStatus
 
 if TYPE_CHECKING:  # and what the first screen does not show is imported when it is wanted
@@ -98,6 +100,7 @@ class MainScreen(MessageActions):
         self._from_search: Path | None = None  #: the session opened from the search screen
         self._at_prompt: Path | None = None  #: a session to show at its first prompt once it is read
         self._typed_early: str | None = None  #: keys typed after / while the find bar was still being added
+        self._typed_name = TypedName()  #: the moves' letters typed in a list right before its filter starts
         self._up_to_date = False  #: the projects of the index brought up to date have been shown
         #: (project folder, session file) opened as the newest of a first index still growing: a later load picks
         #: the newest again while the tree and the list are still on them and the list has the focus (the user
@@ -113,7 +116,7 @@ class MainScreen(MessageActions):
     def widgets(self) -> ComposeResult:
         """The browser's widgets, which the app composes into this screen (see ClaudeTUI.compose)."""
         with Horizontal(id="body"):
-            with Vertical(id="sidebar"):
+            with Sidebar(panes=("projects-pane", "sessions-pane"), id="sidebar"):
                 with Vertical(id="projects-pane"):  # a pane: the tree, and its filter box under it when typed in
                     yield ProjectTree(id="projects")
                 with Vertical(id="sessions-pane"):
@@ -707,6 +710,8 @@ class MainScreen(MessageActions):
         """Type-to-filter: a printable key that nothing bound, typed in the tree or the list; and / in the
         conversation, which opens the find bar. A key taken here goes no further."""
         focused, character = self.focused, event.character
+        if not (event.is_printable and character and isinstance(focused, ProjectTree | SessionList)):
+            self._typed_name.clear()
         if isinstance(focused, FilterInput) and focused.act_now(event.key):  # sent to a pane before the box had it
             took = True
         elif event.key == "backspace" and isinstance(focused, ProjectTree | SessionList) and focused.filter_text:
@@ -747,24 +752,36 @@ class MainScreen(MessageActions):
         return True
 
     def _filter_key(self, pane: ProjectTree | SessionList, character: str, bound: ActiveBinding | None) -> bool:
-        """A key typed in the tree or the list: / opens its filter; a printable key that nothing bound starts it."""
+        """A key typed in the tree or the list: / opens its filter; a printable key that nothing bound starts it,
+        with the list's moves typed right before it if they start a name it shows (see typed_name.py)."""
         if bound is not None and bound.node is self and bound.binding.action == "filter":
+            self._typed_name.clear()
             self.action_filter()  # here, not as a binding: that would run after the keys typed next reach us
             return True
         if character.isspace() or (bound is not None and bound.enabled):
+            if bound is not None and bound.node is pane and bound.binding.action.split("(")[0] in pane.MOVES:
+                self._typed_name.moved(pane, character)  # perhaps the first letter of a name
+            else:
+                self._typed_name.clear()
             return False
         box = self._filter_box(isinstance(pane, ProjectTree))
         self.set_focus(box)  # at once, not after the keys already queued: those are sent to the box
-        box.insert_text_at_cursor(character)
+        box.insert_text_at_cursor(self._typed_name.start(pane, character))
         return True
 
     @on(Input.Changed, "#projects-filter")
     def _project_filter(self, event: Input.Changed) -> None:
-        self.query_one(ProjectTree).set_filter(event.value)
+        self._set_filter(self.query_one(ProjectTree), event.input)
 
     @on(Input.Changed, "#sessions-filter")
     def _session_filter(self, event: Input.Changed) -> None:
-        self.query_one(SessionList).set_filter(event.value)
+        self._set_filter(self.query_one(SessionList), event.input)
+
+    def _set_filter(self, pane: ProjectTree | SessionList, box: Input) -> None:
+        """Filter `pane` by what `box` holds, without the moves' letters it began with if they hide every row."""
+        if (rest := self._typed_name.without_letters(pane, box.value)) is not None:
+            box.value, box.cursor_position = rest, len(rest)
+        pane.set_filter(box.value)
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         if isinstance(event.widget, FilterInput) and not event.widget.value:

@@ -138,8 +138,12 @@ class ProjectTree(Tree["Project | None"]):
             self._chosen = project
             self.post_message(self.ProjectChosen(project))
 
-    def _matches(self, project: Project) -> bool:
-        text = self.filter_text
+    def matches(self, text: str) -> bool:
+        """Whether a filter of `text` shows any project."""
+        return any(self._matches(p, text.strip().lower()) for p in self.projects)
+
+    def _matches(self, project: Project, text: str | None = None) -> bool:
+        text = self.filter_text if text is None else text
         return not text or text in project.name.lower() or text in project.path.lower()
 
     def _label(self, project: Project, worktree: bool = False) -> Text:

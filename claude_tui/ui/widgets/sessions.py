@@ -229,10 +229,15 @@ class SessionList(ScrollView, can_focus=True):
         key = key_display(self.app, self.BINDINGS, "sessions.hidden")
         return f"{plural(len(self.sessions), 'empty or warmup session')}, hidden: {key} shows them"
 
-    def _visible(self, info: SessionInfo) -> bool:
+    def matches(self, text: str) -> bool:
+        """Whether a filter of `text` shows any session."""
+        return any(self._visible(s, text.strip().lower()) for s in self.sessions)
+
+    def _visible(self, info: SessionInfo, text: str | None = None) -> bool:
+        """Whether the list shows `info`, filtered by `text` (by default, its filter)."""
         if not self.shows_kind(info):
             return False
-        text = self.filter_text
+        text = self.filter_text if text is None else text
         if not text:
             return True
         haystack = self._haystacks.get(info.file)

@@ -1,0 +1,46 @@
+"""The five things a newcomer does first: the top of `claude-tui --help` and of the help screen (`?`).
+
+No Textual here: `--help` shows them without loading the app."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+#: What to do, the bindings that do it (by id) and how, a `{}` for each binding's key.
+STEPS = (
+    ("Open a session", ("sessions.open",), "{} on a session in the list; Tab moves between the panes"),
+    ("Search all", ("app.search_all",), "{} and type words; Enter opens a hit in its session"),
+    ("Follow live", ("app.follow",), "{} follows the open session as it is written (or --follow)"),
+    ("Filter, jump", ("app.filter",), "type in a list to filter it (or {}); ctrl+p jumps by name"),
+    (
+        "Export, copy",
+        ("app.export", "app.export_html", "app.copy_message", "app.copy_resume"),
+        "{} Markdown, {} HTML; {} copies a message, {} the resume command",
+    ),
+)
+
+#: The keys of those bindings before any remap, as `--help` names them (the help screen shows the user's).
+DEFAULT_KEYS = {
+    "sessions.open": "Enter",
+    "app.search_all": "ctrl+k",
+    "app.follow": "L",
+    "app.filter": "/",
+    "app.export": "x",
+    "app.export_html": "X",
+    "app.copy_message": "y",
+    "app.copy_resume": "Y",
+}
+
+
+def first_steps(key: Callable[[str], str] = DEFAULT_KEYS.__getitem__) -> list[tuple[str, str]]:
+    """(what, how) for each step, with the key `key` names for each binding id."""
+    return [(what, how.format(*map(key, ids))) for what, ids, how in STEPS]
+
+
+def first_steps_text(key: Callable[[str], str] = DEFAULT_KEYS.__getitem__) -> str:
+    """The steps as lines of text, under a heading."""
+    steps = first_steps(key)
+    width = max(len(what) for what, _ in steps)
+    return "first steps (claude-tui --demo to try them):\n" + "\n".join(
+        f"  {what:<{width}}  {how}" for what, how in steps
+    )
