@@ -6,17 +6,16 @@ gives the same session as feeding it whole, which is what the live tail relies o
 from __future__ import annotations
 
 import gc
-import re
 from collections import Counter
 from collections.abc import Collection, Container, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from claude_tui.core import attachments, hooks
+from claude_tui.core.agents import Agents
 from claude_tui.core.content import (
     api_error_text,
     as_text,
@@ -37,7 +36,6 @@ from claude_tui.core.content import (
     user_kind,
 )
 from claude_tui.core.copies import copy_state, is_copy
-from claude_tui.core.files import agent_id_of
 from claude_tui.core.model import (
     PREVIEW_CHARS,
     AgentRole,
@@ -59,36 +57,11 @@ from claude_tui.core.shapes import METADATA_TYPES, RECORD_TYPES, add_fact, fact_
 from claude_tui.core.threads import Layout
 from claude_tui.core.timeline import Timeline
 from claude_tui.core.times import earlier, parse_time, plausible, stamp_ms
+from claude_tui.core.update import Update
 from claude_tui.core.usage import read_usage, replaces
 
-#: Tools whose calls start a subagent.
-AGENT_TOOLS = frozenset({"Task", "Agent"})
-#: The tool that starts a workflow run (2.1.x): its result names the run, whose agents the call holds.
-WORKFLOW_TOOL = "Workflow"
-#: Where a Workflow call's result says the run keeps its agents' transcripts (the run is the folder's name).
-_TRANSCRIPT_DIR = re.compile(r"Transcript dir:\s*(\S[^\n]*)")
 #: Structured tool results above this many bytes have their strings capped in memory.
 _BIG_LINE = 256 * 1024
-
-
-@dataclass
-class Update:
-    """What one `feed` changed, for a view that refreshes incrementally."""
-
-    first_new: int = 0  #: messages from this index on are new
-    added: list[Message] = field(default_factory=list)
-    changed: dict[int, Message] = field(default_factory=dict)  #: older messages that grew, by index
-    threads_changed: bool = False  #: a fork appeared or segments moved: recompute what is visible
-    started_over: bool = False
-    damaged: bool = False  #: damaged lines were found (shown where they are, even with no message after them)
-
-    def __bool__(self) -> bool:
-        return bool(self.added or self.changed or self.threads_changed or self.started_over or self.damaged)
-
-    def touch(self, message: Message) -> None:
-        """Note that `message` changed (nothing to note when it is new in this update)."""
-        if message.index < self.first_new:
-            self.changed[message.index] = message
 
 
 class Session:
@@ -105,7 +78,7 @@ class Session:
     ) -> None:
         self.path = str(path)
         self.role = role  #: subagents: what ran it
-        self.run = run  #: a workflow agent's: the run it belongs to (see WORKFLOW_TOOL)
+        self.run = run  #: a workflow agent's: the run it belongs to (see agents.WORKFLOW_TOOL)
         self.home: Message | None = None  #: a compaction run's: the compaction it wrote the summary of
         self._own_from = 0  #: the index of the first message of its own (see AgentRole.replays)
         self.copies = copy_state(Path(self.path).stem)  #: what of its file is another session's (see copies.py)
@@ -152,16 +125,13 @@ class Session:
         self._by_message_id: dict[str, Message] = {}
         self._prompt_children: dict[str | None, list[Message]] = {}
         self._fork_at: dict[str | None, Fork] = {}
-        self._inline_agents: dict[str, Session] = {}  #: sidechain uuid -> its subagent
-        self._progress_agents: dict[str, Session] = {}  #: Task tool_use id -> subagent from progress copies
-        self._agents_by_id: dict[str, ToolCall] = {}  #: agentId named in a Task result -> the call
         #: a saved hook context's uuid -> the parent it stands for: Claude Code saves it again after each record
         #: with the same uuid, and the next record names it as its parent
         self._aliases: dict[str, str | None] = {}
-        self._runs: dict[str, ToolCall] = {}  #: workflow run named in a Workflow result -> the call
         self._layout: tuple[int, Layout] | None = None
         self._folds = hooks.Folds(self.calls)  #: which row each hook, progress or notice record folds into
-        self._update = Update(first_new=-1)  # outside `feed`, changes are not tracked
+        self.update = Update(first_new=-1)  #: what the feed being read changed (outside `feed`, not tracked)
+        self._agents = Agents(self)  #: its subagents' links (agents.py)
 
     @property
     def id(self) -> str:
@@ -187,7 +157,7 @@ class Session:
             return self._feed(lines)
 
     def _feed(self, lines: Iterable[Line]) -> Update:
-        self._update = update = Update(first_new=len(self.messages))
+        self.update = update = Update(first_new=len(self.messages))
         problems = len(self.problems)
         add = self.add_record
         for line in lines:
@@ -237,7 +207,7 @@ class Session:
             rtype = "?"
         self.record_types[rtype] += 1
         uuid = get("uuid")
-        if type(uuid) is str and (uuid in self._by_uuid or uuid in self._inline_agents or uuid in self._aliases):
+        if type(uuid) is str and (uuid in self._by_uuid or uuid in self._agents.inline or uuid in self._aliases):
             if uuid in self._aliases:  # a hook's context saved again, after the record before it
                 self._aliases[uuid] = self._parent_of(obj)
             else:
@@ -247,7 +217,7 @@ class Session:
         if get("isSidechain") is True and not self.is_agent:
             if isinstance(stamp, str) and plausible(stamp):  # its answers count here: its times too
                 self._note_time(stamp)
-            self._add_inline_sidechain(obj, span)
+            self._agents.sidechain(obj, span)
             return
         if isinstance(stamp, str) and plausible(stamp):
             self._note_time(stamp)
@@ -378,7 +348,7 @@ class Session:
             if message.extra_spans is None:
                 message.extra_spans = []
             message.extra_spans.append(span)
-        self._update.touch(message)
+        self.update.touch(message)
 
     def _add_assistant_block(
         self, message: Message, item: dict[str, Any] | str, obj: dict[str, Any], span: Span | None
@@ -404,7 +374,7 @@ class Session:
                 holder = known.message
                 holder.blocks = [b for b in holder.blocks if b.call is not known]
                 self._layout = None  # the holder may have nothing left to show
-                self._update.threads_changed = True
+                self.update.threads_changed = True
                 self._attach_result(call, known.result)
             return not isinstance(inp, dict)
         if btype in ("text", "thinking"):
@@ -462,23 +432,8 @@ class Session:
     def _attach_result(self, call: ToolCall, result: ToolResult) -> None:
         call.result = result
         call.progress = ""  # what it said while it ran: its result says it now
-        self._update.touch(call.message)
-        if call.name == WORKFLOW_TOOL and (run := run_of(result)) is not None:
-            self._runs[run] = call
-            for sub in self.subagents:
-                if sub.role is AgentRole.WORKFLOW and sub.run == run and sub.parent_call is None:
-                    self._link_run(sub, call)
-        agent_id = result.structured.get("agentId") if isinstance(result.structured, dict) else None
-        if call.name in AGENT_TOOLS and isinstance(agent_id, str):
-            self._agents_by_id[agent_id] = call
-            for sub in self.subagents:
-                if sub.agent_id == agent_id and sub.parent_call is not call:
-                    if sub.parent_call is not None:  # a guess made while it ran (see _link_by_prompt)
-                        sub.parent_call.subagent = None
-                        self._update.touch(sub.parent_call.message)
-                    if call.subagent is not None:
-                        call.subagent.parent_call = None
-                    self._link(sub, call)
+        self.update.touch(call.message)
+        self._agents.result_came(call, result)
 
     def _on_system(self, obj: dict[str, Any], span: Span | None) -> None:
         subtype = obj.get("subtype")
@@ -489,9 +444,7 @@ class Session:
             if isinstance(meta, dict) and isinstance(meta.get("preTokens"), int):
                 message.pre_tokens = meta["preTokens"]
             message.micro = subtype == "microcompact_boundary"
-            for sub in self.subagents:  # a compaction run read before its compaction was written
-                if sub.role is AgentRole.COMPACTION and sub.home is None:
-                    self._link_compaction(sub)
+            self._agents.compaction_came()  # a compaction run read before it was written
             return
         if subtype == "turn_duration":
             ms = obj.get("durationMs")
@@ -520,7 +473,7 @@ class Session:
         dtype = data.get("type")
         nested = data.get("message")
         if dtype == "agent_progress" and isinstance(nested, dict):
-            self._add_progress_copy(obj, data, nested, span)
+            self._agents.progress_copy(obj, data, nested, span)
         if dtype == "hook_progress":
             self._add_hook(hooks.progress_hook(obj, data), obj, span)
             return
@@ -564,7 +517,7 @@ class Session:
     def _touch_host(self, host: hooks.Host | None) -> None:
         """Note that a row took a record in (its mark, its full view changed)."""
         if host is not None:
-            self._update.touch(host.message if isinstance(host, ToolCall) else host)
+            self.update.touch(host.message if isinstance(host, ToolCall) else host)
 
     def _refolded(self, host: hooks.Host) -> None:
         """Records shown as rows until now were folded into `host`: what is shown is laid out again."""
@@ -638,7 +591,7 @@ class Session:
             self._by_uuid[uuid] = message
         self.copied += self._copying
         self.messages.append(message)
-        self._update.added.append(message)
+        self.update.added.append(message)
         if kind is Kind.PROMPT:  # local commands run as siblings under one caveat: not a rewind
             self._check_fork(message)
             if self.role.replays:
@@ -660,7 +613,7 @@ class Session:
             self.forks.append(fork)
         fork.heads.append(prompt)
         prompt.fork = fork
-        self._update.threads_changed = True
+        self.update.threads_changed = True
         self._layout = None  # the branches changed: lay out everything again
 
     def _current_layout(self) -> Layout:
@@ -723,141 +676,38 @@ class Session:
         """The parents named that are not in the file, each with the note on the message naming it."""
         return self._current_layout().missing
 
-    # ---------------------------------------------------------------- subagents
+    # ---------------------------------------------------------------- subagents (see agents.py)
 
-    def _add_inline_sidechain(self, obj: dict[str, Any], span: Span | None) -> None:
-        """1.0.x: subagent records inline in the main file, each Task run a new root."""
-        parent = obj.get("parentUuid")
-        sub = self._inline_agents.get(parent) if isinstance(parent, str) else None
-        if sub is None and isinstance(parent, str):  # a parent we never saw: the latest run goes on
-            sub = next((a for a in reversed(self.subagents) if a.source == "inline"), None)
-        if sub is None:
-            sub = Session(self.path, session_id=self.id, agent=True)
-            sub.source = "inline"
-            self.subagents.append(sub)
-            self._update.threads_changed = True
-        before = len(sub.messages)
-        sub.add_record(obj, span)
-        sub.version += 1
-        uuid = obj.get("uuid")
-        if isinstance(uuid, str):
-            self._inline_agents[uuid] = sub
-        if sub.parent_call is None and before == 0 and sub.messages:
-            self._link_by_prompt(sub)
-        self._touch_agent(sub)
-
-    def _add_progress_copy(
-        self, obj: dict[str, Any], data: dict[str, Any], nested: dict[str, Any], span: Span | None
-    ) -> None:
-        """2.1.7 to 2.1.42: subagent records copied into the main file inside progress records."""
-        tool_id = obj.get("parentToolUseID")
-        key = tool_id if isinstance(tool_id, str) else as_text(data.get("agentId"))
-        sub = self._progress_agents.get(key)
-        if sub is None:
-            sub = Session(self.path, session_id=self.id, agent=True)
-            sub.source = "progress"
-            agent_id = data.get("agentId")
-            sub.agent_id = agent_id if isinstance(agent_id, str) else None
+    def new_agent(self, source: str) -> Session:
+        """An empty subagent of this session, read from `source` ("inline" or "progress") in its file."""
+        sub = Session(self.path, session_id=self.id, agent=True)
+        sub.source = source
+        if source == "progress":  # its results are this session's too
             sub._outer_result_ids = self.result_ids
-            self._progress_agents[key] = sub
-            self.subagents.append(sub)
-            call = self.calls.get(key)
-            if call is not None and call.subagent is None:
-                self._link(sub, call)
-            self._update.threads_changed = True
-        record = dict(nested)
-        record.setdefault("isSidechain", True)
-        uuid = record.get("uuid")
-        if isinstance(uuid, str) and sub.message_by_uuid(uuid) is not None:
-            return
-        sub.add_record(record, span)
-        sub.version += 1
-        self._touch_agent(sub)
+        return sub
 
     def attach_agent(self, sub: Session) -> None:
         """Add a subagent read from its own file (2.0.x flat, 2.1.x `<session>/subagents/`)."""
-        sub.is_agent = True
-        if sub.agent_id is None:
-            sub.agent_id = agent_id_of(sub.path)
-        for existing in self.subagents if sub.role is AgentRole.TASK else ():
-            if existing.source == "progress" and existing.agent_id and existing.agent_id == sub.agent_id:
-                self.subagents.remove(existing)  # the file is the whole transcript; the copies are not
-                if existing.parent_call is not None:
-                    existing.parent_call.subagent = None
-                    self._link(sub, existing.parent_call)
-                break
-        self.subagents.append(sub)
-        if sub.parent_call is None:
-            self.link_agent(sub)
+        self._agents.attach(sub)
         self.version += 1
 
     def link_agent(self, sub: Session) -> None:
-        """Link a subagent to what started it. A workflow agent, to the Workflow call whose result named its run; a
-        compaction run, to its compaction (see _link_compaction); a side question, to nothing (it is the session's
-        own). Else to its Task/Agent call: the one whose result named its id, else the one whose prompt it starts
-        with (a file seen before its first line links when that arrives), else, while it runs, the only such call
-        still running."""
-        if sub.role is AgentRole.WORKFLOW:
-            if (run := self._runs.get(sub.run or "")) is not None:
-                self._link_run(sub, run)
-            return
-        if sub.role is AgentRole.COMPACTION:
-            self._link_compaction(sub)
-            return
-        if sub.role is not AgentRole.TASK:
-            return
-        call = self._agents_by_id.get(sub.agent_id or "")
-        if call is not None and call.subagent is None:
-            self._link(sub, call)
-        else:
-            self._link_by_prompt(sub)
+        """Link a subagent to what started it (see Agents.link)."""
+        self._agents.link(sub)
 
-    def _link(self, sub: Session, call: ToolCall) -> None:
-        sub.parent_call = call
-        call.subagent = sub
+    def started_by(self, call: ToolCall) -> None:
+        """Link this subagent to the Task/Agent call that started it."""
+        self.parent_call = call
+        call.subagent = self
 
-    def _link_run(self, sub: Session, call: ToolCall) -> None:
-        sub.parent_call = call
-        call.run = sorted([*(call.run or ()), sub], key=lambda agent: agent.first_timestamp or "")  # as they started
-        self._update.touch(call.message)
+    def joins_run(self, call: ToolCall) -> None:
+        """Link this workflow agent to the Workflow call that started its run."""
+        self.parent_call = call
+        call.run = sorted([*(call.run or ()), self], key=lambda agent: agent.first_timestamp or "")  # as they started
 
-    def _link_compaction(self, sub: Session) -> None:
-        """Give a compaction run to the compaction it wrote the summary of: the first one written after it ended
-        that has none yet (Claude Code writes the boundary once the summary is in)."""
-        ended = sub.last_timestamp
-        if sub.home is not None or ended is None:
-            return
-        for message in self.messages:
-            if message.kind is Kind.COMPACT_BOUNDARY and not message.micro and message.agent is None:
-                stamp = message.timestamp
-                if stamp is not None and not earlier(stamp, ended):
-                    message.agent, sub.home = sub, message
-                    self._update.touch(message)
-                    return
-
-    def _link_by_prompt(self, sub: Session) -> None:
-        """Link a subagent to the unlinked Task/Agent call whose prompt it starts with; one whose file has
-        no prompt (2.0.x flat transcripts start with the answer) to the only unlinked call with no result
-        yet: its result, naming the subagent's id, settles the link."""
-        if not sub.messages:
-            return
-        first = next((m for m in sub.messages if m.kind is Kind.PROMPT), None)
-        text = first.plain_text.strip() if first is not None else None
-        running = []
-        for call in reversed(self.calls.values()):
-            if call.name not in AGENT_TOOLS or call.subagent is not None:
-                continue
-            if text is not None and as_text(call.args.get("prompt")).strip() == text:
-                self._link(sub, call)
-                return
-            if call.result is None:
-                running.append(call)
-        if first is None and len(running) == 1:
-            self._link(sub, running[0])
-
-    def _touch_agent(self, sub: Session) -> None:
-        if sub.parent_call is not None:
-            self._update.touch(sub.parent_call.message)
+    def summarises(self, compaction: Message) -> None:
+        """Link this compaction run to the compaction it wrote the summary of."""
+        compaction.agent, self.home = self, compaction
 
     # ---------------------------------------------------------------- facts
 
@@ -972,7 +822,7 @@ class Session:
     @property
     def progress_keys(self) -> Collection[str]:
         """The Task calls (or agent ids) whose subagent records were copied into progress records."""
-        return self._progress_agents.keys()
+        return self._agents.progress.keys()
 
 
 def own_session_id(stem: str, named: Collection[str]) -> str:
@@ -1035,16 +885,6 @@ def unstarted(sub: Session) -> bool:
     """A subagent that nothing in its session holds (no call started it; not a compaction run of one of its
     compactions): shown after the session's messages."""
     return sub.parent_call is None and sub.home is None
-
-
-def run_of(result: ToolResult) -> str | None:
-    """The workflow run a Workflow call's result names: its `runId`, else the folder its text says the run keeps
-    its transcripts in."""
-    run = result.structured.get("runId") if isinstance(result.structured, dict) else None
-    if isinstance(run, str) and run:
-        return run
-    found = _TRANSCRIPT_DIR.search(result.text)
-    return found.group(1).strip().replace("\\", "/").rstrip("/").rpartition("/")[2] or None if found else None
 
 
 def _seconds(value: float) -> str:
