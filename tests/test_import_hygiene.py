@@ -21,9 +21,6 @@ ALLOWED = {("claude_tui.core.model", "claude_tui.core.session")}
 MAX_LINES = 800
 #: What house-ui restructures (issue 33): its loop and its big modules are checked once that lands.
 UI_PENDING = pytest.mark.xfail(strict=True, reason="issue 33: house-ui")
-#: Modules still over MAX_LINES, each named so that it is split, not joined by others (issue 33, open: the Session
-#: class alone is some 880 lines, its record handlers and its subagent links the seams to cut along).
-STILL_BIG = {"claude_tui.core.session"}
 
 
 def test_core_modules_are_found() -> None:
@@ -124,5 +121,4 @@ def test_no_import_loop(layer: str) -> None:
 def test_no_module_over_800_lines(layer: str) -> None:
     sizes = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in _modules().items()}
     big = {name: n for name, n in sizes.items() if name.startswith(f"claude_tui.{layer}") and n > MAX_LINES}
-    still = {name for name in STILL_BIG if name.startswith(f"claude_tui.{layer}")}
-    assert set(big) == still, f"modules over {MAX_LINES} lines: {big}"
+    assert big == {}, f"modules over {MAX_LINES} lines: {big}"

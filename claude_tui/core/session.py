@@ -1,6 +1,9 @@
 """Records -> Session: messages, tool calls with their results, threads, forks,
 compactions and subagents. It grows as records arrive: feeding a file in pieces
 gives the same session as feeding it whole, which is what the live tail relies on.
+
+The Session owns its messages, calls, threads and indexes; what each record type adds is decided in handlers.py,
+how its subagents link to what started them in agents.py.
 """
 
 from __future__ import annotations
@@ -14,28 +17,19 @@ from typing import Any
 
 import orjson
 
-from claude_tui.core import attachments, hooks
+from claude_tui.core import hooks
 from claude_tui.core.agents import Agents
 from claude_tui.core.content import (
-    api_error_text,
     as_text,
     asks,
     capped_copy,
-    content_blocks,
-    content_items,
-    is_api_error,
     other_block,
     persisted_note,
-    plain_of,
     prompt_text,
-    queued_message,
-    recap_text,
-    record_content,
     result_content,
-    system_kind,
-    user_kind,
 )
 from claude_tui.core.copies import copy_state, is_copy
+from claude_tui.core.handlers import HANDLERS, on_metadata
 from claude_tui.core.model import (
     PREVIEW_CHARS,
     AgentRole,
@@ -50,15 +44,13 @@ from claude_tui.core.model import (
     ToolResult,
     is_session_id,
 )
-from claude_tui.core.notices import peer_parts, task_text
 from claude_tui.core.reader import Line
 from claude_tui.core.records import LineResult, continued, parse_line
-from claude_tui.core.shapes import METADATA_TYPES, RECORD_TYPES, add_fact, fact_of
+from claude_tui.core.shapes import METADATA_TYPES, RECORD_TYPES
 from claude_tui.core.threads import Layout
 from claude_tui.core.timeline import Timeline
 from claude_tui.core.times import earlier, parse_time, plausible, stamp_ms
 from claude_tui.core.update import Update
-from claude_tui.core.usage import read_usage, replaces
 
 #: Structured tool results above this many bytes have their strings capped in memory.
 _BIG_LINE = 256 * 1024
@@ -122,16 +114,16 @@ class Session:
         #: the last record's cwd, gitBranch, version, sessionId and teamName (see _note_place)
         self._place: tuple[Any, Any, Any, Any, Any] = (None, None, None, None, None)
         self._by_uuid: dict[str, Message] = {}
-        self._by_message_id: dict[str, Message] = {}
+        self.by_message_id: dict[str, Message] = {}  #: assistant messages by `message.id`
         self._prompt_children: dict[str | None, list[Message]] = {}
         self._fork_at: dict[str | None, Fork] = {}
         #: a saved hook context's uuid -> the parent it stands for: Claude Code saves it again after each record
         #: with the same uuid, and the next record names it as its parent
-        self._aliases: dict[str, str | None] = {}
+        self.aliases: dict[str, str | None] = {}
         self._layout: tuple[int, Layout] | None = None
-        self._folds = hooks.Folds(self.calls)  #: which row each hook, progress or notice record folds into
+        self.folds = hooks.Folds(self.calls)  #: which row each hook, progress or notice record folds into
         self.update = Update(first_new=-1)  #: what the feed being read changed (outside `feed`, not tracked)
-        self._agents = Agents(self)  #: its subagents' links (agents.py)
+        self.agent_links = Agents(self)  #: its subagents' links (agents.py)
 
     @property
     def id(self) -> str:
@@ -207,43 +199,43 @@ class Session:
             rtype = "?"
         self.record_types[rtype] += 1
         uuid = get("uuid")
-        if type(uuid) is str and (uuid in self._by_uuid or uuid in self._agents.inline or uuid in self._aliases):
-            if uuid in self._aliases:  # a hook's context saved again, after the record before it
-                self._aliases[uuid] = self._parent_of(obj)
+        if type(uuid) is str and (uuid in self._by_uuid or uuid in self.agent_links.inline or uuid in self.aliases):
+            if uuid in self.aliases:  # a hook's context saved again, after the record before it
+                self.aliases[uuid] = self.parent_of(obj)
             else:
-                self._note(span, f"record {uuid[:8]} written twice")  # counted once: no second prompt, fork or time
+                self.note(span, f"record {uuid[:8]} written twice")  # counted once: no second prompt, fork or time
             return
         stamp = get("timestamp")
         if get("isSidechain") is True and not self.is_agent:
             if isinstance(stamp, str) and plausible(stamp):  # its answers count here: its times too
                 self._note_time(stamp)
-            self._agents.sidechain(obj, span)
+            self.agent_links.sidechain(obj, span)
             return
         if isinstance(stamp, str) and plausible(stamp):
             self._note_time(stamp)
         elif stamp is not None:  # a word, a number, ...
             shown = repr(stamp[:40]) if isinstance(stamp, str) else repr(stamp)[:40]
-            self._note(span, f"timestamp {shown} is not a time: left out")
+            self.note(span, f"timestamp {shown} is not a time: left out")
         self._copying = not self.is_agent and is_copy(self.copies, obj)
         place = (get("cwd"), get("gitBranch"), get("version"), get("sessionId"), get("teamName"))
         if place != self._place:  # the usual record is where the one before it was: nothing new
             self._note_place(place)
-        handler = _HANDLERS.get(rtype)
+        handler = HANDLERS.get(rtype)
         message = get("message")
         if rtype in ("user", "assistant") and not isinstance(message, dict | str):
-            self._note(span, f"a {rtype} record with no message, shown as is")
-            self._new_message(Kind.UNKNOWN, obj, span, text=f"{rtype} record with no message")
+            self.note(span, f"a {rtype} record with no message, shown as is")
+            self.new_message(Kind.UNKNOWN, obj, span, text=f"{rtype} record with no message")
         elif handler is not None:
             if isinstance(message, str) and rtype in ("user", "assistant"):
-                self._odd_shape(span, f"a {rtype} record's message")
+                self.odd_shape(span, f"a {rtype} record's message")
             handler(self, obj, span)
         elif rtype in METADATA_TYPES:
-            self._on_metadata(rtype, obj)
+            on_metadata(self, rtype, obj)
         else:
             if self.record_types[rtype] == 1:
                 what = f"unknown record type {rtype[:40]!r}" if rtype != "?" else "a record with no type"
-                self._note(span, f"{what}, shown as is")
-            self._new_message(Kind.UNKNOWN, obj, span, text=rtype)
+                self.note(span, f"{what}, shown as is")
+            self.new_message(Kind.UNKNOWN, obj, span, text=rtype)
 
     def _note_place(self, place: tuple[Any, Any, Any, Any, Any]) -> None:
         """Take a record's working folder, git branch, Claude Code version, session id and agent team into the
@@ -261,7 +253,7 @@ class Session:
         if type(team) is str and team and self.facts.get("team") != team:  # an agent team's session
             self.facts["team"] = team
 
-    def _note(self, span: Span | None, what: str) -> None:
+    def note(self, span: Span | None, what: str) -> None:
         """Note a problem of the record at `span`."""
         self.problems.append(Problem(span.line_no, span.offset, what) if span else Problem(0, 0, what))
 
@@ -277,69 +269,9 @@ class Session:
         elif earlier(stamp, self.first_timestamp):
             self.first_timestamp = stamp
 
-    # ---------------------------------------------------------------- record types
+    # ---------------------------------------------------------------- what the record handlers build with (handlers.py)
 
-    def _on_user(self, obj: dict[str, Any], span: Span | None) -> None:
-        blocks, results, odd = content_blocks(record_content(obj))
-        first = blocks[0].text if blocks and blocks[0].type == "text" else None
-        message = self._said(user_kind(obj, first, bool(results)), obj, span, blocks)
-        if odd:
-            self._odd_shape(span, "a user record's content")
-        for item in results:
-            self._add_result(item, obj, span, message)
-
-    def _said(self, kind: Kind, obj: dict[str, Any], span: Span | None, blocks: list[Block]) -> Message:
-        """A message in the user's turn: a task's notification as its lines, a peer's as its sender and body."""
-        if kind is Kind.TASK:
-            return self._new_message(kind, obj, span, text=task_text(plain_of(blocks)))
-        if kind is Kind.PEER:
-            sender, summary, body = peer_parts(plain_of(blocks))
-            others = [b for b in blocks if b.type != "text"]
-            message = self._new_message(kind, obj, span, blocks=[Block("text", body), *others], text=summary)
-            message.sender = sender
-            return message
-        return self._new_message(kind, obj, span, blocks=blocks)
-
-    def _on_assistant(self, obj: dict[str, Any], span: Span | None) -> None:
-        payload = obj.get("message")
-        if not isinstance(payload, dict):
-            payload = {}
-        mid = payload.get("id")
-        message = self._by_message_id.get(mid) if isinstance(mid, str) else None
-        if message is None:
-            kind = Kind.API_ERROR if obj.get("isApiErrorMessage") else Kind.ASSISTANT
-            if kind is Kind.ASSISTANT and payload.get("model") == "<synthetic>":
-                kind = Kind.SYSTEM  # Claude Code's stand-in ("No response requested."): no answer
-            message = self._new_message(kind, obj, span)
-            message.message_id = mid if isinstance(mid, str) else None
-            if message.message_id:
-                self._by_message_id[message.message_id] = message
-        else:
-            self._join_chunk(message, obj, span)
-        model = payload.get("model")
-        if message.model is None and isinstance(model, str) and model:  # the first chunk that names it
-            message.model = model
-            if model not in self.models and model != "<synthetic>":
-                self.models[model] = None
-        content = payload.get("content") if payload else record_content(obj)
-        if isinstance(content, str):
-            message.blocks.append(Block("text", content))
-        elif content is not None:
-            items, odd = content_items(content)
-            for item in items:
-                odd = self._add_assistant_block(message, item, obj, span) or odd
-            if odd:
-                self._odd_shape(span, "an assistant record's content")
-        if payload.get("stop_reason"):
-            message.stop_reason = payload["stop_reason"]
-        tokens, what = read_usage(payload.get("usage"))
-        if what and not self.usage_unreadable:  # noted once: the tokens are a floor
-            self.usage_unreadable = True
-            self._note(span, f"{what} is not a token count: counted as 0")
-        if tokens is not None and (message.tokens is None or replaces(tokens.output, message.tokens.output)):
-            message.tokens = tokens
-
-    def _join_chunk(self, message: Message, obj: dict[str, Any], span: Span | None) -> None:
+    def join_chunk(self, message: Message, obj: dict[str, Any], span: Span | None) -> None:
         """A later streamed chunk of `message`: map its uuid to it and keep its line."""
         uuid = obj.get("uuid")
         if isinstance(uuid, str) and uuid not in self._by_uuid:
@@ -350,7 +282,7 @@ class Session:
             message.extra_spans.append(span)
         self.update.touch(message)
 
-    def _add_assistant_block(
+    def add_assistant_block(
         self, message: Message, item: dict[str, Any] | str, obj: dict[str, Any], span: Span | None
     ) -> bool:
         """Add one item of an assistant message's content (see `content_items`); whether it has an odd shape."""
@@ -368,7 +300,7 @@ class Session:
             call = ToolCall(tid, as_text(item.get("name")) or "?", inp, message, stamp, span=span)
             self.calls[tid] = call
             message.blocks.append(Block("tool_use", call=call))
-            if self._folds.call_came(call):
+            if self.folds.call_came(call):
                 self._refolded(call)
             if known is not None and known.result is not None:  # its result came first and stood in for it
                 holder = known.message
@@ -391,17 +323,17 @@ class Session:
         if last is None or last.type != block.type or last.text != block.text:
             message.blocks.append(block)
 
-    def _odd_shape(self, span: Span | None, what: str) -> None:
+    def odd_shape(self, span: Span | None, what: str) -> None:
         """Note content of a shape Claude Code does not write, shown as text (see `content_items`)."""
-        self._note(span, f"{what} has an unexpected shape, shown as text")
+        self.note(span, f"{what} has an unexpected shape, shown as text")
 
-    def _add_result(self, item: dict[str, Any], obj: dict[str, Any], span: Span | None, owner: Message) -> None:
+    def add_result(self, item: dict[str, Any], obj: dict[str, Any], span: Span | None, owner: Message) -> None:
         tid = item.get("tool_use_id")
         if not isinstance(tid, str):
             return
         text, images, odd = result_content(item.get("content"))
         if odd:
-            self._odd_shape(span, "a tool result's content")
+            self.odd_shape(span, "a tool result's content")
         structured = obj.get("toolUseResult")
         if span is not None and span.length > _BIG_LINE:
             structured = capped_copy(structured)
@@ -433,88 +365,17 @@ class Session:
         call.result = result
         call.progress = ""  # what it said while it ran: its result says it now
         self.update.touch(call.message)
-        self._agents.result_came(call, result)
+        self.agent_links.result_came(call, result)
 
-    def _on_system(self, obj: dict[str, Any], span: Span | None) -> None:
-        subtype = obj.get("subtype")
-        content = as_text(obj.get("content"))
-        if subtype in ("compact_boundary", "microcompact_boundary"):
-            message = self._new_message(Kind.COMPACT_BOUNDARY, obj, span, text=content)
-            meta = obj.get("compactMetadata") or obj.get("microcompactMetadata")
-            if isinstance(meta, dict) and isinstance(meta.get("preTokens"), int):
-                message.pre_tokens = meta["preTokens"]
-            message.micro = subtype == "microcompact_boundary"
-            self._agents.compaction_came()  # a compaction run read before it was written
-            return
-        if subtype == "turn_duration":
-            ms = obj.get("durationMs")
-            if isinstance(ms, int | float):
-                self.turn_durations.append(ms / 1000)
-                content = f"turn took {_seconds(ms / 1000)}"
-        elif is_api_error(obj):
-            message = self._new_message(Kind.API_ERROR, obj, span, text=api_error_text(obj))
-            message.is_error = True
-            return
-        elif subtype == "stop_hook_summary":
-            self._add_hook(hooks.summary_hook(obj), obj, span)
-            return
-        elif subtype == "local_command":
-            self._new_message(system_kind(content), obj, span, text=content)
-            return
-        elif subtype == "away_summary" and content.strip():
-            self._new_message(Kind.RECAP, obj, span, text=recap_text(content))
-            return
-        kind = Kind.WARNING if obj.get("level") == "warning" else Kind.SYSTEM
-        self._new_message(kind, obj, span, text=content or as_text(subtype) or "system")
-
-    def _on_progress(self, obj: dict[str, Any], span: Span | None) -> None:
-        data = obj.get("data")
-        data = data if isinstance(data, dict) else {}
-        dtype = data.get("type")
-        nested = data.get("message")
-        if dtype == "agent_progress" and isinstance(nested, dict):
-            self._agents.progress_copy(obj, data, nested, span)
-        if dtype == "hook_progress":
-            self._add_hook(hooks.progress_hook(obj, data), obj, span)
-            return
-        said = hooks.progress_text(data)
-        last = said.rsplit("\n", 1)[-1]
-        message = self._new_message(Kind.PROGRESS, obj, span, text=f"{as_text(dtype) or 'progress'} {last}".strip())
-        host = self._folds.on_call(message, obj.get("parentToolUseID"), said)
-        if not (isinstance(host, ToolCall) and host.result is not None):  # a finished call's row says nothing new
-            self._touch_host(host)
-
-    def _on_attachment(self, obj: dict[str, Any], span: Span | None) -> None:
-        attachment = obj.get("attachment")
-        attachment = attachment if isinstance(attachment, dict) else {}
-        if (queued := queued_message(obj)) is not None:  # typed while Claude worked, or a task's word, a peer's
-            kind, prompt = queued
-            blocks, _, odd = content_blocks(prompt)
-            self._said(kind, obj, span, blocks).queued = kind in (Kind.PROMPT, Kind.COMMAND)
-            if odd:
-                self._odd_shape(span, "a queued prompt")
-            return
-        atype = attachment.get("type")
-        treatment = attachments.TREATMENTS.get(atype) if isinstance(atype, str) else None
-        if treatment == attachments.HOOK:
-            self._add_hook(hooks.attachment_hook(attachment), obj, span)
-            return
-        text = attachments.row_text(attachment, obj.get("cwd"))
-        message = self._new_message(Kind.ATTACHMENT, obj, span, text=text)
-        if treatment == attachments.CALL:
-            self._touch_host(self._folds.on_call(message, attachment.get("toolUseID")))
-        elif treatment == attachments.AWAY:
-            message.folded = True
-
-    def _add_hook(self, hook: Hook, obj: dict[str, Any], span: Span | None) -> None:
+    def add_hook(self, hook: Hook, obj: dict[str, Any], span: Span | None) -> None:
         """A hook's record: folded into its call's or prompt's row, or a row of its own (see hooks.py)."""
-        message = self._new_message(Kind.HOOK, obj, span)
+        message = self.new_message(Kind.HOOK, obj, span)
         message.hook = hook
-        host = self._folds.hook(message)
+        host = self.folds.hook(message)
         message.text = hooks.row_text(hook)
-        self._touch_host(host)
+        self.touch_host(host)
 
-    def _touch_host(self, host: hooks.Host | None) -> None:
+    def touch_host(self, host: hooks.Host | None) -> None:
         """Note that a row took a record in (its mark, its full view changed)."""
         if host is not None:
             self.update.touch(host.message if isinstance(host, ToolCall) else host)
@@ -522,42 +383,20 @@ class Session:
     def _refolded(self, host: hooks.Host) -> None:
         """Records shown as rows until now were folded into `host`: what is shown is laid out again."""
         self._layout = None
-        self._touch_host(host)
+        self.touch_host(host)
 
-    def _on_hook_context(self, obj: dict[str, Any], span: Span | None) -> None:
-        """A hook's context (a SessionStart hook's words to the model): one row; Claude Code saves it again after
-        each record, under the same uuid, as the next one's parent (see `_aliases`)."""
-        uuid = obj.get("uuid")
-        if isinstance(uuid, str):
-            self._aliases[uuid] = self._parent_of(obj)
-        name = as_text(obj.get("hookName") or obj.get("hookEvent")) or "hook"
-        content = obj.get("content")
-        said = "\n".join(map(as_text, content)) if isinstance(content, list) else as_text(content)
-        text = f"{name} context  {said[:PREVIEW_CHARS]}"
-        self._new_message(Kind.HOOK, {**obj, "uuid": None}, span, text=text)
-
-    def _parent_of(self, obj: dict[str, Any]) -> str | None:
+    def parent_of(self, obj: dict[str, Any]) -> str | None:
         """A record's parent: its parentUuid (or logicalParentUuid), a saved hook context it names standing for
         the record that context was saved after."""
         parent = obj.get("parentUuid")
         if not isinstance(parent, str):
             logical = obj.get("logicalParentUuid")
             parent = logical if isinstance(logical, str) else None
-        return self._aliases.get(parent, parent) if parent is not None and self._aliases else parent
-
-    def _on_metadata(self, rtype: str, obj: dict[str, Any]) -> None:
-        if (fact := fact_of(rtype, obj)) is not None:
-            add_fact(self.facts, *fact)
-        if rtype == "custom-title" and obj.get("customTitle"):
-            self.custom_title = as_text(obj["customTitle"])
-        elif rtype == "ai-title" and obj.get("aiTitle"):
-            self.ai_title = as_text(obj["aiTitle"])
-        elif rtype == "summary" and isinstance(obj.get("leafUuid"), str) and obj.get("summary"):
-            self.summaries[obj["leafUuid"]] = as_text(obj["summary"])
+        return self.aliases.get(parent, parent) if parent is not None and self.aliases else parent
 
     # ---------------------------------------------------------------- messages and threads
 
-    def _new_message(
+    def new_message(
         self,
         kind: Kind,
         obj: dict[str, Any],
@@ -568,7 +407,7 @@ class Session:
     ) -> Message:
         uuid = obj.get("uuid")
         uuid = uuid if isinstance(uuid, str) else None
-        parent = self._parent_of(obj)
+        parent = self.parent_of(obj)
         message = Message(
             kind,
             uuid,
@@ -596,7 +435,7 @@ class Session:
             self._check_fork(message)
             if self.role.replays:
                 self._own_from = message.index
-        if (kind is Kind.PROMPT or kind is Kind.COMMAND) and self._folds.prompt_came(message):
+        if (kind is Kind.PROMPT or kind is Kind.COMMAND) and self.folds.prompt_came(message):
             self._refolded(message)
         return message
 
@@ -688,12 +527,12 @@ class Session:
 
     def attach_agent(self, sub: Session) -> None:
         """Add a subagent read from its own file (2.0.x flat, 2.1.x `<session>/subagents/`)."""
-        self._agents.attach(sub)
+        self.agent_links.attach(sub)
         self.version += 1
 
     def link_agent(self, sub: Session) -> None:
         """Link a subagent to what started it (see Agents.link)."""
-        self._agents.link(sub)
+        self.agent_links.link(sub)
 
     def started_by(self, call: ToolCall) -> None:
         """Link this subagent to the Task/Agent call that started it."""
@@ -807,12 +646,12 @@ class Session:
     @property
     def hook_contexts(self) -> Collection[str]:
         """The uuids of its hooks' saved contexts, which a record names as its parent in place of another."""
-        return self._aliases.keys()
+        return self.aliases.keys()
 
     @property
     def message_ids(self) -> Collection[str]:
         """The `message.id`s of its assistant messages."""
-        return self._by_message_id.keys()
+        return self.by_message_id.keys()
 
     @property
     def prompt_parents(self) -> dict[str | None, int]:
@@ -822,7 +661,7 @@ class Session:
     @property
     def progress_keys(self) -> Collection[str]:
         """The Task calls (or agent ids) whose subagent records were copied into progress records."""
-        return self._agents.progress.keys()
+        return self.agent_links.progress.keys()
 
 
 def own_session_id(stem: str, named: Collection[str]) -> str:
@@ -887,22 +726,10 @@ def unstarted(sub: Session) -> bool:
     return sub.parent_call is None and sub.home is None
 
 
-def _seconds(value: float) -> str:
-    return f"{value:.1f}s" if value < 60 else f"{int(value // 60)}m{int(value % 60):02d}s"
-
-
 def _time_or_none(value: Any) -> str | None:
     """A record's timestamp, if it is a time (see times.plausible)."""
     return value if isinstance(value, str) and plausible(value) else None
 
 
-_HANDLERS = {
-    "user": Session._on_user,
-    "assistant": Session._on_assistant,
-    "system": Session._on_system,
-    "progress": Session._on_progress,
-    "attachment": Session._on_attachment,
-    "saved_hook_context": Session._on_hook_context,
-}
 #: Record types the model knows; any other is kept as an unknown row, with a note the first time.
 KNOWN_TYPES = frozenset(RECORD_TYPES)
