@@ -49,7 +49,7 @@ def conversation(app: Any) -> Any:
 
 
 async def browser_ready(pilot: Any, app: Any) -> None:
-    await wait(pilot, lambda: app.projects and app.main.query_one("#projects").border_title == "Projects")
+    await wait(pilot, lambda: app.state.projects and app.main.query_one("#projects").border_title == "Projects")
     await session_ready(pilot, app)
 
 

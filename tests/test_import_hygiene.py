@@ -19,8 +19,8 @@ PACKAGE = Path(claude_tui.__file__).parent
 ALLOWED = {("claude_tui.core.model", "claude_tui.core.session")}
 #: Lines a module may have: past that, it holds two objects (GUIDE §1).
 MAX_LINES = 800
-#: What house-ui restructures (issue 33): its loop and its big modules are checked once that lands.
-UI_PENDING = pytest.mark.xfail(strict=True, reason="issue 33: house-ui")
+#: What widgets and drawing modules never import (issue 33): the screens, the app, Live and the palette providers.
+ABOVE = ("claude_tui.ui.screens", "claude_tui.ui.app", "claude_tui.ui.live", "claude_tui.ui.palette_commands")
 
 
 def test_core_modules_are_found() -> None:
@@ -111,14 +111,28 @@ def _in(layer: str, group: list[str]) -> bool:
     return any(m.startswith(f"claude_tui.{layer}") for m in group)
 
 
-@pytest.mark.parametrize("layer", ["core", "cli", pytest.param("ui", marks=UI_PENDING)])
+@pytest.mark.parametrize("layer", ["core", "cli", "ui"])
 def test_no_import_loop(layer: str) -> None:
     found = [group for group in house_loops() if _in(layer, group)]
     assert found == [], f"import loops: {found}"
 
 
-@pytest.mark.parametrize("layer", ["core", "cli", pytest.param("ui", marks=UI_PENDING)])
+@pytest.mark.parametrize("layer", ["core", "cli", "ui"])
 def test_no_module_over_800_lines(layer: str) -> None:
     sizes = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in _modules().items()}
     big = {name: n for name, n in sizes.items() if name.startswith(f"claude_tui.{layer}") and n > MAX_LINES}
     assert big == {}, f"modules over {MAX_LINES} lines: {big}"
+
+
+def test_widgets_and_drawing_import_no_screen_nor_the_app() -> None:
+    edges = import_edges(_modules())
+    drawing = ("claude_tui.ui.render", "claude_tui.ui.lines", "claude_tui.ui.text", "claude_tui.ui.tools")
+    low = [n for n in edges if n.startswith(("claude_tui.ui.widgets", *drawing))]
+    assert {n: sorted(m for m in edges[n] if m.startswith(ABOVE)) for n in low} == {n: [] for n in low}
+
+
+def test_in_the_ui_only_the_app_module_is_the_app() -> None:
+    """No ui module imports the app: what they share is handed down (ui/state.py), what they ask is a host
+    (ui/hosts.py); the launcher (cli/app.py) runs it."""
+    edges = import_edges(_modules())
+    assert sorted(n for n, out in edges.items() if "claude_tui.ui.app" in out and n.startswith("claude_tui.ui")) == []

@@ -171,7 +171,7 @@ async def test_the_app_browsing_and_following_never_touches_the_history(
 
     from claude_tui.ui import live
     from claude_tui.ui.app import ClaudeTUI
-    from claude_tui.ui.widgets.detail import DetailScreen
+    from claude_tui.ui.screens.detail import DetailScreen
 
     watching: list[Path] = []  # the roots the app watches, once its watcher is loaded
     watch_roots = live.watch_roots

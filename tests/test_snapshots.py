@@ -135,7 +135,7 @@ def _search(query: str, *keys: str) -> Callable[[Any, ClaudeTUI], Awaitable[None
         screen = app.screen
         await settled(pilot, lambda: screen.hits and screen._shown == screen._token and screen._timer is None)
         if keys:
-            from claude_tui.ui.widgets.search_screen import HitList
+            from claude_tui.ui.screens.search import HitList
 
             await pilot.press(*keys[:-1])
             hit = screen.hits[screen.query_one(HitList).cursor]  # the one the last key opens

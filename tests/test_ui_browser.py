@@ -29,13 +29,14 @@ from claude_tui.core.library import Library, Project
 from claude_tui.core.loader import read_session
 from claude_tui.core.reader import ReadError
 from claude_tui.ui import app as app_module
-from claude_tui.ui import main_screen
+from claude_tui.ui import library_feed
 from claude_tui.ui.app import ClaudeTUI, _help_sections
 from claude_tui.ui.config import is_key_name, load_config
-from claude_tui.ui.main_screen import LibraryLoaded, MainScreen
+from claude_tui.ui.messages import LibraryLoaded
+from claude_tui.ui.screens.help import HelpScreen
+from claude_tui.ui.screens.main import MainScreen
 from claude_tui.ui.widgets.conversation import ConversationView
 from claude_tui.ui.widgets.header import SessionHeader
-from claude_tui.ui.widgets.help import HelpScreen
 from claude_tui.ui.widgets.keybar import KeyBar
 from claude_tui.ui.widgets.projects import ProjectTree
 from claude_tui.ui.widgets.sessions import COLUMNS, SORTABLE, SessionList, cost_cell, model_of, quiet
@@ -83,7 +84,7 @@ async def test_a_first_index_shows_its_sessions_as_it_grows(roots: list[Path], m
     grows, and (the user moving nowhere) each listing shows the newest project listed so far."""
     monkeypatch.setattr(pool, "COMMIT_EVERY", 0.0)
     monkeypatch.setattr(store, "REPORT_EVERY", 0.0)
-    monkeypatch.setattr(main_screen, "LISTING_EVERY", 0.0)
+    monkeypatch.setattr(library_feed, "LISTING_EVERY", 0.0)
     shown: list[tuple[int, bool, str, str | None, str | None]] = []  # sessions listed, final, title, chosen, newest
     original = MainScreen.on_library_loaded
 
@@ -118,7 +119,7 @@ async def test_a_first_index_ends_on_the_newest_session_though_it_was_read_last(
     read last, and the app stayed on the newest of the first files read."""
     monkeypatch.setattr(pool, "COMMIT_EVERY", 0.0)
     monkeypatch.setattr(store, "REPORT_EVERY", 0.0)
-    monkeypatch.setattr(main_screen, "LISTING_EVERY", 0.0)
+    monkeypatch.setattr(library_feed, "LISTING_EVERY", 0.0)
     root = tmp_path / "projects"
     for n, cwd in enumerate(("/home/u/alpha", "/home/u/beta", "/home/u/gamma", "/home/u/delta")):
         for age, path in enumerate(simple_project(root, cwd, sessions=3, start=n * 10_000)):
@@ -242,7 +243,9 @@ async def test_rows_keep_their_places_while_the_user_is_in_the_tree_or_the_list(
         await pilot.press("2")
         tree.set_projects(list(reversed(tree.projects)))
         assert tree_order() != before
-        app.main.choose_project(next(p for p in app.projects if p.name == "weather-cli"))  # the list has the focus
+        app.main.choose_project(
+            next(p for p in app.state.projects if p.name == "weather-cli")
+        )  # the list has the focus
         await settled(pilot, lambda: len(sessions.shown) == 3 and sessions.has_focus)
         listed = [s.file for s in sessions.shown]
         newer = [dataclasses.replace(s) for s in sessions.sessions]
@@ -334,7 +337,7 @@ async def test_a_session_that_cannot_be_read_is_listed_and_says_why(
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:
         await browser_ready(pilot, app)
-        project = next(p for p in app.projects if any(s.file == str(victim) for s in p.sessions))
+        project = next(p for p in app.state.projects if any(s.file == str(victim) for s in p.sessions))
         app.main.choose_project(project)
         await pilot.pause()
         sessions = app.main.query_one(SessionList)
@@ -378,7 +381,7 @@ async def test_a_late_highlight_of_a_rebuilt_tree_chooses_nothing(roots: list[Pa
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:
         await browser_ready(pilot, app)
-        asked = app.projects[-1].sessions[-1]
+        asked = app.state.projects[-1].sessions[-1]
         app.main.choose_session(asked)
         view = await loaded(pilot, app)
         tree = app.main.query_one(ProjectTree)
@@ -406,7 +409,7 @@ async def test_a_session_named_outside_the_library_stays_through_the_trees_own_h
     app = ClaudeTUI(roots, session=outside, clock=CLOCK)
     async with app.run_test(size=WIDE) as pilot:
         view = await loaded(pilot, app)
-        await settled(pilot, lambda: app.projects)
+        await settled(pilot, lambda: app.state.projects)
         tree = app.main.query_one(ProjectTree)
         await pilot.pause()
         assert not tree.has_focus
@@ -744,13 +747,13 @@ async def test_a_session_chosen_from_before_a_refresh_is_shown_in_its_project(ro
     async with app.run_test(size=WIDE) as pilot:
         view = await browser_ready(pilot, app)
         tree, sessions = app.main.query_one(ProjectTree), app.main.query_one(SessionList)
-        asked = next(s for p in app.projects for s in p.sessions if s.id.startswith("d2880ff3"))
+        asked = next(s for p in app.state.projects for s in p.sessions if s.id.startswith("d2880ff3"))
         app.main.choose_session(dataclasses.replace(asked))  # equal, but not one of the library's own
         await settled(pilot, lambda: view.session is not None and view.session.id == asked.id)
         assert tree.chosen is not None and tree.chosen.path == asked.project
         assert sessions.chosen is not None and sessions.chosen.file == asked.file
         assert str(sessions.border_title) == "Sessions · /home/ada/scratch"
-        project = next(p for p in app.projects if p.path != asked.project)
+        project = next(p for p in app.state.projects if p.path != asked.project)
         app.main.choose_project(dataclasses.replace(project, sessions=[]))
         await settled(pilot, lambda: app.main.info is not None and app.main.info.project == project.path)
         assert sessions.shown and {s.file for s in sessions.shown} <= {s.file for s in project.sessions}
@@ -966,7 +969,7 @@ async def test_a_session_without_times_is_dated_as_approximate(tmp_path: Path) -
 
 
 def test_palette_match_finds_every_word() -> None:
-    from claude_tui.ui.commands import match
+    from claude_tui.ui.palette_commands import match
 
     assert match("AUTH tok", "session  Add token auth") == (1 + 7 / 23, [(19, 23), (13, 16)])
     assert match("token auth", "session  Add token auth")[0] > 2  # type: ignore[index]  # the words as typed
@@ -995,15 +998,17 @@ async def test_palette_never_fuzzy_matches_long_texts(roots: list[Path], monkeyp
 
 
 async def test_palette_offers_the_best_matches(roots: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
-    from claude_tui.ui import commands
+    from claude_tui.ui import palette_commands
 
     texts = ("session  a long title that mentions deploy near its end", "session  deploy")
-    monkeypatch.setattr(commands, "MAX_HITS", 1)
-    monkeypatch.setattr(commands.HistoryProvider, "_candidates", lambda self: [(t, t, print, None, "") for t in texts])
+    monkeypatch.setattr(palette_commands, "MAX_HITS", 1)
+    monkeypatch.setattr(
+        palette_commands.HistoryProvider, "_candidates", lambda self: [(t, t, print, None, "") for t in texts]
+    )
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:
         await browser_ready(pilot, app)
-        hits = [hit async for hit in commands.HistoryProvider(app.screen).search("deploy")]
+        hits = [hit async for hit in palette_commands.HistoryProvider(app.screen).search("deploy")]
         assert [str(hit.match_display) for hit in hits] == ["session  deploy"]
 
 
@@ -1012,18 +1017,18 @@ async def test_the_palette_makes_the_help_line_of_the_rows_it_shows_only(
 ) -> None:
     """Its rows are made for every session at its first key: the help line (project, age, branch) only for the
     rows it offers (for 15,000 sessions, making them all took half of that first key)."""
-    from claude_tui.ui import commands
+    from claude_tui.ui import palette_commands
 
-    monkeypatch.setattr(commands, "MAX_HITS", 1)
+    monkeypatch.setattr(palette_commands, "MAX_HITS", 1)
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:
         await browser_ready(pilot, app)
         asked: list[object] = []
-        ago = type(app.clock).ago
+        ago = type(app.state.clock).ago
         monkeypatch.setattr(
-            type(app.clock), "ago", lambda clock, stamp, **kw: asked.append(stamp) or ago(clock, stamp, **kw)
+            type(app.state.clock), "ago", lambda clock, stamp, **kw: asked.append(stamp) or ago(clock, stamp, **kw)
         )
-        provider = commands.HistoryProvider(app.screen)
+        provider = palette_commands.HistoryProvider(app.screen)
         hits = [hit async for hit in provider.search("session")]
         assert len(provider._all()) > 2 and len(hits) == 1
         assert len(asked) == 1
@@ -1132,7 +1137,7 @@ async def test_the_highlighted_session_is_one_colour_on_the_cursor(roots: list[P
     async with app.run_test(size=WIDE) as pilot:
         await browser_ready(pilot, app)
         app.theme = theme
-        app.choose_project(next(p for p in app.projects if len(p.sessions) > 1))
+        app.choose_project(next(p for p in app.state.projects if len(p.sessions) > 1))
         sessions = app.main.query_one(SessionList)
         for key in ("1", "2"):  # the cursor blurred, then focused
             await pilot.press(key)

@@ -15,8 +15,8 @@ from ui_support import CLOCK, browser_ready, demo_copy, settled
 
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.palette import Palette
+from claude_tui.ui.screens.search import HitList, SearchScreen
 from claude_tui.ui.widgets.projects import ProjectTree
-from claude_tui.ui.widgets.search_screen import HitList, SearchScreen
 from claude_tui.ui.widgets.sessions import SessionList
 
 GUIDES = " │├└─▌"  #: the tree's guides and the conversation's cursor bar: beside a cursor row, not text on it
@@ -93,7 +93,7 @@ async def test_every_cursor_row_is_readable_with_16_colours(roots: list[Path], t
             assert_readable(app, tree, tree.cursor_line - round(tree.scroll_offset.y), f"tree, {focused.id} focused")
             assert_readable(app, sessions, 1 + sessions.cursor - round(sessions.scroll_offset.y), f"list, {focused.id}")
         assert view.cursor is not None
-        top = view._starts[view.entries.index(view.cursor)] + view.cursor.pad - round(view.scroll_offset.y)
+        top = view.rows.starts[view.entries.index(view.cursor)] + view.cursor.pad - round(view.scroll_offset.y)
         for row in range(top, top + view.cursor.height - view.cursor.pad):
             assert_readable(app, view, row, f"conversation row {row}")
         await pilot.press("ctrl+k", *"token")

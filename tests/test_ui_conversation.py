@@ -24,10 +24,10 @@ from claude_tui.core.model import PREVIEW_CHARS, QUIET_KINDS, Kind
 from claude_tui.core.resume import DEFAULT_COMMAND, copy_line, of_session
 from claude_tui.core.tail import SessionTail
 from claude_tui.ui.config import Config, load_config
+from claude_tui.ui.screens.detail import DetailBody, DetailScreen
+from claude_tui.ui.screens.export_prompt import ExportPrompt
 from claude_tui.ui.widgets.conversation import ConversationView
-from claude_tui.ui.widgets.detail import DetailBody, DetailScreen
-from claude_tui.ui.widgets.entries import Entry, dates_its_time, is_error
-from claude_tui.ui.widgets.export_prompt import ExportPrompt
+from claude_tui.ui.widgets.conversation.entries import Entry, dates_its_time, is_error
 from claude_tui.ui.widgets.findbar import PaneNote
 from claude_tui.ui.widgets.header import SessionHeader
 
@@ -123,7 +123,7 @@ async def test_branches_switch_with_keys() -> None:
         assert session.branch_of(fork) == 1
         assert view.messages != shown
         assert view.cursor is not None and view.cursor.kind == "fork" and view.cursor.message is fork.heads[1]
-        strip = view.render_line(view._starts[view.cursor_index] - round(view.scroll_offset.y) + view.cursor.pad)
+        strip = view.render_line(view.rows.starts[view.cursor_index] - round(view.scroll_offset.y) + view.cursor.pad)
         assert "branch 2 of 3" in strip.text
         await pilot.press("greater_than_sign", "greater_than_sign")
         assert session.branch_of(fork) == 0  # wraps around
@@ -142,7 +142,7 @@ async def test_dim_text_on_the_cursor_row_takes_the_text_colour(theme: str) -> N
             palette = view._palette
             assert palette is not None
             grey = {palette.dim.color, palette.faint.color}
-            y = view._starts[index] + entry.pad - round(view.scroll_offset.y)
+            y = view.rows.starts[index] + entry.pad - round(view.scroll_offset.y)
             shown = {s.style.color for s in view.render_line(y) if s.text.strip() and s.style is not None}
             assert not shown & grey, (index, view.render_line(y).text)
             lifted += bool({s.style.color for s in view._strips(entry, view._width)[entry.pad] if s.style} & grey)
@@ -170,7 +170,9 @@ async def test_quiet_rows_hide_and_compactions_jump() -> None:
         assert view.cursor is not None and view.cursor.kind == "compact"
         assert (
             "microcompacted"
-            in view.render_line(view._starts[view.cursor_index] + view.cursor.pad - round(view.scroll_offset.y)).text
+            in view.render_line(
+                view.rows.starts[view.cursor_index] + view.cursor.pad - round(view.scroll_offset.y)
+            ).text
         )
         await pilot.press("c", "j")
         summary = view.cursor
@@ -223,7 +225,7 @@ async def test_a_recap_is_shown_whole_as_claudes_and_is_not_hidden_with_the_dim_
         await find(pilot, app, "tokenizer")
         await pilot.press("enter")
         assert view.cursor is entry
-        line = view._starts[view.cursor_index] + 2 - round(view.scroll_offset.y)
+        line = view.rows.starts[view.cursor_index] + 2 - round(view.scroll_offset.y)
         assert [s.text for s in view.render_line(line) if "tokenizer" in s.text] == ["tokenizer"]  # marked apart
 
 
@@ -269,7 +271,7 @@ async def test_a_prompt_header_names_its_plan_only_when_there_is_one(tmp_path: P
         index = index_of(view, lambda e: e.kind == "header" and e.message.kind is Kind.PROMPT and bool(e.message.slug))
         view.select(index)
         await pilot.pause()
-        shown = view.render_line(view._starts[index] - round(view.scroll_offset.y) + view.entries[index].pad).text
+        shown = view.render_line(view.rows.starts[index] - round(view.scroll_offset.y) + view.entries[index].pad).text
         assert "❯ You" in shown and ("plan gentle-rolling-otter" in shown) is planned
         await pilot.press("p")
         await pilot.pause()
@@ -369,7 +371,8 @@ async def test_a_calls_raw_json_is_its_own_record_and_its_result(tmp_path: Path,
 async def test_copy_actions(monkeypatch: pytest.MonkeyPatch) -> None:
     """y and o on a tool call: its whole output, read from the file in a thread (30 MB of one line, say)."""
     from claude_tui.core import source
-    from claude_tui.ui import actions, main_screen
+    from claude_tui.ui import actions
+    from claude_tui.ui.screens import message_actions
 
     app = session_app(demo("67df"))
     copied: list[str] = []
@@ -398,7 +401,7 @@ async def test_copy_actions(monkeypatch: pytest.MonkeyPatch) -> None:
         await pilot.press("o")
         await settled(pilot, lambda: paged)
         assert paged == [copied[2]]
-        monkeypatch.setattr(main_screen, "BIG_COPY", len(copied[2]) - 1)  # a copy a terminal may drop: said so
+        monkeypatch.setattr(message_actions, "BIG_COPY", len(copied[2]) - 1)  # a copy a terminal may drop: said so
         await pilot.press("y")
         await settled(pilot, lambda: len(copied) == 4)
         told = raised(app)[-1]
@@ -534,7 +537,7 @@ async def test_a_click_selects_and_expands() -> None:
         view = await loaded(pilot, app)
         index = index_of(view, lambda e: e.call is not None and e.call.name == "Write")
         entry = view.entries[index]
-        view.scroll_to(y=view._starts[index], animate=False, immediate=True)
+        view.scroll_to(y=view.rows.starts[index], animate=False, immediate=True)
         await pilot.pause()
         await pilot.click(ConversationView, offset=(10, entry.pad))
         assert view.cursor is entry and entry.key in view.expanded
@@ -610,8 +613,8 @@ async def test_a_page_move_keeps_the_cursor_on_screen_through_a_tall_entry(tmp_p
             await pilot.press(key)
             index, top = view.cursor_index, round(view.scroll_offset.y)
             assert index is not None
-            assert view._starts[index] + view.entries[index].pad < top + view._view.height
-            assert view._starts[index + 1] > top
+            assert view.rows.starts[index] + view.entries[index].pad < top + view._view.height
+            assert view.rows.starts[index + 1] > top
             seen.append(index)
         assert call in seen  # the cursor stays on the tall call while the pages go through it
 
@@ -708,7 +711,7 @@ async def test_export_reads_the_session_a_message_at_a_time_under_the_views_lock
     app = session_app(thread.write(tmp_path / "proj" / "s1.jsonl"))
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
-        view.lock = LoggedLock(view.lock, log)  # type: ignore[assignment]
+        view.session_lock = LoggedLock(view.session_lock, log)  # type: ignore[assignment]
         await pilot.press("x")
         await settled(pilot, lambda: isinstance(app.screen, ExportPrompt))
         app.screen.query_one(Input).value = str(tmp_path / "out.md")
@@ -909,8 +912,8 @@ async def test_a_turns_figures_are_right_once_read_when_more_of_it_comes_in_the_
             reminder = {"type": "total_tokens_reminder", "text": "<total_tokens>Infinite tokens left</total_tokens>"}
             t._base("attachment", True, attachment=reminder)
     path = t.write(tmp_path / "s1.jsonl")
-    monkeypatch.setattr("claude_tui.ui.widgets.conversation.FIRST_BATCH", first)
-    monkeypatch.setattr("claude_tui.ui.widgets.conversation.DRAW_WAIT", 60.0)  # the first screen drawn first
+    monkeypatch.setattr("claude_tui.ui.widgets.conversation.feed.FIRST_BATCH", first)
+    monkeypatch.setattr("claude_tui.ui.widgets.conversation.feed.DRAW_WAIT", 60.0)  # the first screen drawn first
     app = session_app(path)
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
@@ -930,7 +933,7 @@ async def test_the_header_says_how_far_a_big_read_has_got(tmp_path: Path, monkey
         thread.result(f"t{i}", f"build line {i} ok\n" * 1000)
     path = thread.write(tmp_path / "big.jsonl")
     for name, value in (("FIRST_BATCH", 65536), ("BATCH", 262144), ("APPLY_MOST", 1), ("APPLY_EVERY", 0.0)):
-        monkeypatch.setattr(f"claude_tui.ui.widgets.conversation.{name}", value)
+        monkeypatch.setattr(f"claude_tui.ui.widgets.conversation.feed.{name}", value)
     statuses: list[str] = []
     show = SessionHeader.show
     monkeypatch.setattr(
@@ -962,7 +965,7 @@ def slow_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rewound: bool = F
         thread.prompt("step 1, again", parent=results[0]["uuid"])
         thread.answer(text("the real end"), msg_id="again")
     for name, value in (("FIRST_BATCH", 65536), ("BATCH", 262144), ("APPLY_MOST", 1), ("APPLY_EVERY", 0.0)):
-        monkeypatch.setattr(f"claude_tui.ui.widgets.conversation.{name}", value)
+        monkeypatch.setattr(f"claude_tui.ui.widgets.conversation.feed.{name}", value)
     poll = SessionTail.poll
 
     def slowly(self: SessionTail, limit: int) -> Any:
@@ -1116,7 +1119,7 @@ async def test_following_and_filters_keep_to_the_conversation_above_the_subagent
         view.select(view.entries.index(marker))
         before = view.scroll_offset.y
         await pilot.press("space")  # at the bottom of the screen: what it opened is brought into view
-        top = view._starts[view.entries.index(marker)]
+        top = view.rows.starts[view.entries.index(marker)]
         assert view.scroll_offset.y == min(top, view.max_scroll_y) > before
         await pilot.press("L")  # following: the newest message, not the subagent's last row
         assert any(e.depth for e in view.entries[view.entries.index(marker) :])
@@ -1194,9 +1197,9 @@ async def test_a_big_session_is_freed_when_another_is_opened(monkeypatch: pytest
     one's: about 10 MB of each session opened stayed for good (890 MB after 60 opens of two 12 MB sessions)."""
     import gc
 
-    from claude_tui.ui.widgets import conversation
+    from claude_tui.ui.widgets.conversation import feed
 
-    monkeypatch.setattr(conversation, "FREEZE_MESSAGES", 1)  # every session counts as big
+    monkeypatch.setattr(feed, "FREEZE_MESSAGES", 1)  # every session counts as big
     app = session_app(demo("67df"))
     frozen = []
     try:
@@ -1225,7 +1228,7 @@ async def test_moves_typed_before_the_first_rows_are_made_once_they_come(tmp_pat
     app = session_app(path)
     async with app.run_test(size=SIZE) as pilot:
         view = await loaded(pilot, app)
-        with view.lock:  # the read of the session opened again waits: no row of it is made
+        with view.session_lock:  # the read of the session opened again waits: no row of it is made
             view.open(path)
             for key in keys.split():
                 app.post_message(events.Key(key, key))
@@ -1245,13 +1248,13 @@ async def test_the_cursor_on_the_bottom_row_stays_in_view_when_a_bar_takes_a_lin
 
         def bottom_in_view() -> bool:
             cursor = view.cursor_index
-            return cursor is not None and view.scroll_offset.y + view.size.height >= view._starts[cursor + 1]
+            return cursor is not None and view.scroll_offset.y + view.size.height >= view.rows.starts[cursor + 1]
 
         index = len(view.entries) // 2
         view.select(index, scroll=False)
-        view.scroll_to(y=view._starts[index + 1] - view.size.height, animate=False, immediate=True)
+        view.scroll_to(y=view.rows.starts[index + 1] - view.size.height, animate=False, immediate=True)
         await pilot.pause()
-        assert view.scroll_offset.y + view.size.height == view._starts[index + 1]
+        assert view.scroll_offset.y + view.size.height == view.rows.starts[index + 1]
         await pilot.press("slash")
         await pilot.pause()
         assert view.cursor_index == index and bottom_in_view()

@@ -20,8 +20,8 @@ from textual.strip import Strip
 from ui_support import CLOCK, NoLibrary, browser_ready, loaded, settled
 
 from claude_tui.ui.app import ClaudeTUI
+from claude_tui.ui.screens.detail import DetailScreen
 from claude_tui.ui.widgets.conversation import ConversationView
-from claude_tui.ui.widgets.detail import DetailScreen
 from tests.hostile import SESSION_ID, Case, write_hostile
 
 SIZE = (140, 45)

@@ -14,12 +14,13 @@ from textual.widgets import Input
 from ui_support import CLOCK, browser_ready, burst, demo, demo_copy, handled, loaded, session_app, settled
 
 from claude_tui.ui.app import ClaudeTUI
-from claude_tui.ui.widgets import detail, search_screen
-from claude_tui.ui.widgets.detail import DetailScreen
-from claude_tui.ui.widgets.export_prompt import ExportPrompt
-from claude_tui.ui.widgets.help import HelpScreen
+from claude_tui.ui.screens import detail
+from claude_tui.ui.screens import search as search_screen
+from claude_tui.ui.screens.detail import DetailScreen
+from claude_tui.ui.screens.export_prompt import ExportPrompt
+from claude_tui.ui.screens.help import HelpScreen
+from claude_tui.ui.screens.search import SearchScreen
 from claude_tui.ui.widgets.projects import ProjectTree
-from claude_tui.ui.widgets.search_screen import SearchScreen
 
 SIZE = (120, 40)
 
@@ -59,8 +60,8 @@ async def test_an_enter_typed_while_the_querys_search_is_under_way_opens_no_hit_
         screen = app.screen
         assert isinstance(screen, SearchScreen)
         await settled(pilot, lambda: screen.hits and screen._shown == screen._token)
-        held, search = threading.Event(), app.library.search
-        monkeypatch.setattr(app.library, "search", lambda *a, **kw: (held.wait(20), search(*a, **kw))[1])
+        held, search = threading.Event(), app.state.library.search
+        monkeypatch.setattr(app.state.library, "search", lambda *a, **kw: (held.wait(20), search(*a, **kw))[1])
         burst(app, "n", "enter")
         await handled(pilot, app)
         assert app.screen is screen and screen._shown != screen._token  # the search of "token" is under way

@@ -40,9 +40,10 @@ from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.config import Config
 from claude_tui.ui.live import Pacer, Rate
-from claude_tui.ui.main_screen import LibraryLoaded, MainScreen
-from claude_tui.ui.widgets import conversation as conversation_module
+from claude_tui.ui.messages import LibraryLoaded
+from claude_tui.ui.screens.main import MainScreen
 from claude_tui.ui.widgets.conversation import ConversationView
+from claude_tui.ui.widgets.conversation import feed as conversation_feed
 from claude_tui.ui.widgets.header import SessionHeader
 from claude_tui.ui.widgets.projects import ProjectTree
 from claude_tui.ui.widgets.sessions import SessionList
@@ -249,7 +250,7 @@ async def test_the_only_session_deleted_while_shown_stays_on_screen(tmp_path: Pa
     async with app.run_test(size=SIZE) as pilot:
         view = await browser_ready(pilot, app)
         path.unlink()
-        await settled(pilot, lambda: "deleted" in status(app) and not app.projects)
+        await settled(pilot, lambda: "deleted" in status(app) and not app.state.projects)
         await drained(pilot)
         assert not app.main.has_class("-empty") and "that will be deleted" in pane(view)
         sessions = app.main.query_one(SessionList)
@@ -462,7 +463,7 @@ async def test_a_file_renamed_in_where_one_was_deleted_is_listed_again(
             return any(s.title == "saved by an editor" for s in sessions.shown)
 
         await settled(pilot, listed)
-        refresh, scanned, gate = app.library.refresh, threading.Event(), threading.Event()
+        refresh, scanned, gate = app.state.library.refresh, threading.Event(), threading.Event()
 
         def slow_refresh() -> Any:  # the scan has seen the file gone; the rest of the refresh takes a while
             result = refresh()
@@ -486,7 +487,7 @@ async def test_a_file_renamed_in_where_one_was_deleted_is_listed_again(
             on_library_loaded(screen, message)
 
         monkeypatch.setattr(app.main.live, "changed", watched)
-        monkeypatch.setattr(app.library, "refresh", slow_refresh)
+        monkeypatch.setattr(app.state.library, "refresh", slow_refresh)
         monkeypatch.setattr(MainScreen, "on_library_loaded", spy)
         try:
             (folder / "saved.jsonl").unlink()
@@ -507,7 +508,7 @@ async def test_a_notice_of_the_index_is_shown_once_however_often_the_history_cha
     warning = "cache folder /x not writable (Permission denied): working from memory"
     async with app.run_test(size=(160, 40), notifications=True) as pilot:
         await browser_ready(pilot, app)
-        app.library.index.note(warning)
+        app.state.library.index.note(warning)
         sessions = app.main.query_one(SessionList)
         folder = Path(sessions.shown[0].path).parent
         for n in range(3):
@@ -541,7 +542,7 @@ async def test_the_library_is_read_again_once_another_writer_lets_go(
         await browser_ready(pilot, app)
         sessions = app.main.query_one(SessionList)
         info = sessions.shown[0]
-        live, refresh, refresh_library = app.main.live, app.library.refresh, app.main.live._refresh_library
+        live, refresh, refresh_library = app.main.live, app.state.library.refresh, app.main.live._refresh_library
         busy: list[bool] = []  # whether each refresh found the index busy
         told = threading.Event()  # a refresh that found it busy is over, and has posted what it read
 
@@ -555,7 +556,7 @@ async def test_the_library_is_read_again_once_another_writer_lets_go(
             if busy and busy[-1]:
                 told.set()
 
-        monkeypatch.setattr(app.library, "refresh", refreshing)
+        monkeypatch.setattr(app.state.library, "refresh", refreshing)
         monkeypatch.setattr(live, "_refresh_library", refreshing_library)
         holder = sqlite3.connect(cache_dir() / DB_NAME, isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")
@@ -567,7 +568,7 @@ async def test_the_library_is_read_again_once_another_writer_lets_go(
         assert [s.messages for s in sessions.shown if s.file == info.file] == [info.messages]
         holder.execute("ROLLBACK")
         await settled(pilot, lambda: [s.messages for s in sessions.shown if s.file == info.file] == [info.messages + 2])
-        assert app.library.search("while the index is held")
+        assert app.state.library.search("while the index is held")
 
 
 def start_session_beside(current: Session, first: str) -> None:
@@ -735,7 +736,7 @@ async def test_following_a_big_session_freezes_it_once_and_thaws_it_when_its_fil
     """A session of FREEZE_MESSAGES or more is kept from the cycle collector (gc.freeze) while shown. Each read
     of a followed session froze again all made since, garbage too (+45 MB a thousand records appended), and a
     rewritten file's old messages stayed, frozen and held by their rows kept for reuse (+7 MB a rewrite)."""
-    monkeypatch.setattr(conversation_module, "FREEZE_MESSAGES", 4)
+    monkeypatch.setattr(conversation_feed, "FREEZE_MESSAGES", 4)
     calls: list[str] = []
     for name in ("freeze", "unfreeze"):
         real = getattr(gc, name)
@@ -754,5 +755,5 @@ async def test_following_a_big_session_freezes_it_once_and_thaws_it_when_its_fil
         await settled(pilot, lambda: "more 0" not in pane(view) and "answer 2" in pane(view) and not view.reading)
         assert calls == ["freeze", "unfreeze", "freeze"]
         read = {id(m) for m in view.session.messages}
-        assert all(id(e.message) in read for e in view._built.values())  # the rows of the old messages are let go
+        assert all(id(e.message) in read for e in view.rows.built.values())  # the rows of the old messages are let go
     gc.unfreeze()

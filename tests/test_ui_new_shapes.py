@@ -13,8 +13,8 @@ from claude_tui.core.export import export_session
 from claude_tui.core.loader import read_session
 from claude_tui.core.model import Kind
 from claude_tui.ui.app import ClaudeTUI
+from claude_tui.ui.screens.detail import DetailBody, DetailScreen
 from claude_tui.ui.widgets.conversation import ConversationView
-from claude_tui.ui.widgets.detail import DetailBody, DetailScreen
 from tests.test_hooks import attach, hook, progress
 from tests.test_ui_live import append, pane
 

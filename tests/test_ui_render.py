@@ -21,12 +21,11 @@ from rich.text import Text
 from claude_tui.core import diff as core_diff
 from claude_tui.core import sanitize
 from claude_tui.core.humanize import human_size
-from claude_tui.core.model import PREVIEW_CHARS, Block, Message, ToolCall, ToolResult
-from claude_tui.core.session import Kind
+from claude_tui.core.model import PREVIEW_CHARS, Block, Kind, Message, ToolCall, ToolResult
 from claude_tui.ui import diff, lines, render, tools
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.palette import Palette
-from claude_tui.ui.widgets.entries import Entry, Painter, build, dates_its_time, first_of_day, short_model
+from claude_tui.ui.widgets.conversation.entries import Entry, Painter, build, dates_its_time, first_of_day, short_model
 
 PALETTE = Palette.from_variables({}, dark=True)
 WORDS = st.text(alphabet=st.sampled_from("ab cd日本 \t`*#-|>[]()"), max_size=300)
@@ -549,8 +548,8 @@ def test_next_prompt_and_the_prompts_filter_pass_over_task_notifications_and_pee
     from claude_tui.core.loader import read_session
     from claude_tui.core.model import Kind
     from claude_tui.ui.filters import PaneFilter
-    from claude_tui.ui.widgets import entries
-    from claude_tui.ui.widgets.conversation import _JUMPS
+    from claude_tui.ui.widgets.conversation import entries
+    from claude_tui.ui.widgets.conversation.entry_list import JUMPS
 
     session = read_session(Path(__file__).parent / "fixtures" / "claude_2_1_shapes.jsonl")
     built: list[entries.Entry] = []
@@ -558,7 +557,7 @@ def test_next_prompt_and_the_prompts_filter_pass_over_task_notifications_and_pee
     for message in session.visible():
         built += entries.build(message, len(built), 0, previous, set(), False)
         previous = message
-    stops = [e.message.plain_text for e in built if _JUMPS["prompt"](e)]
+    stops = [e.message.plain_text for e in built if JUMPS["prompt"](e)]
     assert stops == ["fix the parser", "also check the tests", "先不要commit; 我只想知道狀況。", "count the holdings"]
     kept = {e.message.kind for e in built if PaneFilter("prompts").keeps(e)}
     assert kept == {Kind.PROMPT}

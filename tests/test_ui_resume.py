@@ -162,7 +162,7 @@ async def test_a_fork_from_the_list_follows_the_new_session_too(history: dict[st
     app, _ = app_of(history)
     async with app.run_test(size=(120, 36)) as pilot:
         await on_the_other_session(pilot, app, history)
-        view, live, refresh = app.main.conversation, app.main.live, app.library.refresh
+        view, live, refresh = app.main.conversation, app.main.live, app.state.library.refresh
 
         def refresh_once_the_open_session_is_read(*args: Any) -> Any:
             """(thread) The order that needs the moment of the handover: the opened session read, then the fork
@@ -171,10 +171,10 @@ async def test_a_fork_from_the_list_follows_the_new_session_too(history: dict[st
             while (session := view.session) is None or live._session is not session or session.id != OTHER:
                 assert time.monotonic() < deadline, "the session opened was never read"
                 time.sleep(0.01)
-            app.library.refresh = refresh  # type: ignore[method-assign]
+            app.state.library.refresh = refresh  # type: ignore[method-assign]
             return refresh(*args)
 
-        app.library.refresh = refresh_once_the_open_session_is_read  # type: ignore[method-assign,assignment]
+        app.state.library.refresh = refresh_once_the_open_session_is_read  # type: ignore[method-assign,assignment]
         commands = {c.title: c for c in app.get_system_commands(app.screen)}
         await commands["Fork this session"].callback()
         assert seen(history) == [str(history["work"]), "--resume", OTHER, "--fork-session"]

@@ -34,13 +34,13 @@ from ui_support import (
 from claude_tui.core.model import Kind
 from claude_tui.core.search import MARK_END, MARK_START, SearchHit, parse_query
 from claude_tui.ui.app import ClaudeTUI
-from claude_tui.ui.main_screen import MainScreen
+from claude_tui.ui.screens.detail import DetailBody, DetailScreen
+from claude_tui.ui.screens.main import MainScreen
+from claude_tui.ui.screens.search import HitList, SearchScreen, as_typed, words_of
 from claude_tui.ui.widgets import findbar
 from claude_tui.ui.widgets.conversation import ConversationView
-from claude_tui.ui.widgets.detail import DetailBody, DetailScreen
 from claude_tui.ui.widgets.findbar import FindBar, PaneNote
 from claude_tui.ui.widgets.projects import ProjectTree
-from claude_tui.ui.widgets.search_screen import HitList, SearchScreen, as_typed, words_of
 from claude_tui.ui.widgets.sessions import SessionList
 
 SIZE = (120, 40)
@@ -55,7 +55,7 @@ def line_of(view: ConversationView, bar: FindBar) -> Any:
     assert bar._mark is not None
     entry, row, _ = bar._mark
     index = view.entries.index(entry)
-    return view.render_line(view._starts[index] + row - round(view.scroll_offset.y))
+    return view.render_line(view.rows.starts[index] + row - round(view.scroll_offset.y))
 
 
 async def test_matches_highlight_as_you_type_and_are_counted() -> None:
@@ -590,14 +590,14 @@ async def test_the_results_of_a_search_a_newer_one_followed_are_dropped(
     monkeypatch.setattr(SearchScreen, "on_search_screen_results", counted)
     async with app.run_test(size=(140, 40)) as pilot:
         await browser_ready(pilot, app)
-        real, asked, go_on = app.library.search, [], {"notes*": threading.Event(), "deps*": threading.Event()}
+        real, asked, go_on = app.state.library.search, [], {"notes*": threading.Event(), "deps*": threading.Event()}
 
         def held(text: str, **kw: Any) -> Any:
             asked.append(text)
             go_on[text].wait(10)
             return real(text, **kw)
 
-        app.library.search = held  # type: ignore[method-assign]
+        app.state.library.search = held  # type: ignore[method-assign]
         await pilot.press("ctrl+k")
         await pilot.pause()
         screen = app.screen
@@ -694,7 +694,9 @@ async def test_the_find_bar_counts_its_query_in_the_next_session_shown(roots: li
         bar = await find(pilot, app, "the")
         first = view.session
         counted = bar._status_text()
-        other = next(s for p in app.projects for s in p.sessions if first is not None and str(s.path) != first.path)
+        other = next(
+            s for p in app.state.projects for s in p.sessions if first is not None and str(s.path) != first.path
+        )
         app.main.open_session(other)
         await settled(pilot, lambda: view.session is not first and not view.reading and bar.done)
         assert bar.active and bar._count.session is view.session
@@ -881,7 +883,7 @@ async def test_the_search_screen_finds_what_was_written_after_it_searched(tmp_pa
         app.main.query_one(SessionList).focus()
         app.main.live.stop.set()  # no more refreshes by the watcher: the reopened screen must search again itself
         say("zanzibar again")
-        app.library.refresh()
+        app.state.library.refresh()
         await pilot.press("ctrl+k")
         await settled(pilot, lambda: len(screen.hits) == 2)
 

@@ -20,7 +20,7 @@ from claude_tui.cli.app import DEMO_PROJECTS
 from claude_tui.ui.app import ClaudeTUI
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.widgets.conversation import ConversationView
-from claude_tui.ui.widgets.entries import Entry
+from claude_tui.ui.widgets.conversation.entries import Entry
 from claude_tui.ui.widgets.findbar import FindBar
 
 #: The demo's newest session ended on 2026-04-21; the tests look at it the next morning.
@@ -134,7 +134,7 @@ async def loaded(pilot: Any, app: ClaudeTUI) -> ConversationView:
 async def browser_ready(pilot: Any, app: ClaudeTUI) -> ConversationView:
     """The browser once the library is read and the chosen session is shown."""
     main = app.main
-    await settled(pilot, lambda: main.query_one("#projects").border_title == "Projects" and app.projects)
+    await settled(pilot, lambda: main.query_one("#projects").border_title == "Projects" and app.state.projects)
     return await loaded(pilot, app)
 
 

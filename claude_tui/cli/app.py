@@ -31,7 +31,7 @@ def parser() -> argparse.ArgumentParser:
 
 def run_app(argv: list[str]) -> int:
     """Parse `argv` and run the app; returns the exit status."""
-    gc.disable()  # start-up makes many objects and little garbage: no passes before the first frame (main_screen.py)
+    gc.disable()  # start-up makes many objects and little garbage: no passes before the first frame (screens/main.py)
     from claude_tui.ui.prefetch import Prefetch
 
     args = parser().parse_args(dashed_paths(argv))

@@ -1,4 +1,4 @@
-"""The app: its bindings, theme and command palette, over the browser screen (main_screen.py)."""
+"""The app: its bindings, theme and command palette, over the browser screen (screens/main.py)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,15 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from claude_tui.ui.bindings import keymap_of, shown_keys
+from claude_tui.ui.bindings import key_clashes, keymap_of, shown_keys, unknown_ids
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.config import Config, config_path
 from claude_tui.ui.keygate import KeyGate, ScreenFilled
-from claude_tui.ui.main_screen import FilterInput, MainScreen
 from claude_tui.ui.palette import few_color_variables, few_colors
+from claude_tui.ui.screens.main import MainScreen
+from claude_tui.ui.state import AppState
 from claude_tui.ui.widgets.conversation import ConversationView
+from claude_tui.ui.widgets.filter_input import FilterInput
 from claude_tui.ui.widgets.projects import ProjectTree
 from claude_tui.ui.widgets.sessions import SessionList
 
@@ -31,14 +33,14 @@ if TYPE_CHECKING:  # and what the first screen does not show is imported when it
 
 def _history_provider() -> type[Provider]:
     """The palette's projects and sessions (textual.command is imported when the palette opens)."""
-    from claude_tui.ui.commands import HistoryProvider
+    from claude_tui.ui.palette_commands import HistoryProvider
 
     return HistoryProvider
 
 
 def _filter_provider() -> type[Provider]:
     """The palette's pane filters: one per tool of the open session."""
-    from claude_tui.ui.filter_commands import PaneFilterProvider
+    from claude_tui.ui.palette_commands import PaneFilterProvider
 
     return PaneFilterProvider
 
@@ -68,23 +70,10 @@ class ClaudeTUI(App[None]):
         prefetch: Prefetch | None = None,
     ) -> None:
         super().__init__()
-        self.prefetch = prefetch
-        self.roots = roots
-        self.config = config or Config()
-        self.clock = clock or Clock()
+        self.state = AppState(roots, config=config, clock=clock, library=library, prefetch=prefetch)
         self.direct = session
         self.follow = follow
-        self._library = library
-        self.projects: list[Project] = []
         self.keys = KeyGate(self, super().on_event)
-
-    @property
-    def library(self) -> Library:
-        if self._library is None:
-            from claude_tui.core.library import Library
-
-            self._library = Library(self.roots)
-        return self._library
 
     async def on_event(self, event: events.Event) -> None:
         """A key from the terminal goes through the gate (keygate.py): in order, each once the one before is handled."""
@@ -98,20 +87,20 @@ class ClaudeTUI(App[None]):
 
     def on_mount(self) -> None:
         self.screen_change_signal.subscribe(self, self.keys.screen_changed)
-        problems = list(self.config.problems)
-        if self.config.keys:
-            from claude_tui.ui.widgets.help import key_clashes, unknown_ids
-
-            self.set_keymap(self.config.keys)
+        problems = list(self.state.config.problems)
+        if self.state.config.keys:
+            self.set_keymap(self.state.config.keys)
             owners = [owner for _, owner in _help_sections()]
-            where = self.config.path or config_path()
-            keymap = self.config.keys
+            where = self.state.config.path or config_path()
+            keymap = self.state.config.keys
             mistakes = unknown_ids([*owners, *_unlisted_binding_owners()], keymap) + key_clashes(owners, keymap)
             problems += [f"{where}: {mistake}" for mistake in mistakes]
         try:
-            self.theme = self.config.theme
+            self.theme = self.state.config.theme
         except Exception:
-            self.notify(f"Unknown theme {self.config.theme!r}; see ctrl+p → Theme", severity="warning", markup=False)
+            self.notify(
+                f"Unknown theme {self.state.config.theme!r}; see ctrl+p → Theme", severity="warning", markup=False
+            )
         for problem in problems:
             self.notify(problem, severity="warning", timeout=8, markup=False)
 
@@ -126,7 +115,7 @@ class ClaudeTUI(App[None]):
     def get_default_screen(self) -> MainScreen:
         """The browser is the first screen: a screen pushed in on_mount is drawn once in the start-up
         batch, unseen, and again after it."""
-        return MainScreen(self.clock, session=self.direct, follow=self.follow, hide_quiet=self.config.hide_quiet)
+        return MainScreen(self.state, session=self.direct, follow=self.follow, hide_quiet=self.state.config.hide_quiet)
 
     def compose(self) -> ComposeResult:
         """The browser's widgets, mounted into the default screen before the app is ready."""
@@ -137,7 +126,7 @@ class ClaudeTUI(App[None]):
         return next(s for s in self.screen_stack if isinstance(s, MainScreen))
 
     def action_help(self) -> None:
-        from claude_tui.ui.widgets.help import HelpScreen
+        from claude_tui.ui.screens.help import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(_help_sections()))
@@ -148,13 +137,13 @@ class ClaudeTUI(App[None]):
 
     def action_search_all(self) -> None:
         """The search screen over the whole history (the same one each time: the last query kept)."""
-        from claude_tui.ui.widgets.search_screen import SearchScreen
+        from claude_tui.ui.screens.search import SearchScreen
 
         if isinstance(self.screen, SearchScreen):
             self.screen.focus_query()
             return
         if not self.is_screen_installed("search"):
-            self.install_screen(SearchScreen(), "search")
+            self.install_screen(SearchScreen(self), "search")
         self.push_screen("search")
 
     async def open_hit(self, hit: SearchHit) -> None:
@@ -208,9 +197,9 @@ _NOT_COMMANDS = frozenset(
 
 def _help_sections() -> list[tuple[str, Any]]:
     """The help screen's sections: a title and what has the bindings."""
-    from claude_tui.ui.widgets.detail import DetailScreen
+    from claude_tui.ui.screens.detail import DetailScreen
+    from claude_tui.ui.screens.search import SearchScreen
     from claude_tui.ui.widgets.findbar import FindInput
-    from claude_tui.ui.widgets.search_screen import SearchScreen
 
     return [
         ("Everywhere", ClaudeTUI),
@@ -227,9 +216,9 @@ def _help_sections() -> list[tuple[str, Any]]:
 def _unlisted_binding_owners() -> list[Any]:
     """What has bindings the help screen does not list (they may be remapped all the same)."""
     from claude_tui.ui.resume import AskScreen
-    from claude_tui.ui.widgets.export_prompt import ExportPrompt
-    from claude_tui.ui.widgets.help import HelpScreen
-    from claude_tui.ui.widgets.search_screen import HitList
+    from claude_tui.ui.screens.export_prompt import ExportPrompt
+    from claude_tui.ui.screens.help import HelpScreen
+    from claude_tui.ui.screens.search import HitList
 
     return [FilterInput, ExportPrompt, HelpScreen, HitList, AskScreen]
 

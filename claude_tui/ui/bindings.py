@@ -1,12 +1,15 @@
 """Bindings shared by the app's cursor lists (sessions, search hits): each list gets its own ids;
-and the keys of a binding as people see them, after the keymap of the user's config file."""
+the keys of a binding as people see them, after the keymap of the user's config file; and the checks of that
+keymap (ids that no binding has, keys that two bindings of one place would share)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 
 #: A cursor move long enough to reach either end of any list (the lists clamp it).
 _EDGE = 1_000_000
@@ -26,7 +29,7 @@ def cursor_bindings(prefix: str) -> list[Binding]:
     ]
 
 
-def keymap_of(app: App[object]) -> dict[str, str]:
+def keymap_of(app: App[Any]) -> dict[str, str]:
     """The app's keymap: binding id -> keys, as the config file remaps them (Textual keeps it private)."""
     return dict(getattr(app, "_keymap", {}))
 
@@ -51,3 +54,24 @@ def key_display(app: App[object], bindings: Iterable[BindingType], binding_id: s
         return ""
     keys = shown_keys(binding, keymap_of(app), app.get_key_display)
     return prefer if prefer in keys else keys[0]
+
+
+def key_clashes(owners: list[type[DOMNode]], keymap: dict[str, str]) -> list[str]:
+    """Remapped keys that another binding of the same place already has: only one of them would work."""
+    clashes = []
+    for owner in owners:
+        taken: dict[str, str] = {}
+        for binding in owner.BINDINGS:
+            if not isinstance(binding, Binding) or not binding.id:
+                continue
+            for key in keymap.get(binding.id, binding.key).split(","):
+                other = taken.setdefault(key.strip(), binding.id)
+                if other != binding.id and (binding.id in keymap or other in keymap):
+                    clashes.append(f"key {key.strip()!r} is both {other} and {binding.id}")
+    return clashes
+
+
+def unknown_ids(owners: list[type[DOMNode]], keymap: dict[str, str]) -> list[str]:
+    """Ids in the keymap that no binding has (a typo: the remap would do nothing)."""
+    known = {b.id for owner in owners for b in owner.BINDINGS if isinstance(b, Binding) and b.id}
+    return [f"keys.{name} is no binding's id (the help screen, ?, lists them)" for name in keymap if name not in known]

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from claude_tui.core.model import Kind, Message
-from claude_tui.ui.tools import tool_name
-from claude_tui.ui.widgets.entries import Entry, is_error
+from claude_tui.ui.text import tool_name
+from claude_tui.ui.widgets.conversation.entries import Entry, is_error
 
 #: What each filter keeps ("{tool}": the tool's name).
 KEPT = {"prompts": "prompts", "errors": "errors", "tool": "{tool} calls"}

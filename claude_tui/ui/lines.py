@@ -393,7 +393,7 @@ def highlight(source: str, lang: str, palette: Palette) -> list[Text] | None:
     lines = text.split("\n", allow_blank=True)
     for line in lines:
         line.no_wrap = True
-    return lines
+    return list(lines)
 
 
 @lru_cache(maxsize=128)

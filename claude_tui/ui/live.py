@@ -18,16 +18,17 @@ from collections import deque
 from collections.abc import Callable
 from itertools import chain
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from textual.message import Message as TextualMessage
-from textual.message_pump import MessagePump
+from textual.dom import DOMNode
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
 from claude_tui.core.files import is_agent_file, is_transcript, session_dir
 from claude_tui.core.times import parse_time
 from claude_tui.core.watch import Changes, watch_roots
+from claude_tui.ui import library_feed
 from claude_tui.ui.bindings import key_display
 from claude_tui.ui.widgets.header import SessionHeader
 from claude_tui.ui.widgets.status import LiveState, LiveStatus
@@ -35,7 +36,7 @@ from claude_tui.ui.widgets.status import LiveState, LiveStatus
 if TYPE_CHECKING:
     from claude_tui.core.library import Project, SessionInfo
     from claude_tui.core.session import Session
-    from claude_tui.ui.main_screen import MainScreen
+    from claude_tui.ui.hosts import LiveHost
     from claude_tui.ui.widgets.conversation import ConversationView
 
 #: Seconds between two reads of the open session while it is written (about the screen's rate).
@@ -57,20 +58,12 @@ RATE_WINDOW = 3.0
 QUIET_AFTER = 60.0
 
 
-class LibraryChanged(TextualMessage):
-    """The library as the index holds it after a refresh that found changes."""
-
-    def __init__(self, projects: list[Project], notices: list[str]) -> None:
-        super().__init__()
-        self.projects, self.notices = projects, notices
-
-
 class Pacer:
     """Runs `job` when woken, at most once every `every` seconds and never while `busy()`:
     the wakes that come meanwhile are folded into one later run."""
 
     def __init__(
-        self, node: MessagePump, every: float, job: Callable[[], object], busy: Callable[[], bool] | None = None
+        self, node: DOMNode, every: float, job: Callable[[], object], busy: Callable[[], bool] | None = None
     ) -> None:
         self.every = every
         self._node, self._job, self._busy = node, job, busy
@@ -150,8 +143,9 @@ class Rate:
 class Live:
     """What the main screen does as files under the roots change."""
 
-    def __init__(self, screen: MainScreen) -> None:
-        self.screen = screen
+    def __init__(self, screen: Screen[Any], host: LiveHost) -> None:
+        self.screen = screen  #: what its timers and workers run on
+        self.host = host
         self.stop = asyncio.Event()
         self.reads = Pacer(screen, READ_EVERY, self._read, busy=lambda: self.view.reading)
         self.refreshes = Pacer(screen, LIBRARY_EVERY, self._refresh, busy=self._refreshing)
@@ -174,7 +168,7 @@ class Live:
 
     @property
     def view(self) -> ConversationView:
-        return self.screen.conversation
+        return self.host.conversation
 
     def start(self, roots: list[Path], extra: Path | None = None) -> None:
         """Watch `roots` (and `extra`, a session's folder outside them) until the screen goes."""
@@ -235,7 +229,7 @@ class Live:
         return any(str(p.parent) in self._roots for p in changes.other)
 
     def _known_files(self) -> set[str]:
-        projects = self.screen.app.projects  # type: ignore[attr-defined]
+        projects = self.host.state.projects
         if self._known[0] != id(projects):
             self._known = (id(projects), {os.path.abspath(s.file) for p in projects for s in p.sessions})
         return self._known[1]
@@ -245,7 +239,7 @@ class Live:
 
     def _header(self) -> None:
         started = time.perf_counter()
-        self.screen.update_header()
+        self.host.update_header()
         self.header.every = max(HEADER_EVERY, SHARE * (time.perf_counter() - started))
 
     def _refreshing(self) -> bool:
@@ -258,11 +252,10 @@ class Live:
 
     def _refresh_library(self) -> None:
         """(thread) Bring the index up to date; post the library when anything changed."""
-        library = self.screen.app.library  # type: ignore[attr-defined]
+        library = self.host.state.library
         started = time.perf_counter()
-        shown = library.projects
         try:
-            result = library.refresh()
+            result = library_feed.refresh(library, self.screen.post_message)
         except Exception as exc:  # a broken cache or root must not take the app down
             if not self._failed:
                 self._failed = True
@@ -272,8 +265,6 @@ class Live:
             self.screen.app.call_from_thread(self.refreshes.wake)
         else:  # the time it worked, not the time it waited for another writer
             self.refreshes.every = max(LIBRARY_EVERY, SHARE * (time.perf_counter() - started - result.waited))
-        if library.projects is not shown:  # read again: this update, or another claude-tui's, changed the index
-            self.screen.post_message(LibraryChanged(list(library.projects), list(library.notices)))
 
     # ---------------------------------------------------------------- the open session
 
@@ -325,7 +316,7 @@ class Live:
     def successor(self, projects: list[Project], current: SessionInfo | None) -> SessionInfo | None:
         """While following (with no SESSION given), a session that started in the followed one's
         project folder after it was opened: the newest such, which the screen switches to."""
-        if current is None or not self.view.follow_mode or self.screen.direct is not None:
+        if current is None or not self.view.follow_mode or self.host.direct is not None:
             return None
         folder = os.path.dirname(current.file)
         newer = [
@@ -343,11 +334,11 @@ class Live:
     def _check_markers(self) -> None:
         """Redraw the tree and the list when a session stopped (or started) being live, the header when its
         "N ago" moved on; the live line goes when the open session has been quiet for a while."""
-        projects = self.screen.app.projects  # type: ignore[attr-defined]
+        projects = self.host.state.projects
         markers = frozenset(s.file for p in projects for s in p.sessions if s.live)
         if markers != self._markers:
             self._markers = markers
-            self.screen.redraw_library()
+            self.host.redraw_library()
         if self.screen.query_one(SessionHeader).stale:  # "now" became "1m ago"
             self.header.wake()
         self.show_status()

@@ -12,7 +12,7 @@ from claude_tui.core.model import Hook, Message
 from claude_tui.core.source import persisted_text
 from claude_tui.ui.lines import Row
 from claude_tui.ui.palette import Palette
-from claude_tui.ui.tools import coloured, one_line
+from claude_tui.ui.text import coloured, one_line
 
 #: Lines of what a hook said shown under it in an expanded row (the detail view shows all of it).
 SAID_LINES = 3

@@ -7,7 +7,7 @@ span; they take their colours from here, rebuilt when the theme changes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.segment import Segment
 from rich.style import Style
@@ -59,7 +59,7 @@ FEW: dict[str, tuple[str, str]] = {
 }
 
 
-def few_colors(app: App[object]) -> bool:
+def few_colors(app: App[Any]) -> bool:
     """Whether the terminal gets 16 colours or fewer (TERM=screen, xterm or linux and no COLORTERM)."""
     return app.console.color_system in ("standard", "windows")
 

@@ -18,10 +18,11 @@ from claude_tui.core.humanize import human_count, human_size
 from claude_tui.core.model import QUEUED, Kind, Message, ToolCall
 from claude_tui.core.sanitize import command_output, visible_controls
 from claude_tui.ui import diff, notes, tools
+from claude_tui.ui import text as ui_text
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.lines import MAX_HIGHLIGHT_CHARS, highlight, lexer_for_path
 from claude_tui.ui.palette import Palette
-from claude_tui.ui.widgets.entries import abandoned, short_model, thinking_note
+from claude_tui.ui.widgets.conversation.entries import abandoned, short_model, thinking_note
 
 #: Characters of one text shown in the detail view (drawing more would stall the screen); $PAGER shows all.
 DETAIL_CHARS = 50_000
@@ -42,7 +43,7 @@ def title(message: Message, call: ToolCall | None, clock: Clock) -> str:
     when = clock.clock_time(message.timestamp)
     if call is not None:
         subject, _ = tools.summary(call, None)
-        return f"{tools.tool_name(call.name, 80)} · {tools.one_line(subject, 80)} · {when}"
+        return f"{ui_text.tool_name(call.name, 80)} · {ui_text.one_line(subject, 80)} · {when}"
     role = ROLE.get(message.kind, message.kind.value.replace("_", " "))
     if message.kind is Kind.PEER:
         role = f"From {message.sender}"
@@ -68,7 +69,7 @@ def facts(message: Message, call: ToolCall | None, clock: Clock) -> Text:
         )
     if call is not None:
         status = "no result" if abandoned(call, clock) else call.status
-        parts.append(status + (f" in {tools.duration(call.duration)}" if call.duration is not None else ""))
+        parts.append(status + (f" in {ui_text.duration(call.duration)}" if call.duration is not None else ""))
         if call.result is not None:
             parts.append(f"output {human_size(call.result.size)}")
     if message.slug:
@@ -167,8 +168,8 @@ def plain(text: str, palette: Palette, style: Style | None = None) -> Text:
 
 
 def coloured(output: str, style: Style | None) -> Text:
-    """A tool output with its SGR colours as styles (see `tools.coloured`), capped as `plain`."""
-    return _capped(tools.coloured(output[: DETAIL_CHARS + 1], style), len(output))
+    """A tool output with its SGR colours as styles (see `text.coloured`), capped as `plain`."""
+    return _capped(ui_text.coloured(output[: DETAIL_CHARS + 1], style), len(output))
 
 
 def code(source: str, lang: str, palette: Palette) -> RenderableType:
@@ -215,7 +216,7 @@ def message_text(message: Message) -> str:
             out.append(block.text)
         elif block.call is not None:
             subject, detail = tools.summary(block.call, None)
-            out.append(f"[{tools.tool_name(block.call.name, 80)}] {subject} {detail}".rstrip())
+            out.append(f"[{ui_text.tool_name(block.call.name, 80)}] {subject} {detail}".rstrip())
         elif block.type == "image":
             out.append(f"[image {block.media_type} {human_size(block.size)}]")
     return "\n\n".join(out) if out else (message.plain_text or message.text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -20,9 +20,32 @@ from claude_tui.ui.config import tilde
 from claude_tui.ui.widgets.sessions import SessionList
 
 if TYPE_CHECKING:
+    from textual.app import App
+    from textual.widget import Widget
+
     from claude_tui.core.facts import SessionInfo
-    from claude_tui.ui.app import ClaudeTUI
-    from claude_tui.ui.main_screen import MainScreen
+    from claude_tui.ui.live import Live
+    from claude_tui.ui.state import AppState
+    from claude_tui.ui.widgets.conversation import ConversationView
+
+
+class ResumeHost(Protocol):
+    """What R asks of the main screen: what is chosen and open, the state (the config), following, and Live."""
+
+    state: AppState
+    follow: bool
+    live: Live
+
+    @property
+    def app(self) -> App[Any]: ...
+
+    @property
+    def focused(self) -> Widget | None: ...
+
+    @property
+    def conversation(self) -> ConversationView: ...
+
+    def open_session(self, info: SessionInfo) -> None: ...
 
 
 class AskScreen(ModalScreen[bool]):
@@ -48,35 +71,36 @@ class AskScreen(ModalScreen[bool]):
             yield Static(Text("y: yes   n: no", style="dim"))
 
 
-def target_of(screen: MainScreen) -> tuple[Target, SessionInfo | None] | None:
+def target_of(screen: ResumeHost) -> tuple[Target, SessionInfo | None] | None:
     """What R resumes: the session under the list's cursor when the list has the focus (and that session, when it is
     not the one open, to open on coming back), else the conversation's."""
-    chosen = screen.query_one(SessionList).chosen if isinstance(screen.focused, SessionList) else None
+    focused = screen.focused  # the list (the one there is) when it has the focus
+    chosen = focused.chosen if isinstance(focused, SessionList) else None
     session = screen.conversation.session
     if chosen is not None and (session is None or chosen.file != session.path):
         return of_info(chosen), chosen
     return (of_session(session), None) if session is not None else None
 
 
-def copy_command(screen: MainScreen, fork: bool = False) -> None:
+def copy_command(screen: ResumeHost, fork: bool = False) -> None:
     """Copy the command that resumes (or forks) the session, as a line for a shell."""
     found = target_of(screen)
     if found is not None:
-        app: ClaudeTUI = screen.app  # type: ignore[assignment]
-        command = copy_line(app.config.resume_command, found[0], fork=fork)
+        app = screen.app
+        command = copy_line(screen.state.config.resume_command, found[0], fork=fork)
         app.copy_to_clipboard(command)
         app.notify(f"Copied: {command}", timeout=3, markup=False)
 
 
-def resume(screen: MainScreen, fork: bool = False) -> None:
+def resume(screen: ResumeHost, fork: bool = False) -> None:
     """Resume (or fork) the session in its folder; when it cannot run, say why in one line and change nothing (a
     folder that is gone: ask whether to run in the current folder instead)."""
     found = target_of(screen)
     if found is None:
         return
     target, info = found
-    app: ClaudeTUI = screen.app  # type: ignore[assignment]
-    refused = refusal(target, app.config.resume_command)
+    app = screen.app
+    refused = refusal(target, screen.state.config.resume_command)
     if refused is None:
         _run(screen, target, target.cwd or os.getcwd(), info, fork)
     elif refused.blocker is Blocker.GONE:
@@ -91,11 +115,11 @@ def resume(screen: MainScreen, fork: bool = False) -> None:
         app.notify(refused.text, severity="warning", markup=False)
 
 
-def _run(screen: MainScreen, target: Target, cwd: str, info: SessionInfo | None, fork: bool) -> None:
+def _run(screen: ResumeHost, target: Target, cwd: str, info: SessionInfo | None, fork: bool) -> None:
     """Hand the terminal to the command in `cwd`; back, follow what it wrote: the session (opened, if `info`), or the
     one it started (a fork), which the library refreshed now shows."""
-    app: ClaudeTUI = screen.app  # type: ignore[assignment]
-    argv = command_argv(app.config.resume_command, target.session_id, cwd, fork=fork)
+    app = screen.app
+    argv = command_argv(screen.state.config.resume_command, target.session_id, cwd, fork=fork)
     handed = time.time()
     ran = run_in_terminal(app, argv, cwd)
     if isinstance(ran, Exception):

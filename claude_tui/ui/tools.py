@@ -14,10 +14,11 @@ from claude_tui.core.content import as_text
 from claude_tui.core.hooks import runs
 from claude_tui.core.humanize import human_count, human_size, plural
 from claude_tui.core.model import LOST_CALL, PREVIEW_CHARS, Message, ToolCall, ToolResult
-from claude_tui.core.sanitize import folded, visible_controls, visible_controls_but_sgr, without_sgr
+from claude_tui.core.sanitize import visible_controls, without_sgr
 from claude_tui.ui import diff
 from claude_tui.ui.lines import Row, highlight, parse, render
 from claude_tui.ui.palette import Palette
+from claude_tui.ui.text import coloured, duration, one_line, short_path, tool_name
 
 #: Lines of a tool output shown in the pane; the detail view shows more.
 OUTPUT_LINES = 16
@@ -30,33 +31,10 @@ MARKS = {"ok": "✓", "error": "✗", "running": "◌"}
 _COUNTS = re.compile(r"^\+(\d+) -(\d+)(.*)$")
 
 
-def one_line(text: Any, limit: int = 300) -> str:
-    """Text folded to one line (whitespace collapsed), at most `limit` characters (a cut one ends with "…")."""
-    return folded(visible_controls(as_text(text)[: limit * 4]), limit)
-
-
-def tool_name(name: str, limit: int = 40) -> str:
-    """A tool's name as people read it, at most `limit` characters: an MCP tool (`mcp__<server>__<tool>`)
-    as its server and tool, `linear-server · get_issue`."""
-    server, sep, tool = name.removeprefix("mcp__").partition("__") if name.startswith("mcp__") else ("", "", "")
-    return one_line(f"{server} · {tool}" if sep and server and tool else name, limit)
-
-
 def hook_mark(notes: list[Message] | None) -> str:
     """`↪2` for a row whose records folded in tell two hook runs (hooks.runs), else ""."""
     count = runs(notes) if notes else 0
     return f"↪{count}" if count else ""
-
-
-def short_path(path: str, cwd: str | None) -> str:
-    """`path` relative to `cwd` when it lies under it (Windows paths too, whose case does not count)."""
-    if not cwd:
-        return path
-    for sep, fold in (("/", str), ("\\", str.lower)):
-        base = cwd.rstrip(sep) + sep
-        if fold(path).startswith(fold(base)):
-            return path[len(base) :]
-    return path
 
 
 def summary(call: ToolCall, cwd: str | None) -> tuple[str, str]:
@@ -139,16 +117,6 @@ def _agent_hint(call: ToolCall) -> str:
         return "its transcript is not in the folder" if named else ""
     messages = sum(1 for m in sub.messages if m.kind.value in ("prompt", "assistant"))
     return f"{plural(messages, 'message')} · {plural(len(sub.calls), 'tool call')}"
-
-
-def duration(seconds: float | None) -> str:
-    if seconds is None:
-        return ""
-    if seconds < 10:
-        return f"{seconds:.1f}s"
-    if seconds < 60:
-        return f"{seconds:.0f}s"
-    return f"{int(seconds // 60)}m{int(seconds % 60):02d}s"
 
 
 def headline(
@@ -263,12 +231,12 @@ def _output(call: ToolCall, palette: Palette, width: int, abandoned: bool) -> li
     complete = not result.truncated  # the result's text: all of it in memory
     if call.name == "Bash" and isinstance(structured, dict) and isinstance(structured.get("stdout"), str):
         text = structured["stdout"]
-        stderr = structured.get("stderr") if isinstance(structured.get("stderr"), str) else ""
+        stderr = errors if isinstance(errors := structured.get("stderr"), str) else ""
         complete = whole(text)
 
     head = "error" if result.is_error else "output"
-    size = f" · {human_size(result.size)}" if result.size > 2_000 else ""
-    rows.append(Row(Text(f"{head}{size}", palette.error if result.is_error else palette.faint)))
+    sized = f" · {human_size(result.size)}" if result.size > 2_000 else ""
+    rows.append(Row(Text(f"{head}{sized}", palette.error if result.is_error else palette.faint)))
     if call.name in ("Task", "Agent") and not result.is_error:
         rows += _text_rows(text, palette, OUTPUT_LINES * 2, width, markdown=True, complete=complete)
     else:
@@ -284,13 +252,6 @@ def _output(call: ToolCall, palette: Palette, width: int, abandoned: bool) -> li
 def exit_meaning(result: ToolResult, palette: Palette) -> list[Text]:
     """Claude Code's reading of a command's exit status as a dim line, when it gave one."""
     return [Text(f"exit status: {result.exit_meaning}", palette.dim)] if result.exit_meaning else []
-
-
-def coloured(text: str, style: Style | None = None) -> Text:
-    """Tool output with its SGR colours and bold as styles; every other control shown as a placeholder."""
-    shown = Text.from_ansi(visible_controls_but_sgr(text), style=style or "")
-    shown.expand_tabs(4)
-    return shown
 
 
 def _plain_rows(text: str, style: Style, palette: Palette, limit: int, size: int, complete: bool) -> list[Row]:

@@ -161,7 +161,7 @@ def child_session(session: Path, out: Path) -> None:
         while not app.screen.query(ConversationView):
             await pilot.pause(0.001)
         view = app.screen.query_one(ConversationView)
-        while not view.entries or not view._starts[-1]:
+        while not view.entries or not view.rows.starts[-1]:
             await pilot.pause(0.001)
         results["first_screen_in_process_s"] = time.perf_counter() - started
         while view.reading:
@@ -169,7 +169,7 @@ def child_session(session: Path, out: Path) -> None:
         results["read_all_s"] = time.perf_counter() - started
         results["messages"] = len(view.messages)
         results["entries"] = len(view.entries)
-        results["lines"] = view._starts[-1]
+        results["lines"] = view.rows.starts[-1]
         await pilot.press("g")
         await pilot.pause()
         t0 = time.perf_counter()

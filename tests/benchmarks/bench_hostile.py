@@ -58,8 +58,8 @@ def timed(job: Callable[[], object]) -> float:
 async def in_app(path: Path) -> dict[str, float]:
     """Seconds of each step in one headless app on `path`."""
     from claude_tui.ui.app import ClaudeTUI
+    from claude_tui.ui.screens.detail import DetailScreen
     from claude_tui.ui.widgets.conversation import ConversationView
-    from claude_tui.ui.widgets.detail import DetailScreen
 
     class Quiet:
         projects: list[object] = []  # noqa: RUF012

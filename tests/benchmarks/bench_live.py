@@ -259,12 +259,12 @@ def follow_phase(
         async def run() -> None:
             async with app.run_test(size=SIZE) as pilot:
                 view = app.screen.query_one(ConversationView)
-                await settle(lambda: view.entries and not view.reading and app.projects)
+                await settle(lambda: view.entries and not view.reading and app.state.projects)
                 await pilot.pause(1.0)  # the library read, the first screen drawn
                 original = view.render_line
 
                 def render_line(y: int) -> Any:
-                    index = view._entry_at(view.scroll_offset.y + y)
+                    index = view.rows.entry_at(view.scroll_offset.y + y)
                     if index is not None:
                         uuid = view.entries[index].message.uuid
                         if uuid is not None and uuid not in visible:
@@ -294,7 +294,7 @@ def follow_phase(
                 await pilot.press("end")
                 await pilot.pause(0.3)
                 final = Session.from_lines(Reader(str(path)).read_all()[1], path)
-                with view.lock:
+                with view.session_lock:
                     session = view.session
                     out["same_model"] = describe(session) == describe(final)
                     out["records_file"] = final.records
@@ -355,7 +355,7 @@ def tree_phase(history: Path | None, rounds: int) -> dict:
             async with app.run_test(size=SIZE) as pilot:
                 tree = app.screen.query_one(ProjectTree)
                 listed = app.screen.query_one(SessionList)
-                await settle(lambda: tree.border_title == "Projects" and app.projects)
+                await settle(lambda: tree.border_title == "Projects" and app.state.projects)
                 await pilot.pause(1.0)
                 for i in range(rounds):
                     name = f"fresh-project-{i}"

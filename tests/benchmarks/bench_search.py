@@ -187,7 +187,7 @@ def in_session(binary: str, session: Path, env: dict[str, str], scratch: Path) -
 def expected(library: object, query: str) -> str | None:
     """The text of the first result's snippet around its first match, as the screen shows it."""
     from claude_tui.core.search import MARK_END, MARK_START
-    from claude_tui.ui.widgets.search_screen import as_typed
+    from claude_tui.ui.screens.search import as_typed
 
     hits = library.search(as_typed(query), limit=1)  # type: ignore[attr-defined]
     if not hits:

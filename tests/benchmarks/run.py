@@ -329,17 +329,17 @@ def list_rows(history: Path, cache: Path) -> list[Row]:
 
 async def _keys(history: Path) -> list[Row]:
     from claude_tui.ui.app import ClaudeTUI
-    from claude_tui.ui.commands import HistoryProvider
-    from claude_tui.ui.main_screen import MainScreen
+    from claude_tui.ui.palette_commands import HistoryProvider
+    from claude_tui.ui.screens.main import MainScreen
     from claude_tui.ui.widgets.sessions import SessionList
 
     app = ClaudeTUI([history])
     rows: list[Row] = []
     async with app.run_test(size=(200, 50)) as pilot:
         screen = app.screen
-        while not (isinstance(screen, MainScreen) and app.projects and screen._up_to_date):
+        while not (isinstance(screen, MainScreen) and app.state.projects and screen._up_to_date):
             await pilot.pause(0.01)
-        project = max(app.projects, key=lambda p: len(p.sessions))
+        project = max(app.state.projects, key=lambda p: len(p.sessions))
         listed = screen.query_one(SessionList)
         screen.choose_project(project)
         while listed.sessions is not project.sessions:

@@ -17,14 +17,11 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import ClassVar
 
-from rich.cells import cell_len
-from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events, work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.color import Color
 from textual.containers import Horizontal
 from textual.message import Message as TextualMessage
 from textual.strip import Strip
@@ -38,14 +35,12 @@ from claude_tui.core.session import Session
 from claude_tui.core.source import full_output
 from claude_tui.ui.bindings import key_display
 from claude_tui.ui.filters import PaneFilter
-from claude_tui.ui.palette import ANSI, ansi, few_colors
+from claude_tui.ui.highlight import highlight, match_cells, match_styles
 from claude_tui.ui.widgets.conversation import ConversationView
-from claude_tui.ui.widgets.entries import Entry
+from claude_tui.ui.widgets.conversation.entries import Entry
 
 #: Seconds between two batches of matches sent to the screen while a search runs.
 BATCH_SECONDS = 0.05
-#: Matches highlighted on one drawn line at most.
-LINE_MATCHES = 40
 #: Seconds between two counts of a session that grows while the bar shows (at least: and twice what the
 #: last count took).
 RECOUNT_EVERY = 1.0
@@ -154,49 +149,6 @@ def nearest(down: Iterator[Hit], up: Iterator[Hit], others: Iterator[Hit], limit
             yield Match(hit, "up")
     for hit in islice(others, limit - held):
         yield Match(hit, "elsewhere")
-
-
-def match_cells(strip: Strip, query: Query) -> list[tuple[int, int]]:
-    """Where `query` matches on a drawn line, in cells."""
-    text = strip.text
-    spans = query.spans(text, LINE_MATCHES)
-    if not spans or len(text) == strip.cell_length:
-        return spans
-    return [(cell_len(text[:start]), cell_len(text[:end])) for start, end in spans]
-
-
-def highlight(strip: Strip, cells: list[tuple[int, int]], styles: tuple[Style, Style], here: int = -1) -> Strip:
-    """`strip` with the matches at `cells` highlighted, the one starting at cell `here` brighter."""
-    if not cells:
-        return strip
-    other, current = styles
-    cuts = sorted({c for span in cells for c in span} | {strip.cell_length})
-    spans = dict(cells)
-    out = []
-    for start, piece in zip([0, *cuts], strip.divide(cuts), strict=False):
-        if start in spans:
-            piece = Strip(Segment.apply_style(piece, post_style=current if start == here else other), piece.cell_length)
-        out.append(piece)
-    return Strip.join(out)
-
-
-def match_styles(app: App[object]) -> tuple[Style, Style]:
-    """Backgrounds for matches and for the current one, from the theme's warning colour (with 16 colours, where
-    its tint would be any of them, yellow and bright yellow under black)."""
-    if few_colors(app):
-        dark, black = app.current_theme.dark, ANSI["black"]
-        found, here = (ansi(role, dark) for role in ("found", "found-here"))
-        return Style(color=black, bgcolor=found), Style(color=black, bgcolor=here, bold=True)
-    variables = app.get_css_variables()
-    try:
-        background = Color.parse(variables.get("background") or "#000000")
-        warning = Color.parse(variables.get("warning") or "#ffa62b")
-    except Exception:  # a theme variable that is not a plain colour
-        background, warning = Color.parse("#000000"), Color.parse("#ffa62b")
-    return (
-        Style(bgcolor=(background + warning.with_alpha(0.4)).hex),
-        Style(bgcolor=warning.hex, color=background.hex, bold=True),
-    )
 
 
 class FindInput(Input):
@@ -413,7 +365,7 @@ class FindBar(Horizontal):
     def _start_count(self, query: Query, session: Session) -> Count:
         """Count `query` in what the pane holds of `session` now, in the background."""
         view = self.view
-        with view.lock:
+        with view.session_lock:
             messages, others = list(view.messages), session.other_branches()
             start = self._start_index(messages)
             top = messages[start] if start < len(messages) else None

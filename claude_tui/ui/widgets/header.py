@@ -24,8 +24,8 @@ from claude_tui.core.stats import agent_errors, tool_call_counts, usage_split
 from claude_tui.core.times import active_seconds, parse_time, span_seconds
 from claude_tui.core.usage import UsageTotal, most_used_first, other_models
 from claude_tui.ui.clock import Clock
-from claude_tui.ui.tools import one_line
-from claude_tui.ui.widgets.entries import short_model
+from claude_tui.ui.text import one_line
+from claude_tui.ui.widgets.conversation.entries import short_model
 
 if TYPE_CHECKING:
     from claude_tui.core.library import SessionInfo

@@ -14,7 +14,7 @@ from textual.widgets.tree import TreeNode
 
 from claude_tui.core.facts import split_path
 from claude_tui.ui.palette import few_colors
-from claude_tui.ui.tools import one_line
+from claude_tui.ui.text import one_line
 from claude_tui.ui.widgets.sessions import in_place
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@ A Line-API widget: a header line and one line per session, drawn when on screen.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from rich.cells import cell_len, set_cell_size
@@ -23,8 +23,8 @@ from claude_tui.core.humanize import human_count, human_duration, plural
 from claude_tui.ui.bindings import CURSOR_MOVES, cursor_bindings, key_display
 from claude_tui.ui.clock import Clock, epoch_of
 from claude_tui.ui.palette import cursor_row, foreground
-from claude_tui.ui.tools import one_line
-from claude_tui.ui.widgets.entries import short_model
+from claude_tui.ui.text import one_line
+from claude_tui.ui.widgets.conversation.entries import short_model
 
 if TYPE_CHECKING:
     from claude_tui.core.library import SessionInfo
@@ -279,8 +279,10 @@ class SessionList(ScrollView, can_focus=True):
         if index == self.cursor:  # drawn each time: its dim cells take the cursor's colour, not the cache's grey
             name = "session-list--cursor" if self.has_focus else "session-list--cursor-blurred"
             strip = cursor_row(self, self._row(self.shown[index], width, Style()), name)
-        elif (strip := self._rows.get(index)) is None:
+        elif (cached := self._rows.get(index)) is None:
             strip = self._rows[index] = self._row(self.shown[index], width, foreground(self, "session-list--dim"))
+        else:
+            strip = cached
         return strip.apply_style(base)
 
     def _header(self, width: int) -> Strip:
@@ -314,7 +316,7 @@ class SessionList(ScrollView, can_focus=True):
         }
         return self._strip([values[key] for key, _, _ in self._columns], width)
 
-    def _strip(self, cells: list[tuple[str, Style | None]], width: int) -> Strip:
+    def _strip(self, cells: Sequence[tuple[str, Style | None]], width: int) -> Strip:
         """One line of cells (text without control characters, and a style), as segments: no Text to render."""
         segments = [Segment(" ")]
         gap = Segment(" " * _GAP)

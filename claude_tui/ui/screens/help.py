@@ -18,28 +18,6 @@ from textual.widgets import Static
 from claude_tui.ui.bindings import keymap_of, shown_keys
 from claude_tui.ui.config import config_path, tilde
 
-
-def key_clashes(owners: list[type[DOMNode]], keymap: dict[str, str]) -> list[str]:
-    """Remapped keys that another binding of the same place already has: only one of them would work."""
-    clashes = []
-    for owner in owners:
-        taken: dict[str, str] = {}
-        for binding in owner.BINDINGS:
-            if not isinstance(binding, Binding) or not binding.id:
-                continue
-            for key in keymap.get(binding.id, binding.key).split(","):
-                other = taken.setdefault(key.strip(), binding.id)
-                if other != binding.id and (binding.id in keymap or other in keymap):
-                    clashes.append(f"key {key.strip()!r} is both {other} and {binding.id}")
-    return clashes
-
-
-def unknown_ids(owners: list[type[DOMNode]], keymap: dict[str, str]) -> list[str]:
-    """Ids in the keymap that no binding has (a typo: the remap would do nothing)."""
-    known = {b.id for owner in owners for b in owner.BINDINGS if isinstance(b, Binding) and b.id}
-    return [f"keys.{name} is no binding's id (the help screen, ?, lists them)" for name in keymap if name not in known]
-
-
 #: Narrower than this, a binding's id goes under its description (beside it, the description had no room).
 IDS_BESIDE = 72
 

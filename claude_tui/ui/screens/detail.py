@@ -28,9 +28,9 @@ from claude_tui.core.source import full_output, raw_json
 from claude_tui.ui import render
 from claude_tui.ui.bindings import key_display
 from claude_tui.ui.clock import Clock
+from claude_tui.ui.highlight import highlight, match_cells, match_styles
 from claude_tui.ui.keygate import ScreenFilled
 from claude_tui.ui.palette import Palette
-from claude_tui.ui.widgets.findbar import highlight, match_cells, match_styles
 from claude_tui.ui.widgets.keybar import KeyBar
 
 #: Refreshes at most that the view waits for its text to be laid out before it says it is filled.

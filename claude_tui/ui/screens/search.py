@@ -29,13 +29,13 @@ from claude_tui.core.find import Query
 from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hits, SearchHit, left_out_note
 from claude_tui.ui.bindings import CURSOR_MOVES, cursor_bindings, key_display
 from claude_tui.ui.clock import Clock
+from claude_tui.ui.highlight import match_styles
 from claude_tui.ui.palette import cursor_row, foreground
-from claude_tui.ui.tools import one_line, tool_name
-from claude_tui.ui.widgets.findbar import match_styles
+from claude_tui.ui.text import one_line, tool_name
 from claude_tui.ui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
-    from claude_tui.ui.app import ClaudeTUI
+    from claude_tui.ui.hosts import SearchHost
 
 #: Seconds of quiet typing before a search runs (a key after a longer pause searches at once).
 DEBOUNCE = 0.15
@@ -131,8 +131,10 @@ class HitList(ScrollView, can_focus=True):
         if index == self.cursor:  # drawn each time: its dim facts take the cursor's colour, not the cache's grey
             name = "hit-list--cursor" if self.has_focus else "hit-list--cursor-blurred"
             strip = cursor_row(self, self._draw(index, row, width, Style()), name)
-        elif (strip := self._strips.get((line, width))) is None:
+        elif (cached := self._strips.get((line, width))) is None:
             strip = self._strips[line, width] = self._draw(index, row, width, foreground(self, "hit-list--dim"))
+        else:
+            strip = cached
         return strip.apply_style(base)
 
     def _draw(self, index: int, row: int, width: int, dim: Style) -> Strip:
@@ -226,8 +228,9 @@ class SearchScreen(Screen[None]):
             super().__init__()
             self.token, self.hits, self.error, self.cursor = token, hits, error, cursor
 
-    def __init__(self) -> None:
+    def __init__(self, host: SearchHost) -> None:
         super().__init__()
+        self.host = host  #: the app: the library searched, and where a hit is shown
         self.hits: list[SearchHit] = []
         self._token = 0
         self._shown = 0  #: the token whose results are on screen
@@ -245,16 +248,12 @@ class SearchScreen(Screen[None]):
             yield Input(placeholder="project", id="search-project", compact=True)
             yield Select(_ROLES, prompt="any role", id="search-role", compact=True)
             yield Input(placeholder="tool (Bash, Edit…)", id="search-tool", compact=True)
-            yield Input(placeholder=f"since (7d, {_week_ago(self.app_.clock)})", id="search-since", compact=True)
+            yield Input(placeholder=f"since (7d, {_week_ago(self.host.state.clock)})", id="search-since", compact=True)
             yield Input(placeholder="until", id="search-until", compact=True)
             yield Checkbox("errors only", id="search-errors", compact=True)
         yield Static(id="search-status")
         yield HitList(id="search-results")
         yield KeyBar()
-
-    @property
-    def app_(self) -> ClaudeTUI:
-        return self.app  # type: ignore[return-value]
 
     def on_mount(self) -> None:
         self._styles = match_styles(self.app)
@@ -336,7 +335,7 @@ class SearchScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="search", exit_on_error=False, description="search the index")
     def _run(self, token: int, text: str, filters: dict[str, Any], limit: int, cursor: int) -> None:
         try:
-            hits = self.app_.library.search(text, limit=limit, **filters)
+            hits = self.host.state.library.search(text, limit=limit, **filters)
         except ValueError as exc:
             self.post_message(self.Results(token, Hits(), str(exc)))
             return
@@ -379,7 +378,7 @@ class SearchScreen(Screen[None]):
 
     def _hit_text(self, hit: SearchHit) -> tuple[Text, Text, Text]:
         """The title; the project, when and who; the snippet with its matches marked."""
-        clock = self.app_.clock
+        clock = self.host.state.clock
         title = Text.assemble((one_line(hit.title or "(untitled)", 200), "bold"))
         project = re.split(r"[\\/]", hit.project.rstrip("/\\"))[-1] or hit.project
         when = f"{clock.ago(hit.timestamp, day=True)} {clock.clock_time(hit.timestamp, seconds=False)}"
@@ -415,7 +414,7 @@ class SearchScreen(Screen[None]):
 
     async def _open(self, index: int) -> None:
         if 0 <= index < len(self.hits):
-            await self.app_.open_hit(self.hits[index])
+            await self.host.open_hit(self.hits[index])
 
     def action_results(self) -> None:
         """Down from the query: to the results, at once: the Downs typed right behind it (a burst, over SSH) are

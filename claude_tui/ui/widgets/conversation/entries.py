@@ -26,6 +26,7 @@ from claude_tui.core.usage import anthropic_id
 from claude_tui.ui import lines, notes, tools
 from claude_tui.ui.clock import Clock, epoch_of
 from claude_tui.ui.palette import Palette
+from claude_tui.ui.text import one_line
 
 _QUIET_GLYPHS = {
     Kind.META: "·",
@@ -290,7 +291,7 @@ class Painter:
             problem = entry.problem
             assert problem is not None
             where = f"line {problem.line_no}: " if problem.line_no else ""
-            note = Text.assemble(("⚠ ", p.warning), (where + tools.one_line(problem.message, 400), p.warning))
+            note = Text.assemble(("⚠ ", p.warning), (where + one_line(problem.message, 400), p.warning))
             out.append(self._fit(note, inner))
         elif kind == "block":
             block = entry.block
@@ -328,9 +329,9 @@ class Painter:
                 left.append(f"  plan {message.slug}", p.faint)  # what `p` shows
             return self._right(left, right, width)
         if message.kind is Kind.PEER:
-            left = Text.assemble(("✉ ", p.accent), (tools.one_line(message.sender or "a peer", 80), p.accent))
+            left = Text.assemble(("✉ ", p.accent), (one_line(message.sender or "a peer", 80), p.accent))
             if message.text:
-                left.append(f"  {tools.one_line(message.text, 200)}", p.faint)
+                left.append(f"  {one_line(message.text, 200)}", p.faint)
             return self._right(left, right, width)
         name = "Claude" if entry.depth == 0 else "Agent"
         left = Text.assemble(("◆ ", p.assistant), (name, p.assistant))
@@ -355,7 +356,7 @@ class Painter:
         md = self._markdown(entry)
         count = len(md.lines) + md.omitted
         if entry.key not in self.expanded:
-            first = tools.one_line(block.text, 400)
+            first = one_line(block.text, 400)
             head = Text.assemble(("∴ ", p.dim), ("Thinking  ", p.dim + Style(italic=True)), (first, p.faint))
             return [self._right(head, Text(_lines(count), p.faint), width)]
         head = Text.assemble(("∴ ", p.dim), ("Thinking ▾", p.dim + Style(italic=True)))
@@ -421,7 +422,7 @@ class Painter:
             asked = next((m for m in agent.visible() if m.kind is Kind.PROMPT), None)
             if asked is not None:
                 stamp = self.clock.clock_time(asked.timestamp, seconds=False)
-                return tools.one_line(f"asked {stamp}: {prompt_text(asked, 300)}" if stamp else prompt_text(asked), 300)
+                return one_line(f"asked {stamp}: {prompt_text(asked, 300)}" if stamp else prompt_text(asked), 300)
             return "asked beside the conversation"
         if agent.role is AgentRole.COMPACTION:
             return "its compaction is not in this session"
@@ -431,7 +432,7 @@ class Painter:
         p = self.palette
         message = entry.message
         kind = message.kind
-        text = tools.one_line(without_markup(message.plain_text or message.text or message.record_type), 600)
+        text = one_line(without_markup(message.plain_text or message.text or message.record_type), 600)
         right = Text(self._stamp(message, dated), p.faint)
         if kind is Kind.API_ERROR:
             left = Text.assemble(("✗ ", p.error), ("API error  ", p.error), (text, p.error))
@@ -445,7 +446,7 @@ class Painter:
                 left.append(f"  {QUEUED}", p.faint)
             right = Text.assemble((_mark(message), p.faint), right)
         elif kind is Kind.TASK:  # its lines (task and status, summary, output file) on one
-            left = Text.assemble(("⚙ ", p.accent), (tools.one_line(" · ".join(message.text.splitlines()), 600), p.dim))
+            left = Text.assemble(("⚙ ", p.accent), (one_line(" · ".join(message.text.splitlines()), 600), p.dim))
         elif kind is Kind.ATTACHMENT:  # its words say what it is
             left = Text.assemble((f"{_QUIET_GLYPHS[kind]} ", p.faint), (text, p.faint))
         else:
@@ -487,7 +488,7 @@ def short_model(model: str) -> str:
     """ "claude-opus-4-1-20250805" (or its Bedrock or Vertex AI id) -> "opus-4.1"; other names unchanged."""
     match = _MODEL.match(anthropic_id(model))
     if not match:
-        return tools.one_line(model.strip("<>"), 60)  # a name from the file: controls made visible
+        return one_line(model.strip("<>"), 60)  # a name from the file: controls made visible
     major, minor, family, new_major, new_minor = match.groups()
     if new_major:
         return f"{family}-{new_major}" + (f".{new_minor}" if new_minor else "")

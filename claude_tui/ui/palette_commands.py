@@ -1,20 +1,26 @@
-"""Command palette: jump to any project or session by name."""
+"""The command palette's providers: jump to any project or session by name; pane filters for the open session
+("Show only Edit calls", "Show everything")."""
 
 from __future__ import annotations
 
 import heapq
+from collections import Counter
+from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
 from claude_tui.core.facts import Project, SessionInfo, quiet
-from claude_tui.ui.tools import one_line
+from claude_tui.ui.filters import PaneFilter
+from claude_tui.ui.hosts import PaletteHost, PaneHost
+from claude_tui.ui.text import one_line
 from claude_tui.ui.widgets.sessions import title_of
 
-if TYPE_CHECKING:
-    from claude_tui.ui.app import ClaudeTUI
+#: A palette row: the text shown, the text matched, what choosing it calls with its item, the item (a project or a
+#: session) and its project's name.
+_Candidate = tuple[str, str, Callable[[Any], None], Project | SessionInfo, str]
 
 #: Hits offered per search, at most.
 MAX_HITS = 60
@@ -48,42 +54,44 @@ class HistoryProvider(Provider):
 
     One provider serves one opening of the palette: its candidates are built once, not at every key."""
 
-    _cached: list[tuple[str, str, object, object, str]] | None = None
+    _cached: list[_Candidate] | None = None
 
-    def _all(self) -> list[tuple[str, str, object, object, str]]:
+    def _all(self) -> list[_Candidate]:
         if self._cached is None:
             self._cached = self._candidates()
         return self._cached
 
-    def _candidates(self) -> list[tuple[str, str, object, object, str]]:
+    def _candidates(self) -> list[_Candidate]:
         """(shown text, text matched, callback, item, its project's name) for each project and session; the help
         line is made only for the rows shown (see `_help`: at 15,000 sessions, for all it took half the time)."""
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
-        out: list[tuple[str, str, object, object, str]] = []
-        for project in app.projects:
+        host = self.app
+        assert isinstance(host, PaletteHost)
+        out: list[_Candidate] = []
+        for project in host.state.projects:
             name = one_line(project.name, TITLE_CHARS)
             text = f"project  {name}"
-            out.append((text, text, app.choose_project, project, name))
+            out.append((text, text, host.choose_project, project, name))
             for info in project.sessions:
                 if quiet(info):
                     continue
                 title = title_of(info)
                 branch = one_line(info.branch, TITLE_CHARS)
                 text = f"session  {one_line(title, TITLE_CHARS)}"
-                out.append((text, f"session  {title} {name} {branch}", app.choose_session, info, name))
+                out.append((text, f"session  {title} {name} {branch}", host.choose_session, info, name))
         return out
 
     def _help(self, item: object, name: str) -> str:
         """The line under a row: a project's path; a session's project, age and branch."""
         if isinstance(item, SessionInfo):
-            app: ClaudeTUI = self.app  # type: ignore[assignment]
+            host = self.app
+            assert isinstance(host, PaletteHost)
             branch = one_line(item.branch, TITLE_CHARS)
-            return f"{name} · {app.clock.ago(item.ended or item.started)}" + (f" · {branch}" if branch else "")
+            return f"{name} · {host.state.clock.ago(item.ended or item.started)}" + (f" · {branch}" if branch else "")
         return item.path if isinstance(item, Project) else ""
 
     async def discover(self) -> Hits:
         for text, _, callback, item, name in self._all()[:12]:
-            yield DiscoveryHit(text, partial(callback, item), help=self._help(item, name))  # type: ignore[operator]
+            yield DiscoveryHit(text, partial(callback, item), help=self._help(item, name))
 
     async def search(self, query: str) -> Hits:
         """The MAX_HITS best matches (every candidate is scored: a few ms for thousands of sessions)."""
@@ -94,5 +102,31 @@ class HistoryProvider(Provider):
             shown = Content(text)
             for start, end in spans:
                 if end <= len(text):
-                    shown = shown.stylize(self.match_style, start, end)
-            yield Hit(score, shown, partial(callback, item), help=self._help(item, name))  # type: ignore[operator]
+                    shown = shown.stylize(self.match_style or "", start, end)
+            yield Hit(score, shown, partial(callback, item), help=self._help(item, name))
+
+
+class PaneFilterProvider(Provider):
+    """One command per tool the open session called, and one that shows everything again."""
+
+    def _commands(self) -> list[tuple[str, str, Callable[[], None]]]:
+        screen = self.screen
+        if not isinstance(screen, PaneHost) or screen.conversation.session is None:
+            return []
+        view = screen.conversation
+        with view.session_lock:
+            counts = Counter(call.name for call in view.session.calls.values()) if view.session else Counter()
+        out: list[tuple[str, str, Callable[[], None]]] = []
+        if view.pane_filter is not None:
+            out.append(("Show everything", f"instead of {view.pane_filter.label}", partial(view.set_pane_filter, None)))
+        for name, count in counts.most_common():
+            show = partial(view.set_pane_filter, PaneFilter("tool", name))
+            out.append((f"Show {PaneFilter('tool', name).label}", f"{count:,} in this session", show))
+        return out
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for text, help_text, callback in self._commands():
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(text), callback, help=help_text)

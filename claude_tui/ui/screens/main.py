@@ -9,8 +9,6 @@ that post messages and never touch widgets.
 from __future__ import annotations
 
 import gc
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -19,15 +17,17 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.message import Message as TextualMessage
-from textual.screen import Screen
 from textual.widgets import Input, Static
 
+from claude_tui.ui import library_feed
 from claude_tui.ui.bindings import key_display
-from claude_tui.ui.clock import Clock
 from claude_tui.ui.config import tilde
-from claude_tui.ui.live import LibraryChanged, Live
+from claude_tui.ui.live import Live
+from claude_tui.ui.messages import LibraryLoaded, LibraryProgress
+from claude_tui.ui.screens.message_actions import MESSAGE_ACTIONS, MessageActions
+from claude_tui.ui.state import AppState
 from claude_tui.ui.widgets.conversation import ConversationView
+from claude_tui.ui.widgets.filter_input import FilterInput
 from claude_tui.ui.widgets.header import SessionFacts, SessionHeader
 from claude_tui.ui.widgets.keybar import KeyBar
 from claude_tui.ui.widgets.projects import ProjectTree
@@ -35,64 +35,19 @@ from claude_tui.ui.widgets.sessions import SessionList
 from claude_tui.ui.widgets.status import LiveStatus
 
 if TYPE_CHECKING:  # and what the first screen does not show is imported when it is wanted
-    from threading import RLock
-
     from textual.binding import ActiveBinding
 
-    from claude_tui.core.find import Query
-    from claude_tui.core.library import Progress, Project, SessionInfo
-    from claude_tui.core.model import Message, ToolCall
+    from claude_tui.core.library import Project, SessionInfo
     from claude_tui.core.search import SearchHit
-    from claude_tui.ui.app import ClaudeTUI
     from claude_tui.ui.prefetch import Prefetch
-    from claude_tui.ui.widgets.entries import Entry
     from claude_tui.ui.widgets.findbar import FindBar
 
 #: Seconds the session cursor must rest before the session under it opens.
 OPEN_DELAY = 0.12
 #: Seconds after the first frame before the index is brought up to date (when it had projects).
 UPDATE_DELAY = 0.3
-#: Seconds between two indexing progress reports.
-PROGRESS_EVERY = 0.25
-#: Seconds at least between two listings of what the index holds while it is being brought up to date.
-LISTING_EVERY = 2.0
-#: Characters of a copy (OSC 52: base64 in one escape sequence) beyond which terminals and tmux may drop it.
-BIG_COPY = 1_000_000
 #: Columns from which the tree, the list and the conversation are side by side.
 WIDE_FROM = 110
-
-
-class LibraryLoaded(TextualMessage):
-    """The projects as the index holds them (`final`: after bringing it up to date; `live`: a change the watcher
-    saw, whose rows keep their places under a user in the tree or the list, where an index load sorts them)."""
-
-    def __init__(
-        self,
-        projects: list[Project],
-        notices: list[str],
-        error: str | None = None,
-        *,
-        final: bool = True,
-        update: bool = False,
-        live: bool = False,
-    ) -> None:
-        super().__init__()
-        self.projects, self.notices, self.error, self.final, self.live = projects, notices, error, final, live
-        self.update = update  #: read from the index early: bring the index up to date next
-
-
-class LibraryProgress(TextualMessage):
-    def __init__(self, done: int, total: int) -> None:
-        super().__init__()
-        self.done, self.total = done, total
-
-
-def _prefetched(prefetch: Prefetch) -> LibraryLoaded:
-    """The projects read while the app started (see prefetch.py): the front page, then the whole library, after
-    which the index is brought up to date (`update`)."""
-    early = prefetch.result()
-    projects, notices, front = early if early is not None and early[0] else ([], [], False)
-    return LibraryLoaded(projects, notices, final=False, update=not front)
 
 
 def _resume_gc() -> None:
@@ -103,84 +58,7 @@ def _resume_gc() -> None:
         gc.enable()
 
 
-#: Actions on the message under the conversation's cursor (see MainScreen.check_action).
-MESSAGE_ACTIONS = frozenset({"copy_message", "raw", "plan", "pager"})
-
-
-class FilterInput(Input):
-    """Type-to-filter box above a list: Escape clears it; Enter opens the row the filter left highlighted,
-    and Down moves on to the next, both back in the list (as a picker does). These keys act as they arrive, not
-    once they have bubbled up to the app's bindings: the keys typed right behind them are for where they put the
-    focus, not for the box."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "clear", "Clear filter", show=False, id="filter.clear"),
-        Binding("enter", "open", "Open the highlighted row", show=False, id="filter.done"),
-        Binding("down", "down", "Down the list", show=False, id="filter.down"),
-        Binding("up", "up", "Up the list", show=False, id="filter.up"),
-    ]
-    _ACTIONS = frozenset(binding.action for binding in BINDINGS if isinstance(binding, Binding))
-
-    def __init__(self, target: str, placeholder: str, *, id: str) -> None:
-        super().__init__(placeholder=placeholder, id=id, compact=True, select_on_focus=False)
-        self.target = target
-
-    async def _on_key(self, event: events.Key) -> None:
-        """The box's own keys act now; a key sent here before one of them moved the focus away is not typed
-        in: it goes on up, to the bindings of the widget that has the focus now."""
-        focused = self.screen.focused is self  # not has_focus, which waits for the Blur queued behind this key
-        if focused and not self.act_now(event.key):
-            return  # Input types it
-        event.prevent_default()
-        if focused:
-            event.stop()
-
-    def act_now(self, key: str) -> bool:
-        """Run the box's action bound to `key`, if it has one; the box has the focus."""
-        bound = self.screen.active_bindings.get(key)
-        if bound is None or bound.node is not self or bound.binding.action not in self._ACTIONS:
-            return False
-        getattr(self, f"action_{bound.binding.action}")()
-        return True
-
-    def reset(self) -> None:
-        self.value = ""
-        self.remove_class("-active")
-
-    def action_clear(self) -> None:
-        self.reset()
-        self.action_done()
-
-    def action_done(self) -> ProjectTree | SessionList:
-        """Back to the list, filtered by what the box holds now (its Input.Changed may still be on its way);
-        it is returned."""
-        target = self.screen.query_one(f"#{self.target}", ProjectTree | SessionList)
-        target.set_filter(self.value)
-        self.screen.set_focus(target)  # now: the keys typed next are the list's
-        return target
-
-    def action_open(self) -> None:
-        screen = self.screen
-        assert isinstance(screen, MainScreen)
-        screen.open_row(self.action_done())
-
-    def action_down(self) -> None:
-        self._move(1)
-
-    def action_up(self) -> None:
-        self._move(-1)
-
-    def _move(self, delta: int) -> None:
-        target = self.action_done()
-        if isinstance(target, SessionList):
-            target.action_cursor(delta)
-        elif delta > 0:
-            target.action_cursor_down()
-        else:
-            target.action_cursor_up()
-
-
-class MainScreen(Screen[None]):
+class MainScreen(MessageActions):
     """Project tree and session list on the left, the conversation on the right."""
 
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (WIDE_FROM, "-wide")]
@@ -205,9 +83,10 @@ class MainScreen(Screen[None]):
         Binding("L", "toggle_follow", "Follow the session as it is written", show=False, id="app.follow"),
     ]
 
-    def __init__(self, clock: Clock, *, session: Path | None, follow: bool, hide_quiet: bool) -> None:
+    def __init__(self, state: AppState, *, session: Path | None, follow: bool, hide_quiet: bool) -> None:
         super().__init__()
-        self.clock = clock
+        self.state = state  #: what the screens share (the app's)
+        self.clock = state.clock
         self.direct = session
         self.follow = follow
         self.hide_quiet = hide_quiet
@@ -225,7 +104,7 @@ class MainScreen(Screen[None]):
         self._told_of: str | None = None  #: a new session said to have started while following was paused
         self._noticed: set[str] = set()  #: the library's notices already toasted (the index keeps them all)
         self._wide_zoom = session is not None  #: zoomed when last wide (narrow, the zoom shows the conversation)
-        self.live = Live(self)
+        self.live = Live(self, self)
         self.AUTO_FOCUS = "#conversation" if session is not None else "#sessions"
 
     def widgets(self) -> ComposeResult:
@@ -244,35 +123,30 @@ class MainScreen(Screen[None]):
         yield Static(id="empty")
         yield KeyBar()
 
-    @property
-    def conversation(self) -> ConversationView:
-        return self.query_one(ConversationView)
-
     def on_mount(self) -> None:
         self.call_after_refresh(_resume_gc)  # first: before the reads that the first frame sets off
         self.call_after_refresh(self._add_find_bar)
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
         tree = self.query_one(ProjectTree)
         tree.border_title = "Projects"
-        tree.note = f"No sessions in {', '.join(tilde(root) for root in app.roots)}"
+        tree.note = f"No sessions in {', '.join(tilde(root) for root in self.state.roots)}"
         self.query_one("#sessions").border_title = "Sessions"
         self.conversation.hide_quiet = self.hide_quiet
         self.query_one(SessionHeader).show(None, "Reading your history…")
         if self.direct is not None:
             self.add_class("-zoomed")
             self.conversation.open(self.direct, at_end=self.follow)  # read while the first frame is drawn
-        if app.prefetch is not None and app.prefetch.ready():
-            early = _prefetched(app.prefetch)
-            if not early.update and app.prefetch.ready():  # the whole library has come too: it alone is shown
-                early = _prefetched(app.prefetch)
+        if self.state.prefetch is not None and self.state.prefetch.ready():
+            early = library_feed.prefetched(self.state.prefetch)
+            if not early.update and self.state.prefetch.ready():  # the whole library has come too: it alone is shown
+                early = library_feed.prefetched(self.state.prefetch)
             self.on_library_loaded(early)  # in the first frame
             if not early.update:  # the front page: the whole library comes next
-                self._collect(app.prefetch)
-        elif app.prefetch is not None:
-            self._collect(app.prefetch)
+                self._collect(self.state.prefetch)
+        elif self.state.prefetch is not None:
+            self._collect(self.state.prefetch)
         else:
             self.refresh_library()
-        roots = [r.expanduser() for r in app.roots]
+        roots = [r.expanduser() for r in self.state.roots]
         self.call_after_refresh(self.live.start, roots, self.direct.parent if self.direct else None)
 
     def on_unmount(self) -> None:
@@ -281,62 +155,40 @@ class MainScreen(Screen[None]):
     @work(thread=True, group="library", exit_on_error=False)
     def _collect(self, prefetch: Prefetch) -> None:
         """The projects read while the app started that were not ready at mount, up to the whole library."""
-        while not (loaded := _prefetched(prefetch)).update:
-            self.post_message(loaded)
-        self.post_message(loaded)
+        library_feed.collect(prefetch, self.post_message)
 
     # ---------------------------------------------------------------- the library
 
     @work(thread=True, exclusive=True, group="library", exit_on_error=False)
     def refresh_library(self) -> None:
-        """Show what the index holds at once, then bring it up to date and show that; a long update (the
-        first one) shows what it has committed so far as it goes, every LISTING_EVERY seconds at most."""
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
-        last = listed = 0.0  # when progress and the projects were last posted
-        shown = 0  # files done when the projects were last read
-
-        def progress(done: Progress) -> None:
-            nonlocal last, listed, shown
-            now = time.monotonic()
-            if now - last >= PROGRESS_EVERY:
-                last = now
-                self.post_message(LibraryProgress(done.files_done, done.files_total))
-            if now - listed >= LISTING_EVERY and shown < done.files_done < done.files_total:
-                listed, shown = now, done.files_done  # what the index has committed so far: the list fills
-                library.reload()
-                self.post_message(LibraryLoaded(list(library.projects), [], final=False))
-
-        try:
-            library = app.library
-            library.reload()
-            if library.projects:
-                listed = time.monotonic()
-                self.post_message(LibraryLoaded(list(library.projects), [], final=False))
-            library.refresh(progress)
-            self.post_message(LibraryLoaded(list(library.projects), list(library.notices)))
-        except Exception as exc:  # a broken cache or root must not take the app down
-            self.post_message(LibraryLoaded([], [], f"{type(exc).__name__}: {exc}"))
+        """Show what the index holds at once, then bring it up to date and show that (see library_feed.load)."""
+        library_feed.load(self.state.library, self.post_message)
 
     def on_library_progress(self, message: LibraryProgress) -> None:
         if message.total:
             self.query_one(ProjectTree).border_title = f"Projects · indexing {message.done}/{message.total}"
 
     def on_library_loaded(self, message: LibraryLoaded) -> None:
-        """The projects read (what the index held, or brought up to date): the tree and the list show them."""
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
+        """The projects read (what the index held, brought up to date, or changed under the watcher's eyes)."""
+        self._show_library(message)
+        if message.live:
+            self._library_changed(message)
+
+    def _show_library(self, message: LibraryLoaded) -> None:
+        """The tree and the list show the projects read."""
         if message.update and not message.projects:
             self.refresh_library()  # the index held nothing: bring it up to date now
             return
         if message.update:  # what the index held is on screen: bring it up to date once that is drawn
             self.call_after_refresh(self.set_timer, UPDATE_DELAY, self.refresh_library)
-        app.projects = message.projects
+        self.state.projects = message.projects
         if message.final:
             self.query_one(ProjectTree).border_title = "Projects"
         empty = not message.projects and self.direct is None and self.conversation.session is None
         self._tell_problems(message, first_run=empty and message.final)
         if empty:
             if message.final:
-                self._show_empty(app.roots, message.notices)
+                self._show_empty(self.state.roots, message.notices)
             return  # (the last session deleted while shown: it stays, with an empty tree and list)
         self.remove_class("-empty")
         self._show_projects(message)
@@ -396,7 +248,7 @@ class MainScreen(Screen[None]):
 
     def _search_again(self) -> None:
         """The search screen, if it is open, searches again: the index has what was written since."""
-        from claude_tui.ui.widgets.search_screen import SearchScreen
+        from claude_tui.ui.screens.search import SearchScreen
 
         if isinstance(self.app.screen, SearchScreen):
             self.app.screen.search_again()
@@ -408,14 +260,12 @@ class MainScreen(Screen[None]):
         return projects[min(shown)[1]] if shown else (projects[0] if projects else None)
 
     def _project_of(self, path: Path) -> Project | None:
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
         file = str(path)
-        return next((p for p in app.projects if any(s.file == file for s in p.sessions)), None)
+        return next((p for p in self.state.projects if any(s.file == file for s in p.sessions)), None)
 
     def _info_of(self, path: Path) -> SessionInfo | None:
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
         file = str(path)
-        return next((s for p in app.projects for s in p.sessions if s.file == file), None)
+        return next((s for p in self.state.projects for s in p.sessions if s.file == file), None)
 
     def _show_empty(self, roots: list[Path], notices: list[str]) -> None:
         """The first-run page: where claude-tui looked, and what the look found wrong (a folder one level off)."""
@@ -461,7 +311,9 @@ class MainScreen(Screen[None]):
     def action_open_row(self, pane: str) -> None:
         """Enter in the tree or the list (the binding of each: a message from the pane would come after the keys
         typed next)."""
-        self.open_row(self.query_one(f"#{pane}", ProjectTree | SessionList))
+        target = self.query_one(f"#{pane}")
+        assert isinstance(target, ProjectTree | SessionList)
+        self.open_row(target)
 
     def open_row(self, pane: ProjectTree | SessionList) -> None:
         """Open the project or the session under the cursor of `pane`, and move the focus on to the list or the
@@ -557,8 +409,7 @@ class MainScreen(Screen[None]):
 
     def choose_project(self, project: Project) -> None:
         self._clear_filters()
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
-        project = next((p for p in app.projects if p.path == project.path), project)  # as of the last refresh
+        project = next((p for p in self.state.projects if p.path == project.path), project)  # as of the last refresh
         self.query_one(ProjectTree).set_projects(self.query_one(ProjectTree).projects, project)
         self._show_project(project, open_newest=True)
         self.action_focus_pane("sessions")  # unzoomed: the list is not hidden
@@ -567,9 +418,8 @@ class MainScreen(Screen[None]):
         """Show a session chosen by the user, in its project's list; `info` may be from before the last
         refresh of the library (the palette's), which replaced every project and session."""
         self._clear_filters()
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
         info = self._info_of(Path(info.file)) or info
-        project = next((p for p in app.projects if any(s is info for s in p.sessions)), None)
+        project = next((p for p in self.state.projects if any(s is info for s in p.sessions)), None)
         if project is not None:
             self.query_one(ProjectTree).set_projects(self.query_one(ProjectTree).projects, project)
             self._list_sessions(project, info.file)
@@ -591,14 +441,11 @@ class MainScreen(Screen[None]):
     @on(ConversationView.FollowChanged)
     def _follow_changed(self) -> None:
         self.live.show_status()
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
         if self.conversation.follow:  # End, after a new session started while following was paused
-            self._follow_successor(app.projects)
+            self._follow_successor(self.state.projects)
 
-    @on(LibraryChanged)
-    def _library_changed(self, message: LibraryChanged) -> None:
-        """The watcher saw the history change: show it, and switch to a new session when following."""
-        self.on_library_loaded(LibraryLoaded(message.projects, message.notices, live=True))
+    def _library_changed(self, message: LibraryLoaded) -> None:
+        """The watcher saw the history change (shown now): switch to a new session when following."""
         if self.info is not None:
             self.info = self._info_of(self.info.path) or self.info
         if not self._follow_successor(message.projects):
@@ -639,7 +486,7 @@ class MainScreen(Screen[None]):
         view = self.conversation
         self.query_one(SessionFacts).show(self.info)
         title = self.info.title if self.info is not None else ""
-        with view.lock:
+        with view.session_lock:
             if view.session is not None:  # a title written since the index read the file
                 title = view.session.custom_title or view.session.ai_title or title
             self.query_one(SessionHeader).show(view.session, title, status)
@@ -708,11 +555,11 @@ class MainScreen(Screen[None]):
             return
         from claude_tui.core.find import locate
         from claude_tui.core.model import QUIET_KINDS
-        from claude_tui.ui.widgets.search_screen import words_of
+        from claude_tui.ui.screens.search import words_of
 
         words = words_of(hit)
         pattern = words.pattern if words is not None else None
-        with view.lock:
+        with view.session_lock:
             found = locate(view.session, str(hit.file), hit.offset, hit.kind, hit.call_id, pattern)
         if found is None:
             if not view.reading:
@@ -745,52 +592,6 @@ class MainScreen(Screen[None]):
         bar = self.find_bar
         self._push_detail(message.message, message.call, find=bar.target() if bar is not None else None)
 
-    def _push_detail(
-        self,
-        message: Message,
-        call: Any = None,
-        mode: str = "content",
-        plan: Path | None = None,
-        find: tuple[Query, int] | None = None,
-    ) -> None:
-        from claude_tui.ui.widgets.detail import DetailScreen, Subject
-
-        session = self.conversation.session
-        if session is None:
-            return
-        subject = Subject(session, message, call, mode, str(plan) if plan else None, find)
-        self.app.push_screen(DetailScreen(subject, self.clock))
-
-    def _cursor_entry(self) -> Entry | None:
-        entry = self.conversation.cursor
-        if entry is None:
-            self.notify("Select a message first", timeout=2)
-        return entry
-
-    def _with_cursor_text(self, then: Callable[[str, str], None]) -> None:
-        """Hand `then` what is under the cursor, for the clipboard and the pager, and what it is: a tool call's
-        whole output (as the detail view copies it), else the message."""
-        from claude_tui.ui.render import message_text
-
-        entry = self._cursor_entry()
-        session = self.conversation.session
-        if entry is None:
-            return
-        call = entry.call
-        if call is not None and call.result is not None and session is not None:
-            self._read_output(session.path, call, then)
-        else:
-            then(message_text(entry.message), "the message")
-
-    @work(thread=True, group="cursor-text", exit_on_error=False)
-    def _read_output(self, path: str, call: ToolCall, then: Callable[[str, str], None]) -> None:
-        """Read a tool call's whole output from the file (30 MB of one line, maybe) and hand it to `then`."""
-        from claude_tui.core.source import full_output
-        from claude_tui.ui.tools import tool_name
-
-        text = full_output(path, call)
-        self.app.call_from_thread(then, text, f"the {tool_name(call.name, 60)} output")
-
     # ---------------------------------------------------------------- actions
 
     def action_zoom(self) -> None:
@@ -816,7 +617,7 @@ class MainScreen(Screen[None]):
         session = self.conversation.session
         if self._from_search is None or session is None or Path(session.path) != self._from_search:
             return False
-        from claude_tui.ui.widgets.search_screen import SearchScreen
+        from claude_tui.ui.screens.search import SearchScreen
 
         self._from_search = None
         search = self.app.get_screen("search")
@@ -927,18 +728,6 @@ class MainScreen(Screen[None]):
         if isinstance(event.widget, FilterInput) and not event.widget.value:
             event.widget.remove_class("-active")
 
-    def action_copy_message(self) -> None:
-        def copy(text: str, what: str) -> None:
-            self.app.copy_to_clipboard(text)
-            if len(text) > BIG_COPY:  # the copy is an escape sequence to the terminal, which may drop one this long
-                pager = key_display(self.app, self.BINDINGS, "app.pager")
-                big = f"Copied {what} ({len(text):,} characters): a terminal may refuse one this big; {pager} pages it"
-                self.notify(big, severity="warning", timeout=6, markup=False)
-            else:
-                self.notify(f"Copied {what} ({len(text):,} characters)", timeout=2, markup=False)
-
-        self._with_cursor_text(copy)
-
     def action_copy_resume(self, fork: bool = False) -> None:
         from claude_tui.ui.resume import copy_command
 
@@ -948,69 +737,3 @@ class MainScreen(Screen[None]):
         from claude_tui.ui.resume import resume
 
         resume(self, fork)
-
-    def action_raw(self) -> None:
-        entry = self._cursor_entry()
-        if entry is not None:
-            self._push_detail(entry.message, entry.call, "raw")
-
-    def action_plan(self) -> None:
-        from claude_tui.core.files import plan_file
-
-        entry = self._cursor_entry()
-        session = self.conversation.session
-        if entry is None or session is None:
-            return
-        message = entry.message
-        slug = message.slug or next(reversed(session.slugs), None)
-        path = plan_file(slug, Path(session.path)) if slug else None
-        if path is None:
-            self.notify(
-                f"No plan file for {slug}" if slug else "No plan file for this message", timeout=2, markup=False
-            )
-            return
-        if message.slug is None:
-            message = next((m for m in session.messages if m.slug == slug), message)
-        self._push_detail(message, None, "plan", path)
-
-    def action_pager(self) -> None:
-        from claude_tui.ui import actions
-
-        self._with_cursor_text(lambda text, _: actions.open_in_pager(self.app, text))
-
-    def action_export(self, fmt: str) -> None:
-        from claude_tui.core.files import protected_folders
-        from claude_tui.ui import actions
-        from claude_tui.ui.widgets.export_prompt import ExportPrompt
-
-        session = self.conversation.session
-        if session is None:
-            return
-
-        app: ClaudeTUI = self.app  # type: ignore[assignment]
-        title = f"Export this session as {'HTML' if fmt == 'html' else 'Markdown'} to"
-        protected = protected_folders(app.roots, Path(session.path))
-        prompt = ExportPrompt(title, actions.export_path(session, fmt), protected)
-
-        def write(target: Path | None) -> None:
-            if target is not None:
-                self._export(session, self.conversation.lock, fmt, target)
-
-        app.push_screen(prompt, write)
-
-    @work(thread=True, group="export", exit_on_error=False)
-    def _export(self, session: Any, lock: RLock, fmt: str, target: Path) -> None:
-        """Write `session` as `fmt` to `target`; `lock` (the view's) keeps the live reader out while a message is
-        read, and lets it (and the screen, which draws under it) in between two."""
-        from claude_tui.core.export import export_session
-        from claude_tui.writing import write_export
-
-        try:
-            write_export(target, export_session(session, fmt, lock=lock))
-        except OSError as exc:
-            self.app.notify(f"Cannot write {target}: {exc.strerror or exc}", severity="error", markup=False)
-            return
-        except Exception as exc:  # a worker's failure is otherwise silent: the user waits for a file
-            self.app.notify(f"The export failed: {exc!r}", severity="error", markup=False)
-            return
-        self.app.notify(f"Exported to {target}", timeout=4, markup=False)
