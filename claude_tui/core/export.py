@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 import orjson
 
 from claude_tui import __version__
+from claude_tui.core.agents import AGENT_TOOLS
 from claude_tui.core.content import as_text, prompt_text
 from claude_tui.core.diff import EDIT_TOOLS, unified
 from claude_tui.core.export_html import HtmlWriter
@@ -44,7 +45,7 @@ from claude_tui.core.humanize import (
 )
 from claude_tui.core.model import LOST_CALL, QUEUED, Block, Kind, Message, ToolCall
 from claude_tui.core.sanitize import folded, inert_json, visible_controls, without_markup, without_sgr
-from claude_tui.core.session import AGENT_TOOLS, Session, agent_word, unstarted
+from claude_tui.core.session import Session, agent_word, unstarted
 from claude_tui.core.source import full_output, persisted_text
 from claude_tui.core.stats import session_stats
 from claude_tui.core.times import parse_time

@@ -1,43 +1,35 @@
 """Records -> Session: messages, tool calls with their results, threads, forks,
 compactions and subagents. It grows as records arrive: feeding a file in pieces
 gives the same session as feeding it whole, which is what the live tail relies on.
+
+The Session owns its messages, calls, threads and indexes; what each record type adds is decided in handlers.py,
+how its subagents link to what started them in agents.py.
 """
 
 from __future__ import annotations
 
 import gc
-import re
 from collections import Counter
 from collections.abc import Collection, Container, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from claude_tui.core import attachments, hooks
+from claude_tui.core import hooks
+from claude_tui.core.agents import Agents
 from claude_tui.core.content import (
-    api_error_text,
     as_text,
     asks,
     capped_copy,
-    content_blocks,
-    content_items,
-    is_api_error,
     other_block,
     persisted_note,
-    plain_of,
     prompt_text,
-    queued_message,
-    recap_text,
-    record_content,
     result_content,
-    system_kind,
-    user_kind,
 )
 from claude_tui.core.copies import copy_state, is_copy
-from claude_tui.core.files import agent_id_of
+from claude_tui.core.handlers import HANDLERS, on_metadata
 from claude_tui.core.model import (
     PREVIEW_CHARS,
     AgentRole,
@@ -52,43 +44,16 @@ from claude_tui.core.model import (
     ToolResult,
     is_session_id,
 )
-from claude_tui.core.notices import peer_parts, task_text
 from claude_tui.core.reader import Line
 from claude_tui.core.records import LineResult, continued, parse_line
-from claude_tui.core.shapes import METADATA_TYPES, RECORD_TYPES, add_fact, fact_of
+from claude_tui.core.shapes import METADATA_TYPES, RECORD_TYPES
 from claude_tui.core.threads import Layout
 from claude_tui.core.timeline import Timeline
 from claude_tui.core.times import earlier, parse_time, plausible, stamp_ms
-from claude_tui.core.usage import read_usage, replaces
+from claude_tui.core.update import Update
 
-#: Tools whose calls start a subagent.
-AGENT_TOOLS = frozenset({"Task", "Agent"})
-#: The tool that starts a workflow run (2.1.x): its result names the run, whose agents the call holds.
-WORKFLOW_TOOL = "Workflow"
-#: Where a Workflow call's result says the run keeps its agents' transcripts (the run is the folder's name).
-_TRANSCRIPT_DIR = re.compile(r"Transcript dir:\s*(\S[^\n]*)")
 #: Structured tool results above this many bytes have their strings capped in memory.
 _BIG_LINE = 256 * 1024
-
-
-@dataclass
-class Update:
-    """What one `feed` changed, for a view that refreshes incrementally."""
-
-    first_new: int = 0  #: messages from this index on are new
-    added: list[Message] = field(default_factory=list)
-    changed: dict[int, Message] = field(default_factory=dict)  #: older messages that grew, by index
-    threads_changed: bool = False  #: a fork appeared or segments moved: recompute what is visible
-    started_over: bool = False
-    damaged: bool = False  #: damaged lines were found (shown where they are, even with no message after them)
-
-    def __bool__(self) -> bool:
-        return bool(self.added or self.changed or self.threads_changed or self.started_over or self.damaged)
-
-    def touch(self, message: Message) -> None:
-        """Note that `message` changed (nothing to note when it is new in this update)."""
-        if message.index < self.first_new:
-            self.changed[message.index] = message
 
 
 class Session:
@@ -105,7 +70,7 @@ class Session:
     ) -> None:
         self.path = str(path)
         self.role = role  #: subagents: what ran it
-        self.run = run  #: a workflow agent's: the run it belongs to (see WORKFLOW_TOOL)
+        self.run = run  #: a workflow agent's: the run it belongs to (see agents.WORKFLOW_TOOL)
         self.home: Message | None = None  #: a compaction run's: the compaction it wrote the summary of
         self._own_from = 0  #: the index of the first message of its own (see AgentRole.replays)
         self.copies = copy_state(Path(self.path).stem)  #: what of its file is another session's (see copies.py)
@@ -149,19 +114,16 @@ class Session:
         #: the last record's cwd, gitBranch, version, sessionId and teamName (see _note_place)
         self._place: tuple[Any, Any, Any, Any, Any] = (None, None, None, None, None)
         self._by_uuid: dict[str, Message] = {}
-        self._by_message_id: dict[str, Message] = {}
+        self.by_message_id: dict[str, Message] = {}  #: assistant messages by `message.id`
         self._prompt_children: dict[str | None, list[Message]] = {}
         self._fork_at: dict[str | None, Fork] = {}
-        self._inline_agents: dict[str, Session] = {}  #: sidechain uuid -> its subagent
-        self._progress_agents: dict[str, Session] = {}  #: Task tool_use id -> subagent from progress copies
-        self._agents_by_id: dict[str, ToolCall] = {}  #: agentId named in a Task result -> the call
         #: a saved hook context's uuid -> the parent it stands for: Claude Code saves it again after each record
         #: with the same uuid, and the next record names it as its parent
-        self._aliases: dict[str, str | None] = {}
-        self._runs: dict[str, ToolCall] = {}  #: workflow run named in a Workflow result -> the call
+        self.aliases: dict[str, str | None] = {}
         self._layout: tuple[int, Layout] | None = None
-        self._folds = hooks.Folds(self.calls)  #: which row each hook, progress or notice record folds into
-        self._update = Update(first_new=-1)  # outside `feed`, changes are not tracked
+        self.folds = hooks.Folds(self.calls)  #: which row each hook, progress or notice record folds into
+        self.update = Update(first_new=-1)  #: what the feed being read changed (outside `feed`, not tracked)
+        self.agent_links = Agents(self)  #: its subagents' links (agents.py)
 
     @property
     def id(self) -> str:
@@ -187,7 +149,7 @@ class Session:
             return self._feed(lines)
 
     def _feed(self, lines: Iterable[Line]) -> Update:
-        self._update = update = Update(first_new=len(self.messages))
+        self.update = update = Update(first_new=len(self.messages))
         problems = len(self.problems)
         add = self.add_record
         for line in lines:
@@ -237,43 +199,43 @@ class Session:
             rtype = "?"
         self.record_types[rtype] += 1
         uuid = get("uuid")
-        if type(uuid) is str and (uuid in self._by_uuid or uuid in self._inline_agents or uuid in self._aliases):
-            if uuid in self._aliases:  # a hook's context saved again, after the record before it
-                self._aliases[uuid] = self._parent_of(obj)
+        if type(uuid) is str and (uuid in self._by_uuid or uuid in self.agent_links.inline or uuid in self.aliases):
+            if uuid in self.aliases:  # a hook's context saved again, after the record before it
+                self.aliases[uuid] = self.parent_of(obj)
             else:
-                self._note(span, f"record {uuid[:8]} written twice")  # counted once: no second prompt, fork or time
+                self.note(span, f"record {uuid[:8]} written twice")  # counted once: no second prompt, fork or time
             return
         stamp = get("timestamp")
         if get("isSidechain") is True and not self.is_agent:
             if isinstance(stamp, str) and plausible(stamp):  # its answers count here: its times too
                 self._note_time(stamp)
-            self._add_inline_sidechain(obj, span)
+            self.agent_links.sidechain(obj, span)
             return
         if isinstance(stamp, str) and plausible(stamp):
             self._note_time(stamp)
         elif stamp is not None:  # a word, a number, ...
             shown = repr(stamp[:40]) if isinstance(stamp, str) else repr(stamp)[:40]
-            self._note(span, f"timestamp {shown} is not a time: left out")
+            self.note(span, f"timestamp {shown} is not a time: left out")
         self._copying = not self.is_agent and is_copy(self.copies, obj)
         place = (get("cwd"), get("gitBranch"), get("version"), get("sessionId"), get("teamName"))
         if place != self._place:  # the usual record is where the one before it was: nothing new
             self._note_place(place)
-        handler = _HANDLERS.get(rtype)
+        handler = HANDLERS.get(rtype)
         message = get("message")
         if rtype in ("user", "assistant") and not isinstance(message, dict | str):
-            self._note(span, f"a {rtype} record with no message, shown as is")
-            self._new_message(Kind.UNKNOWN, obj, span, text=f"{rtype} record with no message")
+            self.note(span, f"a {rtype} record with no message, shown as is")
+            self.new_message(Kind.UNKNOWN, obj, span, text=f"{rtype} record with no message")
         elif handler is not None:
             if isinstance(message, str) and rtype in ("user", "assistant"):
-                self._odd_shape(span, f"a {rtype} record's message")
+                self.odd_shape(span, f"a {rtype} record's message")
             handler(self, obj, span)
         elif rtype in METADATA_TYPES:
-            self._on_metadata(rtype, obj)
+            on_metadata(self, rtype, obj)
         else:
             if self.record_types[rtype] == 1:
                 what = f"unknown record type {rtype[:40]!r}" if rtype != "?" else "a record with no type"
-                self._note(span, f"{what}, shown as is")
-            self._new_message(Kind.UNKNOWN, obj, span, text=rtype)
+                self.note(span, f"{what}, shown as is")
+            self.new_message(Kind.UNKNOWN, obj, span, text=rtype)
 
     def _note_place(self, place: tuple[Any, Any, Any, Any, Any]) -> None:
         """Take a record's working folder, git branch, Claude Code version, session id and agent team into the
@@ -291,7 +253,7 @@ class Session:
         if type(team) is str and team and self.facts.get("team") != team:  # an agent team's session
             self.facts["team"] = team
 
-    def _note(self, span: Span | None, what: str) -> None:
+    def note(self, span: Span | None, what: str) -> None:
         """Note a problem of the record at `span`."""
         self.problems.append(Problem(span.line_no, span.offset, what) if span else Problem(0, 0, what))
 
@@ -307,69 +269,9 @@ class Session:
         elif earlier(stamp, self.first_timestamp):
             self.first_timestamp = stamp
 
-    # ---------------------------------------------------------------- record types
+    # ---------------------------------------------------------------- what the record handlers build with (handlers.py)
 
-    def _on_user(self, obj: dict[str, Any], span: Span | None) -> None:
-        blocks, results, odd = content_blocks(record_content(obj))
-        first = blocks[0].text if blocks and blocks[0].type == "text" else None
-        message = self._said(user_kind(obj, first, bool(results)), obj, span, blocks)
-        if odd:
-            self._odd_shape(span, "a user record's content")
-        for item in results:
-            self._add_result(item, obj, span, message)
-
-    def _said(self, kind: Kind, obj: dict[str, Any], span: Span | None, blocks: list[Block]) -> Message:
-        """A message in the user's turn: a task's notification as its lines, a peer's as its sender and body."""
-        if kind is Kind.TASK:
-            return self._new_message(kind, obj, span, text=task_text(plain_of(blocks)))
-        if kind is Kind.PEER:
-            sender, summary, body = peer_parts(plain_of(blocks))
-            others = [b for b in blocks if b.type != "text"]
-            message = self._new_message(kind, obj, span, blocks=[Block("text", body), *others], text=summary)
-            message.sender = sender
-            return message
-        return self._new_message(kind, obj, span, blocks=blocks)
-
-    def _on_assistant(self, obj: dict[str, Any], span: Span | None) -> None:
-        payload = obj.get("message")
-        if not isinstance(payload, dict):
-            payload = {}
-        mid = payload.get("id")
-        message = self._by_message_id.get(mid) if isinstance(mid, str) else None
-        if message is None:
-            kind = Kind.API_ERROR if obj.get("isApiErrorMessage") else Kind.ASSISTANT
-            if kind is Kind.ASSISTANT and payload.get("model") == "<synthetic>":
-                kind = Kind.SYSTEM  # Claude Code's stand-in ("No response requested."): no answer
-            message = self._new_message(kind, obj, span)
-            message.message_id = mid if isinstance(mid, str) else None
-            if message.message_id:
-                self._by_message_id[message.message_id] = message
-        else:
-            self._join_chunk(message, obj, span)
-        model = payload.get("model")
-        if message.model is None and isinstance(model, str) and model:  # the first chunk that names it
-            message.model = model
-            if model not in self.models and model != "<synthetic>":
-                self.models[model] = None
-        content = payload.get("content") if payload else record_content(obj)
-        if isinstance(content, str):
-            message.blocks.append(Block("text", content))
-        elif content is not None:
-            items, odd = content_items(content)
-            for item in items:
-                odd = self._add_assistant_block(message, item, obj, span) or odd
-            if odd:
-                self._odd_shape(span, "an assistant record's content")
-        if payload.get("stop_reason"):
-            message.stop_reason = payload["stop_reason"]
-        tokens, what = read_usage(payload.get("usage"))
-        if what and not self.usage_unreadable:  # noted once: the tokens are a floor
-            self.usage_unreadable = True
-            self._note(span, f"{what} is not a token count: counted as 0")
-        if tokens is not None and (message.tokens is None or replaces(tokens.output, message.tokens.output)):
-            message.tokens = tokens
-
-    def _join_chunk(self, message: Message, obj: dict[str, Any], span: Span | None) -> None:
+    def join_chunk(self, message: Message, obj: dict[str, Any], span: Span | None) -> None:
         """A later streamed chunk of `message`: map its uuid to it and keep its line."""
         uuid = obj.get("uuid")
         if isinstance(uuid, str) and uuid not in self._by_uuid:
@@ -378,9 +280,9 @@ class Session:
             if message.extra_spans is None:
                 message.extra_spans = []
             message.extra_spans.append(span)
-        self._update.touch(message)
+        self.update.touch(message)
 
-    def _add_assistant_block(
+    def add_assistant_block(
         self, message: Message, item: dict[str, Any] | str, obj: dict[str, Any], span: Span | None
     ) -> bool:
         """Add one item of an assistant message's content (see `content_items`); whether it has an odd shape."""
@@ -398,13 +300,13 @@ class Session:
             call = ToolCall(tid, as_text(item.get("name")) or "?", inp, message, stamp, span=span)
             self.calls[tid] = call
             message.blocks.append(Block("tool_use", call=call))
-            if self._folds.call_came(call):
+            if self.folds.call_came(call):
                 self._refolded(call)
             if known is not None and known.result is not None:  # its result came first and stood in for it
                 holder = known.message
                 holder.blocks = [b for b in holder.blocks if b.call is not known]
                 self._layout = None  # the holder may have nothing left to show
-                self._update.threads_changed = True
+                self.update.threads_changed = True
                 self._attach_result(call, known.result)
             return not isinstance(inp, dict)
         if btype in ("text", "thinking"):
@@ -421,17 +323,17 @@ class Session:
         if last is None or last.type != block.type or last.text != block.text:
             message.blocks.append(block)
 
-    def _odd_shape(self, span: Span | None, what: str) -> None:
+    def odd_shape(self, span: Span | None, what: str) -> None:
         """Note content of a shape Claude Code does not write, shown as text (see `content_items`)."""
-        self._note(span, f"{what} has an unexpected shape, shown as text")
+        self.note(span, f"{what} has an unexpected shape, shown as text")
 
-    def _add_result(self, item: dict[str, Any], obj: dict[str, Any], span: Span | None, owner: Message) -> None:
+    def add_result(self, item: dict[str, Any], obj: dict[str, Any], span: Span | None, owner: Message) -> None:
         tid = item.get("tool_use_id")
         if not isinstance(tid, str):
             return
         text, images, odd = result_content(item.get("content"))
         if odd:
-            self._odd_shape(span, "a tool result's content")
+            self.odd_shape(span, "a tool result's content")
         structured = obj.get("toolUseResult")
         if span is not None and span.length > _BIG_LINE:
             structured = capped_copy(structured)
@@ -462,149 +364,39 @@ class Session:
     def _attach_result(self, call: ToolCall, result: ToolResult) -> None:
         call.result = result
         call.progress = ""  # what it said while it ran: its result says it now
-        self._update.touch(call.message)
-        if call.name == WORKFLOW_TOOL and (run := run_of(result)) is not None:
-            self._runs[run] = call
-            for sub in self.subagents:
-                if sub.role is AgentRole.WORKFLOW and sub.run == run and sub.parent_call is None:
-                    self._link_run(sub, call)
-        agent_id = result.structured.get("agentId") if isinstance(result.structured, dict) else None
-        if call.name in AGENT_TOOLS and isinstance(agent_id, str):
-            self._agents_by_id[agent_id] = call
-            for sub in self.subagents:
-                if sub.agent_id == agent_id and sub.parent_call is not call:
-                    if sub.parent_call is not None:  # a guess made while it ran (see _link_by_prompt)
-                        sub.parent_call.subagent = None
-                        self._update.touch(sub.parent_call.message)
-                    if call.subagent is not None:
-                        call.subagent.parent_call = None
-                    self._link(sub, call)
+        self.update.touch(call.message)
+        self.agent_links.result_came(call, result)
 
-    def _on_system(self, obj: dict[str, Any], span: Span | None) -> None:
-        subtype = obj.get("subtype")
-        content = as_text(obj.get("content"))
-        if subtype in ("compact_boundary", "microcompact_boundary"):
-            message = self._new_message(Kind.COMPACT_BOUNDARY, obj, span, text=content)
-            meta = obj.get("compactMetadata") or obj.get("microcompactMetadata")
-            if isinstance(meta, dict) and isinstance(meta.get("preTokens"), int):
-                message.pre_tokens = meta["preTokens"]
-            message.micro = subtype == "microcompact_boundary"
-            for sub in self.subagents:  # a compaction run read before its compaction was written
-                if sub.role is AgentRole.COMPACTION and sub.home is None:
-                    self._link_compaction(sub)
-            return
-        if subtype == "turn_duration":
-            ms = obj.get("durationMs")
-            if isinstance(ms, int | float):
-                self.turn_durations.append(ms / 1000)
-                content = f"turn took {_seconds(ms / 1000)}"
-        elif is_api_error(obj):
-            message = self._new_message(Kind.API_ERROR, obj, span, text=api_error_text(obj))
-            message.is_error = True
-            return
-        elif subtype == "stop_hook_summary":
-            self._add_hook(hooks.summary_hook(obj), obj, span)
-            return
-        elif subtype == "local_command":
-            self._new_message(system_kind(content), obj, span, text=content)
-            return
-        elif subtype == "away_summary" and content.strip():
-            self._new_message(Kind.RECAP, obj, span, text=recap_text(content))
-            return
-        kind = Kind.WARNING if obj.get("level") == "warning" else Kind.SYSTEM
-        self._new_message(kind, obj, span, text=content or as_text(subtype) or "system")
-
-    def _on_progress(self, obj: dict[str, Any], span: Span | None) -> None:
-        data = obj.get("data")
-        data = data if isinstance(data, dict) else {}
-        dtype = data.get("type")
-        nested = data.get("message")
-        if dtype == "agent_progress" and isinstance(nested, dict):
-            self._add_progress_copy(obj, data, nested, span)
-        if dtype == "hook_progress":
-            self._add_hook(hooks.progress_hook(obj, data), obj, span)
-            return
-        said = hooks.progress_text(data)
-        last = said.rsplit("\n", 1)[-1]
-        message = self._new_message(Kind.PROGRESS, obj, span, text=f"{as_text(dtype) or 'progress'} {last}".strip())
-        host = self._folds.on_call(message, obj.get("parentToolUseID"), said)
-        if not (isinstance(host, ToolCall) and host.result is not None):  # a finished call's row says nothing new
-            self._touch_host(host)
-
-    def _on_attachment(self, obj: dict[str, Any], span: Span | None) -> None:
-        attachment = obj.get("attachment")
-        attachment = attachment if isinstance(attachment, dict) else {}
-        if (queued := queued_message(obj)) is not None:  # typed while Claude worked, or a task's word, a peer's
-            kind, prompt = queued
-            blocks, _, odd = content_blocks(prompt)
-            self._said(kind, obj, span, blocks).queued = kind in (Kind.PROMPT, Kind.COMMAND)
-            if odd:
-                self._odd_shape(span, "a queued prompt")
-            return
-        atype = attachment.get("type")
-        treatment = attachments.TREATMENTS.get(atype) if isinstance(atype, str) else None
-        if treatment == attachments.HOOK:
-            self._add_hook(hooks.attachment_hook(attachment), obj, span)
-            return
-        text = attachments.row_text(attachment, obj.get("cwd"))
-        message = self._new_message(Kind.ATTACHMENT, obj, span, text=text)
-        if treatment == attachments.CALL:
-            self._touch_host(self._folds.on_call(message, attachment.get("toolUseID")))
-        elif treatment == attachments.AWAY:
-            message.folded = True
-
-    def _add_hook(self, hook: Hook, obj: dict[str, Any], span: Span | None) -> None:
+    def add_hook(self, hook: Hook, obj: dict[str, Any], span: Span | None) -> None:
         """A hook's record: folded into its call's or prompt's row, or a row of its own (see hooks.py)."""
-        message = self._new_message(Kind.HOOK, obj, span)
+        message = self.new_message(Kind.HOOK, obj, span)
         message.hook = hook
-        host = self._folds.hook(message)
+        host = self.folds.hook(message)
         message.text = hooks.row_text(hook)
-        self._touch_host(host)
+        self.touch_host(host)
 
-    def _touch_host(self, host: hooks.Host | None) -> None:
+    def touch_host(self, host: hooks.Host | None) -> None:
         """Note that a row took a record in (its mark, its full view changed)."""
         if host is not None:
-            self._update.touch(host.message if isinstance(host, ToolCall) else host)
+            self.update.touch(host.message if isinstance(host, ToolCall) else host)
 
     def _refolded(self, host: hooks.Host) -> None:
         """Records shown as rows until now were folded into `host`: what is shown is laid out again."""
         self._layout = None
-        self._touch_host(host)
+        self.touch_host(host)
 
-    def _on_hook_context(self, obj: dict[str, Any], span: Span | None) -> None:
-        """A hook's context (a SessionStart hook's words to the model): one row; Claude Code saves it again after
-        each record, under the same uuid, as the next one's parent (see `_aliases`)."""
-        uuid = obj.get("uuid")
-        if isinstance(uuid, str):
-            self._aliases[uuid] = self._parent_of(obj)
-        name = as_text(obj.get("hookName") or obj.get("hookEvent")) or "hook"
-        content = obj.get("content")
-        said = "\n".join(map(as_text, content)) if isinstance(content, list) else as_text(content)
-        text = f"{name} context  {said[:PREVIEW_CHARS]}"
-        self._new_message(Kind.HOOK, {**obj, "uuid": None}, span, text=text)
-
-    def _parent_of(self, obj: dict[str, Any]) -> str | None:
+    def parent_of(self, obj: dict[str, Any]) -> str | None:
         """A record's parent: its parentUuid (or logicalParentUuid), a saved hook context it names standing for
         the record that context was saved after."""
         parent = obj.get("parentUuid")
         if not isinstance(parent, str):
             logical = obj.get("logicalParentUuid")
             parent = logical if isinstance(logical, str) else None
-        return self._aliases.get(parent, parent) if parent is not None and self._aliases else parent
-
-    def _on_metadata(self, rtype: str, obj: dict[str, Any]) -> None:
-        if (fact := fact_of(rtype, obj)) is not None:
-            add_fact(self.facts, *fact)
-        if rtype == "custom-title" and obj.get("customTitle"):
-            self.custom_title = as_text(obj["customTitle"])
-        elif rtype == "ai-title" and obj.get("aiTitle"):
-            self.ai_title = as_text(obj["aiTitle"])
-        elif rtype == "summary" and isinstance(obj.get("leafUuid"), str) and obj.get("summary"):
-            self.summaries[obj["leafUuid"]] = as_text(obj["summary"])
+        return self.aliases.get(parent, parent) if parent is not None and self.aliases else parent
 
     # ---------------------------------------------------------------- messages and threads
 
-    def _new_message(
+    def new_message(
         self,
         kind: Kind,
         obj: dict[str, Any],
@@ -615,7 +407,7 @@ class Session:
     ) -> Message:
         uuid = obj.get("uuid")
         uuid = uuid if isinstance(uuid, str) else None
-        parent = self._parent_of(obj)
+        parent = self.parent_of(obj)
         message = Message(
             kind,
             uuid,
@@ -638,12 +430,12 @@ class Session:
             self._by_uuid[uuid] = message
         self.copied += self._copying
         self.messages.append(message)
-        self._update.added.append(message)
+        self.update.added.append(message)
         if kind is Kind.PROMPT:  # local commands run as siblings under one caveat: not a rewind
             self._check_fork(message)
             if self.role.replays:
                 self._own_from = message.index
-        if (kind is Kind.PROMPT or kind is Kind.COMMAND) and self._folds.prompt_came(message):
+        if (kind is Kind.PROMPT or kind is Kind.COMMAND) and self.folds.prompt_came(message):
             self._refolded(message)
         return message
 
@@ -660,7 +452,7 @@ class Session:
             self.forks.append(fork)
         fork.heads.append(prompt)
         prompt.fork = fork
-        self._update.threads_changed = True
+        self.update.threads_changed = True
         self._layout = None  # the branches changed: lay out everything again
 
     def _current_layout(self) -> Layout:
@@ -723,141 +515,38 @@ class Session:
         """The parents named that are not in the file, each with the note on the message naming it."""
         return self._current_layout().missing
 
-    # ---------------------------------------------------------------- subagents
+    # ---------------------------------------------------------------- subagents (see agents.py)
 
-    def _add_inline_sidechain(self, obj: dict[str, Any], span: Span | None) -> None:
-        """1.0.x: subagent records inline in the main file, each Task run a new root."""
-        parent = obj.get("parentUuid")
-        sub = self._inline_agents.get(parent) if isinstance(parent, str) else None
-        if sub is None and isinstance(parent, str):  # a parent we never saw: the latest run goes on
-            sub = next((a for a in reversed(self.subagents) if a.source == "inline"), None)
-        if sub is None:
-            sub = Session(self.path, session_id=self.id, agent=True)
-            sub.source = "inline"
-            self.subagents.append(sub)
-            self._update.threads_changed = True
-        before = len(sub.messages)
-        sub.add_record(obj, span)
-        sub.version += 1
-        uuid = obj.get("uuid")
-        if isinstance(uuid, str):
-            self._inline_agents[uuid] = sub
-        if sub.parent_call is None and before == 0 and sub.messages:
-            self._link_by_prompt(sub)
-        self._touch_agent(sub)
-
-    def _add_progress_copy(
-        self, obj: dict[str, Any], data: dict[str, Any], nested: dict[str, Any], span: Span | None
-    ) -> None:
-        """2.1.7 to 2.1.42: subagent records copied into the main file inside progress records."""
-        tool_id = obj.get("parentToolUseID")
-        key = tool_id if isinstance(tool_id, str) else as_text(data.get("agentId"))
-        sub = self._progress_agents.get(key)
-        if sub is None:
-            sub = Session(self.path, session_id=self.id, agent=True)
-            sub.source = "progress"
-            agent_id = data.get("agentId")
-            sub.agent_id = agent_id if isinstance(agent_id, str) else None
+    def new_agent(self, source: str) -> Session:
+        """An empty subagent of this session, read from `source` ("inline" or "progress") in its file."""
+        sub = Session(self.path, session_id=self.id, agent=True)
+        sub.source = source
+        if source == "progress":  # its results are this session's too
             sub._outer_result_ids = self.result_ids
-            self._progress_agents[key] = sub
-            self.subagents.append(sub)
-            call = self.calls.get(key)
-            if call is not None and call.subagent is None:
-                self._link(sub, call)
-            self._update.threads_changed = True
-        record = dict(nested)
-        record.setdefault("isSidechain", True)
-        uuid = record.get("uuid")
-        if isinstance(uuid, str) and sub.message_by_uuid(uuid) is not None:
-            return
-        sub.add_record(record, span)
-        sub.version += 1
-        self._touch_agent(sub)
+        return sub
 
     def attach_agent(self, sub: Session) -> None:
         """Add a subagent read from its own file (2.0.x flat, 2.1.x `<session>/subagents/`)."""
-        sub.is_agent = True
-        if sub.agent_id is None:
-            sub.agent_id = agent_id_of(sub.path)
-        for existing in self.subagents if sub.role is AgentRole.TASK else ():
-            if existing.source == "progress" and existing.agent_id and existing.agent_id == sub.agent_id:
-                self.subagents.remove(existing)  # the file is the whole transcript; the copies are not
-                if existing.parent_call is not None:
-                    existing.parent_call.subagent = None
-                    self._link(sub, existing.parent_call)
-                break
-        self.subagents.append(sub)
-        if sub.parent_call is None:
-            self.link_agent(sub)
+        self.agent_links.attach(sub)
         self.version += 1
 
     def link_agent(self, sub: Session) -> None:
-        """Link a subagent to what started it. A workflow agent, to the Workflow call whose result named its run; a
-        compaction run, to its compaction (see _link_compaction); a side question, to nothing (it is the session's
-        own). Else to its Task/Agent call: the one whose result named its id, else the one whose prompt it starts
-        with (a file seen before its first line links when that arrives), else, while it runs, the only such call
-        still running."""
-        if sub.role is AgentRole.WORKFLOW:
-            if (run := self._runs.get(sub.run or "")) is not None:
-                self._link_run(sub, run)
-            return
-        if sub.role is AgentRole.COMPACTION:
-            self._link_compaction(sub)
-            return
-        if sub.role is not AgentRole.TASK:
-            return
-        call = self._agents_by_id.get(sub.agent_id or "")
-        if call is not None and call.subagent is None:
-            self._link(sub, call)
-        else:
-            self._link_by_prompt(sub)
+        """Link a subagent to what started it (see Agents.link)."""
+        self.agent_links.link(sub)
 
-    def _link(self, sub: Session, call: ToolCall) -> None:
-        sub.parent_call = call
-        call.subagent = sub
+    def started_by(self, call: ToolCall) -> None:
+        """Link this subagent to the Task/Agent call that started it."""
+        self.parent_call = call
+        call.subagent = self
 
-    def _link_run(self, sub: Session, call: ToolCall) -> None:
-        sub.parent_call = call
-        call.run = sorted([*(call.run or ()), sub], key=lambda agent: agent.first_timestamp or "")  # as they started
-        self._update.touch(call.message)
+    def joins_run(self, call: ToolCall) -> None:
+        """Link this workflow agent to the Workflow call that started its run."""
+        self.parent_call = call
+        call.run = sorted([*(call.run or ()), self], key=lambda agent: agent.first_timestamp or "")  # as they started
 
-    def _link_compaction(self, sub: Session) -> None:
-        """Give a compaction run to the compaction it wrote the summary of: the first one written after it ended
-        that has none yet (Claude Code writes the boundary once the summary is in)."""
-        ended = sub.last_timestamp
-        if sub.home is not None or ended is None:
-            return
-        for message in self.messages:
-            if message.kind is Kind.COMPACT_BOUNDARY and not message.micro and message.agent is None:
-                stamp = message.timestamp
-                if stamp is not None and not earlier(stamp, ended):
-                    message.agent, sub.home = sub, message
-                    self._update.touch(message)
-                    return
-
-    def _link_by_prompt(self, sub: Session) -> None:
-        """Link a subagent to the unlinked Task/Agent call whose prompt it starts with; one whose file has
-        no prompt (2.0.x flat transcripts start with the answer) to the only unlinked call with no result
-        yet: its result, naming the subagent's id, settles the link."""
-        if not sub.messages:
-            return
-        first = next((m for m in sub.messages if m.kind is Kind.PROMPT), None)
-        text = first.plain_text.strip() if first is not None else None
-        running = []
-        for call in reversed(self.calls.values()):
-            if call.name not in AGENT_TOOLS or call.subagent is not None:
-                continue
-            if text is not None and as_text(call.args.get("prompt")).strip() == text:
-                self._link(sub, call)
-                return
-            if call.result is None:
-                running.append(call)
-        if first is None and len(running) == 1:
-            self._link(sub, running[0])
-
-    def _touch_agent(self, sub: Session) -> None:
-        if sub.parent_call is not None:
-            self._update.touch(sub.parent_call.message)
+    def summarises(self, compaction: Message) -> None:
+        """Link this compaction run to the compaction it wrote the summary of."""
+        compaction.agent, self.home = self, compaction
 
     # ---------------------------------------------------------------- facts
 
@@ -957,12 +646,12 @@ class Session:
     @property
     def hook_contexts(self) -> Collection[str]:
         """The uuids of its hooks' saved contexts, which a record names as its parent in place of another."""
-        return self._aliases.keys()
+        return self.aliases.keys()
 
     @property
     def message_ids(self) -> Collection[str]:
         """The `message.id`s of its assistant messages."""
-        return self._by_message_id.keys()
+        return self.by_message_id.keys()
 
     @property
     def prompt_parents(self) -> dict[str | None, int]:
@@ -972,7 +661,7 @@ class Session:
     @property
     def progress_keys(self) -> Collection[str]:
         """The Task calls (or agent ids) whose subagent records were copied into progress records."""
-        return self._progress_agents.keys()
+        return self.agent_links.progress.keys()
 
 
 def own_session_id(stem: str, named: Collection[str]) -> str:
@@ -1037,32 +726,10 @@ def unstarted(sub: Session) -> bool:
     return sub.parent_call is None and sub.home is None
 
 
-def run_of(result: ToolResult) -> str | None:
-    """The workflow run a Workflow call's result names: its `runId`, else the folder its text says the run keeps
-    its transcripts in."""
-    run = result.structured.get("runId") if isinstance(result.structured, dict) else None
-    if isinstance(run, str) and run:
-        return run
-    found = _TRANSCRIPT_DIR.search(result.text)
-    return found.group(1).strip().replace("\\", "/").rstrip("/").rpartition("/")[2] or None if found else None
-
-
-def _seconds(value: float) -> str:
-    return f"{value:.1f}s" if value < 60 else f"{int(value // 60)}m{int(value % 60):02d}s"
-
-
 def _time_or_none(value: Any) -> str | None:
     """A record's timestamp, if it is a time (see times.plausible)."""
     return value if isinstance(value, str) and plausible(value) else None
 
 
-_HANDLERS = {
-    "user": Session._on_user,
-    "assistant": Session._on_assistant,
-    "system": Session._on_system,
-    "progress": Session._on_progress,
-    "attachment": Session._on_attachment,
-    "saved_hook_context": Session._on_hook_context,
-}
 #: Record types the model knows; any other is kept as an unknown row, with a note the first time.
 KNOWN_TYPES = frozenset(RECORD_TYPES)

@@ -17,7 +17,7 @@ from claude_tui.core.attachments import TREATMENTS
 class Treatment(StrEnum):
     """What a record type is to a reader."""
 
-    MESSAGE = "message"  #: a message or a row of the conversation, by its own handler (session._HANDLERS)
+    MESSAGE = "message"  #: a message or a row of the conversation, by its own handler (handlers.HANDLERS)
     TITLE = "title"  #: names the session (session.pick_title)
     FACT = "fact"  #: a fact about the session (`fact_of`): shown in the header's facts and in `stats`
     HOOK_CONTEXT = "hook context"  #: a hook's saved context: one row; its re-saves only link the thread
@@ -103,7 +103,7 @@ PROGRESS_TYPES: dict[str, str] = {
     "bash_progress": "folded into its running call: its latest output, nothing once the result is there",
 }
 
-#: Record types whose records are not rows of the conversation: read by `Session._on_metadata`.
+#: Record types whose records are not rows of the conversation: read by `handlers.on_metadata`.
 METADATA_TYPES = frozenset(
     t for t, (how, _) in RECORD_TYPES.items() if how in (Treatment.TITLE, Treatment.FACT, Treatment.QUIET)
 )

@@ -15,7 +15,8 @@ from claude_tui.core.files import agent_files, folder_only
 from claude_tui.core.loader import agent_session
 from claude_tui.core.model import Problem
 from claude_tui.core.reader import Reader, ReadError
-from claude_tui.core.session import Session, Update
+from claude_tui.core.session import Session
+from claude_tui.core.update import Update
 
 
 @dataclass

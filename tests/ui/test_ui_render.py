@@ -21,8 +21,7 @@ from rich.text import Text
 from claude_tui.core import diff as core_diff
 from claude_tui.core import sanitize
 from claude_tui.core.humanize import human_size
-from claude_tui.core.model import PREVIEW_CHARS, Block, Message, ToolCall, ToolResult
-from claude_tui.core.session import Kind
+from claude_tui.core.model import PREVIEW_CHARS, Block, Kind, Message, ToolCall, ToolResult
 from claude_tui.ui import diff, lines, render, tools
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.palette import Palette

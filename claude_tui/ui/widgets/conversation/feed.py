@@ -19,8 +19,9 @@ from textual.worker import get_current_worker
 
 from claude_tui.core.humanize import damage
 from claude_tui.core.model import QUIET_KINDS
-from claude_tui.core.session import Session, Update
+from claude_tui.core.session import Session
 from claude_tui.core.tail import SessionTail
+from claude_tui.core.update import Update
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.text import one_line
 from claude_tui.ui.widgets.conversation.entry_list import common_prefix
