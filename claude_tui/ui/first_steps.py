@@ -13,9 +13,9 @@ STEPS = (
     ("Follow live", ("app.follow",), "{} follows the open session as it is written (or --follow)"),
     ("Filter, jump", ("app.filter",), "type in a list to filter it (or {}); ctrl+p jumps by name"),
     (
-        "Export, copy",
-        ("app.export", "app.export_html", "app.copy_message", "app.copy_resume"),
-        "{} Markdown, {} HTML; {} copies a message, {} the resume command",
+        "Resume, export",
+        ("app.resume", "app.copy_resume", "app.export"),
+        "{} resumes it in Claude Code, {} copies the command; {} exports",
     ),
 )
 
@@ -25,10 +25,9 @@ DEFAULT_KEYS = {
     "app.search_all": "ctrl+k",
     "app.follow": "L",
     "app.filter": "/",
-    "app.export": "x",
-    "app.export_html": "X",
-    "app.copy_message": "y",
+    "app.resume": "R",
     "app.copy_resume": "Y",
+    "app.export": "x",
 }
 
 

@@ -71,7 +71,7 @@ def test_help_begins_its_epilog_with_the_first_steps(capsys: pytest.CaptureFixtu
     out = capsys.readouterr().out
     steps = out[out.index("first steps") :].splitlines()[1:]
     assert [line.split("  ")[1].strip() for line in steps] == [what for what, _, _ in STEPS]
-    assert "Enter on a session" in out and "ctrl+k and type" in out and "x Markdown, X HTML" in out
+    assert "Enter on a session" in out and "ctrl+k and type" in out and "R resumes it in Claude Code" in out
     assert "--projects-dir DIR" in out  # and all that was there
     assert max(len(line) for line in steps) <= 80
 
@@ -92,7 +92,7 @@ async def test_the_help_screen_begins_with_the_first_steps_in_the_users_keys(tmp
         await settled(pilot, lambda: app.screen.query("#help-first-steps"))
         steps = app.screen.query_one("#help-first-steps", Static)
         shown = " ".join(steps.render_line(y).text for y in range(steps.size.height))
-        assert "First steps" in shown and "Open a session" in shown and "Export, copy" in shown, shown
+        assert "First steps" in shown and "Open a session" in shown and "Resume, export" in shown, shown
         assert "^f and type words" in shown, shown
         assert steps.region.y < 6  # at the top, in view
 
