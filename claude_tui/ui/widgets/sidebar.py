@@ -45,6 +45,7 @@ class Sidebar(Vertical):
         self._pending = False
 
     def on_mount(self) -> None:
+        self.add_class("-unshared")  # (until the first share: the first frame waits for no layout of ours)
         for widget in self.query("*"):  # what each holds, as it changes
             self.watch(widget, "virtual_size", self._later, init=False)
         self._later()
@@ -73,4 +74,5 @@ class Sidebar(Vertical):
         budget = self.parent.size.height // 2 if alone and isinstance(self.parent, Widget) else self.size.height
         heights = share(budget - rest, wanted(top), wanted(bottom))
         top.styles.height = heights[0]
+        self.remove_class("-unshared")
         bottom.styles.height = heights[1] if alone else "1fr"
