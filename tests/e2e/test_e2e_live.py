@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -87,7 +86,4 @@ def test_follow_shows_what_a_writer_appends(following: Terminal, history: Path) 
     write(session.with_name("fresh-session.jsonl"), "", str(last["cwd"]))
     following.wait_for("A new session started")
     following.keys("q")
-    deadline = time.monotonic() + 20
-    while following.alive() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not following.alive()
+    following.wait_closed()

@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -37,24 +37,32 @@ class Terminal:
             time.sleep(0.2)
 
     def wait_for(self, text: str, timeout: float = 20.0) -> str:
+        return self.wait_until(lambda screen: text in screen, f"{text!r} never appeared", timeout)
+
+    def wait_until(self, shown: Callable[[str], bool], failure: str, timeout: float = 20.0) -> str:
+        """The screen, once `shown` holds of it; `failure` and the screen when it never does."""
         deadline = time.monotonic() + timeout
         while True:
             screen = self.screen()
-            if text in screen:
+            if shown(screen):
                 return screen
             if time.monotonic() > deadline:
-                raise AssertionError(f"{text!r} never appeared; the screen was:\n{screen}")
+                raise AssertionError(f"{failure}; the screen was:\n{screen}")
             time.sleep(0.1)
 
     def wait_gone(self, text: str, timeout: float = 20.0) -> None:
-        deadline = time.monotonic() + timeout
-        while text in self.screen():
-            assert time.monotonic() < deadline, f"{text!r} stayed on screen"
-            time.sleep(0.1)
+        self.wait_until(lambda screen: text not in screen, f"{text!r} stayed on screen", timeout)
 
     def alive(self) -> bool:
         listed = subprocess.run([TMUX, "-L", self.socket, "list-sessions"], capture_output=True, text=True)  # type: ignore[list-item]
         return "app" in listed.stdout
+
+    def wait_closed(self, timeout: float = 20.0) -> None:
+        """Until the app has quit and its tmux session is gone."""
+        deadline = time.monotonic() + timeout
+        while self.alive() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not self.alive()
 
 
 @pytest.fixture
@@ -85,10 +93,7 @@ def test_demo_in_a_real_terminal(terminal: Terminal) -> None:
     terminal.keys("1", "j")  # from feature-auth down to scratch
     terminal.wait_for("port 5432")
     terminal.keys("q")
-    deadline = time.monotonic() + 20
-    while terminal.alive() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not terminal.alive()
+    terminal.wait_closed()
 
 
 def test_keys_sent_in_one_burst_with_ctrl_k_are_the_query(terminal: Terminal) -> None:
@@ -98,13 +103,11 @@ def test_keys_sent_in_one_burst_with_ctrl_k_are_the_query(terminal: Terminal) ->
     terminal.tmux("send-keys", "-t", "app", "C-k", *"token", "Enter")  # one write to the terminal: a burst
     terminal.wait_for("messages, newest first")
 
-    def query() -> str:  # the query box, under the title
-        lines = terminal.screen().splitlines()
+    def query(screen: str) -> str:  # the query box, under the title
+        lines = screen.splitlines()
         title = next(i for i, line in enumerate(lines) if line.strip() == "Search all sessions")
         return lines[title + 2].strip()
 
     # A busy machine shows the first letters' hits before the last letters are drawn: wait for the whole word.
-    deadline = time.monotonic() + 20
-    while query() != "token" and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert query() == "token"
+    screen = terminal.wait_until(lambda screen: query(screen) == "token", "the query box never held 'token'")
+    assert query(screen) == "token"
