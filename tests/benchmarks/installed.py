@@ -8,9 +8,13 @@ since its bytecode was last written, tens of ms that no user pays.
 from __future__ import annotations
 
 import compileall
+import sys
 from pathlib import Path
 
-import claude_tui
+try:
+    import claude_tui
+except ImportError:  # run by a Python that has not installed it: say so, not a traceback
+    sys.exit(f"the benchmarks time the installed claude-tui: install it first (pip install -e .) for {sys.executable}")
 
 
 def compile_package() -> None:
