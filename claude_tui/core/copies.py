@@ -28,9 +28,11 @@ def is_copy(state: dict[str, Any], obj: dict[str, Any]) -> bool:
     forked from one (`forkedFrom`), or it names another session than the file's; or, before the file's own first
     prompt (or background record), it continues a copied record (1.0.x wrote the copied answers under the new
     session's id)."""
+    own = state["n"]
+    if state["p"] and "forkedFrom" not in obj and "sessionKind" not in obj and (not own or obj.get("sessionId") == own):
+        return False  # the usual record once the file's own prompt came: its own session's
     if obj.get("sessionKind") == "bg":  # the background run's own record: what follows is its own too
         state["bg"] = state["p"] = True
-    own = state["n"]
     fork = obj.get("forkedFrom")
     origin = fork.get("sessionId") if type(fork) is dict else None
     if not (type(origin) is str and origin and origin != own):

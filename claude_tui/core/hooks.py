@@ -310,6 +310,8 @@ class Folds:
 
     def call_came(self, call: ToolCall) -> list[Message]:
         """The records that waited for `call`, now folded into it."""
+        if not self.waiting:
+            return []
         waited = self.waiting.pop(call.id, [])
         for message, said in waited:
             fold(message, call, said)

@@ -49,7 +49,7 @@ from claude_tui.core.records import LineResult, continued, parse_line
 from claude_tui.core.shapes import METADATA_TYPES, RECORD_TYPES
 from claude_tui.core.threads import Layout
 from claude_tui.core.timeline import Timeline
-from claude_tui.core.times import earlier, parse_time, plausible, stamp_ms
+from claude_tui.core.times import earlier, parse_time, stamp_ms
 from claude_tui.core.update import Update
 
 #: Structured tool results above this many bytes have their strings capped in memory.
@@ -75,6 +75,7 @@ class Session:
         self._own_from = 0  #: the index of the first message of its own (see AgentRole.replays)
         self.copies = copy_state(Path(self.path).stem)  #: what of its file is another session's (see copies.py)
         self._copying = False  #: the record being added is a copy
+        self._stamp: str | None = None  #: the record being added's timestamp, if it is a time (times.stamp_ms)
         self.copied = 0  #: messages copied from another session's file
         self._agents_ask = ""  #: a session with no records of its own: its subagents' first ask (see adopt_agents)
         self._given_id = session_id
@@ -206,13 +207,15 @@ class Session:
                 self.note(span, f"record {uuid[:8]} written twice")  # counted once: no second prompt, fork or time
             return
         stamp = get("timestamp")
+        ms = stamp_ms(stamp) if type(stamp) is str else None
+        self._stamp = stamp if ms is not None else None
         if get("isSidechain") is True and not self.is_agent:
-            if isinstance(stamp, str) and plausible(stamp):  # its answers count here: its times too
-                self._note_time(stamp)
+            if ms is not None:  # its answers count here: its times too
+                self._note_time(stamp, ms)
             self.agent_links.sidechain(obj, span)
             return
-        if isinstance(stamp, str) and plausible(stamp):
-            self._note_time(stamp)
+        if ms is not None:
+            self._note_time(stamp, ms)
         elif stamp is not None:  # a word, a number, ...
             shown = repr(stamp[:40]) if isinstance(stamp, str) else repr(stamp)[:40]
             self.note(span, f"timestamp {shown} is not a time: left out")
@@ -257,10 +260,10 @@ class Session:
         """Note a problem of the record at `span`."""
         self.problems.append(Problem(span.line_no, span.offset, what) if span else Problem(0, 0, what))
 
-    def _note_time(self, stamp: str) -> None:
-        """Take a record's time into the session's span and pauses (records are not always in order)."""
-        if (ms := stamp_ms(stamp)) is not None:
-            self.timeline.add(ms)
+    def _note_time(self, stamp: str, ms: int) -> None:
+        """Take a record's time (and its epoch ms) into the session's span and pauses (records are not always in
+        order)."""
+        self.timeline.add(ms)
         if self.first_timestamp is None:  # the first: the other is set here only
             self.first_timestamp = self.last_timestamp = stamp
             return
@@ -296,7 +299,7 @@ class Session:
             if not isinstance(tid, str) or (known is not None and not known.lost):
                 return False
             inp = item.get("input")
-            stamp = _time_or_none(obj.get("timestamp"))
+            stamp = self._stamp
             call = ToolCall(tid, as_text(item.get("name")) or "?", inp, message, stamp, span=span)
             self.calls[tid] = call
             message.blocks.append(Block("tool_use", call=call))
@@ -344,7 +347,7 @@ class Session:
             text[:PREVIEW_CHARS],
             size,
             item.get("is_error") is True,
-            _time_or_none(obj.get("timestamp")),
+            self._stamp,
             span,
             images,
             structured,
@@ -412,7 +415,7 @@ class Session:
             kind,
             uuid,
             parent,
-            _time_or_none(obj.get("timestamp")),
+            self._stamp,
             span,
             len(self.messages),
             blocks if blocks is not None else [],
@@ -724,11 +727,6 @@ def unstarted(sub: Session) -> bool:
     """A subagent that nothing in its session holds (no call started it; not a compaction run of one of its
     compactions): shown after the session's messages."""
     return sub.parent_call is None and sub.home is None
-
-
-def _time_or_none(value: Any) -> str | None:
-    """A record's timestamp, if it is a time (see times.plausible)."""
-    return value if isinstance(value, str) and plausible(value) else None
 
 
 #: Record types the model knows; any other is kept as an unknown row, with a note the first time.
