@@ -137,10 +137,8 @@ def _totals(index: Index, roots: list[Path]) -> str:
     """ "2 projects, 5 sessions, 3.1 MB": projects (folders with a session), sessions and history under `roots`."""
     from claude_tui.core.humanize import plural  # `index` only: `search` starts without it
 
-    files = [f for f in index.files(roots) if f[5] is not None or f[6] is not None]  # read (or unreadable)
-    sessions = [f for f in files if not f[2]]
-    projects, size = len({f[1] for f in sessions}), sum(max(0, f[3]) for f in files)
-    return f"{plural(projects, 'project')}, {plural(len(sessions), 'session')}, {size / 1e6:,.1f} MB"
+    projects, sessions, size = index.totals(roots)
+    return f"{plural(projects, 'project')}, {plural(sessions, 'session')}, {size / 1e6:,.1f} MB"
 
 
 def run_search(args: argparse.Namespace) -> int:

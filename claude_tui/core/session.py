@@ -207,16 +207,11 @@ class Session:
                 self.note(span, f"record {uuid[:8]} written twice")  # counted once: no second prompt, fork or time
             return
         stamp = get("timestamp")
-        ms = stamp_ms(stamp) if type(stamp) is str else None
-        self._stamp = stamp if ms is not None else None
-        if get("isSidechain") is True and not self.is_agent:
-            if ms is not None:  # its answers count here: its times too
-                self._note_time(stamp, ms)
+        self._stamp = stamp if type(stamp) is str and self._took_time(stamp) else None
+        if get("isSidechain") is True and not self.is_agent:  # its answers count here: its times too
             self.agent_links.sidechain(obj, span)
             return
-        if ms is not None:
-            self._note_time(stamp, ms)
-        elif stamp is not None:  # a word, a number, ...
+        if self._stamp is None and stamp is not None:  # a word, a number, ...
             shown = repr(stamp[:40]) if isinstance(stamp, str) else repr(stamp)[:40]
             self.note(span, f"timestamp {shown} is not a time: left out")
         self._copying = not self.is_agent and is_copy(self.copies, obj)
@@ -260,17 +255,19 @@ class Session:
         """Note a problem of the record at `span`."""
         self.problems.append(Problem(span.line_no, span.offset, what) if span else Problem(0, 0, what))
 
-    def _note_time(self, stamp: str, ms: int) -> None:
-        """Take a record's time (and its epoch ms) into the session's span and pauses (records are not always in
-        order)."""
+    def _took_time(self, stamp: str) -> bool:
+        """Take a record's time into the session's span and pauses (records are not always in order); False when
+        it is not a time (see times.stamp_ms)."""
+        if (ms := stamp_ms(stamp)) is None:
+            return False
         self.timeline.add(ms)
         if self.first_timestamp is None:  # the first: the other is set here only
             self.first_timestamp = self.last_timestamp = stamp
-            return
-        if self.last_timestamp is None or earlier(self.last_timestamp, stamp):  # the usual: the latest yet
+        elif self.last_timestamp is None or earlier(self.last_timestamp, stamp):  # the usual: the latest yet
             self.last_timestamp = stamp
         elif earlier(stamp, self.first_timestamp):
             self.first_timestamp = stamp
+        return True
 
     # ---------------------------------------------------------------- what the record handlers build with (handlers.py)
 

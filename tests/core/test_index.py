@@ -741,3 +741,29 @@ def test_a_new_summary_of_an_earlier_message_of_an_indexed_file_titles_its_sessi
     stats = session_stats(read_session(path), sibling_summaries(path))
     assert {s.id: s.title for s in lib.projects[0].sessions}["earlier"] == stats["title"] == "Summary of the pause"
     assert [hit.title for hit in lib.search("typed")] == ["Summary of the pause"]
+
+
+def test_the_totals_count_projects_sessions_and_bytes_of_the_files_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`claude-tui index`'s last line: projects are folders with a session, sessions leave subagent files out
+    (their bytes count), a file that could not be read counts."""
+    root = tmp_path / "projects"
+    first = simple_project(root, sessions=3)
+    simple_project(root, cwd="/home/u/other", sessions=2)
+    agent = first[0].with_suffix("") / "subagents" / "agent-a1.jsonl"
+    agent.parent.mkdir(parents=True)
+    agent.write_bytes(first[1].read_bytes())
+    feed = jobs.Extractor.feed
+
+    def failing_feed(self: jobs.Extractor, lines: bytes, off: int) -> None:
+        if b"number 1" in lines and b"other" in lines:
+            raise ValueError("a defect")
+        feed(self, lines, off)
+
+    monkeypatch.setattr(jobs.Extractor, "feed", failing_feed)
+    lib = Library([root], tmp_path / "cache")
+    lib.refresh()
+    assert len(lib.index.unreadable(lib.roots)) == 1
+    size = sum(p.stat().st_size for p in root.rglob("*.jsonl"))
+    assert lib.index.totals(lib.roots) == (2, 5, size)

@@ -211,6 +211,16 @@ class Index:
         sql = "SELECT path, folder, agent, size, mtime_ns, facts, error FROM files WHERE root IN ({})"
         return self._under(roots, sql)
 
+    def totals(self, roots: list[Path]) -> tuple[int, int, int]:
+        """(projects, sessions, bytes) of the files under `roots` that were read (or could not be): projects are
+        the folders with a session; bytes count subagent files too."""
+        sql = (
+            "SELECT count(DISTINCT CASE WHEN NOT agent THEN folder END), total(NOT agent), total(max(0, size))"
+            " FROM files WHERE root IN ({}) AND (facts IS NOT NULL OR error IS NOT NULL)"
+        )
+        projects, sessions, size = self._under(roots, sql)[0]
+        return projects, int(sessions), int(size)
+
     def state(self, roots: list[Path]) -> tuple[Any, ...]:
         """A value that changes whenever a file under `roots` is added, read again or removed (its count, highest
         id, sizes, times, rows and errors): what the library read from the index stands for."""
