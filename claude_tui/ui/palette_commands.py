@@ -13,6 +13,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
 from claude_tui.core.facts import Project, SessionInfo, quiet
+from claude_tui.core.session import gc_paused
 from claude_tui.ui.hosts import PaletteHost, PaneHost
 from claude_tui.ui.text import one_line
 from claude_tui.ui.widgets.conversation.filters import PaneFilter
@@ -58,7 +59,8 @@ class HistoryProvider(Provider):
 
     def _all(self) -> list[_Candidate]:
         if self._cached is None:
-            self._cached = self._candidates()
+            with gc_paused():  # tens of thousands of new strings: a collector pass would walk the whole library
+                self._cached = self._candidates()
         return self._cached
 
     def _candidates(self) -> list[_Candidate]:

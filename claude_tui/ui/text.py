@@ -13,7 +13,15 @@ from claude_tui.core.sanitize import folded, visible_controls, visible_controls_
 
 def one_line(text: Any, limit: int = 300) -> str:
     """Text folded to one line (whitespace collapsed), at most `limit` characters (a cut one ends with "…")."""
+    if _plain(text) and len(text) <= limit:  # the usual title: nothing to show otherwise, nor to fold, nor to cut
+        return text
     return folded(visible_controls(as_text(text)[: limit * 4]), limit)
+
+
+def _plain(text: Any) -> bool:
+    """Text that is its own one line: printable (no control, no line break, no space but " "), and no space at
+    its ends or two in a row."""
+    return type(text) is str and text.isprintable() and "  " not in text and text[:1] != " " != text[-1:]
 
 
 def tool_name(name: str, limit: int = 40) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
 from rich.console import Console, Group
@@ -479,6 +479,21 @@ def test_palette_follows_light_and_dark() -> None:
     light = Palette.from_variables({"background": "#ffffff", "foreground": "#101010"}, dark=False)
     assert light.pygments_theme != PALETTE.pygments_theme
     assert Text("x", light.text).style == light.text
+
+
+@settings(max_examples=500)
+@example("a  b", 9)
+@example(" a", 9)
+@example("a ", 9)
+@example("a\tb", 9)
+@example("\u202ea", 9)
+@example("abc", 2)
+@given(st.text(alphabet=" a\t\n\r\x1b\x7f\x9b\u00a0\u200b\u202e\u2028\u3000é漢", max_size=14), st.integers(1, 16))
+def test_one_line_gives_a_plain_title_as_it_is_and_folds_shows_and_cuts_any_other(text: str, limit: int) -> None:
+    """Its shortcut for a short title with nothing to fold or show (most of them, at every palette opening)
+    gives what folding, showing controls and cutting give."""
+    slow = sanitize.folded(sanitize.visible_controls(text[: limit * 4]), limit)
+    assert tools.one_line(text, limit) == slow
 
 
 def test_one_line_marks_a_cut_with_an_ellipsis() -> None:
