@@ -262,6 +262,14 @@ class Usage:
                 days.setdefault(label, []).append(spend)
         return [Period(label, days[label]) for label in sorted(days)]
 
+    def _days(self, first: int, last: int) -> Usage:
+        """The spends from the start of day `first` (an ordinal) to the end of day `last`, in UTC: with a day to
+        spare at each end, those of days `first` + 1 to `last` - 1 in any zone, and only a few more."""
+        since, until = (first - _EPOCH_ORDINAL) * DAY, (last - _EPOCH_ORDINAL + 1) * DAY
+        narrower = Usage([s for s in self.spends if s.quarter is not None and since <= s.quarter < until], self.zone)
+        narrower._offsets = self._offsets
+        return narrower
+
     def recent(self, report: str, count: int, now: float) -> list[Period]:
         """The last `count` days, weeks or months up to `now`'s, oldest first, those with no usage included."""
         name = _NAMES[report]
@@ -271,7 +279,7 @@ class Usage:
             if not names or name(day) != names[-1]:
                 names.append(name(day))
             day -= timedelta(days=1)
-        found = {p.name: p for p in self.periods(report)}
+        found = {p.name: p for p in self._days(day.toordinal() - 32, self._day(int(now)) + 32).periods(report)}
         return [found.get(n) or Period(n) for n in reversed(names)]
 
     def shares(self, report: str) -> list[tuple[Period, float]]:
@@ -301,10 +309,19 @@ class Usage:
             blocks[-1].running = True
         return blocks
 
-    def current_block(self, now: float) -> Block | None:
-        """The block running at `now`, if any."""
-        blocks = self.blocks(now)
-        return blocks[-1] if blocks and blocks[-1].running else None
+    def last_block(self, now: float) -> Block | None:
+        """The last of the `blocks`, made of the spends from the last pause of a block's length or more on: the first
+        spend after such a pause begins a block, whatever came before."""
+        times = sorted(q for s in self.spends if (q := s.quarter) is not None)
+        if not times:
+            return None
+        since = times[0]
+        for i in range(len(times) - 1, 0, -1):
+            if times[i] - times[i - 1] >= BLOCK_SECONDS:
+                since = times[i]
+                break
+        last = Usage([s for s in self.spends if s.quarter is not None and s.quarter >= since], self.zone).blocks(now)
+        return last[-1] if last else None
 
     def total(self) -> Period:
         """All of it, as one period."""

@@ -49,7 +49,7 @@ def screen(corpus: Path, cache: Path) -> float:
         usage.recent(report, 30 if report == "daily" else 12, now)
     usage.shares("project")
     usage.shares("model")
-    usage.current_block(now)
+    usage.last_block(now)
     return time.perf_counter() - started
 
 

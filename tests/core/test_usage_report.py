@@ -3,6 +3,7 @@ period (usage_report.py), and the index's sums that feed it, each message counte
 
 from __future__ import annotations
 
+import random
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
@@ -120,6 +121,23 @@ def test_recent_periods_end_at_now_and_keep_the_empty_ones() -> None:
     assert names(usage.recent("monthly", 3, now)) == [("2026-01", 0), ("2026-02", 1), ("2026-03", 2)]
 
 
+@pytest.mark.parametrize("zone", ["UTC", "Pacific/Kiritimati", "America/Adak", "Australia/Lord_Howe"])
+def test_recent_periods_hold_what_the_whole_historys_periods_hold(zone: str) -> None:
+    """The recent periods are made of the spends near them only: each holds what it holds among the periods of the
+    whole history, in zones a day apart and one whose clock moves by half an hour, at every edge of a month."""
+    start = at("2025-10-01T00:00:00+00:00")
+    usage = Usage(
+        [spend(datetime.fromtimestamp(start + i * 4999, UTC).isoformat(), i) for i in range(3000)], ZoneInfo(zone)
+    )
+    whole = {report: {p.name: p for p in usage.periods(report)} for report in ("daily", "weekly", "monthly")}
+    for day in range(0, 200, 3):
+        now = start + day * 86400 + 3600 * (day % 24)
+        for report, count in (("daily", 30), ("weekly", 12), ("monthly", 12)):
+            recent = usage.recent(report, count, now)
+            expected = [(p.name, (whole[report].get(p.name) or Period(p.name)).total.tokens.output) for p in recent]
+            assert names(recent) == expected and len(recent) == count
+
+
 def test_since_and_until_are_days_of_the_zone_both_included() -> None:
     spends = [spend(f"2026-03-0{d}T02:00:00+00:00", d) for d in range(1, 6)]
     usage = Usage(spends, ZoneInfo("America/New_York"))  # 02:00 UTC is the evening before there
@@ -199,11 +217,29 @@ def test_a_block_starts_on_the_hour_of_the_first_message_after_the_last_block_en
     assert [(b.end - b.start) for b in blocks] == [5 * 3600] * 3
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_the_last_block_is_the_last_of_all_the_blocks(seed: int) -> None:
+    """Made from the spends after the last pause of 5 hours or more only, it is the one all of them end with."""
+    rng = random.Random(seed)
+    moment, spends = at("2026-03-01T00:00:00+00:00"), []
+    for _ in range(rng.randint(1, 60)):
+        moment += rng.choice([60, 900, 3600, 4 * 3600, 5 * 3600 - 900, 5 * 3600, 9 * 3600])
+        spends.append(spend(datetime.fromtimestamp(moment, UTC).isoformat(), rng.randint(1, 9)))
+    rng.shuffle(spends)
+    usage = Usage(spends, UTC)
+    for now in (moment, moment + 3 * 3600, moment + 6 * 3600):
+        last, block = usage.blocks(now)[-1], usage.last_block(now)
+        assert block is not None
+        assert (block.name, block.end, block.running, block.total.tokens.output) == (
+            last.name, last.end, last.running, last.total.tokens.output
+        )  # fmt: skip
+
+
 def test_the_running_block_has_a_burn_rate_and_where_it_ends_at_that_pace() -> None:
     spends = [spend("2026-03-01T09:40:00+00:00", 990), spend("2026-03-01T10:10:00+00:00", 990)]
     usage = Usage(spends, UTC)
     now = at("2026-03-01T10:40:00+00:00")  # an hour after the first message, 3h20 before the end
-    block = usage.current_block(now)
+    block = usage.last_block(now)
     assert block is not None and block.running and block.name == "2026-03-01T09:00:00+00:00"
     burn = block.burn(now)
     assert burn is not None
@@ -212,7 +248,8 @@ def test_the_running_block_has_a_burn_rate_and_where_it_ends_at_that_pace() -> N
     assert burn.projected_tokens == 2000 + round(2000 / 60 * 200)
     cost = block.total.cost or 0
     assert burn.usd_per_hour == pytest.approx(cost) and burn.projected_usd == pytest.approx(cost * (1 + 200 / 60))
-    assert usage.current_block(at("2026-03-01T14:00:00+00:00")) is None  # the block has ended
+    ended = usage.last_block(at("2026-03-01T14:00:00+00:00"))
+    assert ended is not None and ended.name == block.name and not ended.running
     assert usage.blocks(at("2026-03-01T14:00:00+00:00"))[0].burn(now) is None
 
 

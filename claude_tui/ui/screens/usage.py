@@ -68,9 +68,8 @@ class Figures:
 
 
 def figures(usage: Usage, now: float) -> Figures:
-    blocks = usage.blocks(now)
     recent = {report: usage.recent(report, count, now) for report, count in RECENT.items()}
-    return Figures(usage, recent, usage.shares("project"), usage.shares("model"), blocks[-1] if blocks else None, now)
+    return Figures(usage, recent, usage.shares("project"), usage.shares("model"), usage.last_block(now), now)
 
 
 class UsageScreen(Screen[None]):
