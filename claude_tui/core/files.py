@@ -76,9 +76,14 @@ def is_agent_name(name: str) -> bool:
     return name.startswith(AGENT_PREFIX)
 
 
-def agent_id_of(path: str | Path) -> str | None:
+def stem_of(path: str | os.PathLike[str]) -> str:
+    """The file's name without its suffix (Path.stem, without making a Path: the library asks it of every file)."""
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def agent_id_of(path: str | os.PathLike[str]) -> str | None:
     """The agent id a subagent transcript's file name gives (`agent-<id>.jsonl`)."""
-    stem = Path(path).stem
+    stem = stem_of(path)
     return stem.removeprefix(AGENT_PREFIX) if is_agent_name(stem) else None
 
 
@@ -101,10 +106,15 @@ def agent_role(path: str | os.PathLike[str]) -> AgentRole:
     """What ran a subagent, by where its transcript is and how it is named: a workflow run (`workflows/<run>/`),
     Claude Code itself for a compaction's summary or a `/btw` side question (`agent-<kind>-<hex>.jsonl`), else a
     Task or Agent call."""
-    path = Path(path)
-    if path.parent.parent.name == WORKFLOWS and path.parent.parent.parent.name == SUBAGENTS:
+    if _in_run(os.fspath(path)):
         return AgentRole.WORKFLOW
-    return _NAMED_ROLES.get(path.name.removeprefix(AGENT_PREFIX).partition("-")[0], AgentRole.TASK)
+    return _NAMED_ROLES.get(os.path.basename(path).removeprefix(AGENT_PREFIX).partition("-")[0], AgentRole.TASK)
+
+
+def _in_run(path: str) -> bool:
+    """Whether a transcript lies in a workflow run's folder, `subagents/workflows/<run>/`."""
+    runs = os.path.dirname(os.path.dirname(path))
+    return os.path.basename(runs) == WORKFLOWS and os.path.basename(os.path.dirname(runs)) == SUBAGENTS
 
 
 #: Claude Code's own agents, by the kind their transcript's name begins with.
@@ -142,10 +152,10 @@ def has_transcript(session_path: str | os.PathLike[str], agent_id: str) -> bool:
 def owning_folder(path: str | os.PathLike[str]) -> str | None:
     """The name of the session folder a subagent's transcript is in (`<id>/subagents/…`: that session's id); None
     for one beside the sessions (2.0.x flat transcripts name their session in their records)."""
-    path = Path(path)
-    if path.parent.name == SUBAGENTS or agent_role(path) is AgentRole.WORKFLOW:
-        return session_dir(path).name
-    return None
+    path, up = os.fspath(path), os.path.dirname
+    if os.path.basename(up(path)) == SUBAGENTS:
+        return os.path.basename(up(up(path)))
+    return os.path.basename(up(up(up(up(path))))) if _in_run(path) else None
 
 
 def _is_dir(path: Path) -> bool:

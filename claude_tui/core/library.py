@@ -9,7 +9,6 @@ session of the repository made the worktree (`git worktree add`).
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
@@ -19,13 +18,13 @@ import orjson
 
 from claude_tui.core import front
 from claude_tui.core.facts import LIVE_SECONDS, Project, SessionInfo, project_path, split_path
-from claude_tui.core.files import agent_id_of, is_agent_name, owning_folder, session_file
+from claude_tui.core.files import agent_id_of, is_agent_name, owning_folder, session_file, stem_of
 from claude_tui.core.index.extract import owner_of, title_of
 from claude_tui.core.index.jobs import Progress, UpdateResult
 from claude_tui.core.index.locks import IndexBusy
 from claude_tui.core.index.store import Index
 from claude_tui.core.search import MARK_END, MARK_START, Hits, SearchHit, search
-from claude_tui.core.session import own_session_id
+from claude_tui.core.session import gc_paused, own_session_id
 from claude_tui.core.times import active_seconds, parse_time, span_seconds
 from claude_tui.core.usage import Tokens, UsageTotal, by_model, most_used_first, other_models
 
@@ -68,7 +67,8 @@ class Library:
         self._loaded = self.index.version()
         saving = self.index.path is not None and not self._updating
         state = self.index.state(self.roots) if saving else None  # read before what it stands for
-        self.projects = build_projects(self.index.files(self.roots), self.index.summaries(self.roots))
+        with gc_paused():  # tens of thousands of facts made: a collector pass would walk the library before them
+            self.projects = build_projects(self.index.files(self.roots), self.index.summaries(self.roots))
         if state is not None and state != self._front_state:
             self.index.keep(FRONT_NAME, front.dumps(state, self.projects))
             self._front_state = state
@@ -120,7 +120,8 @@ def build_projects(
             agent_files.append((path, folder, size, mtime_ns, facts, error, owner))
         else:
             mains.append((path, folder, size, mtime_ns, facts, error, None))
-    owned = {(folder, session_id_of(path, facts)) for path, folder, _, _, facts, *_ in mains}
+    ids = {path: session_id_of(path, facts) for path, _, _, _, facts, *_ in mains}
+    owned = {(folder, ids[path]) for path, folder, *_ in mains}
     per_folder: dict[str, dict[str, str]] = {}
     for (folder, leaf), value in summaries.items():
         per_folder.setdefault(folder, {})[leaf] = value
@@ -133,8 +134,9 @@ def build_projects(
     orphans = [row for row in orphans if owning_folder(row[0]) is None]
     mains += [_folder_session(folder, owner, rows) for (folder, owner), rows in in_folders.items()]
     for path, folder, size, mtime_ns, facts, error, orphan_of in mains + orphans:
-        subagents = agents.get((folder, session_id_of(path, facts)), []) if orphan_of is None else []
-        info = session_info(path, size, mtime_ns, facts, subagents, per_folder.get(folder, {}))
+        sid = ids.get(path) or session_id_of(path, facts)
+        subagents = agents.get((folder, sid), []) if orphan_of is None else []
+        info = session_info(path, sid, size, mtime_ns, facts, subagents, per_folder.get(folder, {}))
         info.error, info.orphan_of, info.no_file = error, orphan_of, bool(facts.get("no_file"))
         by_folder.setdefault(folder, []).append((info, facts))
     projects = _merge_twins([_project(Path(folder), items) for folder, items in by_folder.items()])
@@ -170,24 +172,21 @@ def _epoch(stamp: str) -> float:
 def session_id_of(path: str, facts: dict[str, Any]) -> str:
     """The id of the session in the file at `path`, as Session.id takes it from the file's name and records (a
     subagent's transcript listed as a session of its own goes by its name)."""
-    stem = _stem(path)
+    stem = stem_of(path)
     return stem if is_agent_name(stem) else own_session_id(stem, facts.get("sids") or ())
-
-
-def _stem(path: str) -> str:
-    """The file's name without its suffix (Path.stem, without making a Path)."""
-    return os.path.splitext(os.path.basename(path))[0]
 
 
 def session_info(
     path: str,
+    sid: str,
     size: int,
     mtime_ns: int,
     facts: dict[str, Any],
     agents: list[tuple[str, dict[str, Any]]],
     summaries: dict[str, str],
 ) -> SessionInfo:
-    """One session's facts, its subagents' tokens included (as stats.session_stats counts them)."""
+    """One session's facts (`sid`: its id, see session_id_of), its subagents' tokens included (as
+    stats.session_stats counts them)."""
     usage = facts.get("usage", {})
     agent_parts = []
     progress = list(facts.get("progress", {}).values())
@@ -206,7 +205,7 @@ def session_info(
     prompts = facts.get("prompts", 0)
     return SessionInfo(
         file=path,
-        id=session_id_of(path, facts),
+        id=sid,
         project=cwds[0] if cwds else "",
         title=title_of(facts, summaries),
         first_prompt=facts.get("first_prompt", ""),

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import orjson
 
 from claude_tui.core.facts import encode_path, project_path
-from claude_tui.core.files import owning_folder, session_file
+from claude_tui.core.files import owning_folder, session_file, stem_of
 from claude_tui.core.index.usage import NO_TIME, FileRow, read_usage, usage_state
 from claude_tui.core.library import session_id_of
 from claude_tui.core.usage import Tokens, UsageTotal, model_of
@@ -438,7 +438,7 @@ def file_sessions(files: list[FileRow]) -> dict[int, SessionRef]:
 def _session_id(path: str, sids: str | None) -> str:
     """library.session_id_of, from the JSON of the ids a file's records name (read only when they may not name the
     file's own: the usual file names its own first)."""
-    stem = os.path.splitext(os.path.basename(path))[0]
+    stem = stem_of(path)
     if sids is not None and sids.startswith(f'["{stem}"'):
         return stem
     return session_id_of(path, {"sids": orjson.loads(sids) if sids else ()})

@@ -31,7 +31,7 @@ from claude_tui.core.content import (
     user_kind,
 )
 from claude_tui.core.copies import copy_state, is_copy
-from claude_tui.core.files import agent_role, owning_folder
+from claude_tui.core.files import agent_role, owning_folder, stem_of
 from claude_tui.core.index.texts import (
     ANSWER,
     API_ERROR,
@@ -248,7 +248,7 @@ class Extractor:
         self.base = base
         self.path = path  #: the file read: the session's folder beside it holds the outputs moved out of it
         if not state.agent and state.copies is None:
-            state.copies = copy_state(os.path.splitext(os.path.basename(path))[0])
+            state.copies = copy_state(stem_of(path))
         self._copy = False  #: the record being added is another session's (see copies.py): shown, not counted
         self._copied_calls: set[str] = set()  #: the tool calls of such records read in this pass
         role = agent_role(path) if state.agent and path else AgentRole.TASK
