@@ -49,6 +49,7 @@ class Prefetch:
                     early = library.front()
                     if early:
                         _send(pipe, (early, [], True))
+                        os.nice(10)  # the whole library (CPU in proportion to the history) yields to the first frame
                     library.reload()
                     _send(pipe, (library.projects, library.notices, False))
                 code = 0

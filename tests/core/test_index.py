@@ -9,12 +9,13 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from claude_tui.core.files import sibling_summaries
-from claude_tui.core.index import jobs, locks, pool, store
+from claude_tui.core.index import extract, jobs, locks, pool, store
 from claude_tui.core.index.extract import State
 from claude_tui.core.index.jobs import Progress
 from claude_tui.core.index.schema import DB_NAME, SCHEMA_VERSION, TEXT_NAME, cache_dir, text_schemas
@@ -658,6 +659,55 @@ def test_rows_written_twice_show_once(tmp_path: Path) -> None:
     db.executemany("INSERT INTO text0.rows VALUES (?,?,?,?,?,?,?,?)", [(top + r[0], *r[1:]) for r in rows])
     db.executemany("INSERT INTO text0.fts(rowid, text) VALUES (?, 'green')", [(top + r[0],) for r in rows])
     assert hits(lib, "green") == before
+
+
+def test_the_index_state_changes_with_each_part_of_a_read_and_is_read_from_indexes_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Index.state, which the front page is checked against at every start: a read stopped part way (Ctrl-C),
+    then read on, changes it at each part, though the file's size and time in the index stay as they were; and
+    it is read from the indexes files_stamp and files_unreadable alone, not from the files' rows and their
+    blobs (whose reading grows with the history)."""
+    root = tmp_path / "projects"
+    w = Writer("long")
+    for i in range(20):
+        w.prompt(f"question {i} " + "x" * 2000)
+        w.answer()
+    w.write(root / "p")
+    monkeypatch.setattr(jobs, "EMIT_BYTES", 8192)
+    monkeypatch.setattr(extract, "CHUNK", 8192)
+    monkeypatch.setattr(pool, "COMMIT_EVERY", 0)
+    monkeypatch.setattr(store.time, "monotonic", _ticking())
+
+    def interrupt(_: Progress) -> None:
+        raise KeyboardInterrupt
+
+    lib = Library([root], tmp_path / "cache")
+    states, stamps = [], []
+    for _ in range(3):
+        with pytest.raises(KeyboardInterrupt):
+            lib.index.update(lib.roots, interrupt)
+        states.append(lib.index.state(lib.roots))
+        stamps.append(lib.index.db.execute("SELECT size, mtime_ns FROM files").fetchall())
+    assert len(set(states)) == 3
+    assert stamps[0] == stamps[1] == stamps[2] and stamps[0][0][1] == -1  # not read to its end yet
+    traced: list[str] = []
+    reading = store.Index.reading
+
+    @contextlib.contextmanager
+    def tracing(index: store.Index) -> Iterator[sqlite3.Connection]:
+        with reading(index) as db:
+            db.set_trace_callback(traced.append)
+            yield db
+
+    monkeypatch.setattr(store.Index, "reading", tracing)
+    lib.index.state(lib.roots)
+    [sql] = traced
+    plan = [row[3] for row in lib.index.db.execute(f"EXPLAIN QUERY PLAN {sql}")]
+    assert any("COVERING INDEX files_stamp" in step for step in plan), plan
+    assert all(
+        "COVERING INDEX files_stamp" in step or "INDEX files_unreadable" in step for step in plan if "files" in step
+    ), plan
 
 
 def test_state_round_trips_through_json() -> None:

@@ -14,10 +14,13 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from rich.style import Style
+from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Input, Static, Tree
+from textual.widgets.tree import TreeNode
 
 from claude_tui.cli.app import parser
 from claude_tui.cli.demo import DEMO_PROJECTS
@@ -1094,6 +1097,36 @@ async def test_worktrees_sit_under_their_repository_and_rows_of_one_name_say_whe
         tree = app.main.query_one(ProjectTree)
         rows = {str(top.label): [str(kid.label) for kid in top.children] for top in tree.root.children}
         assert rows == {"repo  1  /x": ["⎇ feat2  1"], "repo  /z": ["⎇ a1  1"], "docs  1": []}
+
+
+@pytest.mark.parametrize("size", [WIDE, (40, 20), (24, 12)])
+async def test_the_tree_measures_its_rows_without_drawing_them(tmp_path: Path, size: tuple[int, int]) -> None:
+    """Tree measures every row at each rebuild (for its width): the project tree works out the width its
+    `render_label` draws (worktrees, rows that say where, names cut to the pane) without drawing any row."""
+    root = tmp_path / "projects"
+    cwds = ["/x/repo", "/x/repo/.worktrees/feat2", "/z/repo/.claude/worktrees/a1", "/x/" + "long-name-" * 12]
+    for i, cwd in enumerate(cwds):
+        thread = Thread(session_id=f"s{i}", cwd=cwd)
+        thread.prompt("hi")
+        thread.answer(text("ok"))
+        thread.write(root / cwd.replace("/", "-") / f"s{i}.jsonl")
+    app = browser([root])
+    async with app.run_test(size=size) as pilot:
+        await browser_ready(pilot, app)
+        tree = app.main.query_one(ProjectTree)
+        nodes = [line.node for line in tree._tree_lines]
+        assert len(nodes) == 5
+        assert [tree.get_label_width(node) for node in nodes] == [Tree.get_label_width(tree, node) for node in nodes]
+        drawn: list[TreeNode[Any]] = []
+        draw = tree.render_label
+
+        def drawing(node: TreeNode[Any], base_style: Style, style: Style) -> Text:
+            drawn.append(node)
+            return draw(node, base_style, style)
+
+        tree.render_label = drawing  # type: ignore[method-assign]
+        tree._invalidate()
+        assert tree._tree_lines and drawn == []
 
 
 @pytest.mark.parametrize("size", [WIDE, (120, 40), (80, 24)])

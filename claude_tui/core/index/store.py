@@ -223,9 +223,15 @@ class Index:
 
     def state(self, roots: list[Path]) -> tuple[Any, ...]:
         """A value that changes whenever a file under `roots` is added, read again or removed (its count, highest
-        id, sizes, times, rows and errors): what the library read from the index stands for."""
-        sql = "SELECT count(*), max(id), total(size), total(mtime_ns), total(nrows), count(error) FROM files"
-        return tuple(self._under(roots, sql + " WHERE root IN ({})")[0])
+        id, sizes, times, offsets read to and errors): what the library read from the index stands for. Read from
+        the indexes files_stamp and files_unreadable alone, never the rows and their blobs (read at every start)."""
+        names = [str(r) for r in roots]
+        under = f"root IN ({','.join('?' * len(names))})"
+        sql = (
+            "SELECT count(*), max(id), total(size), total(mtime_ns), total(offset),"
+            f" (SELECT count(*) FROM files WHERE {under} AND error IS NOT NULL) FROM files WHERE {under}"
+        )
+        return tuple(self.read(roots, lambda db: db.execute(sql, names * 2).fetchone()))
 
     def unreadable(self, roots: list[Path]) -> list[tuple[str, str]]:
         """(path, error) of every file under `roots` that could not be read, by path."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -176,13 +177,24 @@ class ProjectTree(Tree["Project | None"]):
         label = super().render_label(node, base_style, style)
         if node is self.cursor_node and few_colors(self.app):  # one pair of colours: see palette.cursor_row
             label = Text(label.plain, base_style + style)
-        depth, parent = 0, node.parent
-        while parent is not None and parent is not self.root:
-            depth, parent = depth + 1, parent.parent
-        width = self.scrollable_content_region.width - depth * self.guide_depth
+        width = self._room(node)
         if width > 0:
             label.truncate(width, overflow="ellipsis")
         return label
+
+    def get_label_width(self, node: TreeNode[Project | None]) -> int:
+        """The width of `node`'s label as `render_label` draws it, without drawing it: Tree measures every row at
+        each rebuild (for its width), and only the rows on screen are drawn."""
+        icon = (self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE) if node.allow_expand else ""
+        width, room = cell_len(icon) + cell_len(str(node.label)), self._room(node)
+        return min(width, room) if room > 0 else width
+
+    def _room(self, node: TreeNode[Project | None]) -> int:
+        """The cells left of the tree's width for the label of `node`, after its guides."""
+        depth, parent = 0, node.parent
+        while parent is not None and parent is not self.root:
+            depth, parent = depth + 1, parent.parent
+        return self.scrollable_content_region.width - depth * self.guide_depth
 
     def on_resize(self) -> None:
         """Another height (the terminal resized): the cursor's row stays in view."""
