@@ -81,7 +81,11 @@ class Library:
             data = (self.index.folder / FRONT_NAME).read_bytes()
         except OSError:  # none yet
             return None
-        return front.loads(data, self.index.state(self.roots))
+        state = self.index.state(self.roots)
+        projects = front.loads(data, state)
+        if projects is not None:
+            self._front_state = state  # saved for the index as it is: the next reload has nothing to save
+        return projects
 
     def search(self, query: str, **filters: Any) -> Hits:
         """Messages matching `query`, newest first; `filters` (limit, project, role, ...) as search.search takes

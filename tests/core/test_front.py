@@ -122,3 +122,22 @@ def test_a_cache_folder_inside_the_history_gets_no_front_page(tmp_path: Path) ->
     lib.refresh()
     assert lib.projects and lib.index.path is None
     assert sorted(p.relative_to(root) for p in root.rglob("*")) == before
+
+
+def test_a_start_whose_front_page_holds_writes_none(tmp_path: Path) -> None:
+    """The next start reads the front page, then the whole library: with nothing changed since, the page it saved
+    is the one it would save, and stays as it was written."""
+    root = tmp_path / "projects"
+    history(root, 3)
+    Library([root], tmp_path / "cache").refresh()
+    page = tmp_path / "cache" / FRONT_NAME
+    written = page.stat().st_ino  # a page is saved whole, by renaming a new file over it
+    start = Library([root], tmp_path / "cache")
+    assert start.front() is not None
+    start.reload()
+    assert page.stat().st_ino == written
+    w = Writer("new", cwd="/home/u/old", start=50_000)
+    w.prompt("a session started since")
+    w.write(root / encode("/home/u/old"))
+    start.refresh()
+    assert page.stat().st_ino != written  # the index changed: saved again
