@@ -4,13 +4,15 @@ database, that write what they read themselves; and the batches of results writt
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import queue
 import sqlite3
 import sys
 import threading
 import time
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -127,10 +129,12 @@ def _worker(tasks: Any, events: Any, leaves: frozenset[str], path: str, shard: i
     signal.signal(signal.SIGTERM, lambda signum, frame: stopping.append(signum))
     try:
         batcher = Batcher(connect(path), connect(str(text_path(Path(path), shard))), "main")
+        release = memory_releaser()
         while not stopping and (job := _next_job(tasks, parent)) is not None:
             for item in run_job(job, leaves):
                 if (written := batcher.add(item)) is not None:
                     events.put(written)
+                    release()
                 if stopping:
                     return
         if not stopping and (written := batcher.flush()) is not None:
@@ -141,6 +145,18 @@ def _worker(tasks: Any, events: Any, leaves: frozenset[str], path: str, shard: i
         if os.getppid() != parent:
             events.cancel_join_thread()  # no reader: exit without waiting for the queue to empty
         events.put(None)
+
+
+def memory_releaser() -> Callable[[], object]:
+    """A call that gives the memory freed back to the system (glibc's malloc_trim; a no-op where there is none).
+    A worker reads for minutes, and the texts of each batch are freed once written: without it, each worker kept
+    the memory of its largest batches (cold index of the 15,000-session history: 332 MB at peak, 293-304 with)."""
+    try:
+        trim = ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return lambda: None
+    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+    return partial(trim, 0)
 
 
 def _next_job(tasks: Any, parent: int) -> Job | None:
