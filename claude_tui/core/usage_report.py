@@ -237,9 +237,7 @@ class Usage:
                 return False
             return model is None or (model_of(spend.key) or UNKNOWN_MODEL) == model
 
-        narrower = Usage([s for s in self.spends if kept(s)], self.zone)
-        narrower._offsets = self._offsets
-        return narrower
+        return self._of([s for s in self.spends if kept(s)])
 
     def periods(self, report: str) -> list[Period]:
         """The periods of a report: `daily`, `weekly`, `monthly` (oldest first: messages with no time left out),
@@ -262,13 +260,17 @@ class Usage:
                 days.setdefault(label, []).append(spend)
         return [Period(label, days[label]) for label in sorted(days)]
 
+    def _of(self, spends: list[Spend]) -> Usage:
+        """Some of its spends, in its zone (the offsets it found kept: they are the zone's)."""
+        narrower = Usage(spends, self.zone)
+        narrower._offsets = self._offsets
+        return narrower
+
     def _days(self, first: int, last: int) -> Usage:
         """The spends from the start of day `first` (an ordinal) to the end of day `last`, in UTC: with a day to
         spare at each end, those of days `first` + 1 to `last` - 1 in any zone, and only a few more."""
         since, until = (first - _EPOCH_ORDINAL) * DAY, (last - _EPOCH_ORDINAL + 1) * DAY
-        narrower = Usage([s for s in self.spends if s.quarter is not None and since <= s.quarter < until], self.zone)
-        narrower._offsets = self._offsets
-        return narrower
+        return self._of([s for s in self.spends if s.quarter is not None and since <= s.quarter < until])
 
     def recent(self, report: str, count: int, now: float) -> list[Period]:
         """The last `count` days, weeks or months up to `now`'s, oldest first, those with no usage included."""
@@ -293,7 +295,7 @@ class Usage:
 
     def sessions(self, period: Period) -> list[Period]:
         """The sessions of a period (a day, a project, a model, a block), the costliest first (then the latest)."""
-        found = Usage(period.spends, self.zone).periods("session")
+        found = self._of(period.spends).periods("session")
         return sorted(found, key=lambda p: (*_heaviest(p.total), -(p.last or 0)))
 
     def blocks(self, now: float) -> list[Block]:
@@ -320,7 +322,7 @@ class Usage:
             if times[i] - times[i - 1] >= BLOCK_SECONDS:
                 since = times[i]
                 break
-        last = Usage([s for s in self.spends if s.quarter is not None and s.quarter >= since], self.zone).blocks(now)
+        last = self._of([s for s in self.spends if s.quarter is not None and s.quarter >= since]).blocks(now)
         return last[-1] if last else None
 
     def total(self) -> Period:

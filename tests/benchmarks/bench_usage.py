@@ -41,15 +41,11 @@ def timed(cmd: list[str], env: dict[str, str]) -> float:
 
 
 def screen(corpus: Path, cache: Path) -> float:
-    """Seconds to read the usage and make what the app's screen shows of it."""
+    """Seconds to read the usage and make what the app's screen shows of it (its own `figures`)."""
+    from claude_tui.ui.screens.usage import figures
+
     started = time.perf_counter()
-    now = time.time()
-    usage = load_usage(Index(cache, [corpus]), [corpus])
-    for report in ("daily", "weekly", "monthly"):
-        usage.recent(report, 30 if report == "daily" else 12, now)
-    usage.shares("project")
-    usage.shares("model")
-    usage.last_block(now)
+    figures(load_usage(Index(cache, [corpus]), [corpus]), time.time())
     return time.perf_counter() - started
 
 

@@ -991,6 +991,14 @@ async def test_g_while_a_session_is_read_goes_to_its_real_end(tmp_path: Path, mo
         assert early < len(view.entries) == 800 and view.cursor is view.entries[-1], early
 
 
+async def first_rows_of_a_read(view: ConversationView) -> None:
+    """Wait until a session being read shows its first rows, the read still under way."""
+    deadline = time.monotonic() + 20
+    while not (view.reading and len(view.entries) > 5):
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
 async def test_g_while_a_session_is_read_goes_to_its_real_end_when_a_later_branch_replaces_its_rows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -999,10 +1007,7 @@ async def test_g_while_a_session_is_read_goes_to_its_real_end_when_a_later_branc
     app = session_app(slow_read(tmp_path, monkeypatch, rewound=True))
     async with app.run_test(size=SIZE) as pilot:
         view = app.screen.query_one(ConversationView)
-        deadline = time.monotonic() + 20
-        while not (view.reading and len(view.entries) > 5):
-            assert time.monotonic() < deadline, "timed out"
-            await asyncio.sleep(0.01)
+        await first_rows_of_a_read(view)
         view.action_last()
         landed = view.cursor
         await settled(pilot, lambda: not view.reading)
@@ -1017,10 +1022,7 @@ async def test_a_move_after_g_while_a_session_is_read_keeps_the_cursor_where_it_
     app = session_app(slow_read(tmp_path, monkeypatch))
     async with app.run_test(size=SIZE) as pilot:
         view = app.screen.query_one(ConversationView)
-        deadline = time.monotonic() + 20
-        while not (view.reading and len(view.entries) > 5):
-            assert time.monotonic() < deadline, "timed out"
-            await asyncio.sleep(0.01)
+        await first_rows_of_a_read(view)
         view.action_last()
         view.action_cursor(-1)  # k: the user reads there
         moved = view.cursor
