@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 from claude_tui.cli.common import CommandError
@@ -31,6 +29,9 @@ def demo_asked(args: argparse.Namespace) -> bool:
 def demo_roots() -> list[Path]:
     """The demo history, copied afresh to one temporary folder per user with old file times
     (a fresh install's file times would make every session look live, in no order)."""
+    import shutil  # here, not at the top: every subcommand imports this module to ask for --demo
+    import tempfile
+
     target = Path(tempfile.gettempdir()) / f"claude-tui-demo-{os.getuid() if hasattr(os, 'getuid') else 0}"
     try:
         shutil.rmtree(target, ignore_errors=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
@@ -37,6 +38,8 @@ from claude_tui.core.usage import Tokens, UsageTotal, by_model, other_models, pr
 SPLIT_BYTES = 8 << 20
 #: How far past the middle a cut looks for a prompt's line.
 _SPLIT_WINDOW = 1 << 20
+#: Where in a big file the cut is looked for: a little past the middle, as the child also sends its tally back.
+_CUT_AT = 0.52
 
 
 def usage_items(session: Session) -> list[tuple[str | None, Tokens]]:
@@ -168,6 +171,17 @@ class Tally:
     turn_durations: list[float]
     timeline: Timeline  #: its records' times (the pauses between them)
     usage_unreadable: bool  #: its note is given once a file (see Session.usage_unreadable)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a forked child sends of it: its sets of ids as one string each (pickling tens of thousands of
+        short strings one by one took as long as reading a megabyte of the file)."""
+        return {**self.__dict__, **{name: _packed(getattr(self, name)) for name in _ID_SETS}}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name in _ID_SETS:
+            ids = _unpacked(state[name])
+            state[name] = dict.fromkeys(ids) if name == "uuids" else set(ids)
+        self.__dict__.update(state)
 
     @classmethod
     def of(cls, session: Session) -> Tally:
@@ -357,6 +371,22 @@ class Tally:
         }
 
 
+#: The Tally's fields that hold sets of ids (uuids: in file order), sent packed (see Tally.__getstate__).
+_ID_SETS = ("calls", "results", "errors", "uuids", "message_ids", "progress_keys", "progress_agent_ids")
+#: Between the ids of a packed set: a character ids do not hold (one that does is sent as a list).
+_SEPARATOR = "\0"
+
+
+def _packed(ids: Collection[str]) -> str | list[str]:
+    """Ids as one string, unless one of them holds the separator."""
+    joined = _SEPARATOR.join(ids)
+    return joined if ids and joined.count(_SEPARATOR) == len(ids) - 1 else list(ids)
+
+
+def _unpacked(packed: str | list[str]) -> list[str]:
+    return packed.split(_SEPARATOR) if isinstance(packed, str) else packed
+
+
 def session_stats(
     session: Session, summaries: dict[str, str] | None = None, hint: dict[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -391,9 +421,9 @@ def _tally_from(path: str, start: int) -> Tally:
 
 
 def _split_point(path: Path) -> int | None:
-    """Where to cut a big file in two, past the middle: at the line of a prompt, where no record before
-    is linked to one after; else of a tool result, where that is nearly always so; else at any line.
-    None for a small file, or no line end near the middle."""
+    """Where to cut a big file in two, a little past the middle (_CUT_AT): at the line of a prompt, where no
+    record before is linked to one after; else of a tool result, where that is nearly always so; else at any
+    line. None for a small file, or no line end near the middle."""
     try:
         fd = open_readonly(path)
     except ReadError:
@@ -402,7 +432,8 @@ def _split_point(path: Path) -> int | None:
         size = os.fstat(fd).st_size
         if size < SPLIT_BYTES:
             return None
-        window = os.pread(fd, _SPLIT_WINDOW, size // 2)
+        start = round(size * _CUT_AT)
+        window = os.pread(fd, _SPLIT_WINDOW, start)
     except OSError:
         return None
     finally:
@@ -415,10 +446,10 @@ def _split_point(path: Path) -> int | None:
         line = window[begin:end]
         if b'"type":"user"' in line:
             if b'"tool_use_id"' not in line:
-                return size // 2 + begin
+                return start + begin
             result_line = result_line or begin
         begin = end + 1
-    return size // 2 + (result_line or first)
+    return start + (result_line or first)
 
 
 def _earliest(a: str | None, b: str | None, latest: bool = False) -> str | None:

@@ -3,6 +3,7 @@ of the file read whole, wherever the cut falls."""
 
 from __future__ import annotations
 
+import pickle
 import random
 from pathlib import Path
 
@@ -153,3 +154,18 @@ def test_every_cut_of_a_file_with_pauses(tmp_path: Path) -> None:
     assert facts["active_s"] == (59 * 60 + 0.5) + (29 * 60 + 59.5) + 5 * 60  # the gaps over an hour left out
     merged, _ = check_cuts([path], None, random.Random(0))
     assert merged == len(PAUSED) - 1
+
+
+@pytest.mark.parametrize("odd_id", ["", "a\0b", "\0"])
+def test_a_tally_comes_back_from_its_child_whole(tmp_path: Path, odd_id: str) -> None:
+    """A tally is sent with its sets of ids packed (Tally.__getstate__): the uuids keep their order, an id
+    holding the separator or none at all comes back as it was, as does an empty set."""
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n".join(ANSWER % (n, n) for n in (3, 1, 2)) + b"\n")
+    tally = tally_file(path)[1]
+    tally.errors = {odd_id}
+    back = pickle.loads(pickle.dumps(tally, pickle.HIGHEST_PROTOCOL))
+    assert list(back.uuids) == ["a3", "a1", "a2"]
+    assert back.message_ids == {"m1", "m2", "m3"}
+    assert back.errors == {odd_id} and back.calls == set() and back.progress_keys == set()
+    assert back.facts() == tally.facts()
