@@ -109,6 +109,7 @@ class Session:
         self.turn_durations: list[float] = []
         self.first_timestamp: str | None = None  #: the earliest record time (records are not always in order)
         self.last_timestamp: str | None = None  #: the latest
+        self._first_ms = self._last_ms = 0  #: theirs, in epoch ms (a stamp of another form is then compared whole)
         self.timeline = Timeline()  #: its records' times, the pauses between them (core/timeline.py)
         self.usage_unreadable = False  #: a message's usage held what is not a token count (noted the first time)
         self.version = 0  #: bumped by every feed that changed something
@@ -261,12 +262,13 @@ class Session:
         if (ms := stamp_ms(stamp)) is None:
             return False
         self.timeline.add(ms)
-        if self.first_timestamp is None:  # the first: the other is set here only
+        if self.first_timestamp is None or self.last_timestamp is None:  # the first: the other is set here only
             self.first_timestamp = self.last_timestamp = stamp
-        elif self.last_timestamp is None or earlier(self.last_timestamp, stamp):  # the usual: the latest yet
-            self.last_timestamp = stamp
-        elif earlier(stamp, self.first_timestamp):
-            self.first_timestamp = stamp
+            self._first_ms = self._last_ms = ms
+        elif ms > self._last_ms or (ms == self._last_ms and earlier(self.last_timestamp, stamp)):  # the usual
+            self.last_timestamp, self._last_ms = stamp, ms
+        elif ms < self._first_ms or (ms == self._first_ms and earlier(stamp, self.first_timestamp)):
+            self.first_timestamp, self._first_ms = stamp, ms
         return True
 
     # ---------------------------------------------------------------- what the record handlers build with (handlers.py)
@@ -604,6 +606,7 @@ class Session:
             return
         self.first_timestamp = timed[0].first_timestamp
         self.last_timestamp = max((s.last_timestamp or "" for s in timed), key=lambda t: parse_time(t) or 0) or None
+        self._first_ms, self._last_ms = timed[0]._first_ms, max(s._last_ms for s in timed)
         for sub in self.subagents:
             self.cwds.update(dict.fromkeys(sub.cwds))
         self._agents_ask = next((ask for s in timed if (ask := s.first_prompt)), "")  # as the index has it

@@ -28,10 +28,12 @@ class Timeline:
     def add(self, ms: int) -> None:
         """Take one record's time."""
         spans = self.spans
-        if spans and spans[-1][0] <= ms and ms - spans[-1][1] <= PAUSE_MS:  # the usual: at or near the end
-            if ms > spans[-1][1]:
-                spans[-1][1] = ms
-            return
+        if spans:
+            last = spans[-1]
+            if last[0] <= ms <= last[1] + PAUSE_MS:  # the usual: at or near the end
+                if ms > last[1]:
+                    last[1] = ms
+                return
         at = bisect_right(spans, ms, key=lambda span: span[0])
         left = spans[at - 1] if at else None
         right = spans[at] if at < len(spans) else None

@@ -52,11 +52,12 @@ def plausible(stamp: str) -> bool:
 
 def usual_digits(stamp: str) -> bool:
     """Whether `stamp` has Claude Code's usual form, "2026-01-31T09:00:05.123Z", with a minute, second and
-    millisecond that are those of a time (its date and hour are for `plausible` to check)."""
+    millisecond that are those of a time, in ASCII digits (its date and hour are for `plausible` to check)."""
     if len(stamp) != 24 or stamp[-1] != "Z" or stamp[19] != ".":
         return False
     minute, second = stamp[14:16], stamp[17:19]
-    return (minute + second + stamp[20:23]).isdecimal() and minute < "6" and second < "6"
+    digits = minute + second + stamp[20:23]
+    return digits.isascii() and digits.isdecimal() and minute < "6" and second < "6"
 
 
 _HOURS: dict[str, bool] = {}  #: "2026-01-31T09" -> whether that hour is plausible
@@ -88,20 +89,22 @@ def active_seconds(started: str | None, ended: str | None, paused_ms: int) -> fl
 
 def stamp_ms(stamp: str) -> int | None:
     """Epoch milliseconds of a record's time; None when it is not a time (times.plausible). Claude Code's usual
-    `...Z` stamps are parsed once per minute they name."""
-    if len(stamp) == 24 and stamp[23] == "Z" and stamp[19] == "." and stamp[16] == ":":
-        tail = stamp[17:19] + stamp[20:23]  # seconds and milliseconds: "05123"
-        minute = _MINUTES.get(stamp[:16])
-        if minute is not None and tail.isdecimal() and stamp[17] < "6":
-            return None if minute < 0 else minute + int(tail)
-        if usual_digits(stamp):
-            if len(_MINUTES) > 100_000:
-                _MINUTES.clear()
-            seconds = parse_time(f"{stamp[:16]}:00Z")
-            minute = _MINUTES[stamp[:16]] = -1 if seconds is None else round(seconds * 1000)
-            return None if minute < 0 else minute + int(tail)
+    `...Z` stamps are parsed once per minute they name; its second and millisecond are looked up."""
+    minute = _MINUTES.get(stamp[:16])
+    if minute is not None:
+        second, milli = _SECONDS.get(stamp[16:19]), _MILLIS.get(stamp[19:])  # ":05", ".123Z"
+        if second is not None and milli is not None:
+            return None if minute < 0 else minute + second + milli
+    elif usual_digits(stamp) and stamp[16] == ":":
+        if len(_MINUTES) > 100_000:
+            _MINUTES.clear()
+        seconds = parse_time(f"{stamp[:16]}:00Z")
+        _MINUTES[stamp[:16]] = -1 if seconds is None else round(seconds * 1000)
+        return stamp_ms(stamp)
     seconds = parse_time(stamp)
     return None if seconds is None else round(seconds * 1000)
 
 
 _MINUTES: dict[str, int] = {}  #: "2026-01-31T09:05" -> its epoch milliseconds (-1: not a time)
+_SECONDS = {f":{n:02d}": n * 1000 for n in range(60)}  #: ":05" -> 5000
+_MILLIS = {f".{n:03d}Z": n for n in range(1000)}  #: ".123Z" -> 123

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
+from datetime import datetime
 from pathlib import Path
 
 import orjson
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from claude_tui.core.index.extract import Extractor, State
 from claude_tui.core.loader import read_session
@@ -16,7 +19,7 @@ from claude_tui.core.reader import Reader
 from claude_tui.core.session import Session
 from claude_tui.core.stats import session_stats
 from claude_tui.core.timeline import Timeline
-from claude_tui.core.times import stamp_ms
+from claude_tui.core.times import parse_time, plausible, stamp_ms
 from tests.jsonl import Thread, text, tool_use
 
 
@@ -803,3 +806,28 @@ def test_usage_counts_up_to_the_bound_and_none_are_read_without_a_note(tmp_path:
         "input": 0, "output": 10**12 - 1, "cache_read": 0, "cache_creation": 20, "cache_creation_1h": 20
     }  # fmt: skip
     assert facts["problems"] == []
+
+
+_NEAR_NOW = st.datetimes(datetime(1990, 1, 1), datetime(2110, 1, 1))  #: this century's edges within reach
+#: Stamps near Claude Code's usual form: a usual one with one character changed (a digit of another script,
+#: a separator, a letter), cut short or grown, or another ISO form.
+_STAMPS = st.one_of(
+    st.builds(
+        lambda when, at, char: (when[:at] + char + when[at + 1 :]) if at < len(when) else when[: at - len(when)],
+        _NEAR_NOW.map(lambda d: d.strftime("%Y-%m-%dT%H:%M:%S.") + f"{d.microsecond // 1000:03d}Z"),
+        st.integers(0, 30),
+        st.sampled_from(["0", "5", "9", "6", "\u0665", "\uff15", ":", ".", "T", " ", "Z", "x", "-"]),
+    ),
+    _NEAR_NOW.map(lambda d: d.isoformat(timespec="milliseconds")),
+)
+
+
+@given(_STAMPS)
+def test_a_stamp_is_the_time_it_parses_to(stamp: str) -> None:
+    """stamp_ms looks the usual stamp's minute, second and millisecond up: it gives what the stamp parses to, and
+    None just when that is no time of this century, as plausible says."""
+    stamp_ms(stamp[:16] + ":00.000Z")  # its minute known from another stamp, when it names one
+    seconds = parse_time(stamp)
+    assert stamp_ms(stamp) == (None if seconds is None else round(seconds * 1000))
+    assert stamp_ms(stamp) == stamp_ms(stamp)  # the second time, from what the first one cached
+    assert plausible(stamp) is (seconds is not None)
