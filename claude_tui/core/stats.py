@@ -80,8 +80,11 @@ _NO_ANSWER = (Kind.API_ERROR, Kind.SYSTEM)
 
 def _call_ids(session: Session) -> set[str]:
     """The tool_use ids of this file's assistant records, inline sidechains' included."""
-    counted = {id(m) for m in session.counted}
-    calls = {tid for tid, call in session.calls.items() if not call.lost and id(call.message) in counted}
+    if session.counted is session.messages:  # the usual: every message counts
+        calls = {tid for tid, call in session.calls.items() if not call.lost}
+    else:
+        counted = {id(m) for m in session.counted}
+        calls = {tid for tid, call in session.calls.items() if not call.lost and id(call.message) in counted}
     for sub in _inline(session):
         calls |= _call_ids(sub)
     return calls
