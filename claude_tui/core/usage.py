@@ -178,7 +178,7 @@ def read_usage(usage: Any) -> tuple[Tokens | None, str | None]:
         return None, None
     i, o, r, c, h, s = _raw_counts(usage)
     if _all_counts(i, o, r, c, h, s):
-        return Tokens(i, o, r, c, min(h, c), s, int(usage.get("speed") == "fast")), None
+        return Tokens(i, o, r, c, h if h < c else c, s, 1 if usage.get("speed") == "fast" else 0), None
     return Tokens(*usage_counts(usage)), unreadable_usage(usage)
 
 
