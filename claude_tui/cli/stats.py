@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 def run_stats(args: argparse.Namespace) -> int:
     import gc
 
-    from claude_tui.core.session import gc_paused
+    from claude_tui.core.collector import gc_paused
 
     failed, printed = 0, False
     scanned: dict[Path, FolderSummaries] = {}  # the summaries of each folder's files read so far

@@ -14,6 +14,7 @@ import orjson
 
 from claude_tui.cli.common import CommandError, argument_text, warn, write_utf8
 from claude_tui.cli.library import print_notices, roots_of, updated_index
+from claude_tui.core.collector import gc_paused
 from claude_tui.core.sanitize import inert_json, visible_controls
 from claude_tui.core.usage import UsageTotal
 from claude_tui.core.usage_report import Block, Period, Usage, load_usage, total_of
@@ -27,6 +28,11 @@ _NUMBERS = ("Input", "Output", "Cache write", "Cache read", "Total", "Cost")
 
 
 def run_usage(args: argparse.Namespace) -> int:
+    with gc_paused():  # a history's sums and periods, made at once
+        return _run_usage(args)
+
+
+def _run_usage(args: argparse.Namespace) -> int:
     zone = _zone(args.timezone)
     since, until = _day(args.since, "--since"), _day(args.until, "--until")
     if since and until and since > until:

@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 
 from claude_tui.core import front
+from claude_tui.core.collector import gc_paused
 from claude_tui.core.facts import LIVE_SECONDS, Project, SessionInfo, project_path, split_path
 from claude_tui.core.files import agent_id_of, is_agent_name, owning_folder, session_file, stem_of
 from claude_tui.core.index.extract import owner_of, title_of
@@ -24,7 +25,7 @@ from claude_tui.core.index.jobs import Progress, UpdateResult
 from claude_tui.core.index.locks import IndexBusy
 from claude_tui.core.index.store import Index
 from claude_tui.core.search import MARK_END, MARK_START, Hits, SearchHit, search
-from claude_tui.core.session import gc_paused, own_session_id
+from claude_tui.core.session import own_session_id
 from claude_tui.core.times import active_seconds, parse_time, span_seconds
 from claude_tui.core.usage import Tokens, UsageTotal, by_model, most_used_first, other_models
 

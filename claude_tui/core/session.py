@@ -8,10 +8,8 @@ how its subagents link to what started them in agents.py.
 
 from __future__ import annotations
 
-import gc
 from collections import Counter
-from collections.abc import Collection, Container, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Collection, Container, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +17,7 @@ import orjson
 
 from claude_tui.core import hooks
 from claude_tui.core.agents import Agents
+from claude_tui.core.collector import gc_paused
 from claude_tui.core.content import (
     as_text,
     asks,
@@ -694,19 +693,6 @@ def nothing_exchanged(kinds: Container[Kind]) -> bool:
     """An empty session: no answer, and nothing typed but commands (`/model`, `/clear`). A prompt left
     without an answer (the session quit, or crashed) is kept: it is what the user wrote."""
     return Kind.PROMPT not in kinds and Kind.ASSISTANT not in kinds
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cycle collector while records pour in: they make no cycles worth collecting,
-    and its passes over tens of thousands of new containers cost a third of the reading time."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 #: What each kind of subagent is called where it is shown.

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
 
+from claude_tui.core.collector import gc_paused
 from claude_tui.core.facts import encode_path, project_path
 from claude_tui.core.files import owning_folder, session_file, stem_of
 from claude_tui.core.index.usage import NO_TIME, FileRow, read_usage, usage_state
@@ -366,6 +367,11 @@ def load_usage(index: Index, roots: list[Path], zone: tzinfo | None = None, cach
     """The usage of every session under `roots`, from the index as it is (bring it up to date first). `cached`: keep
     what was read beside the index (CACHE), and take it from there while no file under the roots changed (for a
     command run again and again; an app keeps its own)."""
+    with gc_paused():  # tens of thousands of sums made at once
+        return _load_usage(index, roots, zone, cached)
+
+
+def _load_usage(index: Index, roots: list[Path], zone: tzinfo | None, cached: bool) -> Usage:
     names = [str(root) for root in roots]
     cache = index.path.with_name(CACHE) if index.path is not None and cached else None
     found = _cached(cache, [CACHE_FORMAT, names, *index.read(roots, lambda db: usage_state(db, names))])

@@ -12,8 +12,8 @@ from typing import Any
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
+from claude_tui.core.collector import gc_paused
 from claude_tui.core.facts import Project, SessionInfo, quiet
-from claude_tui.core.session import gc_paused
 from claude_tui.ui.hosts import PaletteHost, PaneHost
 from claude_tui.ui.text import one_line
 from claude_tui.ui.widgets.conversation.filters import PaneFilter

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import orjson
 
+from claude_tui.core.collector import gc_paused
 from claude_tui.core.files import is_under, leading_leaves
 from claude_tui.core.index import locks
 from claude_tui.core.index import usage as usage_index
@@ -309,31 +310,32 @@ class Index:
     ) -> UpdateResult:
         started = time.monotonic()
         result = UpdateResult()
-        found: list[str] = []
-        disk = scan(roots, found)
-        for notice in found:
-            self.note(notice)
-        db = self.db
-        dead = self._dead_rows()
-        if dead > DEAD_ROWS_LIMIT and dead > self._live_rows():
-            self.rebuild()
+        with gc_paused():  # a stat of every file and the index's row of each: tens of thousands of objects
+            found: list[str] = []
+            disk = scan(roots, found)
+            for notice in found:
+                self.note(notice)
             db = self.db
-        root_names = [str(r) for r in roots]
-        under = f"root IN ({','.join('?' * len(root_names))})"
-        known = {
-            path: (fid, size, mtime_ns, inode, offset)
-            for fid, path, size, mtime_ns, inode, offset in db.execute(
-                f"SELECT id, path, size, mtime_ns, inode, offset FROM files WHERE {under}", root_names
-            )
-        }
-        failed = {  # that could not be opened or read: not those that met a defect of ours, which would again
-            path
-            for (path,) in db.execute(
-                f"SELECT path FROM files WHERE {under} AND error IS NOT NULL AND instr(error, ?) != 1",
-                [*root_names, DEFECT],
-            )
-        }
-        jobs, new, gone = self._plan(disk, known, failed)
+            dead = self._dead_rows()
+            if dead > DEAD_ROWS_LIMIT and dead > self._live_rows():
+                self.rebuild()
+                db = self.db
+            root_names = [str(r) for r in roots]
+            under = f"root IN ({','.join('?' * len(root_names))})"
+            known = {
+                path: (fid, size, mtime_ns, inode, offset)
+                for fid, path, size, mtime_ns, inode, offset in db.execute(
+                    f"SELECT id, path, size, mtime_ns, inode, offset FROM files WHERE {under}", root_names
+                )
+            }
+            failed = {  # that could not be opened or read: not those that met a defect of ours, which would again
+                path
+                for (path,) in db.execute(
+                    f"SELECT path FROM files WHERE {under} AND error IS NOT NULL AND instr(error, ?) != 1",
+                    [*root_names, DEFECT],
+                )
+            }
+            jobs, new, gone = self._plan(disk, known, failed)
         if not jobs and not gone and not new:
             result.seconds = time.monotonic() - started
             return result

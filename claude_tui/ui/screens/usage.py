@@ -23,6 +23,7 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from claude_tui.core.collector import gc_paused
 from claude_tui.core.usage import Tokens, UsageTotal
 from claude_tui.core.usage_report import Block, Period, Usage, load_usage
 from claude_tui.ui.bindings import key_display
@@ -68,8 +69,9 @@ class Figures:
 
 
 def figures(usage: Usage, now: float) -> Figures:
-    recent = {report: usage.recent(report, count, now) for report, count in RECENT.items()}
-    return Figures(usage, recent, usage.shares("project"), usage.shares("model"), usage.last_block(now), now)
+    with gc_paused():  # periods of the whole history made at once
+        recent = {report: usage.recent(report, count, now) for report, count in RECENT.items()}
+        return Figures(usage, recent, usage.shares("project"), usage.shares("model"), usage.last_block(now), now)
 
 
 class UsageScreen(Screen[None]):
