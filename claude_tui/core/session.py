@@ -261,10 +261,11 @@ class Session:
         if (ms := stamp_ms(stamp)) is None:
             return False
         self.timeline.add(ms)
-        if self.first_timestamp is None or self.last_timestamp is None:  # the first: the other is set here only
+        last = self.last_timestamp
+        if self.first_timestamp is None:  # the first: the other is set here only
             self.first_timestamp = self.last_timestamp = stamp
             self._first_ms = self._last_ms = ms
-        elif ms > self._last_ms or (ms == self._last_ms and earlier(self.last_timestamp, stamp)):  # the usual
+        elif last is None or ms > self._last_ms or (ms == self._last_ms and earlier(last, stamp)):  # the usual
             self.last_timestamp, self._last_ms = stamp, ms
         elif ms < self._first_ms or (ms == self._first_ms and earlier(stamp, self.first_timestamp)):
             self.first_timestamp, self._first_ms = stamp, ms

@@ -19,7 +19,7 @@ from claude_tui.core.reader import Reader
 from claude_tui.core.session import Session
 from claude_tui.core.stats import session_stats
 from claude_tui.core.timeline import Timeline
-from claude_tui.core.times import parse_time, plausible, stamp_ms
+from claude_tui.core.times import earlier, parse_time, plausible, stamp_ms
 from tests.jsonl import Thread, text, tool_use
 
 
@@ -831,3 +831,26 @@ def test_a_stamp_is_the_time_it_parses_to(stamp: str) -> None:
     assert stamp_ms(stamp) == (None if seconds is None else round(seconds * 1000))
     assert stamp_ms(stamp) == stamp_ms(stamp)  # the second time, from what the first one cached
     assert plausible(stamp) is (seconds is not None)
+
+
+#: Stamps of one second, to the microsecond: several fall in one millisecond, and only their text orders them.
+_ONE_SECOND = st.integers(0, 2999).map(lambda us: f"2026-01-05T09:00:07.{us:06d}Z")
+
+
+@given(st.lists(st.one_of(_STAMPS, _ONE_SECOND), max_size=12))
+def test_the_first_and_last_times_are_those_the_stamps_compare_to(stamps: list[str]) -> None:
+    """The session compares its records' times as epoch ms, and as written only when two are the same ms: its
+    first and last are those comparing the stamps themselves (times.earlier) gives, whatever their form and order."""
+    session = Session("s.jsonl")
+    first = last = None
+    for n, stamp in enumerate(stamps):
+        session.add_record({"type": "system", "uuid": f"u{n}", "timestamp": stamp, "content": "x"}, None)
+        if stamp_ms(stamp) is None:
+            continue
+        if first is None or last is None:
+            first = last = stamp
+        elif earlier(last, stamp):
+            last = stamp
+        elif earlier(stamp, first):
+            first = stamp
+    assert (session.first_timestamp, session.last_timestamp) == (first, last)
