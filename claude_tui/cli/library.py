@@ -123,7 +123,7 @@ def run_index(args: argparse.Namespace) -> int:
         print(f"interrupted: {_totals(index, roots)} {kept}")
         return 130
     print_notices(index, roots)
-    totals = _totals(index, roots)
+    totals = _totals(index, roots, result.totals)
     took = f"in {time.monotonic() - started:.2f} s"
     if index.path is None:  # held in memory only: nothing was kept for next time
         print(f"{totals} read {took}, not saved: the index could not be written")
@@ -133,11 +133,12 @@ def run_index(args: argparse.Namespace) -> int:
     return 0
 
 
-def _totals(index: Index, roots: list[Path]) -> str:
-    """ "2 projects, 5 sessions, 3.1 MB": projects (folders with a session), sessions and history under `roots`."""
+def _totals(index: Index, roots: list[Path], known: tuple[int, int, int] | None = None) -> str:
+    """ "2 projects, 5 sessions, 3.1 MB": projects (folders with a session), sessions and history under `roots`
+    (`known` when the update had them: see UpdateResult.totals)."""
     from claude_tui.core.humanize import plural  # `index` only: `search` starts without it
 
-    projects, sessions, size = index.totals(roots)
+    projects, sessions, size = known or index.totals(roots)
     return f"{plural(projects, 'project')}, {plural(sessions, 'session')}, {size / 1e6:,.1f} MB"
 
 

@@ -817,6 +817,28 @@ def test_the_totals_count_projects_sessions_and_bytes_of_the_files_read(
     assert len(lib.index.unreadable(lib.roots)) == 1
     size = sum(p.stat().st_size for p in root.rglob("*.jsonl"))
     assert lib.index.totals(lib.roots) == (2, 5, size)
+    assert lib.index.update(lib.roots).totals == (2, 5, size)  # nothing to do: the same, from the files' stat
+
+
+def test_an_update_with_nothing_to_do_counts_as_the_index_does(tmp_path: Path) -> None:
+    """The totals an update with nothing to do gives (`claude-tui index`'s last line, without a query) are the
+    index's, whatever the folder holds: an empty file, garbage, a last line with no newline, a subagent's
+    transcript, and what is not a session file (a folder, a FIFO, a link to itself)."""
+    folder = tmp_path / "projects" / "-home-u-p"
+    (folder / "s1" / "subagents").mkdir(parents=True)
+    (folder / "empty.jsonl").write_bytes(b"")
+    (folder / "bad.jsonl").write_bytes(b"garbage\xff\xfe\n")
+    (folder / "nonl.jsonl").write_bytes(b'{"type":"user"}')
+    (folder / "s1" / "subagents" / "agent-a1.jsonl").write_bytes(b'{"type":"user","sessionId":"s1"}\n')
+    (folder / "dir.jsonl").mkdir()
+    (folder / "loop.jsonl").symlink_to("loop.jsonl")
+    os.mkfifo(folder / "fifo.jsonl")
+    roots = [tmp_path / "projects"]
+    index = store.Index(tmp_path / "cache", roots)
+    assert index.update(roots).totals is None  # it read files: its totals are the index's to give
+    files = ["empty.jsonl", "bad.jsonl", "nonl.jsonl", "s1/subagents/agent-a1.jsonl"]
+    size = sum((folder / name).stat().st_size for name in files)
+    assert index.update(roots).totals == index.totals(roots) == (1, 3, size) != (1, 3, 0)
 
 
 def test_a_worker_gives_back_the_memory_a_written_batch_held() -> None:

@@ -57,6 +57,9 @@ class UpdateResult:
     interrupted: bool = False
     waited: float = 0.0  #: seconds of `seconds` spent waiting for another process's write
     busy: bool = False  #: another process kept writing: nothing was updated
+    #: with nothing to do (every file read already): (projects, sessions, bytes) as Index.totals counts them,
+    #: from the files' stat (see disk_totals)
+    totals: tuple[int, int, int] | None = None
 
 
 @dataclass(slots=True)
@@ -95,6 +98,12 @@ def scan(roots: list[Path], notices: list[str]) -> list[DiskFile]:
         notices.append(f"files whose names are not UTF-8 are left out of the index: {len(odd)}, {shown}")
         found = [f for f in found if not undecoded(f.path)]
     return found
+
+
+def disk_totals(disk: list[DiskFile]) -> tuple[int, int, int]:
+    """(projects, sessions, bytes) of the files found: what Index.totals gives once they are all read."""
+    sessions = [f for f in disk if not f.agent]
+    return len({f.folder for f in sessions}), len(sessions), sum(max(0, f.size) for f in disk)
 
 
 def _scan_folder(path: str, root: str, folder: str, found: list[DiskFile]) -> None:

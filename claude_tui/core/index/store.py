@@ -19,7 +19,17 @@ from claude_tui.core.files import is_under, leading_leaves
 from claude_tui.core.index import locks
 from claude_tui.core.index import usage as usage_index
 from claude_tui.core.index.extract import MAX_LEAVES, State
-from claude_tui.core.index.jobs import DEFECT, DiskFile, Job, Progress, UpdateResult, opens, scan, still_ends
+from claude_tui.core.index.jobs import (
+    DEFECT,
+    DiskFile,
+    Job,
+    Progress,
+    UpdateResult,
+    disk_totals,
+    opens,
+    scan,
+    still_ends,
+)
 from claude_tui.core.index.locks import (
     DiskFull,
     IndexBusy,
@@ -337,6 +347,7 @@ class Index:
             }
             jobs, new, gone = self._plan(disk, known, failed)
         if not jobs and not gone and not new:
+            result.totals = disk_totals(disk)  # every file read already: the index's totals without a query
             result.seconds = time.monotonic() - started
             return result
         result.waited = begin_writing(db, progress, cancel)
