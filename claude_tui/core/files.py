@@ -235,8 +235,9 @@ def project_dirs(root: Path) -> Iterator[Path]:
 
 
 def find_session(spec: str, roots: list[Path]) -> Path:
-    """A session file from a path, a session id, or a unique prefix of one; a subagent's transcript
-    from its name (`agent-…`, as search gives for one whose session file is gone)."""
+    """A session file from a path (for a session with no file but its subagents' folder, the one it would have,
+    as the library lists it), a session id, or a unique prefix of one; a subagent's transcript from its name
+    (`agent-…`, as search gives for one whose session file is gone)."""
     if not spec.strip():
         raise SessionNotFound("no session named: give a session file, a session id or a prefix of one")
     path = Path(os.path.abspath(Path(spec).expanduser()))  # as the library names the files it lists
@@ -244,6 +245,8 @@ def find_session(spec: str, roots: list[Path]) -> Path:
         try:
             folder = stat.S_ISDIR(path.stat().st_mode)
         except (FileNotFoundError, NotADirectoryError) as exc:
+            if folder_only(path):  # the file a session with only its subagents' folder would have, as listed
+                return path
             raise SessionNotFound(f"no such file: {spec}") from exc
         except OSError:
             return path  # a link loop, a folder we may not enter: reading it says which

@@ -11,7 +11,7 @@ import pytest
 
 from claude_tui.cli import main
 from claude_tui.core.export import export_session
-from claude_tui.core.files import find_session, persisted_file
+from claude_tui.core.files import SessionNotFound, find_session, persisted_file
 from claude_tui.core.find import locate
 from claude_tui.core.library import Library
 from claude_tui.core.loader import read_session
@@ -137,8 +137,13 @@ def test_a_session_folder_with_no_file_is_listed_found_and_counted(
     assert (info.id, info.file, info.no_file, info.subagents) == (real.WF_SID, str(would_be), True, 3)
     assert info.title.startswith("You are an RF/microwave")
     assert find_session(real.WF_SID[:8], [root]) == would_be
+    assert find_session(str(would_be), [root]) == would_be  # by the path the list gives it, too
+    with pytest.raises(SessionNotFound, match="no such file"):
+        find_session(str(would_be.with_name("0" * 8 + would_be.name[8:])), [root])  # a folder of none
     session = read_session(would_be)
     assert [s.agent_id for s in session.subagents] == sorted(a for a, _, _ in real.WF_AGENTS)
+    assert main(["stats", "--json", str(would_be)]) == 0
+    assert orjson.loads(capsys.readouterr().out)["session_id"] == real.WF_SID
     assert main(["stats", "--json", real.WF_SID[:8], "--projects-dir", str(root)]) == 0
     facts = orjson.loads(capsys.readouterr().out)
     output = sum(out + 35 for _, _, out in real.WF_AGENTS)
