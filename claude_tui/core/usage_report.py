@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
@@ -376,23 +376,29 @@ def _load_usage(index: Index, roots: list[Path], zone: tzinfo | None, cached: bo
     cache = index.path.with_name(CACHE) if index.path is not None and cached else None
     found = _cached(cache, [CACHE_FORMAT, names, *index.read(roots, lambda db: usage_state(db, names))])
     if found is None:
-        state, sums, files = index.read(roots, lambda db: read_usage(db, names))
-        sessions = file_sessions(files)
+        read = index.read(roots, lambda db: read_usage(db, names))
+        sessions = file_sessions(read.files)
         refs = list(dict.fromkeys(sessions.values()))
         number = {ref: i for i, ref in enumerate(refs)}
-        rows = [
-            [number[sessions[row[0]]], *row[1:]] for row in sums if row[3] > 0 and any(row[4:-2]) and row[0] in sessions
-        ]
+        rows = [[number[sessions[row[0]]], *row[1:]] for row in read.sums if counts(row) and row[0] in sessions]
         found = refs, rows
         if cache is not None:
-            _keep(index, [CACHE_FORMAT, names, *state], refs, rows)
+            _keep(index, [CACHE_FORMAT, names, *read.state], refs, rows)
     refs, rows = found
+    return Usage(spends_of(rows, refs), zone)
+
+
+def counts(row: tuple[Any, ...] | list[Any]) -> bool:
+    """Whether a row of sums (see index.usage.read_usage) counts: some message with some tokens."""
+    return bool(row[3] > 0 and any(row[4:-2]))
+
+
+def spends_of(rows: Iterable[tuple[Any, ...] | list[Any]], refs: Sequence[SessionRef]) -> Iterator[Spend]:
+    """The spends of rows of sums whose first item is the number of their session in `refs`."""
     make = Spend._make  # a tuple's own constructor: a third of the time of Spend(...)
-    return Usage(
-        (make((refs[row[0]], None if row[1] == NO_TIME else row[1], row[2] or None, row[3], Tokens(*row[4:-2]),
-               row[-2], row[-1])) for row in rows),
-        zone,
-    )  # fmt: skip
+    for row in rows:
+        yield make((refs[row[0]], None if row[1] == NO_TIME else row[1], row[2] or None, row[3], Tokens(*row[4:-2]),
+                    row[-2], row[-1]))  # fmt: skip
 
 
 def _cached(cache: Path | None, key: list[Any]) -> tuple[list[SessionRef], list[list[Any]]] | None:

@@ -10,12 +10,14 @@ from claude_tui.ui.config import Config
 
 if TYPE_CHECKING:
     from claude_tui.core.library import Library, Project
+    from claude_tui.core.usage_feed import UsageFeed
     from claude_tui.ui.prefetch import Prefetch
 
 
 class AppState:
     """The history's roots, the user's config, the clock, the library (the index's handle, opened when first
-    wanted), the projects last loaded from it, and what the launcher read before the app started."""
+    wanted), the projects last loaded from it, its usage as last counted, and what the launcher read before the app
+    started."""
 
     def __init__(
         self,
@@ -32,6 +34,7 @@ class AppState:
         self.prefetch = prefetch
         self.projects: list[Project] = []  #: as the last load of the library found them (the palette's, too)
         self._library = library
+        self._usage: UsageFeed | None = None
 
     @property
     def library(self) -> Library:
@@ -40,3 +43,12 @@ class AppState:
 
             self._library = Library(self.roots)
         return self._library
+
+    @property
+    def usage(self) -> UsageFeed:
+        """The history's usage, kept between the usage screen's counts (made when first wanted)."""
+        if self._usage is None:
+            from claude_tui.core.usage_feed import UsageFeed
+
+            self._usage = UsageFeed(self.roots)
+        return self._usage

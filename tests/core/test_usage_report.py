@@ -476,7 +476,7 @@ def test_the_real_corpus_counts_each_message_once_as_stats_counts_its_session(
     expected = [sum(max(held.values(), key=lambda c: c[1])[i] for held in raw.values()) for i in range(4)]
     assert [whole.input, whole.output, whole.cache_read, whole.cache_creation] == expected
     index = Index(tmp_path / "cache", [real_projects])
-    _, _, files = index.read([real_projects], lambda db: read_usage(db, [str(real_projects)]))
+    files = index.read([real_projects], lambda db: read_usage(db, [str(real_projects)])).files
     session_of = {path: file_sessions(files)[fid].path for fid, path, *_ in files}
     odd = set()
     for held in raw.values():

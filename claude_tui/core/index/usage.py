@@ -18,7 +18,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import fields
-from typing import Any
+from typing import Any, NamedTuple, TypeVar
 
 from claude_tui.core.usage import Tokens, model_of, priced_as
 
@@ -53,6 +53,7 @@ _ADD = (
     + ", ".join(f"{name} = {name} + excluded.{name}" for name in COUNTS)
     + ", first = min(first, coalesce(excluded.first, first)), last = max(last, coalesce(excluded.last, last))"
 )
+T = TypeVar("T")
 #: Ids bound at a time in an `IN (...)` list.
 _BATCH = 500
 
@@ -95,7 +96,7 @@ def _rows_of(db: sqlite3.Connection, fid: int, mids: list[str]) -> Iterable[Row]
         )
 
 
-def _batches(items: list[str]) -> Iterable[list[str]]:
+def _batches(items: list[T]) -> Iterable[list[T]]:
     return (items[i : i + _BATCH] for i in range(0, len(items), _BATCH))
 
 
@@ -118,44 +119,101 @@ def _add(sums: _Sums, where: tuple[Any, ...], row: Row, sign: int) -> None:
 #: A file under the roots: (id, path, folder, agent, and as JSON: the session ids its records name, its owner (for a
 #: subagent's transcript), its working folders).
 FileRow = tuple[int, str, str, bool, str | None, str | None, str | None]
+#: A file's (path, size, mtime_ns, inode, offset) in the index (see file_stamps).
+FileStamp = tuple[str, int, int, int, int]
+_SUM_COLUMNS = f"file, quarter, key, messages, {', '.join(COUNTS)}, first, last"
+_FILE_COLUMNS = "id, path, folder, agent, " + ", ".join(
+    f"json_extract(CAST(facts AS TEXT), '$.{name}')" for name in ("sids", "owner", "cwds")
+)
 
 
-def read_usage(db: sqlite3.Connection, roots: Sequence[str]) -> tuple[list[Any], list[tuple[Any, ...]], list[FileRow]]:
-    """The usage of the files under `roots` summed per file, quarter hour and key: rows of (file id, quarter (NO_TIME
-    for no time), key ("" for none), messages, *COUNTS, first, last), each message counted once over them all: a
-    message that several files hold counts with the usage of the one with the most output tokens (a streamed
-    message's last chunk may be only in a copy), in the file that holds it as its own (see _count_once), at the time
-    it has there. And the files, to tell their sessions; and the files' state then (see usage_state)."""
+class UsageRead(NamedTuple):
+    """The usage of the files under some roots, as `read_usage` reads it."""
+
+    state: list[Any]  #: the files' state then (see usage_state)
+    #: summed per file, quarter hour and key: (file id, quarter (NO_TIME for no time), key ("" for none), messages,
+    #: *COUNTS, first, last)
+    sums: list[tuple[Any, ...]]
+    files: list[FileRow]  #: the files, to tell their sessions
+    touched: set[int]  #: the files whose sums were mended because they share messages with others (see _count_once)
+    stamps: dict[int, FileStamp]  #: what changes in a file's row whenever its usage may have (see changed_usage)
+
+
+def read_usage(db: sqlite3.Connection, roots: Sequence[str]) -> UsageRead:
+    """The usage of the files under `roots`, each message counted once over them all: a message that several files
+    hold counts with the usage of the one with the most output tokens (a streamed message's last chunk may be only in
+    a copy), in the file that holds it as its own (see _count_once), at the time it has there."""
     marks = ",".join("?" * len(roots))
     under = f"file IN (SELECT id FROM files WHERE root IN ({marks}))"
-    facts = ", ".join(f"json_extract(CAST(facts AS TEXT), '$.{name}')" for name in ("sids", "owner", "cwds"))
     db.execute("BEGIN")  # one snapshot for all the reads, whatever a writer commits meanwhile
     try:
         state = usage_state(db, roots)
-        sums = db.execute(
-            f"SELECT file, quarter, key, messages, {', '.join(COUNTS)}, first, last FROM usage_sums WHERE {under}",
-            roots,
-        ).fetchall()
+        stamps = file_stamps(db, roots)
+        sums = db.execute(f"SELECT {_SUM_COLUMNS} FROM usage_sums WHERE {under}", roots).fetchall()
         held: dict[str, list[Row]] = {}
         for row in db.execute(f"SELECT u.* FROM usage_dups d CROSS JOIN usage u ON u.mid = d.mid WHERE {under}", roots):
             held.setdefault(row[1], []).append(row)
-        files: list[FileRow] = db.execute(
-            f"SELECT id, path, folder, agent, {facts} FROM files WHERE root IN ({marks})", roots
-        ).fetchall()
+        sql = f"SELECT {_FILE_COLUMNS} FROM files WHERE root IN ({marks})"
+        files: list[FileRow] = db.execute(sql, roots).fetchall()
     finally:
         db.execute("COMMIT")
     copies = [rows for rows in held.values() if len(rows) > 1]
     touched = {row[0] for rows in copies for row in rows}
     if not touched:
-        return state, sums, files
+        return UsageRead(state, sums, files, touched, stamps)
     mended: _Sums = {(fid, quarter, key): values for fid, quarter, key, *values in sums if fid in touched}
     agents = {row[0] for row in files if row[3]}
     for rows in copies:
         _count_once(mended, rows, agents)
-    return (
-        state,
-        [row for row in sums if row[0] not in touched] + [(*at, *values) for at, values in mended.items()],
-        files,
+    sums = [row for row in sums if row[0] not in touched] + [(*at, *values) for at, values in mended.items()]
+    return UsageRead(state, sums, files, touched, stamps)
+
+
+class UsageChange(NamedTuple):
+    """What changed in the usage of the files under some roots since a read (see changed_usage)."""
+
+    stamps: dict[int, FileStamp]  #: every file's, now
+    sums: list[tuple[Any, ...]]  #: the sums of the files that changed or came (as UsageRead.sums)
+    files: list[FileRow]  #: those files
+
+
+def changed_usage(db: sqlite3.Connection, roots: Sequence[str], stamps: dict[int, FileStamp]) -> UsageChange | None:
+    """The sums of the files under `roots` whose usage changed since a read that found these `stamps`; None when they
+    cannot be told apart from the rest: one of them holds a message id that another file holds too (its count moves
+    between them as they change: see _count_once), or more changed than a whole read costs."""
+    db.execute("BEGIN")
+    try:
+        now = file_stamps(db, roots)
+        changed = [fid for fid, stamp in now.items() if stamps.get(fid) != stamp]
+        if len(changed) > max(_BATCH, len(now) // 4) or _holds_dups(db, changed):
+            return None
+        sums, files = [], []
+        for part in _batches(changed):
+            marks = ",".join("?" * len(part))
+            sums += db.execute(f"SELECT {_SUM_COLUMNS} FROM usage_sums WHERE file IN ({marks})", part).fetchall()
+            files += db.execute(f"SELECT {_FILE_COLUMNS} FROM files WHERE id IN ({marks})", part).fetchall()
+    finally:
+        db.execute("COMMIT")
+    return UsageChange(now, sums, files)
+
+
+def file_stamps(db: sqlite3.Connection, roots: Sequence[str]) -> dict[int, FileStamp]:
+    """Each file's (path, size, mtime, inode, offset): an index update writes a file's usage only as it changes
+    these (files_stamp covers them: the rows and their blobs are not read)."""
+    sql = f"SELECT id, path, size, mtime_ns, inode, offset FROM files WHERE root IN ({','.join('?' * len(roots))})"
+    return {fid: (path, size, mtime, inode, offset) for fid, path, size, mtime, inode, offset in db.execute(sql, roots)}
+
+
+def _holds_dups(db: sqlite3.Connection, fids: list[int]) -> bool:
+    """Whether one of these files holds a message id that more than one file holds, or held (a message copied into
+    another file: usage_dups gains its id as the second file's usage is written)."""
+    return any(
+        db.execute(
+            f"SELECT 1 FROM usage u JOIN usage_dups d ON d.mid = u.mid WHERE u.file IN ({','.join('?' * len(part))})"
+            " LIMIT 1",
+            part,
+        ).fetchone()
+        for part in _batches(fids)
     )
 
 

@@ -25,7 +25,7 @@ from textual.widgets.option_list import Option
 
 from claude_tui.core.collector import gc_paused
 from claude_tui.core.usage import Tokens, UsageTotal
-from claude_tui.core.usage_report import Block, Period, Usage, load_usage
+from claude_tui.core.usage_report import Block, Period, Usage
 from claude_tui.ui.bindings import key_display
 from claude_tui.ui.messages import LibraryLoaded
 from claude_tui.ui.palette import Palette
@@ -45,8 +45,9 @@ KINDS = ("input", "output", "cache write", "cache read")
 
 
 def read_usage(state: AppState) -> Usage:
-    """(thread) The usage of the history, from the index as it is, in the clock's time zone."""
-    return load_usage(state.library.index, state.roots, state.clock.tz)
+    """(thread) The usage of the history, from the index as it is, in the clock's time zone: read again for the files
+    that changed since the last count."""
+    return state.usage.read(state.library.index, state.clock.tz)
 
 
 def session_titles(state: AppState, paths: list[str]) -> list[str | None]:

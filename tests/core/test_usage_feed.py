@@ -1,0 +1,136 @@
+"""The usage kept between the usage screen's counts (usage_feed.py): after every kind of change to a history it gives
+what a whole read gives (load_usage), and it reads whole only where a change cannot be told apart."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import orjson
+import pytest
+
+from claude_tui.core.index.store import Index
+from claude_tui.core.usage_feed import UsageFeed
+from claude_tui.core.usage_report import Usage, load_usage
+from tests.core import layout_data as real
+from tests.library_data import Writer, encode
+
+PROJECT = "/home/u/proj"
+
+
+def spends(usage: Usage) -> list[str]:
+    return sorted(map(repr, usage.spends))
+
+
+class History:
+    """A history, its index, a feed of its usage, and a check of the feed against a whole read at each change."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.root = tmp_path / "projects"
+        self.folder = self.root / encode(PROJECT)
+        self.folder.mkdir(parents=True)
+        self.index = Index(tmp_path / "cache", [self.root])
+        self.feed = UsageFeed([self.root])
+
+    def check(self, whole: bool) -> Usage:
+        """Bring the index up to date; the feed's usage must be a whole read's, read whole (or not) as `whole` says."""
+        self.index.update([self.root])
+        before = self.feed.whole_reads
+        usage = self.feed.read(self.index)
+        assert spends(usage) == spends(load_usage(self.index, [self.root]))
+        fresh = UsageFeed([self.root]).read(self.index)
+        assert [repr(s) for s in usage.spends] == [repr(s) for s in fresh.spends]  # in the same order too
+        assert self.feed.whole_reads - before == int(whole)
+        return usage
+
+
+def session(folder: Path, sid: str, start: int, *outputs: int, cwd: str = PROJECT) -> tuple[Writer, Path]:
+    w = Writer(sid, cwd, start)
+    w.prompt("go")
+    for out in outputs:
+        w.answer(out=out)
+    return w, w.write(folder)
+
+
+def test_each_change_reads_only_the_files_it_touched(tmp_path: Path) -> None:
+    h = History(tmp_path)
+    w, path = session(h.folder, "a", 0, 10, 20)
+    session(h.folder, "b", 5000, 7)
+    assert h.check(whole=True).total().total.tokens.output == 37  # the first read
+    assert h.check(whole=False).total().total.tokens.output == 37  # nothing changed
+
+    w.answer(out=300)
+    w.append(path, len(w.records) - 1)  # a live session goes on
+    assert h.check(whole=False).total().total.tokens.output == 337
+
+    session(h.folder, "c", 9000, 4000)  # a new session
+    other = h.root / encode("/home/u/other")
+    session(other, "d", 9500, 50_000, cwd="/home/u/other")  # in a new project
+    usage = h.check(whole=False)
+    assert {p.name: p.total.tokens.output for p in usage.periods("project")} == {PROJECT: 4337, "/home/u/other": 50_000}
+
+    agent = Writer("a", PROJECT, 100)
+    agent.answer(out=600_000)
+    (h.folder / "a" / "subagents").mkdir(parents=True)
+    (h.folder / "a" / "subagents" / "agent-a1.jsonl").write_bytes(agent.lines())  # a subagent: its session's usage
+    usage = h.check(whole=False)
+    assert {p.name: p.total.tokens.output for p in usage.periods("session")}["a"] == 600_330
+
+    w.records[-1]["message"]["usage"] = {"output_tokens": 1}
+    path.write_bytes(w.lines())  # rewritten, smaller: a new file under a new id, the old one gone
+    assert h.check(whole=False).total().total.tokens.output == 600_000 + 31 + 7 + 4000 + 50_000
+    (h.folder / "b.jsonl").unlink()
+    assert h.check(whole=False).total().total.tokens.output == 600_000 + 31 + 4000 + 50_000
+
+
+def test_a_subagent_that_comes_before_its_session_moves_to_it_when_it_comes(tmp_path: Path) -> None:
+    """A flat 2.0 transcript belongs to the session its records name once that session's file is there: the file
+    that changed is the session's, but the subagent's spends move too."""
+    h = History(tmp_path)
+    agent = Writer("s1", PROJECT, 100)
+    agent.answer(out=5)
+    (h.folder / "agent-a1b2c3d4.jsonl").write_bytes(agent.lines())
+    before = h.check(whole=True)
+    session(h.folder, "s1", 0, 10)
+    after = h.check(whole=False)
+    assert {p.name for p in before.periods("session")} != {p.name for p in after.periods("session")}
+    assert {p.name: p.total.tokens.output for p in after.periods("session")} == {"s1": 15}
+
+
+def test_a_project_renamed_by_a_new_files_working_folder_renames_its_old_files_spends(tmp_path: Path) -> None:
+    """A folder's project path is told from its files' working folders: a file that tells it better renames the
+    project of every file there."""
+    h = History(tmp_path)
+    folder = h.root / encode("/home/u/a-b")
+    session(folder, "x", 0, 10, cwd="/somewhere/else")
+    before = {p.name for p in h.check(whole=True).periods("project")}
+    session(folder, "y", 100, 20, cwd="/home/u/a-b")
+    after = h.check(whole=False)
+    assert {p.name: p.total.tokens.output for p in after.periods("project")} == {"/home/u/a-b": 30}
+    assert before != {"/home/u/a-b"}
+
+
+@pytest.mark.parametrize("change", ["copy", "copy removed", "origin grows"])
+def test_messages_that_several_files_hold_are_read_whole(change: str, real_projects: Path, tmp_path: Path) -> None:
+    """A record copied into another session's file counts once, in its own: a change to either moves its count, so
+    the feed reads the whole history again (copied records are rare; live appends are not)."""
+    h = History(tmp_path)
+    session(h.folder, "plain", 0, 1)
+    h.check(whole=True)
+    origin, copy = real.continued_sessions(h.root / "-x", real_projects)
+    h.check(whole=True)  # the copy's message ids are held twice now
+    actions: dict[str, Callable[[], None]] = {
+        "copy": lambda: real.background_copy(h.root / "-home-nick-work-libnn"),
+        "copy removed": copy.unlink,
+        "origin grows": lambda: _grow(origin),
+    }
+    actions[change]()
+    h.check(whole=True)
+    session(h.folder, "later", 99_000, 2)
+    h.check(whole=False)  # and a change to another file is read alone again
+
+
+def _grow(path: Path) -> None:
+    records = [orjson.loads(line) for line in path.read_bytes().splitlines()]
+    with open(path, "ab") as f:
+        f.write(orjson.dumps({**records[-1], "uuid": "00000000-0000-4000-8000-0000000000fe"}) + b"\n")
