@@ -141,6 +141,18 @@ class Tokens:
         self.web_searches += other.web_searches
         self.fast += other.fast
 
+    def less(self, other: Tokens) -> Tokens:
+        """These counts less `other`'s (a part of their sum)."""
+        return Tokens(
+            self.input - other.input,
+            self.output - other.output,
+            self.cache_read - other.cache_read,
+            self.cache_creation - other.cache_creation,
+            self.cache_creation_1h - other.cache_creation_1h,
+            self.web_searches - other.web_searches,
+            self.fast - other.fast,
+        )
+
     def cost(self, model: str | None) -> float | None:
         """USD at list price of `model` (a `priced_as` key), or None when the model is not in the table."""
         price = price_for(model)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from claude_tui.core.collector import gc_paused
 from claude_tui.core.index.usage import FileRow, FileStamp, UsageChange, UsageRead, changed_usage, read_usage
+from claude_tui.core.usage_figures import Change
 from claude_tui.core.usage_report import SessionRef, Spend, Usage, counts, file_sessions, spends_of
 
 if TYPE_CHECKING:
@@ -36,22 +37,33 @@ class UsageFeed:
         self._refs: dict[int, SessionRef] = {}
         self._spends: dict[int, list[Spend]] = {}
         self.whole_reads = 0  #: reads of every file's usage (the first, and those a change could not be told in)
+        self._last: tuple[Usage | None, Usage | None, Change | None] = (None, None, None)  #: the last two reads, and
+        #: what changed between them
 
     def read(self, index: Index, zone: tzinfo | None = None) -> Usage:
         """The usage now, in time zone `zone` (None: the local one), from the index as it is."""
         with gc_paused():  # tens of thousands of sums made at once, the first time
-            change = None
+            found = None
             if self._stamps is not None:
                 stamps = self._stamps
-                change = index.read(self.roots, lambda db: changed_usage(db, self._names, stamps))
-            if change is None or not self._gone(change).isdisjoint(self._touched):
+                found = index.read(self.roots, lambda db: changed_usage(db, self._names, stamps))
+            change = None
+            if found is None or not self._gone(found).isdisjoint(self._touched):
                 self._read_whole(index.read(self.roots, lambda db: read_usage(db, self._names)))
             else:
-                self._take(change)
-            return Usage(chain.from_iterable(self._spends.values()), zone)
+                change = self._take(found)
+            usage = Usage(chain.from_iterable(self._spends.values()), zone)
+            self._last = (self._last[1], usage, change)
+            return usage
 
-    def _gone(self, change: UsageChange) -> set[int]:
-        return set(self._files) - change.stamps.keys()
+    def change(self, since: Usage, now: Usage) -> Change | None:
+        """The spends that went and came from usage `since` to usage `now`, when this feed read them one after the
+        other; None for any others (or when it read `now` whole)."""
+        before, after, change = self._last
+        return change if since is before and now is after else None
+
+    def _gone(self, found: UsageChange) -> set[int]:
+        return set(self._files) - found.stamps.keys()
 
     def _read_whole(self, read: UsageRead) -> None:
         self.whole_reads += 1
@@ -61,28 +73,35 @@ class UsageFeed:
         self._refs = file_sessions(read.files)
         self._spends = {fid: self._spends_of(fid) for fid in self._files}
 
-    def _take(self, change: UsageChange) -> None:
-        """Put the files that changed in place of what they were, and tell again the sessions of their folders'
-        files (a subagent's transcript belongs to its session's file once that comes; a project is named by its
-        files' working folders)."""
-        gone = self._gone(change)
-        folders = {self._files[fid][2] for fid in gone} | {row[2] for row in change.files}
+    def _take(self, found: UsageChange) -> Change:
+        """Put the files that changed in place of what they were; tell again the sessions of their folders' files,
+        unless all that tells them is as it was (the usual: files grew). A subagent's transcript belongs to its
+        session's file once that comes; a project is named by its files' working folders."""
+        gone = self._gone(found)
+        retell = bool(gone) or any(self._files.get(row[0]) != row for row in found.files)
+        folders = {self._files[fid][2] for fid in gone} | {row[2] for row in found.files}
+        went: list[Spend] = []
+        came: list[Spend] = []
         for fid in gone:
             self._folders[self._files.pop(fid)[2]].discard(fid)
-            del self._sums[fid], self._spends[fid]
+            went += self._spends.pop(fid)
+            del self._sums[fid]
             self._refs.pop(fid, None)
         known = len(self._files)
-        self._add_files(sorted(change.files), change.sums)
-        came = len(self._files) > known
-        changed = {row[0] for row in change.files}
-        told = file_sessions([self._files[fid] for folder in folders for fid in self._folders.get(folder, ())])
-        for fid, ref in told.items():
-            if fid in changed or self._refs.get(fid) != ref:
-                self._refs[fid] = ref
-                self._spends[fid] = self._spends_of(fid)
-        if came:  # in the files' order, as a whole read has them
+        self._add_files(sorted(found.files), found.sums)
+        changed = {row[0] for row in found.files}
+        if retell:
+            told = file_sessions([self._files[fid] for folder in folders for fid in self._folders.get(folder, ())])
+            changed |= {fid for fid, ref in told.items() if self._refs.get(fid) != ref}
+            self._refs.update(told)
+        for fid in changed:
+            went += self._spends.get(fid, ())
+            came += (spends := self._spends_of(fid))
+            self._spends[fid] = spends
+        if len(self._files) > known:  # in the files' order, as a whole read has them
             self._spends = {fid: self._spends[fid] for fid in self._files}
-        self._stamps = change.stamps
+        self._stamps = found.stamps
+        return Change(went, came)
 
     def _add_files(self, files: Iterable[FileRow], sums: Iterable[tuple[Any, ...]]) -> None:
         for row in files:

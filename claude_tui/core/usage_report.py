@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
 from contextlib import suppress
+from copy import copy
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 from pathlib import Path
@@ -40,6 +41,8 @@ BLOCK_SECONDS = 5 * 3600
 #: Seconds in a day, and the ordinal of the epoch's (1970-01-01).
 DAY = 86400
 _EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
+#: No tokens at all.
+_NONE = Tokens()
 #: What stands for a model that no record named.
 UNKNOWN_MODEL = "unknown"
 #: The file beside the index that keeps the usage read last (see load_usage), and the version of its format.
@@ -103,6 +106,29 @@ class Period:
         self.first, self.last, self.messages = first, last, messages
         self._total = None
 
+    def patched(self, removed: Collection[Spend], added: Iterable[Spend]) -> Period:
+        """This period less the spends `removed` (some of its own) and with those `added`, as a new one: what
+        Period(name, its spends less `removed`, then `added`) holds, in the time of the changes. This one stays as it
+        was (a screen may be showing it)."""
+        drop = {id(spend) for spend in removed}
+        new = Period(self.name)
+        new.spends = [spend for spend in self.spends if id(spend) not in drop]
+        if len(new.spends) != len(self.spends) - len(drop):
+            raise ValueError("a spend removed is not the period's")
+        gone = Period("", removed)
+        for key, tokens in self.usage.items():
+            left = tokens.less(gone.usage[key]) if key in gone.usage else copy(tokens)
+            if left != _NONE:  # some spend of that key is left (each holds some tokens: see counts)
+                new.usage[key] = left
+        new.messages = self.messages - gone.messages
+        new.sessions = dict.fromkeys(spend.session for spend in new.spends) if drop else dict(self.sessions)
+        new.first, new.last = self.first, self.last
+        if drop and (gone.first == self.first or gone.last == self.last):
+            new.first = min((s.first for s in new.spends if s.first is not None), default=None)
+            new.last = max((s.last for s in new.spends if s.last is not None), default=None)
+        new.extend(added)
+        return new
+
     def absorb(self, other: Period) -> None:
         """Add what another period holds."""
         self.spends += other.spends
@@ -137,6 +163,26 @@ class Period:
 
 def _heaviest(total: UsageTotal) -> tuple[float, int]:
     return -(total.cost or 0.0), -total.tokens.total
+
+
+def by_weight(periods: Iterable[Period]) -> list[Period]:
+    """Projects or models, the costliest first (then the most tokens, then by name)."""
+    return sorted(periods, key=lambda p: (*_heaviest(p.total), p.name))
+
+
+def with_shares(periods: list[Period]) -> list[tuple[Period, float]]:
+    """Each period with its share of their cost (of their tokens, when no model used has a price)."""
+    costs = [p.total.cost or 0.0 for p in periods]
+    weights = costs if any(costs) else [float(p.total.tokens.total) for p in periods]
+    whole = sum(weights) or 1.0
+    return [(p, w / whole) for p, w in zip(periods, weights, strict=True)]
+
+
+#: What the project and model reports group spends by.
+GROUPS: dict[str, Callable[[Spend], str]] = {
+    "project": lambda spend: spend.session.project,
+    "model": lambda spend: model_of(spend.key) or UNKNOWN_MODEL,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,8 +293,7 @@ class Usage:
             found = _grouped(self.spends, lambda s: s.session, lambda ref: ref.id)
             return sorted(found, key=lambda p: (p.last is not None, p.last or 0))
         if report in ("project", "model"):
-            by = (lambda s: s.session.project) if report == "project" else (lambda s: model_of(s.key) or UNKNOWN_MODEL)
-            return sorted(_grouped(self.spends, by, str), key=lambda p: _heaviest(p.total))
+            return by_weight(_grouped(self.spends, GROUPS[report], str))
         name = _NAMES[report]
         names: dict[int, str] = {}  #: by day
         days: dict[str, list[Spend]] = {}
@@ -275,6 +320,16 @@ class Usage:
 
     def recent(self, report: str, count: int, now: float) -> list[Period]:
         """The last `count` days, weeks or months up to `now`'s, oldest first, those with no usage included."""
+        names, before = self._recent(report, count, now)
+        found = {p.name: p for p in self._days(before - 32, self._day(int(now)) + 32).periods(report)}
+        return [found.get(n) or Period(n) for n in names]
+
+    def recent_names(self, report: str, count: int, now: float) -> list[str]:
+        """The names of the last `count` days, weeks or months up to `now`'s, oldest first."""
+        return self._recent(report, count, now)[0]
+
+    def _recent(self, report: str, count: int, now: float) -> tuple[list[str], int]:
+        """recent_names, and the ordinal of a day before the first of them."""
         name = _NAMES[report]
         day = self.day_of(int(now))
         names: list[str] = []
@@ -282,17 +337,16 @@ class Usage:
             if not names or name(day) != names[-1]:
                 names.append(name(day))
             day -= timedelta(days=1)
-        found = {p.name: p for p in self._days(day.toordinal() - 32, self._day(int(now)) + 32).periods(report)}
-        return [found.get(n) or Period(n) for n in reversed(names)]
+        return names[::-1], day.toordinal()
+
+    def period_name(self, report: str, quarter: int) -> str:
+        """The name of the day, week or month (`report`) of a time, in the zone."""
+        return _NAMES[report](date.fromordinal(self._day(quarter)))
 
     def shares(self, report: str) -> list[tuple[Period, float]]:
         """The projects or models (`report`), the costliest first, each with its share of the cost (of the tokens,
         when no model used has a price)."""
-        periods = self.periods(report)
-        costs = [p.total.cost or 0.0 for p in periods]
-        weights = costs if any(costs) else [float(p.total.tokens.total) for p in periods]
-        whole = sum(weights) or 1.0
-        return [(p, w / whole) for p, w in zip(periods, weights, strict=True)]
+        return with_shares(self.periods(report))
 
     def sessions(self, period: Period) -> list[Period]:
         """The sessions of a period (a day, a project, a model, a block), the costliest first (then the latest)."""

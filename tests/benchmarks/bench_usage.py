@@ -42,7 +42,7 @@ def timed(cmd: list[str], env: dict[str, str]) -> float:
 
 def screen(corpus: Path, cache: Path) -> float:
     """Seconds to read the usage and make what the app's screen shows of it (its own `figures`)."""
-    from claude_tui.ui.screens.usage import figures
+    from claude_tui.core.usage_figures import figures
 
     started = time.perf_counter()
     figures(load_usage(Index(cache, [corpus]), [corpus]), time.time())

@@ -3,6 +3,7 @@ what a whole read gives (load_usage), and it reads whole only where a change can
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,11 +12,15 @@ import pytest
 
 from claude_tui.core.index.store import Index
 from claude_tui.core.usage_feed import UsageFeed
-from claude_tui.core.usage_report import Usage, load_usage
+from claude_tui.core.usage_figures import Figures, figures
+from claude_tui.core.usage_report import Period, Usage, load_usage
 from tests.core import layout_data as real
-from tests.library_data import Writer, encode
+from tests.core.test_usage_report import at, spend
+from tests.library_data import EPOCH, Writer, encode
 
 PROJECT = "/home/u/proj"
+EPOCH_S = EPOCH.timestamp()
+NOW = at("2026-12-02T15:00:00+00:00")
 
 
 def spends(usage: Usage) -> list[str]:
@@ -134,3 +139,87 @@ def _grow(path: Path) -> None:
     records = [orjson.loads(line) for line in path.read_bytes().splitlines()]
     with open(path, "ab") as f:
         f.write(orjson.dumps({**records[-1], "uuid": "00000000-0000-4000-8000-0000000000fe"}) + b"\n")
+
+
+# ---------------------------------------------------------------- the figures counted again from those shown
+
+
+def shown(f: Figures) -> list[object]:
+    """Everything the screen shows of its figures, and the spends of each period it lists."""
+
+    def period(p: Period | None) -> object:
+        if p is None:
+            return None
+        listed = sorted(map(repr, p.sessions)), sorted(map(repr, p.spends))  # in the order they came: not shown
+        return (p.name, p.total, p.messages, p.first, p.last, *listed)
+
+    return [
+        {report: [period(p) for p in periods] for report, periods in f.recent.items()},
+        [(period(p), share) for p, share in f.projects],
+        [(period(p), share) for p, share in f.models],
+        period(f.block),
+        f.block.running if f.block else None,
+    ]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_figures_counted_from_those_shown_are_those_counted_anew(seed: int, tmp_path: Path) -> None:
+    """Random changes to a history of a few projects and models, around now (days, weeks, months and blocks that
+    begin and end): after each, the figures patched from the last are those of the whole usage."""
+    rng = random.Random(seed)
+    h = History(tmp_path)
+    now = NOW
+    models = ["claude-sonnet-4-5-20250929", "claude-opus-4-6", "claude-haiku-4-5-20251001", "model-with-no-price"]
+    writers: dict[str, tuple[Writer, Path]] = {}
+
+    def answer(w: Writer) -> None:
+        w.clock = (
+            int(now - EPOCH_S) - rng.randrange(0, 40 * 86400)
+            if rng.random() < 0.3
+            else w.clock + rng.choice([30, 900, 3600, 6 * 3600])
+        )
+        w.answer(out=rng.randrange(1, 5000), model=rng.choice(models))
+
+    for i in range(6):
+        cwd = f"/home/u/p{i % 3}"
+        w = Writer(f"s{i}", cwd, int(now - EPOCH_S) - rng.randrange(0, 60 * 86400))
+        w.prompt("go")
+        answer(w)
+        writers[w.chain.session_id] = (w, w.write(h.root / encode(cwd)))
+    usage = h.check(whole=True)
+    before = figures(usage, now)
+    for step in range(12):
+        action = rng.random()
+        if action < 0.6:  # a session goes on
+            w, path = writers[rng.choice(sorted(writers))]
+            start = len(w.records)
+            for _ in range(rng.randrange(1, 4)):
+                answer(w)
+            w.append(path, start)
+        elif action < 0.8:  # a new one
+            cwd = f"/home/u/p{rng.randrange(4)}"
+            w = Writer(f"n{step}", cwd, int(now - EPOCH_S) - rng.randrange(0, 3 * 86400))
+            w.prompt("go")
+            answer(w)
+            writers[w.chain.session_id] = (w, w.write(h.root / encode(cwd)))
+        else:  # one removed
+            sid = rng.choice(sorted(writers))
+            writers.pop(sid)[1].unlink()
+        now += rng.choice([60, 3600, 86400, 8 * 86400])
+        usage = h.check(whole=False)
+        change = h.feed.change(before.usage, usage)
+        assert change is not None
+        after = figures(usage, now, before, change)
+        assert shown(after) == shown(figures(usage, now))
+        before = after
+    assert h.feed.change(before.usage, UsageFeed([h.root]).read(h.index)) is None  # another read's: none to patch
+
+
+def test_a_period_patched_is_new_and_the_one_shown_stays_as_it_was() -> None:
+    a, b, c = (spend(f"2026-03-0{d}T10:00:00+00:00", output=d) for d in (1, 2, 3))
+    period = Period("p", [a, b])
+    patched = period.patched([a], [c])
+    assert (period.total.tokens.output, len(period.spends)) == (3, 2)
+    assert (patched.total.tokens.output, patched.first, patched.spends) == (5, b.first, [b, c])
+    with pytest.raises(ValueError):
+        period.patched([c], [])

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -23,9 +22,9 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from claude_tui.core.collector import gc_paused
 from claude_tui.core.usage import Tokens, UsageTotal
-from claude_tui.core.usage_report import Block, Period, Usage
+from claude_tui.core.usage_figures import RECENT, Figures, figures
+from claude_tui.core.usage_report import Period, Usage
 from claude_tui.ui.bindings import key_display
 from claude_tui.ui.messages import LibraryLoaded
 from claude_tui.ui.palette import Palette
@@ -37,8 +36,6 @@ if TYPE_CHECKING:
     from claude_tui.ui.hosts import UsageHost
     from claude_tui.ui.state import AppState
 
-#: The periods the chart shows, by report.
-RECENT = {"daily": 30, "weekly": 12, "monthly": 12}
 _NOUN = {"daily": "day", "weekly": "week", "monthly": "month"}
 #: The token kinds, as the stacked bar and its legend name them.
 KINDS = ("input", "output", "cache write", "cache read")
@@ -50,29 +47,18 @@ def read_usage(state: AppState) -> Usage:
     return state.usage.read(state.library.index, state.clock.tz)
 
 
+def count_figures(state: AppState, before: Figures | None) -> Figures:
+    """(thread) The figures now: from those shown `before`, for the sessions that changed since they were counted."""
+    usage = read_usage(state)
+    change = state.usage.change(before.usage, usage) if before is not None else None
+    return figures(usage, state.clock.now(), before, change)
+
+
 def session_titles(state: AppState, paths: list[str]) -> list[str | None]:
     """The titles of the sessions of these files, as the session list shows them (None: not listed)."""
     wanted = set(paths)
     titles = {s.file: title_of(s) for p in state.projects for s in p.sessions if s.file in wanted}
     return [titles.get(path) for path in paths]
-
-
-@dataclass(frozen=True)
-class Figures:
-    """What the screen shows, counted at `now`."""
-
-    usage: Usage
-    recent: dict[str, list[Period]]  #: by report: the last RECENT periods, oldest first
-    projects: list[tuple[Period, float]]
-    models: list[tuple[Period, float]]
-    block: Block | None  #: the last 5-hour block (running or not)
-    now: float
-
-
-def figures(usage: Usage, now: float) -> Figures:
-    with gc_paused():  # periods of the whole history made at once
-        recent = {report: usage.recent(report, count, now) for report, count in RECENT.items()}
-        return Figures(usage, recent, usage.shares("project"), usage.shares("model"), usage.last_block(now), now)
 
 
 class UsageScreen(Screen[None]):
@@ -154,7 +140,7 @@ class UsageScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="usage", exit_on_error=False, description="count the usage")
     def _count(self, token: int) -> None:
         try:
-            found = figures(read_usage(self.host.state), self.host.state.clock.now())
+            found = count_figures(self.host.state, self.figures)
         except Exception as exc:  # a broken or busy index must not take the screen down
             self.post_message(self.Computed(token, None, f"The usage cannot be read: {exc}"))
             return
