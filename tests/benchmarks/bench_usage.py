@@ -11,8 +11,7 @@ run to skip that). Measured in one run, best of N, the two commands taking turns
   kept beside the index from the run before (nothing changed), and read again from the index (the kept file
   removed: as after a change);
 - the peak memory of `claude-tui usage`;
-- in this process, what the app's usage screen recomputes on a live update: the report's spends read from the index,
-  the last 30 days, 12 weeks and 12 months, the top projects and models, the current 5-hour block.
+- in this process, the app's usage screen: its first count, and its count again on a live update (see `screen`).
 """
 
 from __future__ import annotations
@@ -24,14 +23,18 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
+from typing import Any
 
+import orjson
 from installed import compile_package
 
 from claude_tui.core.index.store import Index
-from claude_tui.core.usage_report import CACHE, load_usage
+from claude_tui.core.usage_report import CACHE
 
 TARGET = 2.0
+MODEL = "claude-sonnet-4-5-20250929"
 
 
 def timed(cmd: list[str], env: dict[str, str]) -> float:
@@ -40,13 +43,60 @@ def timed(cmd: list[str], env: dict[str, str]) -> float:
     return time.perf_counter() - started
 
 
-def screen(corpus: Path, cache: Path) -> float:
-    """Seconds to read the usage and make what the app's screen shows of it (its own `figures`)."""
+def screen(corpus: Path, cache: Path, runs: int) -> tuple[float, float]:
+    """Seconds of the usage screen's first count (the spends read from the index, the last 30 days, 12 weeks and 12
+    months, the top projects and models, the last 5-hour block), and the best of `runs` counts after a live update:
+    a record appended to the latest session of the biggest project, the index brought up to date (not timed), the
+    figures counted again as the screen counts them. The file is put back as it was after, and the index with it."""
+    from claude_tui.core.usage_feed import UsageFeed
     from claude_tui.core.usage_figures import figures
 
+    index, feed = Index(cache, [corpus]), UsageFeed([corpus])
     started = time.perf_counter()
-    figures(load_usage(Index(cache, [corpus]), [corpus]), time.time())
-    return time.perf_counter() - started
+    shown = figures(feed.read(index), time.time())
+    first = time.perf_counter() - started
+    biggest = max((p for p in corpus.iterdir() if p.is_dir()), key=lambda p: sum(1 for _ in p.glob("*.jsonl")))
+    target = max(biggest.glob("*.jsonl"), key=lambda p: p.stat().st_mtime)
+    stat, last = target.stat(), orjson.loads(target.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[-1])
+    counts = []
+    try:
+        for n in range(runs):
+            with open(target, "ab") as f:
+                f.write(orjson.dumps(_answer(last, n)) + b"\n")
+            index.update([corpus])
+            started = time.perf_counter()
+            usage = feed.read(index)
+            shown = figures(usage, time.time(), shown, feed.change(shown.usage, usage))
+            counts.append(time.perf_counter() - started)
+    finally:
+        os.truncate(target, stat.st_size)
+        os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+        index.update([corpus])
+    return first, min(counts)
+
+
+def _answer(last: dict[str, Any], n: int) -> dict[str, Any]:
+    """An answer to follow the record `last`, as Claude Code writes one now."""
+    usage = {"input_tokens": 5, "output_tokens": 100 + n, "cache_read_input_tokens": 2000}
+    message = {
+        "id": f"msg_bench_{time.time_ns()}",
+        "type": "message",
+        "role": "assistant",
+        "model": MODEL,
+        "content": [{"type": "text", "text": "done"}],
+        "stop_reason": "end_turn",
+        "usage": usage,
+    }
+    return {
+        "parentUuid": last.get("uuid"),
+        "isSidechain": False,
+        "type": "assistant",
+        "message": message,
+        "uuid": str(uuid.uuid4()),
+        "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()),
+        "sessionId": last.get("sessionId"),
+        "cwd": last.get("cwd"),
+    }
 
 
 def main() -> None:
@@ -80,9 +130,11 @@ def main() -> None:
               f"  = {ratio:.2f}x the index, target {TARGET:.0f}x: {met}")  # fmt: skip
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(f"peak memory       {peak:7.0f} MB  (the largest child: an index or a usage run)")
-    best = min(screen(corpus, cache) for _ in range(a.runs))
-    print(f"usage screen      {best:7.3f} s  (best of {a.runs}: spends from the index, 30 days, 12 weeks, 12 months,"
-          " top projects and models, the current block)")  # fmt: skip
+    first, live = screen(corpus, cache, a.runs)
+    met = "met" if live <= 0.1 else "MISSED"
+    print(f"usage screen      {first:7.3f} s  first count: spends from the index, 30 days, 12 weeks, 12 months, top"
+          " projects and models, the last block")  # fmt: skip
+    print(f"                  {live:7.3f} s  counted again on a live update (best of {a.runs}; target 0.1 s: {met})")
 
 
 if __name__ == "__main__":
