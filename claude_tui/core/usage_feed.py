@@ -2,8 +2,9 @@
 for the files whose rows in the index changed (a live session appends to one file; a history holds thousands).
 
 What it gives is what `usage_report.load_usage` reads whole, spend for spend (tests hold the two equal after every
-kind of change): a message that several files hold moves its count from one file to another as they change, so a
-change that touches one is read whole again (see index.usage.changed_usage), as is a file removed that held one.
+kind of change). A message that several files hold counts once, in one of them, and may move between them as they
+change: the files that share messages with one that changed are read again with it (see index.usage.changed_usage),
+and a file removed that shared some has the whole history read again.
 """
 
 from __future__ import annotations
@@ -94,6 +95,7 @@ class UsageFeed:
             told = file_sessions([self._files[fid] for folder in folders for fid in self._folders.get(folder, ())])
             changed |= {fid for fid, ref in told.items() if self._refs.get(fid) != ref}
             self._refs.update(told)
+        self._touched = (self._touched - changed) | found.touched
         for fid in changed:
             went += self._spends.get(fid, ())
             came += (spends := self._spends_of(fid))

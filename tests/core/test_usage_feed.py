@@ -115,24 +115,55 @@ def test_a_project_renamed_by_a_new_files_working_folder_renames_its_old_files_s
     assert before != {"/home/u/a-b"}
 
 
-@pytest.mark.parametrize("change", ["copy", "copy removed", "origin grows"])
-def test_messages_that_several_files_hold_are_read_whole(change: str, real_projects: Path, tmp_path: Path) -> None:
-    """A record copied into another session's file counts once, in its own: a change to either moves its count, so
-    the feed reads the whole history again (copied records are rare; live appends are not)."""
+@pytest.mark.parametrize(("change", "whole"), [("another copy", False), ("origin grows", False), ("copy gone", True)])
+def test_messages_that_several_files_hold_are_read_again_with_every_file_holding_them(
+    change: str, whole: bool, real_projects: Path, tmp_path: Path
+) -> None:
+    """A record copied into another session's file counts once, in its own: a change to either may move its count,
+    so the files that share it are read again together; a file removed that shared some has the history read whole."""
     h = History(tmp_path)
     session(h.folder, "plain", 0, 1)
     h.check(whole=True)
     origin, copy = real.continued_sessions(h.root / "-x", real_projects)
-    h.check(whole=True)  # the copy's message ids are held twice now
+    h.check(whole=False)  # the copy's message ids are held twice now
     actions: dict[str, Callable[[], None]] = {
-        "copy": lambda: real.background_copy(h.root / "-home-nick-work-libnn"),
-        "copy removed": copy.unlink,
+        "another copy": lambda: real.background_copy(h.root / "-home-nick-work-libnn"),
         "origin grows": lambda: _grow(origin),
+        "copy gone": copy.unlink,
     }
     actions[change]()
-    h.check(whole=True)
+    h.check(whole=whole)
     session(h.folder, "later", 99_000, 2)
     h.check(whole=False)  # and a change to another file is read alone again
+
+
+def test_an_origin_that_comes_after_its_copy_takes_its_messages_from_the_copy(
+    real_projects: Path, tmp_path: Path
+) -> None:
+    """A `--continue` copy read before the session it copied (a history copied over in pieces): the copied message
+    counts in the copy until its origin comes, then in its origin only. The copy did not change: it is read again
+    because it shares the message."""
+    h = History(tmp_path)
+    origin, _ = real.continued_sessions(h.root / "-x", real_projects)
+    kept = origin.read_bytes()
+    origin.unlink()
+    before = {p.name: p.total.tokens.output for p in h.check(whole=True).periods("session")}
+    origin.write_bytes(kept)
+    after = {p.name: p.total.tokens.output for p in h.check(whole=False).periods("session")}
+    assert before == {real.CONTINUED_SID: 5 + 77 + 18}
+    assert after == {real.ORIGIN_SID: 5, real.CONTINUED_SID: 77 + 18}
+
+
+def test_a_side_questions_session_that_goes_on_is_read_with_its_replays(tmp_path: Path) -> None:
+    """The real /btw transcripts replay their session's messages: each append to the session reads its file and
+    theirs again, not the history."""
+    h = History(tmp_path)
+    session(h.folder, "plain", 0, 1)
+    main, _ = real.side_question_session(h.root / "-home-nick-work-libnn")
+    h.check(whole=True)
+    for _ in range(2):
+        _grow(main)
+        h.check(whole=False)
 
 
 def _grow(path: Path) -> None:

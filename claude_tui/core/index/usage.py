@@ -157,44 +157,87 @@ def read_usage(db: sqlite3.Connection, roots: Sequence[str]) -> UsageRead:
         files: list[FileRow] = db.execute(sql, roots).fetchall()
     finally:
         db.execute("COMMIT")
+    sums, touched = _counted_once(sums, held, files)
+    return UsageRead(state, sums, files, touched, stamps)
+
+
+def _counted_once(
+    sums: list[tuple[Any, ...]], held: dict[str, list[Row]], files: list[FileRow]
+) -> tuple[list[tuple[Any, ...]], set[int]]:
+    """The sums of `files`, each message that several of them hold (`held`: the rows of usage_dups' ids, by id)
+    counted once (see _count_once); and the files whose sums that changed."""
     copies = [rows for rows in held.values() if len(rows) > 1]
     touched = {row[0] for rows in copies for row in rows}
     if not touched:
-        return UsageRead(state, sums, files, touched, stamps)
+        return sums, touched
     mended: _Sums = {(fid, quarter, key): values for fid, quarter, key, *values in sums if fid in touched}
     agents = {row[0] for row in files if row[3]}
     for rows in copies:
         _count_once(mended, rows, agents)
-    sums = [row for row in sums if row[0] not in touched] + [(*at, *values) for at, values in mended.items()]
-    return UsageRead(state, sums, files, touched, stamps)
+    return [row for row in sums if row[0] not in touched] + [(*at, *values) for at, values in mended.items()], touched
 
 
 class UsageChange(NamedTuple):
     """What changed in the usage of the files under some roots since a read (see changed_usage)."""
 
     stamps: dict[int, FileStamp]  #: every file's, now
-    sums: list[tuple[Any, ...]]  #: the sums of the files that changed or came (as UsageRead.sums)
-    files: list[FileRow]  #: those files
+    sums: list[tuple[Any, ...]]  #: the sums of the files read again (as UsageRead.sums)
+    files: list[FileRow]  #: the files read again: those that changed or came, and those sharing messages with them
+    touched: set[int]  #: of those, the files whose sums were mended (see UsageRead.touched)
 
 
 def changed_usage(db: sqlite3.Connection, roots: Sequence[str], stamps: dict[int, FileStamp]) -> UsageChange | None:
-    """The sums of the files under `roots` whose usage changed since a read that found these `stamps`; None when they
-    cannot be told apart from the rest: one of them holds a message id that another file holds too (its count moves
-    between them as they change: see _count_once), or more changed than a whole read costs."""
+    """The usage of the files under `roots` that changed since a read that found these `stamps`, and of the files
+    that share a message with them (its count may move between them: see _count_once); None when more changed than
+    a whole read costs."""
+    under = f"file IN (SELECT id FROM files WHERE root IN ({','.join('?' * len(roots))}))"
     db.execute("BEGIN")
     try:
         now = file_stamps(db, roots)
         changed = [fid for fid, stamp in now.items() if stamps.get(fid) != stamp]
-        if len(changed) > max(_BATCH, len(now) // 4) or _holds_dups(db, changed):
+        group = _sharing(db, changed, under, roots, limit=max(_BATCH, len(now) // 4))
+        if group is None:
             return None
         sums, files = [], []
-        for part in _batches(changed):
-            marks = ",".join("?" * len(part))
-            sums += db.execute(f"SELECT {_SUM_COLUMNS} FROM usage_sums WHERE file IN ({marks})", part).fetchall()
-            files += db.execute(f"SELECT {_FILE_COLUMNS} FROM files WHERE id IN ({marks})", part).fetchall()
+        held: dict[str, list[Row]] = {}
+        for part in _batches(sorted(group)):
+            ids = ",".join("?" * len(part))
+            sums += db.execute(f"SELECT {_SUM_COLUMNS} FROM usage_sums WHERE file IN ({ids})", part).fetchall()
+            files += db.execute(f"SELECT {_FILE_COLUMNS} FROM files WHERE id IN ({ids})", part).fetchall()
+            copied = f"SELECT u.* FROM usage u JOIN usage_dups d ON d.mid = u.mid WHERE u.file IN ({ids})"
+            for row in db.execute(copied, part):
+                held.setdefault(row[1], []).append(row)
     finally:
         db.execute("COMMIT")
-    return UsageChange(now, sums, files)
+    sums, touched = _counted_once(sums, held, files)
+    return UsageChange(now, sums, files, touched)
+
+
+def _sharing(db: sqlite3.Connection, fids: list[int], under: str, roots: Sequence[str], limit: int) -> set[int] | None:
+    """These files, and those under the roots that share a message with one of them or with one of those, ...
+    (usage_dups has its id); None past `limit` files."""
+    group, added = set(fids), fids
+    while added and len(group) <= limit:
+        mids = [
+            mid
+            for part in _batches(added)
+            for (mid,) in db.execute(
+                "SELECT DISTINCT u.mid FROM usage u JOIN usage_dups d ON d.mid = u.mid"
+                f" WHERE u.file IN ({','.join('?' * len(part))})",
+                part,
+            )
+        ]
+        holders = {
+            fid
+            for part in _batches(mids)
+            for (fid,) in db.execute(
+                f"SELECT DISTINCT file FROM usage WHERE mid IN ({','.join('?' * len(part))}) AND {under}",
+                [*part, *roots],
+            )
+        }
+        added = sorted(holders - group)
+        group |= holders
+    return group if len(group) <= limit else None
 
 
 def file_stamps(db: sqlite3.Connection, roots: Sequence[str]) -> dict[int, FileStamp]:
@@ -202,19 +245,6 @@ def file_stamps(db: sqlite3.Connection, roots: Sequence[str]) -> dict[int, FileS
     these (files_stamp covers them: the rows and their blobs are not read)."""
     sql = f"SELECT id, path, size, mtime_ns, inode, offset FROM files WHERE root IN ({','.join('?' * len(roots))})"
     return {fid: (path, size, mtime, inode, offset) for fid, path, size, mtime, inode, offset in db.execute(sql, roots)}
-
-
-def _holds_dups(db: sqlite3.Connection, fids: list[int]) -> bool:
-    """Whether one of these files holds a message id that more than one file holds, or held (a message copied into
-    another file: usage_dups gains its id as the second file's usage is written)."""
-    return any(
-        db.execute(
-            f"SELECT 1 FROM usage u JOIN usage_dups d ON d.mid = u.mid WHERE u.file IN ({','.join('?' * len(part))})"
-            " LIMIT 1",
-            part,
-        ).fetchone()
-        for part in _batches(fids)
-    )
 
 
 def usage_state(db: sqlite3.Connection, roots: Sequence[str]) -> list[Any]:
