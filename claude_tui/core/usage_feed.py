@@ -9,6 +9,7 @@ and a file removed that shared some has the whole history read again.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from datetime import tzinfo
 from itertools import chain
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 
 
 class UsageFeed:
-    """The usage of every session under `roots`, kept between reads (one read at a time: a screen's worker)."""
+    """The usage of every session under `roots`, kept between reads (from any thread: one read at a time)."""
 
     def __init__(self, roots: list[Path]) -> None:
         self.roots = roots
@@ -37,13 +38,14 @@ class UsageFeed:
         self._sums: dict[int, list[tuple[Any, ...]]] = {}
         self._refs: dict[int, SessionRef] = {}
         self._spends: dict[int, list[Spend]] = {}
+        self._lock = threading.Lock()  #: a screen's count runs in a thread, and may outlive its screen
         self.whole_reads = 0  #: reads of every file's usage (the first, and those a change could not be told in)
         self._last: tuple[Usage | None, Usage | None, Change | None] = (None, None, None)  #: the last two reads, and
         #: what changed between them
 
     def read(self, index: Index, zone: tzinfo | None = None) -> Usage:
         """The usage now, in time zone `zone` (None: the local one), from the index as it is."""
-        with gc_paused():  # tens of thousands of sums made at once, the first time
+        with self._lock, gc_paused():  # tens of thousands of sums made at once, the first time
             found = None
             if self._stamps is not None:
                 stamps = self._stamps
@@ -60,7 +62,8 @@ class UsageFeed:
     def change(self, since: Usage, now: Usage) -> Change | None:
         """The spends that went and came from usage `since` to usage `now`, when this feed read them one after the
         other; None for any others (or when it read `now` whole)."""
-        before, after, change = self._last
+        with self._lock:
+            before, after, change = self._last
         return change if since is before and now is after else None
 
     def _gone(self, found: UsageChange) -> set[int]:
