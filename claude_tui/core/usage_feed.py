@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claude_tui.core.collector import gc_paused
-from claude_tui.core.index.usage import FileRow, FileStamp, UsageChange, UsageRead, changed_usage, read_usage
+from claude_tui.core.index.usage import FileRow, UsageChange, UsageRead, changed_usage, read_usage
 from claude_tui.core.usage_figures import Change
 from claude_tui.core.usage_report import SessionRef, Spend, Usage, counts, file_sessions, spends_of
 
@@ -31,17 +31,16 @@ class UsageFeed:
     def __init__(self, roots: list[Path]) -> None:
         self.roots = roots
         self._names = [str(root) for root in roots]
-        self._stamps: dict[int, FileStamp] | None = None  #: by file id, as the last read found them
+        self._stamps: dict[int, int] | None = None  #: by file id, as the last read found them (see file_stamps)
         self._touched: set[int] = set()  #: files that share messages with others (see UsageRead.touched)
         self._files: dict[int, FileRow] = {}  #: in the index's order (by id): a new file comes last
         self._folders: dict[str, set[int]] = {}  #: the files of each project folder
-        self._sums: dict[int, list[tuple[Any, ...]]] = {}
         self._refs: dict[int, SessionRef] = {}
         self._spends: dict[int, list[Spend]] = {}
         self._lock = threading.Lock()  #: a screen's count runs in a thread, and may outlive its screen
         self.whole_reads = 0  #: reads of every file's usage (the first, and those a change could not be told in)
-        self._last: tuple[Usage | None, Usage | None, Change | None] = (None, None, None)  #: the last two reads, and
-        #: what changed between them
+        #: the last two reads, and what changed between them
+        self._last: tuple[Usage | None, Usage | None, Change | None] = (None, None, None)
 
     def read(self, index: Index, zone: tzinfo | None = None) -> Usage:
         """The usage now, in time zone `zone` (None: the local one), from the index as it is."""
@@ -72,13 +71,14 @@ class UsageFeed:
     def _read_whole(self, read: UsageRead) -> None:
         self.whole_reads += 1
         self._stamps, self._touched = read.stamps, read.touched
-        self._files, self._folders, self._sums = {}, {}, {}
-        self._add_files(sorted(read.files), read.sums)
+        self._files, self._folders = {}, {}
+        self._add_files(sorted(read.files))
         self._refs = file_sessions(read.files)
-        self._spends = {fid: self._spends_of(fid) for fid in self._files}
+        sums = _by_file(read.sums)
+        self._spends = {fid: self._spends_of(fid, sums.get(fid, ())) for fid in self._files}
 
     def _take(self, found: UsageChange) -> Change:
-        """Put the files that changed in place of what they were; tell again the sessions of their folders' files,
+        """Put the files read again in place of what they were; tell again the sessions of their folders' files,
         unless all that tells them is as it was (the usual: files grew). A subagent's transcript belongs to its
         session's file once that comes; a project is named by its files' working folders."""
         gone = self._gone(found)
@@ -89,36 +89,45 @@ class UsageFeed:
         for fid in gone:
             self._folders[self._files.pop(fid)[2]].discard(fid)
             went += self._spends.pop(fid)
-            del self._sums[fid]
             self._refs.pop(fid, None)
         known = len(self._files)
-        self._add_files(sorted(found.files), found.sums)
-        changed = {row[0] for row in found.files}
+        self._add_files(sorted(found.files))
+        read_again = {row[0] for row in found.files}
+        moved = set()
         if retell:
             told = file_sessions([self._files[fid] for folder in folders for fid in self._folders.get(folder, ())])
-            changed |= {fid for fid, ref in told.items() if self._refs.get(fid) != ref}
+            moved = {fid for fid, ref in told.items() if self._refs.get(fid) != ref} - read_again
             self._refs.update(told)
-        self._touched = (self._touched - changed) | found.touched
-        for fid in changed:
-            went += self._spends.get(fid, ())
-            came += (spends := self._spends_of(fid))
-            self._spends[fid] = spends
+        self._touched = (self._touched - read_again) | found.touched
+        sums = _by_file(found.sums)
+        for fid in read_again | moved:
+            old = self._spends.get(fid, [])
+            new = self._spends_of(fid, sums.get(fid, ())) if fid in read_again else _moved(old, self._refs[fid])
+            went += old
+            came += new
+            self._spends[fid] = new
         if len(self._files) > known:  # in the files' order, as a whole read has them
             self._spends = {fid: self._spends[fid] for fid in self._files}
         self._stamps = found.stamps
         return Change(went, came)
 
-    def _add_files(self, files: Iterable[FileRow], sums: Iterable[tuple[Any, ...]]) -> None:
+    def _add_files(self, files: Iterable[FileRow]) -> None:
         for row in files:
             self._files[row[0]] = row
             self._folders.setdefault(row[2], set()).add(row[0])
-            self._sums[row[0]] = []
-        for row in sums:
-            if (held := self._sums.get(row[0])) is not None:
-                held.append(row)
 
-    def _spends_of(self, fid: int) -> list[Spend]:
+    def _spends_of(self, fid: int, sums: Iterable[tuple[Any, ...]]) -> list[Spend]:
         ref = self._refs.get(fid)
-        if ref is None:
-            return []
-        return list(spends_of([(0, *row[1:]) for row in self._sums[fid] if counts(row)], (ref,)))
+        return [] if ref is None else list(spends_of([(0, *row[1:]) for row in sums if counts(row)], (ref,)))
+
+
+def _by_file(sums: Iterable[tuple[Any, ...]]) -> dict[int, list[tuple[Any, ...]]]:
+    found: dict[int, list[tuple[Any, ...]]] = {}
+    for row in sums:
+        found.setdefault(row[0], []).append(row)
+    return found
+
+
+def _moved(spends: list[Spend], ref: SessionRef) -> list[Spend]:
+    """A file's spends, now of session `ref` (a subagent's transcript whose session came, a project renamed)."""
+    return [spend._replace(session=ref) for spend in spends]

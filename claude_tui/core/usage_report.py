@@ -488,6 +488,7 @@ def file_sessions(files: list[FileRow]) -> dict[int, SessionRef]:
     projects = {folder: _project(folder, cwds) for folder, cwds in folders.items()}
     owning: dict[str, str | None] = {}  #: by folder: what files.owning_folder says of every file in it
     found = {}
+    refs: dict[SessionRef, SessionRef] = {}
     for fid, path, folder, agent, sid, owner in rows:
         file = path
         if agent:
@@ -499,7 +500,8 @@ def file_sessions(files: list[FileRow]) -> dict[int, SessionRef]:
                 sid, file = owner, mains[folder, owner]
             elif owning[where] is not None:
                 sid, file = owner, session_file(folder, owner)
-        found[fid] = SessionRef._make((file, sid, projects[folder]))
+        ref = SessionRef._make((file, sid, projects[folder]))
+        found[fid] = refs.setdefault(ref, ref)  # one for all the files of a session
     return found
 
 

@@ -119,8 +119,6 @@ def _add(sums: _Sums, where: tuple[Any, ...], row: Row, sign: int) -> None:
 #: A file under the roots: (id, path, folder, agent, and as JSON: the session ids its records name, its owner (for a
 #: subagent's transcript), its working folders).
 FileRow = tuple[int, str, str, bool, str | None, str | None, str | None]
-#: A file's (path, size, mtime_ns, inode, offset) in the index (see file_stamps).
-FileStamp = tuple[str, int, int, int, int]
 _SUM_COLUMNS = f"file, quarter, key, messages, {', '.join(COUNTS)}, first, last"
 _FILE_COLUMNS = "id, path, folder, agent, " + ", ".join(
     f"json_extract(CAST(facts AS TEXT), '$.{name}')" for name in ("sids", "owner", "cwds")
@@ -136,7 +134,7 @@ class UsageRead(NamedTuple):
     sums: list[tuple[Any, ...]]
     files: list[FileRow]  #: the files, to tell their sessions
     touched: set[int]  #: the files whose sums were mended because they share messages with others (see _count_once)
-    stamps: dict[int, FileStamp]  #: what changes in a file's row whenever its usage may have (see changed_usage)
+    stamps: dict[int, int]  #: by file id: what changes whenever its usage may have (see file_stamps)
 
 
 def read_usage(db: sqlite3.Connection, roots: Sequence[str]) -> UsageRead:
@@ -180,13 +178,13 @@ def _counted_once(
 class UsageChange(NamedTuple):
     """What changed in the usage of the files under some roots since a read (see changed_usage)."""
 
-    stamps: dict[int, FileStamp]  #: every file's, now
+    stamps: dict[int, int]  #: every file's, now
     sums: list[tuple[Any, ...]]  #: the sums of the files read again (as UsageRead.sums)
     files: list[FileRow]  #: the files read again: those that changed or came, and those sharing messages with them
     touched: set[int]  #: of those, the files whose sums were mended (see UsageRead.touched)
 
 
-def changed_usage(db: sqlite3.Connection, roots: Sequence[str], stamps: dict[int, FileStamp]) -> UsageChange | None:
+def changed_usage(db: sqlite3.Connection, roots: Sequence[str], stamps: dict[int, int]) -> UsageChange | None:
     """The usage of the files under `roots` that changed since a read that found these `stamps`, and of the files
     that share a message with them (its count may move between them: see _count_once); None when more changed than
     a whole read costs."""
@@ -240,11 +238,12 @@ def _sharing(db: sqlite3.Connection, fids: list[int], under: str, roots: Sequenc
     return group if len(group) <= limit else None
 
 
-def file_stamps(db: sqlite3.Connection, roots: Sequence[str]) -> dict[int, FileStamp]:
-    """Each file's (path, size, mtime, inode, offset): an index update writes a file's usage only as it changes
-    these (files_stamp covers them: the rows and their blobs are not read)."""
+def file_stamps(db: sqlite3.Connection, roots: Sequence[str]) -> dict[int, int]:
+    """Each file's stamp, by id: the hash of its path, size, mtime, inode and offset, which an index update changes
+    whenever it writes the file's usage (files_stamp covers them: the rows and their blobs are not read). A hash of
+    this process: it is not kept."""
     sql = f"SELECT id, path, size, mtime_ns, inode, offset FROM files WHERE root IN ({','.join('?' * len(roots))})"
-    return {fid: (path, size, mtime, inode, offset) for fid, path, size, mtime, inode, offset in db.execute(sql, roots)}
+    return {row[0]: hash(row) for row in db.execute(sql, roots)}
 
 
 def usage_state(db: sqlite3.Connection, roots: Sequence[str]) -> list[Any]:
