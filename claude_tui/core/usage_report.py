@@ -108,8 +108,8 @@ class Period:
 
     def patched(self, removed: Collection[Spend], added: Iterable[Spend]) -> Period:
         """This period less the spends `removed` (some of its own) and with those `added`, as a new one: what
-        Period(name, its spends less `removed`, then `added`) holds, in the time of the changes. This one stays as it
-        was (a screen may be showing it)."""
+        Period(name, its spends less `removed`, then `added`) holds, without adding up again all it holds. This one
+        stays as it was (a screen may be showing it)."""
         drop = {id(spend) for spend in removed}
         new = Period(self.name)
         new.spends = [spend for spend in self.spends if id(spend) not in drop]

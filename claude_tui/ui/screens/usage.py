@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from claude_tui.ui.hosts import UsageHost
     from claude_tui.ui.state import AppState
 
+#: What a period of each report is called.
 _NOUN = {"daily": "day", "weekly": "week", "monthly": "month"}
 #: The token kinds, as the stacked bar and its legend name them.
 KINDS = ("input", "output", "cache write", "cache read")
