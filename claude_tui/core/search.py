@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from itertools import accumulate, pairwise
 from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -47,6 +47,12 @@ SNIPPET_CHARS = 160
 #: Candidates a search may reject (their text lacks a phrase, or a CJK word as written) before it stops
 #: and says so: each costs a line read from its file.
 MAX_REJECTED = 20_000
+#: Rows held back at most while their place in time is not yet sure (see newest_first). A history whose files were
+#: read in an order unlike their times (copied or restored: their mtimes are the copy's) holds back nearly every
+#: match of a common word; past this many, the rows are taken from each text database in order of time instead.
+HELD_MAX = 5_000
+#: Rows taken at a time in order of time: each take sorts every match of its database.
+TIMED_PAGE = 1_000
 _TOKEN = re.compile(r"[^\W_]+")  # what FTS5's unicode61 tokenizer keeps: letters and digits
 _PARTS = re.compile(r'"([^"]*)"|(\S+)')
 #: What may close or open a word in a sentence (`fix it.`, `(see x)`): not part of the word searched for.
@@ -307,13 +313,22 @@ def search(
     if not query.strip() and not any((project, role, kind, since, until, tool, errors_only)):
         raise ValueError("nothing to search for: give a word, or a filter")
     q = parse_query(query) if query.strip() else None
-    where, args = _conditions(
+    where = _conditions(
         roots, q, project=project, role=role, kind=kind, since=since, until=until, tool=tool, errors_only=errors_only
     )
-    rows = _rows_by_time(db, _select(where, words=q is not None), args, limit)
+    rows = _rows_by_time(db, where, q is not None, limit)
     found = _gather(db, rows, q, limit)
     found.left_out = q.left_out if q is not None else ()
     return found
+
+
+class _Where(NamedTuple):
+    """The conditions of a search: on a row and its text (`r`, `fts`), on its file (`f`); each with its arguments."""
+
+    rows: list[str]
+    row_args: list[Any]
+    files: list[str]
+    file_args: list[Any]
 
 
 def _conditions(
@@ -327,53 +342,84 @@ def _conditions(
     until: str | None,
     tool: str | None,
     errors_only: bool,
-) -> tuple[list[str], list[Any]]:
-    """The SQL conditions a row (`r`), its file (`f`) and its text (`fts`) must meet, and their arguments:
+) -> _Where:
+    """The SQL conditions a row (`r`), its text (`fts`) and its file (`f`) must meet, and their arguments:
     under `roots`, holding the query's words, let through by each filter. ValueError for a bad filter."""
-    where = [f"f.root IN ({','.join('?' * len(roots))})"]
-    args: list[Any] = [str(r) for r in roots]
+    where = _Where([], [], [f"f.root IN ({','.join('?' * len(roots))})"], [str(r) for r in roots])
     if q is not None:
-        where.append("fts MATCH ?")
-        args.append(q.fts)
+        where.rows.append("fts MATCH ?")
+        where.row_args.append(q.fts)
     codes = kinds_for(role, kind)
     if codes is not None:
-        where.append(f"r.kind IN ({','.join(str(c) for c in codes)})")
+        where.rows.append(f"r.kind IN ({','.join(str(c) for c in codes)})")
     if project:
         pattern = "%" + project.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        where.append("(f.project LIKE ? ESCAPE '\\' OR f.folder LIKE ? ESCAPE '\\')")
-        args += [pattern, pattern]
+        where.files.append("(f.project LIKE ? ESCAPE '\\' OR f.folder LIKE ? ESCAPE '\\')")
+        where.file_args.extend([pattern, pattern])
     if since:
-        where.append("r.ts >= ?")
-        args.append(parse_since(since))
+        where.rows.append("r.ts >= ?")
+        where.row_args.append(parse_since(since))
     if until:
-        where.append("r.ts < ?")
-        args.append(parse_until(until))
+        where.rows.append("r.ts < ?")
+        where.row_args.append(parse_until(until))
     if tool:
-        where.append("r.tool = ? COLLATE NOCASE")
-        args.append(tool)
+        where.rows.append("r.tool = ? COLLATE NOCASE")
+        where.row_args.append(tool)
     if errors_only:  # failed tool calls, and API errors
-        where.append(f"(r.err = 1 OR r.kind = {API_ERROR})")
-    return where, args
+        where.rows.append(f"(r.err = 1 OR r.kind = {API_ERROR})")
+    return where
 
 
-def _select(where: list[str], words: bool) -> str:
-    """The query for one text database (`{s}`): the rows meeting `where` below a row id (the first
-    argument after `where`'s), by falling row id, at most a number of them (the last argument)."""
+#: What a search takes of each row: its id, where its text is, its time, its file's.
+_COLUMNS = "r.off, r.kind, r.blk, r.tool, r.err, r.ts, f.path, f.folder, f.agent, f.facts"
+
+
+def _select(where: _Where, words: bool) -> tuple[str, list[Any]]:
+    """The query for one text database (`{s}`), and its arguments but the last two: the rows meeting `where` below a
+    row id (the next argument), by falling row id, at most a number of them (the last)."""
     # by the FTS table's own row ids when there are words: it gives them in that order, unsorted
-    texts, rowid = ("{s}.fts JOIN {s}.rows r ON r.id = fts.rowid", "fts.rowid") if words else ("{s}.rows r", "r.id")
-    return (
-        f"SELECT {rowid}, r.off, r.kind, r.blk, r.tool, r.err, r.ts, f.path, f.folder, f.agent, f.facts"
-        f" FROM {texts} JOIN files f ON f.id = r.file"
-        f" WHERE {' AND '.join(where)} AND {rowid} < ? ORDER BY {rowid} DESC LIMIT ?"
+    texts, rowid = _texts(words)
+    sql = (
+        f"SELECT {rowid}, {_COLUMNS} FROM {texts} JOIN files f ON f.id = r.file"
+        f" WHERE {' AND '.join(where.files + where.rows)} AND {rowid} < ? ORDER BY {rowid} DESC LIMIT ?"
     )
+    return sql, where.file_args + where.row_args
 
 
-def _rows_by_time(db: Any, sql: str, args: list[Any], limit: int) -> Iterator[tuple[Any, ...]]:
-    """The rows of `sql` in every text database, newest first (see newest_first), fetched a page at a time."""
+def _select_by_time(where: _Where, words: bool) -> tuple[str, list[Any]]:
+    """The query for one text database (`{s}`), and its arguments but the last four: the rows meeting `where` below a
+    time and a row id at that time (the next three arguments: time, the same time, row id), newest first (then by
+    falling row id), at most a number of them (the last). Sorted by their ids and times alone, the rest joined after."""
+    texts, rowid = _texts(words)
+    files = f"r.file IN (SELECT f.id FROM files f WHERE {' AND '.join(where.files)})"
+    sql = (
+        f"SELECT t.id, {_COLUMNS} FROM ("
+        f"SELECT {rowid} AS id, coalesce(r.ts, 0) AS at FROM {texts} WHERE {' AND '.join([*where.rows, files])}"
+        f" AND (coalesce(r.ts, 0) < ? OR (coalesce(r.ts, 0) = ? AND {rowid} < ?)) ORDER BY at DESC, id DESC LIMIT ?"
+        ") t JOIN {s}.rows r ON r.id = t.id JOIN files f ON f.id = r.file ORDER BY t.at DESC, t.id DESC"
+    )
+    return sql, where.row_args + where.file_args
+
+
+def _texts(words: bool) -> tuple[str, str]:
+    """The tables a search reads, and the row id it goes by: the FTS table's, when there are words."""
+    return ("{s}.fts JOIN {s}.rows r ON r.id = fts.rowid", "fts.rowid") if words else ("{s}.rows r", "r.id")
+
+
+def _rows_by_time(db: Any, where: _Where, words: bool, limit: int) -> Iterator[tuple[Any, ...]]:
+    """The rows meeting `where` in every text database, newest first (see newest_first), fetched a page at a time;
+    past HELD_MAX rows held back, taken from each database in order of time from the newest again (those given
+    already come again: _gather drops them, as it drops a row written twice)."""
     page = min(max(2 * limit, 100), 10_000)  # rows fetched at a time (any --limit fits SQLite's integers)
     schemas = text_schemas(db)
+    sql, args = _select(where, words)
     shards = [_candidates(db, sql.format(s=schema), args, page) for schema in schemas]
-    return newest_first(heapq.merge(*shards, key=itemgetter(0), reverse=True), _reads(db, schemas))
+    try:
+        yield from newest_first(heapq.merge(*shards, key=itemgetter(0), reverse=True), _reads(db, schemas), HELD_MAX)
+    except _HeldTooMany:
+        sql, args = _select_by_time(where, words)
+        timed = [_timed_candidates(db, sql.format(s=schema), args) for schema in schemas]
+        yield from heapq.merge(*timed, key=_time_order, reverse=True)
 
 
 def _gather(db: Any, rows: Iterator[tuple[Any, ...]], q: SearchQuery | None, limit: int) -> Hits:
@@ -402,13 +448,16 @@ def _gather(db: Any, rows: Iterator[tuple[Any, ...]], q: SearchQuery | None, lim
     return found
 
 
-def newest_first(rows: Iterator[tuple[Any, ...]], reads: list[tuple[int, int]]) -> Iterator[tuple[Any, ...]]:
+def newest_first(
+    rows: Iterator[tuple[Any, ...]], reads: list[tuple[int, int]], held_max: int
+) -> Iterator[tuple[Any, ...]]:
     """`rows` (rowid first, timestamp at [6]), given by falling rowid, in order of time, newest first.
 
     Row ids follow the order text was read, not its time: a session read last holds old messages
     too. `reads` (lowest row id, newest timestamp of each read of a file, by rising id) bound what
     rows not yet seen can hold, so a row is given once no later one can be newer; only the rows
-    of the reads that overlap the newest hits in time are taken from the database.
+    of the reads that overlap the newest hits in time are taken from the database. Raises
+    _HeldTooMany when more than `held_max` rows wait for that.
     """
     starts = [lo for lo, _ in reads]
     newest_below = list(accumulate((ts or 0 for _, ts in reads), max))  # [i]: newest of reads 0..i
@@ -420,8 +469,29 @@ def newest_first(rows: Iterator[tuple[Any, ...]], reads: list[tuple[int, int]]) 
         while held and -held[0][0] >= bound:
             yield heapq.heappop(held)[2]
         heapq.heappush(held, (-(row[6] or 0), -row[0], row))
+        if len(held) > held_max:
+            raise _HeldTooMany
     while held:
         yield heapq.heappop(held)[2]
+
+
+class _HeldTooMany(Exception):
+    """newest_first would hold back more rows than it may."""
+
+
+def _time_order(row: tuple[Any, ...]) -> tuple[int, int]:
+    return row[6] or 0, row[0]
+
+
+def _timed_candidates(db: Any, sql: str, args: list[Any]) -> Iterator[tuple[Any, ...]]:
+    """The rows of one text database matching, newest first (then by falling row id), TIMED_PAGE at a time."""
+    ts = below = 1 << 62
+    while True:
+        rows = db.execute(sql, [*args, ts, ts, below, TIMED_PAGE]).fetchall()
+        yield from rows
+        if len(rows) < TIMED_PAGE:
+            return
+        ts, below = _time_order(rows[-1])
 
 
 def _reads(db: Any, schemas: list[str]) -> list[tuple[int, int]]:

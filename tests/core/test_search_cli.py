@@ -6,6 +6,7 @@ import io
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from claude_tui.cli import library as library_cli
 from claude_tui.cli import main
 from claude_tui.cli.library import unmark
+from claude_tui.core import search
 from claude_tui.core.index import jobs
 from claude_tui.core.library import Library
 from claude_tui.core.loader import read_session
@@ -165,6 +167,49 @@ def test_newest_first_across_sessions_whatever_order_they_were_read(tmp_path: Pa
     assert stamps == sorted(stamps, reverse=True)
     assert len(lib.search("widget", limit=100)) == 31 + grown
     assert len(lib.search("widget", limit=10**20)) == 31 + grown  # more than SQLite's integers hold
+
+
+@pytest.mark.parametrize(
+    "filters",
+    [{"query": "widget"}, {"query": "", "role": "user"}, {"query": "widget", "project": "alp", "since": "2026-01-08"}],
+)
+def test_a_history_read_in_an_order_unlike_its_times_holds_back_few_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, filters: dict[str, Any]
+) -> None:
+    """Copied or restored, a history's files have mtimes unlike their times: the newest messages may be in the file
+    read first, and every row read after them waits for its place in time. Past HELD_MAX of those, the rows are
+    taken in order of time from each text database instead: the same hits, in the same order."""
+    folders = [tmp_path / "projects" / encode(cwd) for cwd in ("/home/u/alpha", "/home/u/beta")]
+    latest = Writer("latest", cwd="/home/u/alpha", start=20 * 86_400)  # read last, its hits given at once
+    for n in range(3):
+        latest.prompt(f"widget latest {n}")
+    latest.write(folders[1], mtime=2_000_000)
+    for i in range(12):  # then the oldest session written last
+        w = Writer(f"s{i:02d}", cwd=f"/home/u/{'alpha' if i % 2 else 'beta'}", start=(12 - i) * 86_400)
+        for n in range(4):
+            w.prompt(f"widget {i} {n}")
+            w.answer({"type": "text", "text": f"the widget {i} {n} works"})
+        w.write(folders[i % 2], mtime=1_000_000 + i)
+    lib = Library([tmp_path / "projects"], tmp_path / "cache")
+    lib.refresh()
+    query = filters.pop("query")
+    expected = [(h.session_id, h.timestamp, h.kind) for h in lib.search(query, limit=30, **filters)]
+    timed = []
+    monkeypatch.setattr(search, "HELD_MAX", 3)
+    monkeypatch.setattr(search, "TIMED_PAGE", 4)  # several takes
+    monkeypatch.setattr(search, "_timed_candidates", _spy(search._timed_candidates, timed))
+    found = [(h.session_id, h.timestamp, h.kind) for h in lib.search(query, limit=30, **filters)]
+    assert timed and found == expected
+    stamps = [stamp for _, stamp, _ in found]
+    assert len(found) == 30 and stamps == sorted(stamps, reverse=True)
+
+
+def _spy(fn: Callable[..., Any], calls: list[object]) -> Callable[..., Any]:
+    def spied(*args: Any) -> Any:
+        calls.append(args)
+        return fn(*args)
+
+    return spied
 
 
 def test_all_words_must_match_and_phrases_must_be_adjacent(lib: Library) -> None:
