@@ -15,10 +15,11 @@ from __future__ import annotations
 import heapq
 import os
 import re
+import sqlite3
 import time
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import accumulate, pairwise
@@ -33,6 +34,7 @@ from claude_tui.core.content import content_items, record_content
 from claude_tui.core.facts import project_path
 from claude_tui.core.files import has_transcript, owning_folder, session_file
 from claude_tui.core.index.extract import owner_of, title_of
+from claude_tui.core.index.locks import error_code
 from claude_tui.core.index.schema import text_schemas
 from claude_tui.core.index.texts import API_ERROR, ROLES, ROW_KINDS, copied_record, line_block, record_texts
 from claude_tui.core.reader import ReadError, open_readonly
@@ -53,6 +55,8 @@ MAX_REJECTED = 20_000
 HELD_MAX = 5_000
 #: Rows taken at a time in order of time: each take sorts every match of its database.
 TIMED_PAGE = 1_000
+#: SQLite's steps between two askings of a search's `stop`, and the rows between two in Python.
+STOP_STEPS, STOP_ROWS = 100_000, 200
 _TOKEN = re.compile(r"[^\W_]+")  # what FTS5's unicode61 tokenizer keeps: letters and digits
 _PARTS = re.compile(r'"([^"]*)"|(\S+)')
 #: What may close or open a word in a sentence (`fix it.`, `(see x)`): not part of the word searched for.
@@ -118,6 +122,10 @@ def left_out_note(parts: tuple[str, ...]) -> str:
 
 def _listed(parts: tuple[str, ...]) -> str:
     return ", ".join(f"'{part}'" for part in parts)
+
+
+class SearchStopped(Exception):
+    """A search given up when its `stop` said so (a newer one was asked for)."""
 
 
 class Hits(list["SearchHit"]):
@@ -306,18 +314,31 @@ def search(
     until: str | None = None,
     tool: str | None = None,
     errors_only: bool = False,
+    stop: Callable[[], bool] | None = None,
 ) -> Hits:
     """Hits for `query` among the files under `roots`, newest first (`since` <= time < `until`), those
     without a time last (no date filter lets them through); with no words but a filter, every message the
-    filters let through. ValueError for a bad filter."""
+    filters let through. ValueError for a bad filter. `stop` is asked now and then whether to give up: then
+    SearchStopped is raised (a search on a big history may take seconds, and the query typed has changed)."""
     if not query.strip() and not any((project, role, kind, since, until, tool, errors_only)):
         raise ValueError("nothing to search for: give a word, or a filter")
     q = parse_query(query) if query.strip() else None
     where = _conditions(
         roots, q, project=project, role=role, kind=kind, since=since, until=until, tool=tool, errors_only=errors_only
     )
-    rows = _rows_by_time(db, where, q is not None, limit)
-    found = _gather(db, rows, q, limit)
+    if stop is not None:
+        if stop():
+            raise SearchStopped
+        db.set_progress_handler(stop, STOP_STEPS)  # a true answer interrupts the statement under way
+    try:
+        found = _gather(db, _rows_by_time(db, where, q is not None, limit), q, limit, stop)
+    except sqlite3.OperationalError as exc:
+        if error_code(exc) == sqlite3.SQLITE_INTERRUPT:  # by `stop`
+            raise SearchStopped from exc
+        raise
+    finally:
+        if stop is not None:
+            db.set_progress_handler(None, 0)
     found.left_out = q.left_out if q is not None else ()
     return found
 
@@ -422,16 +443,21 @@ def _rows_by_time(db: Any, where: _Where, words: bool, limit: int) -> Iterator[t
         yield from heapq.merge(*timed, key=_time_order, reverse=True)
 
 
-def _gather(db: Any, rows: Iterator[tuple[Any, ...]], q: SearchQuery | None, limit: int) -> Hits:
+def _gather(
+    db: Any, rows: Iterator[tuple[Any, ...]], q: SearchQuery | None, limit: int, stop: Callable[[], bool] | None
+) -> Hits:
     """The newest `limit` hits of `rows` (given newest first), a row written twice (a worker killed
-    mid-write) once; cut short after MAX_REJECTED rows whose text lacks a phrase or a word as written."""
+    mid-write) once; cut short after MAX_REJECTED rows whose text lacks a phrase or a word as written.
+    SearchStopped when `stop` says so (asked every STOP_ROWS rows)."""
     found = Hits()
     rejected = 0
     hits: list[tuple[int, str, int, SearchHit]] = []
     sessions: dict[str, tuple[str, str, str]] = {}
     seen: set[tuple[str, int, int, int]] = set()
     with _Lines() as lines:
-        for row in rows:
+        for n, row in enumerate(rows):
+            if stop is not None and n % STOP_ROWS == STOP_ROWS - 1 and stop():
+                raise SearchStopped
             if len(hits) >= limit and (row[6] or 0) < hits[-1][0]:
                 break  # the hits of the last second are all in: their order is by the exact timestamp
             if (part := (row[7], row[1], row[2], row[3])) in seen:

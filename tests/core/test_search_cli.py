@@ -204,6 +204,23 @@ def test_a_history_read_in_an_order_unlike_its_times_holds_back_few_rows(
     assert len(found) == 30 and stamps == sorted(stamps, reverse=True)
 
 
+@pytest.mark.parametrize("after", [0, 1, 3, 40])
+def test_a_search_gives_up_when_its_stop_says_so(lib: Library, monkeypatch: pytest.MonkeyPatch, after: int) -> None:
+    """At once, in SQLite's steps or between the rows taken: SearchStopped, and the index reads on as before."""
+    monkeypatch.setattr(search, "STOP_STEPS", 1)
+    monkeypatch.setattr(search, "STOP_ROWS", 1)
+    asked = []
+
+    def stop() -> bool:
+        asked.append(1)
+        return len(asked) > after
+
+    with pytest.raises(search.SearchStopped):
+        lib.search("json", stop=stop)
+    assert len(asked) == after + 1
+    assert {h.session_id for h in lib.search("json", stop=lambda: False)} == {"old", "new", "other"}
+
+
 def _spy(fn: Callable[..., Any], calls: list[object]) -> Callable[..., Any]:
     def spied(*args: Any) -> Any:
         calls.append(args)

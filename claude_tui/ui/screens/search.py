@@ -26,7 +26,7 @@ from textual.strip import Strip
 from textual.widgets import Checkbox, Input, Select, Static
 
 from claude_tui.core.find import Query
-from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hits, SearchHit, left_out_note
+from claude_tui.core.search import CUT_SHORT, MARK_END, MARK_START, Hits, SearchHit, SearchStopped, left_out_note
 from claude_tui.ui.bindings import CURSOR_MOVES, cursor_bindings, key_display
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.highlight import match_styles
@@ -346,7 +346,9 @@ class SearchScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="search", exit_on_error=False, description="search the index")
     def _run(self, token: int, text: str, filters: dict[str, Any], limit: int, cursor: int) -> None:
         try:
-            hits = self.host.state.library.search(text, limit=limit, **filters)
+            hits = self.host.state.library.search(text, limit=limit, stop=lambda: token != self._token, **filters)
+        except SearchStopped:
+            return  # a newer search was asked for: its results are those shown
         except ValueError as exc:
             self.post_message(self.Results(token, Hits(), str(exc)))
             return
