@@ -153,10 +153,10 @@ def usage_table(periods: list[Period], report: str, usage: Usage, breakdown: boo
                 [f"  {model}", *([""] if blocks else []), *_cells(total)] for model, total in period.models().items()
             ]
     whole = total_of(periods)
-    rows.append(["Total", *([""] if blocks else []), *_cells(whole.total)])
+    rows.append(["Total", *([""] if blocks else []), *_cells(whole)])
     lines = _aligned(rows, lead=2 if blocks else 1)
     lines.insert(len(lines) - 1, "-" * len(lines[-1]))
-    unpriced = sorted(whole.total.unpriced_models)
+    unpriced = sorted(whole.unpriced_models)
     if unpriced:
         lines.append(f"+ no price for {', '.join(unpriced)}: their tokens are counted, not their cost")
     if running is not None and (burn := running.burn(now())) is not None:

@@ -129,17 +129,6 @@ class Period:
         new.extend(added)
         return new
 
-    def absorb(self, other: Period) -> None:
-        """Add what another period holds."""
-        self.spends += other.spends
-        for key, tokens in other.usage.items():
-            self.usage.setdefault(key, Tokens()).add(tokens)
-        self.sessions.update(other.sessions)
-        self.messages += other.messages
-        self.first = min((t for t in (self.first, other.first) if t is not None), default=None)
-        self.last = max((t for t in (self.last, other.last) if t is not None), default=None)
-        self._total = None
-
     @property
     def session(self) -> SessionRef | None:
         """The session of a period that holds one (a session's period: see Usage.sessions)."""
@@ -385,12 +374,13 @@ class Usage:
         return Period("Total", self.spends)
 
 
-def total_of(periods: Iterable[Period]) -> Period:
-    """The periods' total."""
-    whole = Period("Total")
+def total_of(periods: Iterable[Period]) -> UsageTotal:
+    """The periods' tokens and cost, together."""
+    usage: dict[str | None, Tokens] = {}
     for period in periods:
-        whole.absorb(period)
-    return whole
+        for key, tokens in period.usage.items():
+            usage.setdefault(key, Tokens()).add(tokens)
+    return UsageTotal.of_models(usage)
 
 
 def _grouped(spends: list[Spend], by: Callable[[Spend], Hashable], name: Callable[[Any], str]) -> list[Period]:
