@@ -49,11 +49,12 @@ class UsageFeed:
             if self._stamps is not None:
                 stamps = self._stamps
                 found = index.read(self.roots, lambda db: changed_usage(db, self._names, stamps))
+            gone = set(self._files) - found.stamps.keys() if found is not None else set()
             change = None
-            if found is None or not self._gone(found).isdisjoint(self._touched):
-                self._read_whole(index.read(self.roots, lambda db: read_usage(db, self._names)))
+            if found is None or not gone.isdisjoint(self._touched):
+                self._read_whole(index.read(self.roots, lambda db: read_usage(db, self._names, stamped=True)))
             else:
-                change = self._take(found)
+                change = self._take(found, gone)
             usage = Usage(chain.from_iterable(self._spends.values()), zone)
             self._last = (self._last[1], usage, change)
             return usage
@@ -65,9 +66,6 @@ class UsageFeed:
             before, after, change = self._last
         return change if since is before and now is after else None
 
-    def _gone(self, found: UsageChange) -> set[int]:
-        return set(self._files) - found.stamps.keys()
-
     def _read_whole(self, read: UsageRead) -> None:
         self.whole_reads += 1
         self._stamps, self._touched = read.stamps, read.touched
@@ -77,11 +75,11 @@ class UsageFeed:
         sums = _by_file(read.sums)
         self._spends = {fid: self._spends_of(fid, sums.get(fid, ())) for fid in self._files}
 
-    def _take(self, found: UsageChange) -> Change:
+    def _take(self, found: UsageChange, gone: set[int]) -> Change:
         """Put the files read again in place of what they were; tell again the sessions of their folders' files,
         unless all that tells them is as it was (the usual: files grew). A subagent's transcript belongs to its
-        session's file once that comes; a project is named by its files' working folders."""
-        gone = self._gone(found)
+        session's file once that comes; a project is named by its files' working folders. `gone`: the files no longer
+        there."""
         retell = bool(gone) or any(self._files.get(row[0]) != row for row in found.files)
         folders = {self._files[fid][2] for fid in gone} | {row[2] for row in found.files}
         went: list[Spend] = []

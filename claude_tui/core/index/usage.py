@@ -134,19 +134,20 @@ class UsageRead(NamedTuple):
     sums: list[tuple[Any, ...]]
     files: list[FileRow]  #: the files, to tell their sessions
     touched: set[int]  #: the files whose sums were mended because they share messages with others (see _count_once)
-    stamps: dict[int, int]  #: by file id: what changes whenever its usage may have (see file_stamps)
+    stamps: dict[int, int]  #: by file id: what changes whenever its usage may have (see file_stamps), when asked
 
 
-def read_usage(db: sqlite3.Connection, roots: Sequence[str]) -> UsageRead:
+def read_usage(db: sqlite3.Connection, roots: Sequence[str], stamped: bool = False) -> UsageRead:
     """The usage of the files under `roots`, each message counted once over them all: a message that several files
     hold counts with the usage of the one with the most output tokens (a streamed message's last chunk may be only in
-    a copy), in the file that holds it as its own (see _count_once), at the time it has there."""
+    a copy), in the file that holds it as its own (see _count_once), at the time it has there. `stamped`: with the
+    files' stamps, read in the same snapshot."""
     marks = ",".join("?" * len(roots))
     under = f"file IN (SELECT id FROM files WHERE root IN ({marks}))"
     db.execute("BEGIN")  # one snapshot for all the reads, whatever a writer commits meanwhile
     try:
         state = usage_state(db, roots)
-        stamps = file_stamps(db, roots)
+        stamps = file_stamps(db, roots) if stamped else {}
         sums = db.execute(f"SELECT {_SUM_COLUMNS} FROM usage_sums WHERE {under}", roots).fetchall()
         held: dict[str, list[Row]] = {}
         for row in db.execute(f"SELECT u.* FROM usage_dups d CROSS JOIN usage u ON u.mid = d.mid WHERE {under}", roots):
