@@ -115,6 +115,9 @@ class Session:
         #: the last record's cwd, gitBranch, version, sessionId and teamName (see _note_place)
         self._place: tuple[Any, Any, Any, Any, Any] = (None, None, None, None, None)
         self._by_uuid: dict[str, Message] = {}
+        #: the messages made before the parent they name, or naming one never read: only these start a thread a
+        #: layout may find a gap in (see `_gapless`)
+        self._parent_unseen: list[Message] = []
         self.by_message_id: dict[str, Message] = {}  #: assistant messages by `message.id`
         self._prompt_children: dict[str | None, list[Message]] = {}
         self._fork_at: dict[str | None, Fork] = {}
@@ -428,6 +431,8 @@ class Session:
             message.slug = slug
             if slug not in self.slugs:
                 self.slugs[slug] = None
+        if parent is not None and parent not in self._by_uuid:
+            self._parent_unseen.append(message)
         if uuid is not None:
             self._by_uuid[uuid] = message
         self.copied += self._copying
@@ -507,7 +512,10 @@ class Session:
         return self._by_uuid.get(uuid)
 
     def all_problems(self) -> list[Problem]:
-        """`problems`, and the notes where the thread could not be followed (see threads.py), by line."""
+        """`problems`, and the notes where the thread could not be followed (see threads.py), by line. When every
+        message came after its parent, the thread is followed everywhere: no layout is needed to tell."""
+        if self._gapless():
+            return self.problems
         notes = self._current_layout().notes
         if not notes:
             return self.problems
@@ -515,7 +523,13 @@ class Session:
 
     def missing_parents(self) -> list[tuple[str, Problem]]:
         """The parents named that are not in the file, each with the note on the message naming it."""
-        return self._current_layout().missing
+        return [] if self._gapless() else self._current_layout().missing
+
+    def _gapless(self) -> bool:
+        """Whether the layout has no gap to note: every message came after its parent, but compactions whose
+        parent is in no file read (theirs is logical, often in another file: a layout notes no gap there)."""
+        by_uuid = self._by_uuid
+        return all(m.kind is Kind.COMPACT_BOUNDARY and m.parent not in by_uuid for m in self._parent_unseen)
 
     # ---------------------------------------------------------------- subagents (see agents.py)
 

@@ -16,7 +16,7 @@ from claude_tui.core.model import Kind
 from claude_tui.core.reader import Reader
 from claude_tui.core.session import Session
 from claude_tui.core.stats import session_stats
-from tests.core.test_session import describe
+from tests.core.test_session import describe, laid_out_gaps, thread_gaps
 from tests.core.usage_count import cost, counts_of, requests, subagent_files, tokens
 
 
@@ -79,6 +79,8 @@ def test_invariants_on_every_session(real_projects: Path) -> None:
             assert len([a for a in s.subagents if a.source == "file"]) == len(agent_files(path)), path
             visible = s.visible()
             assert all(m.kind is not Kind.TOOL_RESULT for m in visible)
+            # The thread's gaps are the same told with or without a layout.
+            assert thread_gaps(s) == laid_out_gaps(s), path
     assert forks == FORKS
 
 

@@ -18,6 +18,7 @@ from claude_tui.core.model import Kind, Message
 from claude_tui.core.reader import Reader
 from claude_tui.core.session import Session
 from claude_tui.core.stats import session_stats
+from claude_tui.core.threads import Layout
 from claude_tui.core.timeline import Timeline
 from claude_tui.core.times import earlier, parse_time, plausible, stamp_ms
 from tests.jsonl import Thread, text, tool_use
@@ -139,6 +140,49 @@ def test_a_thread_that_cannot_be_followed_shows_every_message_and_says_why() -> 
     ]
     facts = session_stats(s)
     assert facts["problems"] == [f"line {p.line_no}: {p.message}" for p in s.all_problems()]
+
+
+def thread_gaps(s: Session) -> tuple[list[tuple[int, str]], list[str]]:
+    """The thread's gap notes and missing parents as the session gives them."""
+    return [(p.line_no, p.message) for p in s.all_problems()], [uuid for uuid, _ in s.missing_parents()]
+
+
+def laid_out_gaps(s: Session) -> tuple[list[tuple[int, str]], list[str]]:
+    """The same, found by laying the whole session out."""
+    layout = Layout.of(s)
+    notes = sorted([*s.problems, *layout.notes], key=lambda p: (not p.line_no, p.line_no))
+    return [(p.line_no, p.message) for p in notes], [uuid for uuid, _ in layout.missing]
+
+
+def test_a_thread_is_laid_out_for_its_gaps_only_when_a_parent_came_late_or_never(tmp_path: Path) -> None:
+    """Every message after its parent: no gap, told without a layout. A compaction's logical parent in another
+    file is no gap either; one written after the compaction that leads back to it is a loop."""
+    t = Thread()
+    t.prompt("long work")
+    t.answer(text("done"), msg_id="m1")
+    t.system("compact_boundary", parent=None, logicalParentUuid="e0f1d2c3-0000-4000-8000-000000000000")
+    t.prompt("next")
+    s = load(t, tmp_path)
+    assert thread_gaps(s) == laid_out_gaps(s) == ([], [])
+    assert s._layout is None  # nothing was laid out to tell
+
+    t = Thread()
+    t.prompt("long work")
+    t.system("compact_boundary", parent=None, logicalParentUuid="late0001", uuid="compact1")
+    t.last = "compact1"
+    t.raw({**t.prompt("after it"), "uuid": "late0001"})
+    s = load(t, tmp_path)
+    assert thread_gaps(s) == laid_out_gaps(s)
+    assert [what[:36] for _, what in thread_gaps(s)[0]] == ["parentUuid compact1 leads back to th"]
+
+    t = Thread()
+    t.prompt("first")
+    t.answer(text("written before its parent"), parent="late0002")
+    t.raw({**t.prompt("late parent"), "uuid": "late0002"})
+    t.answer(text("never"), parent="f0000000-0000-4000-8000-000000000000")
+    s = load(t, tmp_path)
+    assert thread_gaps(s) == laid_out_gaps(s)
+    assert thread_gaps(s)[1] == ["f0000000-0000-4000-8000-000000000000"]
 
 
 def test_a_resumed_session_naming_the_end_of_the_one_before_is_not_damage(tmp_path: Path) -> None:
