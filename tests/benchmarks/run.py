@@ -12,7 +12,8 @@ a minimal Textual app. `--quick` makes small data of its own on first use and ke
 machine distorts the first. `--history-10x DIR` adds a history of 15,000 sessions (`make_corpus.py DIR
 --sessions 15000 --projects 200 --scale 12000 --seed 13`, 14 GB): a cold index (several minutes: its cache is
 kept for the next runs, under $TMPDIR), search, the browser's first frame, and the list's work on its biggest
-project. Every value is measured in this run.
+project. Every value is measured in this run. Beside the timings, valgrind counts the instructions stats' model
+spends per record against the bare loop's (bench_instructions.py): a figure a busy machine cannot move.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_app
 import bench_index
+import bench_instructions
 import bench_stats
 import bench_usage
 from installed import compile_package
@@ -70,7 +72,7 @@ class Row:
 
 
 def _number(value: float, unit: str) -> str:
-    return f"{value:,.0f} {unit}" if unit in ("MB", "ms") and value >= 10 else f"{value:.3g} {unit}"
+    return f"{value:,.0f} {unit}" if unit in ("MB", "ms", "instr") and value >= 10 else f"{value:.3g} {unit}"
 
 
 def table(rows: list[Row]) -> str:
@@ -167,6 +169,24 @@ def stats_rows(session: Path, runs: int) -> list[Row]:
             1.5,
         ),
         Row("stats --json: CPU (two cores)", found["stats"][1], "s", "bare orjson loop", found["bare"][1]),
+    ]
+
+
+def instruction_rows(session: Path) -> list[Row]:
+    """bench_instructions: what stats' model spends on the first half, counted (not timed) against the bare loop."""
+    if not bench_instructions.available():
+        print("no valgrind: the instruction count is left out (apt-get install valgrind)", file=sys.stderr)
+        return []
+    model, bare, records = bench_instructions.counts(session)
+    return [
+        Row(
+            f"stats' model, first half: instructions per record ({records:,})",
+            model / records,
+            "instr",
+            "bare orjson loop",
+            bare / records,
+            note="counted, not timed: the same on any machine",
+        )
     ]
 
 
@@ -398,6 +418,7 @@ def main() -> None:
     rows: list[Row] = []
     try:
         rows += stats_rows(session, runs)
+        rows += instruction_rows(session)
         rows += index_rows(history, cache, runs)
         rows += search_rows(history, cache, runs)
         rows += usage_rows(history, cache, runs)
