@@ -46,7 +46,7 @@ from claude_tui.core.model import (
 from claude_tui.core.reader import Line
 from claude_tui.core.records import LineResult, continued, parse_line
 from claude_tui.core.shapes import METADATA_TYPES, RECORD_TYPES
-from claude_tui.core.threads import Layout
+from claude_tui.core.threads import Layout, gap_note
 from claude_tui.core.timeline import Timeline
 from claude_tui.core.times import earlier, parse_time, stamp_ms
 from claude_tui.core.update import Update
@@ -116,7 +116,7 @@ class Session:
         self._place: tuple[Any, Any, Any, Any, Any] = (None, None, None, None, None)
         self._by_uuid: dict[str, Message] = {}
         #: the messages made before the parent they name, or naming one never read: only these start a thread a
-        #: layout may find a gap in (see `_gapless`)
+        #: layout may find a gap in (see `_gaps`)
         self._parent_unseen: list[Message] = []
         self.by_message_id: dict[str, Message] = {}  #: assistant messages by `message.id`
         self._prompt_children: dict[str | None, list[Message]] = {}
@@ -512,24 +512,30 @@ class Session:
         return self._by_uuid.get(uuid)
 
     def all_problems(self) -> list[Problem]:
-        """`problems`, and the notes where the thread could not be followed (see threads.py), by line. When every
-        message came after its parent, the thread is followed everywhere: no layout is needed to tell."""
-        if self._gapless():
-            return self.problems
-        notes = self._current_layout().notes
+        """`problems`, and the notes where the thread could not be followed (see threads.py), by line."""
+        notes = self._gaps()[0]
         if not notes:
             return self.problems
         return sorted([*self.problems, *notes], key=lambda p: (not p.line_no, p.line_no))
 
     def missing_parents(self) -> list[tuple[str, Problem]]:
         """The parents named that are not in the file, each with the note on the message naming it."""
-        return [] if self._gapless() else self._current_layout().missing
+        return self._gaps()[1]
 
-    def _gapless(self) -> bool:
-        """Whether the layout has no gap to note: every message came after its parent, but compactions whose
-        parent is in no file read (theirs is logical, often in another file: a layout notes no gap there)."""
+    def _gaps(self) -> tuple[list[Problem], list[tuple[str, Problem]]]:
+        """The layout's notes and missing parents. When no message came before a parent the file holds, each
+        message naming one never read starts a thread of its own (but a compaction, whose parent is logical, and
+        a resumed file's first message): they are told without laying the session out."""
         by_uuid = self._by_uuid
-        return all(m.kind is Kind.COMPACT_BOUNDARY and m.parent not in by_uuid for m in self._parent_unseen)
+        if any(m.parent in by_uuid for m in self._parent_unseen):
+            layout = self._current_layout()
+            return layout.notes, layout.missing
+        missing = [
+            (m.parent, gap_note(m, m.parent, looped=False))
+            for m in self._parent_unseen
+            if m.parent and m.kind is not Kind.COMPACT_BOUNDARY and (m.index > 0 or not self.from_start)
+        ]
+        return sorted((note for _, note in missing), key=lambda note: note.line_no), missing
 
     # ---------------------------------------------------------------- subagents (see agents.py)
 

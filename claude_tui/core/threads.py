@@ -85,7 +85,7 @@ class Layout:
             # a compaction's parent is logical, and a file's first message's the end of the session it resumes:
             # both are often in another file
             if chain[-1].kind is not Kind.COMPACT_BOUNDARY and (chain[-1].index > 0 or not session.from_start):
-                note = _gap_note(chain[-1], uuid, looped=parent is not None)
+                note = gap_note(chain[-1], uuid, looped=parent is not None)
                 self.notes.append(note)
                 if parent is None:
                     self.missing.append((uuid, note))
@@ -167,7 +167,7 @@ def shown(message: Message) -> bool:
     return message.kind is not Kind.TOOL_RESULT or any(block.call is not None for block in message.blocks)
 
 
-def _gap_note(message: Message, parent: str, *, looped: bool) -> Problem:
+def gap_note(message: Message, parent: str, *, looped: bool) -> Problem:
     """The note on a message whose thread cannot be followed up from it."""
     where = (message.span.line_no, message.span.offset) if message.span else (0, 0)
     why = "leads back to this record (a loop)" if looped else "names no record in the file"

@@ -154,9 +154,10 @@ def laid_out_gaps(s: Session) -> tuple[list[tuple[int, str]], list[str]]:
     return [(p.line_no, p.message) for p in notes], [uuid for uuid, _ in layout.missing]
 
 
-def test_a_thread_is_laid_out_for_its_gaps_only_when_a_parent_came_late_or_never(tmp_path: Path) -> None:
+def test_a_thread_is_laid_out_for_its_gaps_only_when_a_parent_came_late(tmp_path: Path) -> None:
     """Every message after its parent: no gap, told without a layout. A compaction's logical parent in another
-    file is no gap either; one written after the compaction that leads back to it is a loop."""
+    file is no gap either; one written after the compaction that leads back to it is a loop. Parents never read
+    are told without a layout too, but a resumed file's first message's."""
     t = Thread()
     t.prompt("long work")
     t.answer(text("done"), msg_id="m1")
@@ -183,6 +184,18 @@ def test_a_thread_is_laid_out_for_its_gaps_only_when_a_parent_came_late_or_never
     s = load(t, tmp_path)
     assert thread_gaps(s) == laid_out_gaps(s)
     assert thread_gaps(s)[1] == ["f0000000-0000-4000-8000-000000000000"]
+
+    t = Thread()  # parents never read, none late: each a thread of its own, told without a layout
+    t.answer(text("resumed"), parent="e0000000-0000-4000-8000-000000000000")
+    t.prompt("first")
+    t.answer(text("lost its parent"), parent="f0000000-0000-4000-8000-000000000000")
+    t.prompt("again")
+    t.answer(text("and again"), parent="f1000000-0000-4000-8000-000000000000")
+    s = load(t, tmp_path)
+    assert thread_gaps(s) == laid_out_gaps(s)
+    assert thread_gaps(s)[1] == ["f0000000-0000-4000-8000-000000000000", "f1000000-0000-4000-8000-000000000000"]
+    assert [n for n, _ in thread_gaps(s)[0]] == [3, 5]
+    assert s._layout is None
 
 
 def test_a_resumed_session_naming_the_end_of_the_one_before_is_not_damage(tmp_path: Path) -> None:
