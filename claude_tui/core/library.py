@@ -24,8 +24,8 @@ from claude_tui.core.index.extract import owner_of, title_of
 from claude_tui.core.index.jobs import Progress, UpdateResult
 from claude_tui.core.index.locks import IndexBusy
 from claude_tui.core.index.store import Index
+from claude_tui.core.model import own_session_id
 from claude_tui.core.search import MARK_END, MARK_START, Hits, SearchHit, search
-from claude_tui.core.session import own_session_id
 from claude_tui.core.times import active_seconds, parse_time, span_seconds
 from claude_tui.core.usage import Tokens, UsageTotal, by_model, most_used_first, other_models
 

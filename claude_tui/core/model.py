@@ -8,6 +8,7 @@ of their line, from which `source.py` reads the full content when asked.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -81,6 +82,15 @@ _SESSION_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 def is_session_id(text: str) -> bool:
     """Whether `text` is a session id as Claude Code makes them (a UUID)."""
     return _SESSION_ID.fullmatch(text) is not None
+
+
+def own_session_id(stem: str, named: Collection[str]) -> str:
+    """The id of the session in a file named `stem` whose records name the sessionIds `named` (in order): the
+    file's name, as Claude Code names its files, unless no record names it; then the latest session id (see
+    model.is_session_id) they name."""
+    if stem in named:
+        return stem
+    return next((sid for sid in reversed(list(named)) if is_session_id(sid)), stem)
 
 
 @dataclass(slots=True)

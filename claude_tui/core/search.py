@@ -37,10 +37,10 @@ from claude_tui.core.index.extract import owner_of, title_of
 from claude_tui.core.index.locks import error_code
 from claude_tui.core.index.schema import text_schemas
 from claude_tui.core.index.texts import API_ERROR, ROLES, ROW_KINDS, copied_record, line_block, record_texts
+from claude_tui.core.model import own_session_id
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.records import parse_line
 from claude_tui.core.sanitize import searchable, visible_controls
-from claude_tui.core.session import own_session_id
 from claude_tui.core.times import plausible
 
 #: Snippets mark each match as MARK_START + match + MARK_END.

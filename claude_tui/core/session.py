@@ -41,7 +41,7 @@ from claude_tui.core.model import (
     Span,
     ToolCall,
     ToolResult,
-    is_session_id,
+    own_session_id,
 )
 from claude_tui.core.reader import Line
 from claude_tui.core.records import LineResult, continued, parse_line
@@ -685,15 +685,6 @@ class Session:
     def progress_keys(self) -> Collection[str]:
         """The Task calls (or agent ids) whose subagent records were copied into progress records."""
         return self.agent_links.progress.keys()
-
-
-def own_session_id(stem: str, named: Collection[str]) -> str:
-    """The id of the session in a file named `stem` whose records name the sessionIds `named` (in order): the
-    file's name, as Claude Code names its files, unless no record names it; then the latest session id (see
-    model.is_session_id) they name."""
-    if stem in named:
-        return stem
-    return next((sid for sid in reversed(list(named)) if is_session_id(sid)), stem)
 
 
 def pick_title(

@@ -25,9 +25,9 @@ from claude_tui.core.humanize import (
     subagents_share,
 )
 from claude_tui.core.loader import attach_agents, read_session, session_of
-from claude_tui.core.model import Kind, Message
+from claude_tui.core.model import Kind, Message, own_session_id
 from claude_tui.core.reader import Reader, ReadError, open_readonly
-from claude_tui.core.session import KNOWN_TYPES, Session, nothing_exchanged, own_session_id, pick_title
+from claude_tui.core.session import KNOWN_TYPES, Session, nothing_exchanged, pick_title
 from claude_tui.core.shapes import merged_facts
 from claude_tui.core.timeline import Timeline
 from claude_tui.core.times import active_seconds, earlier, span_seconds

@@ -4,7 +4,6 @@ database, that write what they read themselves; and the batches of results writt
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import queue
 import sqlite3
@@ -151,6 +150,8 @@ def memory_releaser() -> Callable[[], object]:
     """A call that gives the memory freed back to the system (glibc's malloc_trim; a no-op where there is none).
     A worker reads for minutes, and the texts of each batch are freed once written: without it, each worker kept
     the memory of its largest batches (cold index of the 15,000-session history: 332 MB at peak, 293-304 with)."""
+    import ctypes  # here, not at the top: only an index's workers need it, and it takes 5 ms to import
+
     try:
         trim = ctypes.CDLL("libc.so.6").malloc_trim
     except (OSError, AttributeError):
