@@ -17,7 +17,8 @@ from claude_tui.cli.library import print_notices, roots_of, updated_index
 from claude_tui.core.collector import gc_paused
 from claude_tui.core.sanitize import inert_json, visible_controls
 from claude_tui.core.usage import UsageTotal
-from claude_tui.core.usage_report import Block, Period, Usage, load_usage, total_of
+from claude_tui.core.usage_feed import kept_usage
+from claude_tui.core.usage_report import Block, Period, Usage, total_of
 
 #: The clock of the running block (a test sets its own).
 now = time.time
@@ -41,7 +42,7 @@ def _run_usage(args: argparse.Namespace) -> int:
     roots = roots_of(args)
     index = updated_index(roots, "counting")
     try:
-        usage = load_usage(index, roots, zone, cached=True).where(project=project)
+        usage = kept_usage(index, roots, zone).where(project=project)
     finally:
         print_notices(index, roots)
     if args.report == "blocks":

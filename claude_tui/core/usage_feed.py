@@ -5,24 +5,86 @@ What it gives is what `usage_report.load_usage` reads whole, spend for spend (te
 kind of change). A message that several files hold counts once, in one of them, and may move between them as they
 change: the files that share messages with one that changed are read again with it (see index.usage.changed_usage),
 and a file removed that shared some has the whole history read again.
+
+The `usage` command keeps its feed beside the index between runs (kept_usage): a run after a session grew reads that
+session again, not the whole history.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
+from contextlib import suppress
 from datetime import tzinfo
-from itertools import chain
+from itertools import accumulate, chain
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from claude_tui.core.collector import gc_paused
-from claude_tui.core.index.usage import FileRow, UsageChange, UsageRead, changed_usage, read_usage
+from claude_tui.core.index.usage import (
+    COUNTS,
+    NO_TIME,
+    FileRow,
+    UsageChange,
+    UsageRead,
+    changed_usage,
+    read_usage,
+    usage_state,
+)
 from claude_tui.core.usage_figures import Change
 from claude_tui.core.usage_report import SessionRef, Spend, Usage, counts, file_sessions, spends_of
 
 if TYPE_CHECKING:
     from claude_tui.core.index.store import Index
+
+#: The file beside the index that keeps the `usage` command's feed between runs (see kept_usage), and the version of
+#: its format.
+CACHE = "usage.json"
+CACHE_FORMAT = 2
+_COUNTS = attrgetter(*COUNTS)
+
+
+def kept_usage(index: Index, roots: list[Path], zone: tzinfo | None = None) -> Usage:
+    """The usage of every session under `roots`, from the index as it is (bring it up to date first), for a command
+    run again and again: what the run before kept beside the index (CACHE), taken as it is while no file under the
+    roots changed, and its feed read on for those that did; kept again when it changed.
+
+    The file holds two lines of JSON: the report's sums (all an unchanged history needs), then the feed's state (the
+    files, their stamps and which sums are whose), read only when something changed."""
+    names = [str(root) for root in roots]
+    with gc_paused():  # tens of thousands of sums made at once
+        kept = _kept(index.folder / CACHE, names) if index.path is not None else None
+        if kept is not None and index.read(roots, lambda db: usage_state(db, names)) == kept[0]["state"]:
+            usage = _usage_kept(kept[0], zone)
+            if usage is not None:
+                return usage
+        feed = (UsageFeed.taken(roots, *kept) if kept is not None else None) or UsageFeed(roots)
+        usage = feed.read(index, zone)
+        with suppress(TypeError):  # a sum orjson cannot write (past 64 bits): nothing kept, read again next time
+            index.keep(CACHE, feed.dump())
+        return usage
+
+
+def _kept(path: Path, names: list[str]) -> tuple[dict[str, Any], bytes] | None:
+    """The report part of the file `path` (parsed) and its feed part (not yet); None when it is not there, is damaged,
+    or holds another format's or other roots' usage."""
+    try:
+        head, _, tail = path.read_bytes().partition(b"\n")
+        report = orjson.loads(head)
+        return (report, tail) if type(report) is dict and report.get("key") == [CACHE_FORMAT, names] else None
+    except (OSError, orjson.JSONDecodeError):
+        return None
+
+
+def _usage_kept(report: dict[str, Any], zone: tzinfo | None) -> Usage | None:
+    """The usage of a report part (see kept_usage); None when it is damaged."""
+    try:
+        return Usage(spends_of(report["sums"], [SessionRef._make(ref) for ref in report["sessions"]]), zone)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
 
 
 class UsageFeed:
@@ -31,6 +93,7 @@ class UsageFeed:
     def __init__(self, roots: list[Path]) -> None:
         self.roots = roots
         self._names = [str(root) for root in roots]
+        self.state: list[Any] | None = None  #: the files' state the last read found (see usage_state)
         self._stamps: dict[int, int] | None = None  #: by file id, as the last read found them (see file_stamps)
         self._touched: set[int] = set()  #: files that share messages with others (see UsageRead.touched)
         self._files: dict[int, FileRow] = {}  #: in the index's order (by id): a new file comes last
@@ -55,9 +118,62 @@ class UsageFeed:
                 self._read_whole(index.read(self.roots, lambda db: read_usage(db, self._names, stamped=True)))
             else:
                 change = self._take(found, gone)
-            usage = Usage(chain.from_iterable(self._spends.values()), zone)
+            usage = self.usage(zone)
             self._last = (self._last[1], usage, change)
             return usage
+
+    def usage(self, zone: tzinfo | None = None) -> Usage:
+        """The usage the last read found, in time zone `zone`."""
+        return Usage(chain.from_iterable(self._spends.values()), zone)
+
+    def dump(self) -> bytes:
+        """What the last read found, as kept_usage keeps it (see `taken`). TypeError for a sum past 64 bits."""
+        sessions: dict[SessionRef, int] = {}
+        number = sessions.setdefault
+        sums: list[tuple[Any, ...]] = []
+        spans: list[int] = []
+        for fid, spends in self._spends.items():
+            if spends:
+                spans += (fid, len(spends))
+            sums += [
+                (number(ref, len(sessions)), NO_TIME if quarter is None else quarter, key or "", n, *_COUNTS(tokens),
+                 first, last)
+                for ref, quarter, key, n, tokens, first, last in spends
+            ]  # fmt: skip
+        owners = [n for fid, ref in self._refs.items() for n in (fid, number(ref, len(sessions)))]
+        sessions_kept = [tuple(ref) for ref in sessions]
+        report = {"key": [CACHE_FORMAT, self._names], "state": self.state, "sessions": sessions_kept, "sums": sums}
+        feed = {
+            "stamps": [n for pair in (self._stamps or {}).items() for n in pair],
+            "touched": sorted(self._touched),
+            "files": list(self._files.values()),
+            "owners": owners,
+            "spans": spans,
+        }
+        return orjson.dumps(report) + b"\n" + orjson.dumps(feed)
+
+    @classmethod
+    def taken(cls, roots: list[Path], report: dict[str, Any], kept: bytes) -> UsageFeed | None:
+        """The feed `dump` kept (its report part parsed, its feed part not yet), to read on from; None when it is
+        damaged."""
+        feed = cls(roots)
+        try:
+            found = orjson.loads(kept)
+            stamps, owners, spans = found["stamps"], found["owners"], found["spans"]
+            sessions = [SessionRef._make(ref) for ref in report["sessions"]]
+            spends = list(spends_of(report["sums"], sessions))
+            feed.state, feed._touched = report["state"], set(found["touched"])
+            feed._stamps = dict(zip(stamps[::2], stamps[1::2], strict=True))
+            feed._add_files(tuple(row) for row in found["files"])
+            feed._refs = {fid: sessions[n] for fid, n in zip(owners[::2], owners[1::2], strict=True)}
+            starts = list(accumulate(spans[1::2], initial=0))
+            if starts[-1] != len(spends):
+                return None
+            mine = {fid: spends[start:end] for fid, start, end in zip(spans[::2], starts, starts[1:], strict=False)}
+            feed._spends = {fid: mine.get(fid, []) for fid in feed._files}
+        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError, IndexError):
+            return None
+        return feed
 
     def change(self, since: Usage, now: Usage) -> Change | None:
         """The spends that went and came from usage `since` to usage `now`, when this feed read them one after the
@@ -68,7 +184,7 @@ class UsageFeed:
 
     def _read_whole(self, read: UsageRead) -> None:
         self.whole_reads += 1
-        self._stamps, self._touched = read.stamps, read.touched
+        self.state, self._stamps, self._touched = read.state, read.stamps, read.touched
         self._files, self._folders = {}, {}
         self._add_files(sorted(read.files))
         self._refs = file_sessions(read.files)
@@ -106,7 +222,7 @@ class UsageFeed:
             self._spends[fid] = new
         if len(self._files) > known:  # in the files' order, as a whole read has them
             self._spends = {fid: self._spends[fid] for fid in self._files}
-        self._stamps = found.stamps
+        self.state, self._stamps = found.state, found.stamps
         return Change(went, came)
 
     def _add_files(self, files: Iterable[FileRow]) -> None:

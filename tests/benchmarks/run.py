@@ -231,8 +231,9 @@ def search_rows(history: Path, cache: Path, runs: int) -> list[Row]:
 
 def usage_rows(history: Path, cache: Path, runs: int) -> list[Row]:
     """bench_usage: `claude-tui usage` (daily) against `claude-tui index` with nothing to do, on the same warm index:
-    with the sums kept beside the index, and read again from it (as after a change); the app's usage screen's first
-    count, and its count again after a record is appended to a session (see bench_usage.screen)."""
+    with the usage kept beside the index, after an answer is appended to a session (that file read again), and read
+    whole from the index (nothing kept: a first run); the app's usage screen's first count, and its count again after
+    a record is appended to a session (see bench_usage.screen)."""
     env = {**os.environ, "CLAUDE_TUI_CACHE_DIR": str(cache)}
     index = [tui(), "index", "--projects-dir", str(history)]
     usage = [tui(), "usage", "--projects-dir", str(history)]
@@ -244,11 +245,20 @@ def usage_rows(history: Path, cache: Path, runs: int) -> list[Row]:
 
     subprocess.run(usage, env=env, check=True, stdout=subprocess.DEVNULL)  # kept from here on
     found = best({"index": index, "usage": usage}, runs, env)
+    with bench_usage.growing(history) as grow:
+
+        def grown() -> list[str]:
+            grow()
+            return usage
+
+        after = min(timed(grown(), env)[0] for _ in range(runs))
     again = min(timed(read_again(), env)[0] for _ in range(runs))
     first, live = bench_usage.screen(history, cache, runs)
+    reference = found["index"][0]
     return [
-        Row("usage daily, sums kept", found["usage"][0], "s", "index, nothing changed", found["index"][0], 2.0),
-        Row("usage daily, read again from the index", again, "s", "index, nothing changed", found["index"][0], 2.0),
+        Row("usage daily, kept", found["usage"][0], "s", "index, nothing changed", reference, 2.0),
+        Row("usage daily, after a session grew", after, "s", "index, nothing changed", reference, 2.0),
+        Row("usage daily, nothing kept: read whole", again, "s", "index, nothing changed", reference, 2.0),
         Row("usage screen: first count", first * 1000, "ms"),
         Row("usage screen: counted again on a live update", live * 1000, "ms", target=100),
     ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -207,27 +208,47 @@ def test_messages_with_no_time_are_said_and_left_out_of_days(
     assert [orjson.loads(line)["output_tokens"] for line in out.splitlines()] == [12] and err == ""
 
 
-def test_what_was_read_is_kept_beside_the_index_until_a_file_changes(
+def test_what_was_read_is_kept_beside_the_index_and_read_again_where_a_file_changed(
     history: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     args = ("--projects-dir", str(history), "--timezone", "UTC")
     first = _json(capsys, *args)
     kept = tmp_path / "cache" / "usage.json"
     assert kept.is_file()
-    from claude_tui.core import usage_report
+    from claude_tui.core import usage_feed
 
     def unread(*_: object) -> None:
         raise AssertionError("read again")
 
     with monkeypatch.context() as patched:
-        patched.setattr(usage_report, "read_usage", unread)
-        assert _json(capsys, *args) == first  # nothing changed: taken from the file
+        patched.setattr(usage_feed, "read_usage", unread)
+        patched.setattr(usage_feed, "changed_usage", unread)
+        assert _json(capsys, *args) == first  # nothing changed: taken from the file as it is
     beta = history / encode("/home/u/beta") / "beta-1.jsonl"
     w = Writer("beta-1", "/home/u/beta", start=_at("2026-01-07T08:00:00"))
     w.answer(out=5)
     w.append(beta, 0)
-    assert [p["period"] for p in _json(capsys, *args)] == ["2026-01-05", "2026-01-06", "2026-01-07"]
-    kept.write_bytes(b'{"key": [1, [], 0')  # damaged: read again
-    assert len(_json(capsys, *args)) == 3
+    read_again: list[str] = []
+    changed_usage = usage_feed.changed_usage
+
+    def changed(*args: Any) -> Any:
+        found = changed_usage(*args)
+        read_again.extend(row[1] for row in found.files)
+        return found
+
+    with monkeypatch.context() as patched:
+        patched.setattr(usage_feed, "read_usage", unread)
+        patched.setattr(usage_feed, "changed_usage", changed)
+        grown = _json(capsys, *args)
+    assert read_again == [str(beta)]  # beta read again, not the history
+    assert [p["period"] for p in grown] == ["2026-01-05", "2026-01-06", "2026-01-07"] and grown[:2] == first
+    assert grown[2]["output_tokens"] == 5
+    kept.unlink()  # the history read whole
+    assert _json(capsys, *args) == grown
+    kept.write_bytes(b'{"key": [2, [], 0')  # damaged: read whole again
+    assert _json(capsys, *args) == grown
     beta.unlink()  # a file gone
     assert [p["output_tokens"] for p in _json(capsys, *args)] == [100, 200]
+    other = tmp_path / "other"
+    (other / encode("/home/u/alpha")).mkdir(parents=True)
+    assert _json(capsys, "--projects-dir", str(other)) == []  # another history's feed: not the one kept

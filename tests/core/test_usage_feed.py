@@ -3,7 +3,10 @@ what a whole read gives (load_usage), and it reads whole only where a change can
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,6 +14,7 @@ import orjson
 import pytest
 
 from claude_tui.core.index.store import Index
+from claude_tui.core.index.usage import file_stamps
 from claude_tui.core.usage_feed import UsageFeed
 from claude_tui.core.usage_figures import Figures, figures
 from claude_tui.core.usage_report import Period, Usage, load_usage
@@ -28,18 +32,27 @@ def spends(usage: Usage) -> list[str]:
 
 
 class History:
-    """A history, its index, a feed of its usage, and a check of the feed against a whole read at each change."""
+    """A history, its index, a feed of its usage, and a check of the feed against a whole read at each change.
+    `kept`: the feed is kept in a file between reads and taken back from it (as the `usage` command keeps it)."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, kept: bool = False) -> None:
         self.root = tmp_path / "projects"
         self.folder = self.root / encode(PROJECT)
         self.folder.mkdir(parents=True)
         self.index = Index(tmp_path / "cache", [self.root])
         self.feed = UsageFeed([self.root])
+        self.kept = kept
 
     def check(self, whole: bool) -> Usage:
         """Bring the index up to date; the feed's usage must be a whole read's, read whole (or not) as `whole` says."""
         self.index.update([self.root])
+        if self.kept and self.feed.state is not None:
+            report, _, rest = self.feed.dump().partition(b"\n")  # as kept_usage keeps it: the report, then the rest
+            taken = UsageFeed.taken([self.root], orjson.loads(report), rest)
+            assert taken is not None and taken.state == self.feed.state
+            assert [repr(s) for s in taken.usage().spends] == [repr(s) for s in self.feed.usage().spends]
+            taken.whole_reads = self.feed.whole_reads
+            self.feed = taken
         before = self.feed.whole_reads
         usage = self.feed.read(self.index)
         assert spends(usage) == spends(load_usage(self.index, [self.root]))
@@ -57,8 +70,9 @@ def session(folder: Path, sid: str, start: int, *outputs: int, cwd: str = PROJEC
     return w, w.write(folder)
 
 
-def test_each_change_reads_only_the_files_it_touched(tmp_path: Path) -> None:
-    h = History(tmp_path)
+@pytest.mark.parametrize("kept", [False, True])
+def test_each_change_reads_only_the_files_it_touched(tmp_path: Path, kept: bool) -> None:
+    h = History(tmp_path, kept)
     w, path = session(h.folder, "a", 0, 10, 20)
     session(h.folder, "b", 5000, 7)
     assert h.check(whole=True).total().total.tokens.output == 37  # the first read
@@ -88,10 +102,11 @@ def test_each_change_reads_only_the_files_it_touched(tmp_path: Path) -> None:
     assert h.check(whole=False).total().total.tokens.output == 600_000 + 31 + 4000 + 50_000
 
 
-def test_a_subagent_that_comes_before_its_session_moves_to_it_when_it_comes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kept", [False, True])
+def test_a_subagent_that_comes_before_its_session_moves_to_it_when_it_comes(tmp_path: Path, kept: bool) -> None:
     """A flat 2.0 transcript belongs to the session its records name once that session's file is there: the file
     that changed is the session's, but the subagent's spends move too."""
-    h = History(tmp_path)
+    h = History(tmp_path, kept)
     agent = Writer("s1", PROJECT, 100)
     agent.answer(out=5)
     (h.folder / "agent-a1b2c3d4.jsonl").write_bytes(agent.lines())
@@ -102,10 +117,13 @@ def test_a_subagent_that_comes_before_its_session_moves_to_it_when_it_comes(tmp_
     assert {p.name: p.total.tokens.output for p in after.periods("session")} == {"s1": 15}
 
 
-def test_a_project_renamed_by_a_new_files_working_folder_renames_its_old_files_spends(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kept", [False, True])
+def test_a_project_renamed_by_a_new_files_working_folder_renames_its_old_files_spends(
+    tmp_path: Path, kept: bool
+) -> None:
     """A folder's project path is told from its files' working folders: a file that tells it better renames the
     project of every file there."""
-    h = History(tmp_path)
+    h = History(tmp_path, kept)
     folder = h.root / encode("/home/u/a-b")
     session(folder, "x", 0, 10, cwd="/somewhere/else")
     before = {p.name for p in h.check(whole=True).periods("project")}
@@ -116,12 +134,13 @@ def test_a_project_renamed_by_a_new_files_working_folder_renames_its_old_files_s
 
 
 @pytest.mark.parametrize(("change", "whole"), [("another copy", False), ("origin grows", False), ("copy gone", True)])
+@pytest.mark.parametrize("kept", [False, True])
 def test_messages_that_several_files_hold_are_read_again_with_every_file_holding_them(
-    change: str, whole: bool, real_projects: Path, tmp_path: Path
+    change: str, whole: bool, kept: bool, real_projects: Path, tmp_path: Path
 ) -> None:
     """A record copied into another session's file counts once, in its own: a change to either may move its count,
     so the files that share it are read again together; a file removed that shared some has the history read whole."""
-    h = History(tmp_path)
+    h = History(tmp_path, kept)
     session(h.folder, "plain", 0, 1)
     h.check(whole=True)
     origin, copy = real.continued_sessions(h.root / "-x", real_projects)
@@ -154,16 +173,41 @@ def test_an_origin_that_comes_after_its_copy_takes_its_messages_from_the_copy(
     assert after == {real.ORIGIN_SID: 5, real.CONTINUED_SID: 77 + 18}
 
 
-def test_a_side_questions_session_that_goes_on_is_read_with_its_replays(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kept", [False, True])
+def test_a_side_questions_session_that_goes_on_is_read_with_its_replays(tmp_path: Path, kept: bool) -> None:
     """The real /btw transcripts replay their session's messages: each append to the session reads its file and
     theirs again, not the history."""
-    h = History(tmp_path)
+    h = History(tmp_path, kept)
     session(h.folder, "plain", 0, 1)
     main, _ = real.side_question_session(h.root / "-home-nick-work-libnn")
     h.check(whole=True)
     for _ in range(2):
         _grow(main)
         h.check(whole=False)
+
+
+def test_a_files_stamp_is_the_same_in_every_process(tmp_path: Path) -> None:
+    """The `usage` command keeps the files' stamps between runs: processes with other hash seeds find them the same."""
+    h = History(tmp_path)
+    session(h.folder, "a", 0, 10)
+    session(h.folder, "b", 100, 20)
+    h.index.update([h.root])
+    here = h.index.read([h.root], lambda db: file_stamps(db, [str(h.root)]))
+    script = (
+        "import sqlite3, sys; from claude_tui.core.index.usage import file_stamps; "
+        "print(sorted(file_stamps(sqlite3.connect(sys.argv[1]), [sys.argv[2]]).items()))"
+    )
+    found = [
+        subprocess.run(
+            [sys.executable, "-c", script, str(h.index.path), str(h.root)],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2")
+    ]
+    assert len(here) == 2 and found == [f"{sorted(here.items())}\n"] * 2
 
 
 def _grow(path: Path) -> None:

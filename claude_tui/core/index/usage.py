@@ -179,6 +179,7 @@ def _counted_once(
 class UsageChange(NamedTuple):
     """What changed in the usage of the files under some roots since a read (see changed_usage)."""
 
+    state: list[Any]  #: the files' state now (see usage_state)
     stamps: dict[int, int]  #: every file's, now
     sums: list[tuple[Any, ...]]  #: the sums of the files read again (as UsageRead.sums)
     files: list[FileRow]  #: the files read again: those that changed or came, and those sharing messages with them
@@ -192,7 +193,7 @@ def changed_usage(db: sqlite3.Connection, roots: Sequence[str], stamps: dict[int
     under = f"file IN (SELECT id FROM files WHERE root IN ({','.join('?' * len(roots))}))"
     db.execute("BEGIN")
     try:
-        now = file_stamps(db, roots)
+        state, now = usage_state(db, roots), file_stamps(db, roots)
         changed = [fid for fid, stamp in now.items() if stamps.get(fid) != stamp]
         group = _sharing(db, changed, under, roots, limit=max(_BATCH, len(now) // 4))
         if group is None:
@@ -209,7 +210,7 @@ def changed_usage(db: sqlite3.Connection, roots: Sequence[str], stamps: dict[int
     finally:
         db.execute("COMMIT")
     sums, touched = _counted_once(sums, held, files)
-    return UsageChange(now, sums, files, touched)
+    return UsageChange(state, now, sums, files, touched)
 
 
 def _sharing(db: sqlite3.Connection, fids: list[int], under: str, roots: Sequence[str], limit: int) -> set[int] | None:
@@ -240,11 +241,11 @@ def _sharing(db: sqlite3.Connection, fids: list[int], under: str, roots: Sequenc
 
 
 def file_stamps(db: sqlite3.Connection, roots: Sequence[str]) -> dict[int, int]:
-    """Each file's stamp, by id: the hash of its path, size, mtime, inode and offset, which an index update changes
-    whenever it writes the file's usage (files_stamp covers them: the rows and their blobs are not read). A hash of
-    this process: it is not kept."""
-    sql = f"SELECT id, path, size, mtime_ns, inode, offset FROM files WHERE root IN ({','.join('?' * len(roots))})"
-    return {row[0]: hash(row) for row in db.execute(sql, roots)}
+    """Each file's stamp, by id: the hash of its size, mtime, inode and offset, which an index update changes whenever
+    it writes the file's usage (files_stamp covers them: the rows and their blobs are not read; a file's id is never
+    given to another path). A hash of integers, the same in every process: it may be kept."""
+    sql = f"SELECT id, size, mtime_ns, inode, offset FROM files WHERE root IN ({','.join('?' * len(roots))})"
+    return {row[0]: hash(row[1:]) for row in db.execute(sql, roots)}
 
 
 def usage_state(db: sqlite3.Connection, roots: Sequence[str]) -> list[Any]:
