@@ -26,7 +26,7 @@ import orjson
 from claude_tui.core.collector import gc_paused
 from claude_tui.core.facts import encode_path, project_path
 from claude_tui.core.files import owning_folder, session_file, stem_of
-from claude_tui.core.index.usage import NO_TIME, FileRow, read_usage
+from claude_tui.core.index.usage import NO_TIME, QUARTER, FileRow, read_usage
 from claude_tui.core.library import session_id_of
 from claude_tui.core.usage import Tokens, UsageTotal, model_of
 
@@ -120,10 +120,13 @@ class Period:
         new.messages = self.messages - gone.messages
         new.sessions = dict.fromkeys(spend.session for spend in new.spends) if drop else dict(self.sessions)
         new.first, new.last = self.first, self.last
-        if drop and (gone.first == self.first or gone.last == self.last):
+        came = Period("", added)
+        # a live session's last spend is read again and comes back later: the first and last need no looking for
+        if drop and gone.first == self.first and (came.first is None or gone.first is None or came.first > gone.first):
             new.first = min((s.first for s in new.spends if s.first is not None), default=None)
+        if drop and gone.last == self.last and (came.last is None or gone.last is None or came.last < gone.last):
             new.last = max((s.last for s in new.spends if s.last is not None), default=None)
-        new.extend(added)
+        new.extend(came.spends)
         return new
 
     @property
@@ -355,20 +358,27 @@ class Usage:
     def last_block(self, now: float) -> Block | None:
         """The last of the `blocks`, made of the spends from the last pause of a block's length or more on: the first
         spend after such a pause begins a block, whatever came before."""
-        times = sorted(q for s in self.spends if (q := s.quarter) is not None)
-        if not times:
+        quarters = {q for s in self.spends if (q := s.quarter) is not None}
+        if not quarters:
             return None
-        since = times[0]
-        for i in range(len(times) - 1, 0, -1):
-            if times[i] - times[i - 1] >= BLOCK_SECONDS:
-                since = times[i]
-                break
+        since = _after_last_pause(quarters)
         last = self._of([s for s in self.spends if s.quarter is not None and s.quarter >= since]).blocks(now)
         return last[-1] if last else None
 
     def total(self) -> Period:
         """All of it, as one period."""
         return Period("Total", self.spends)
+
+
+def _after_last_pause(quarters: set[int]) -> int:
+    """The first quarter hour after the last pause of a block's length or more (the first of all when none is):
+    walked back from the last, a quarter hour at a time, while some spend is less than a block's length before."""
+    since = max(quarters)
+    while True:
+        before = next((q for q in range(since - QUARTER, since - BLOCK_SECONDS, -QUARTER) if q in quarters), None)
+        if before is None:
+            return since
+        since = before
 
 
 def total_of(periods: Iterable[Period]) -> UsageTotal:
