@@ -82,9 +82,19 @@ def _kept(path: Path, names: list[str]) -> tuple[dict[str, Any], bytes] | None:
 def _usage_kept(report: dict[str, Any], zone: tzinfo | None) -> Usage | None:
     """The usage of a report part (see kept_usage); None when it is damaged."""
     try:
-        return Usage(spends_of(report["sums"], [SessionRef._make(ref) for ref in report["sessions"]]), zone)
-    except (KeyError, TypeError, ValueError, IndexError):
+        return Usage(_spends_kept(report)[1], zone)
+    except _DAMAGED:
         return None
+
+
+def _spends_kept(report: dict[str, Any]) -> tuple[list[SessionRef], list[Spend]]:
+    """The sessions and the spends of a report part (see kept_usage); one of _DAMAGED when it is damaged."""
+    sessions = [SessionRef._make(ref) for ref in report["sessions"]]
+    return sessions, list(spends_of(report["sums"], sessions))
+
+
+#: What reading a damaged kept file raises (orjson.JSONDecodeError is a ValueError).
+_DAMAGED = (KeyError, TypeError, ValueError, IndexError)
 
 
 class UsageFeed:
@@ -160,8 +170,7 @@ class UsageFeed:
         try:
             found = orjson.loads(kept)
             stamps, owners, spans = found["stamps"], found["owners"], found["spans"]
-            sessions = [SessionRef._make(ref) for ref in report["sessions"]]
-            spends = list(spends_of(report["sums"], sessions))
+            sessions, spends = _spends_kept(report)
             feed.state, feed._touched = report["state"], set(found["touched"])
             feed._stamps = dict(zip(stamps[::2], stamps[1::2], strict=True))
             feed._add_files(tuple(row) for row in found["files"])
@@ -171,7 +180,7 @@ class UsageFeed:
                 return None
             mine = {fid: spends[start:end] for fid, start, end in zip(spans[::2], starts, starts[1:], strict=False)}
             feed._spends = {fid: mine.get(fid, []) for fid in feed._files}
-        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError, IndexError):
+        except _DAMAGED:
             return None
         return feed
 
