@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import heapq
 from collections import Counter
 from collections.abc import Callable
@@ -19,8 +20,8 @@ from claude_tui.ui.text import one_line
 from claude_tui.ui.widgets.conversation.filters import PaneFilter
 from claude_tui.ui.widgets.sessions import title_of
 
-#: A palette row: the text shown, the text matched, what choosing it calls with its item, the item (a project or a
-#: session) and its project's name.
+#: A palette row: the text shown, the text matched (lowered), what choosing it calls with its item, the item (a
+#: project or a session) and its project's name.
 _Candidate = tuple[str, str, Callable[[Any], None], Project | SessionInfo, str]
 
 #: Hits offered per search, at most.
@@ -35,51 +36,78 @@ def match(query: str, text: str) -> tuple[float, list[tuple[int, int]]] | None:
     Linear in the text. Textual's fuzzy matcher tries every way of placing the query's letters in
     the candidate: on long candidates and queries ("Ok, so there") one key took minutes.
     """
-    lowered, spans = text.lower(), []
-    for word in query.lower().split():
-        start = lowered.find(word)
-        if start < 0:
+    return Query(query).match(text.lower())
+
+
+class Query:
+    """A palette query, lowered and split once for all the rows it is matched against."""
+
+    __slots__ = ("whole", "words")
+
+    def __init__(self, query: str) -> None:
+        self.words = query.lower().split()
+        self.whole = " ".join(self.words)
+
+    def match(self, lowered: str) -> tuple[float, list[tuple[int, int]]] | None:
+        """`match` of a lowered text."""
+        spans = []
+        for word in self.words:
+            start = lowered.find(word)
+            if start < 0:
+                return None
+            spans.append((start, start + len(word)))
+        if not spans:
             return None
-        spans.append((start, start + len(word)))
-    if not spans:
-        return None
-    at_word_start = sum(start == 0 or not lowered[start - 1].isalnum() for start, _ in spans)
-    score = at_word_start / len(spans) + sum(end - start for start, end in spans) / len(text)
-    if " ".join(query.lower().split()) in lowered:
-        score += 1
-    return score, spans
+        at_word_start = sum(start == 0 or not lowered[start - 1].isalnum() for start, _ in spans)
+        score = at_word_start / len(spans) + sum(end - start for start, end in spans) / len(lowered)
+        if self.whole in lowered:
+            score += 1
+        return score, spans
 
 
 class HistoryProvider(Provider):
     """Projects and sessions of the library, matched by name, title (or first prompt) and branch.
 
-    One provider serves one opening of the palette: its candidates are built once, not at every key."""
+    Its rows are made in a thread as the palette opens (a key typed meanwhile waits for them, the screen does not),
+    and kept for the projects they were made of: the next opening reuses them."""
 
-    _cached: list[_Candidate] | None = None
+    async def startup(self) -> None:
+        await asyncio.to_thread(self._all)
 
     def _all(self) -> list[_Candidate]:
-        if self._cached is None:
-            with gc_paused():  # tens of thousands of new strings: a collector pass would walk the whole library
-                self._cached = self._candidates()
-        return self._cached
+        host = self.app
+        assert isinstance(host, PaletteHost)
+        state = host.state
+        projects = state.projects
+        kept = state.palette_rows
+        if kept is not None and kept[0] is projects:
+            return kept[1]
+        with gc_paused():  # tens of thousands of new strings: a collector pass would walk the whole library
+            rows = self._candidates(projects)
+        state.palette_rows = (projects, rows)
+        return rows
 
-    def _candidates(self) -> list[_Candidate]:
+    def _candidates(self, projects: list[Project]) -> list[_Candidate]:
         """(shown text, text matched, callback, item, its project's name) for each project and session; the help
         line is made only for the rows shown (see `_help`: at 15,000 sessions, for all it took half the time)."""
         host = self.app
         assert isinstance(host, PaletteHost)
+        choose_project, choose_session = host.choose_project, host.choose_session
         out: list[_Candidate] = []
-        for project in host.state.projects:
+        branches: dict[str | None, str] = {}  #: each branch's text, made once: a history has few
+        for project in projects:
             name = one_line(project.name, TITLE_CHARS)
             text = f"project  {name}"
-            out.append((text, text, host.choose_project, project, name))
+            out.append((text, text.lower(), choose_project, project, name))
             for info in project.sessions:
                 if quiet(info):
                     continue
                 title = title_of(info)
-                branch = one_line(info.branch, TITLE_CHARS)
+                branch = branches.get(info.branch)
+                if branch is None:
+                    branch = branches[info.branch] = one_line(info.branch, TITLE_CHARS)
                 text = f"session  {one_line(title, TITLE_CHARS)}"
-                out.append((text, f"session  {title} {name} {branch}", host.choose_session, info, name))
+                out.append((text, f"session  {title} {name} {branch}".lower(), choose_session, info, name))
         return out
 
     def _help(self, item: object, name: str) -> str:
@@ -97,7 +125,8 @@ class HistoryProvider(Provider):
 
     async def search(self, query: str) -> Hits:
         """The MAX_HITS best matches (every candidate is scored: a few ms for thousands of sessions)."""
-        scored = [(r, c) for c in self._all() if (r := match(query, c[1])) is not None]
+        matched = Query(query).match
+        scored = [(r, c) for c in self._all() if (r := matched(c[1])) is not None]
         for (score, spans), (text, _, callback, item, name) in heapq.nlargest(
             MAX_HITS, scored, key=lambda pair: pair[0][0]
         ):

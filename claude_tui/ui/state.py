@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.config import Config
@@ -33,6 +33,8 @@ class AppState:
         self.clock = clock or Clock()
         self.prefetch = prefetch
         self.projects: list[Project] = []  #: as the last load of the library found them (the palette's, too)
+        #: the palette's rows (see palette_commands.HistoryProvider), and the projects they were made of
+        self.palette_rows: tuple[list[Project], list[Any]] | None = None
         self._library = library
         self._usage: UsageFeed | None = None
 

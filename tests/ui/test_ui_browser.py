@@ -1007,7 +1007,7 @@ async def test_palette_offers_the_best_matches(roots: list[Path], monkeypatch: p
     texts = ("session  a long title that mentions deploy near its end", "session  deploy")
     monkeypatch.setattr(palette_commands, "MAX_HITS", 1)
     monkeypatch.setattr(
-        palette_commands.HistoryProvider, "_candidates", lambda self: [(t, t, print, None, "") for t in texts]
+        palette_commands.HistoryProvider, "_candidates", lambda self, _: [(t, t, print, None, "") for t in texts]
     )
     app = browser(roots)
     async with app.run_test(size=WIDE) as pilot:
@@ -1036,6 +1036,41 @@ async def test_the_palette_makes_the_help_line_of_the_rows_it_shows_only(
         hits = [hit async for hit in provider.search("session")]
         assert len(provider._all()) > 2 and len(hits) == 1
         assert len(asked) == 1
+
+
+async def test_the_palette_makes_its_rows_in_a_thread_once_for_the_projects_loaded(
+    roots: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its rows are made as it opens, off the screen's thread (15,000 sessions take most of 100 ms), and kept: opened
+    again on the same projects it makes none; on a library loaded again it makes them anew, with what changed."""
+
+    from claude_tui.ui import palette_commands
+    from claude_tui.ui.messages import LibraryLoaded
+
+    made: list[bool] = []  # each making of the rows: on the screen's thread or not
+    real = palette_commands.HistoryProvider._candidates
+
+    def recorded(self: palette_commands.HistoryProvider, projects: list[Any]) -> list[Any]:
+        made.append(threading.current_thread() is threading.main_thread())
+        return real(self, projects)
+
+    monkeypatch.setattr(palette_commands.HistoryProvider, "_candidates", recorded)
+    app = browser(roots)
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        found = await palette(pilot, app, "bike rides")
+        assert found.option_count == 1 and made == [False]
+        await pilot.press("escape")
+        await palette(pilot, app, "fahrenheit")
+        assert made == [False]
+        await pilot.press("escape")
+        projects = list(app.state.projects)
+        renamed = next(info for p in projects for info in p.sessions if info.id.startswith("d2880ff3"))
+        monkeypatch.setattr(renamed, "title", "a title given since")
+        app.main.post_message(LibraryLoaded(projects, [], live=True))
+        await settled(pilot, lambda: app.state.projects is projects)
+        found = await palette(pilot, app, "title given since")
+        assert found.option_count == 1 and made == [False, False]
 
 
 async def test_opens_on_the_project_of_the_newest_session_shown(tmp_path: Path) -> None:
