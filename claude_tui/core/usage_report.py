@@ -18,6 +18,7 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, 
 from copy import copy
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -65,6 +66,9 @@ class Spend(NamedTuple):
     tokens: Tokens
     first: int | None  #: the epoch seconds of its first message, and of its last
     last: int | None
+
+
+_SESSION, _QUARTER = itemgetter(0), itemgetter(1)  #: a spend's session, and its quarter
 
 
 class Period:
@@ -118,7 +122,8 @@ class Period:
             if left != _NONE:  # some spend of that key is left (each holds some tokens: see counts)
                 new.usage[key] = left
         new.messages = self.messages - gone.messages
-        new.sessions = dict.fromkeys(spend.session for spend in new.spends) if drop else dict(self.sessions)
+        # by map, not a generator: a project's or the total's period holds tens of thousands of spends
+        new.sessions = dict.fromkeys(map(_SESSION, new.spends)) if drop else dict(self.sessions)
         new.first, new.last = self.first, self.last
         came = Period("", added)
         # a live session's last spend is read again and comes back later: the first and last need no looking for
@@ -358,7 +363,8 @@ class Usage:
     def last_block(self, now: float) -> Block | None:
         """The last of the `blocks`, made of the spends from the last pause of a block's length or more on: the first
         spend after such a pause begins a block, whatever came before."""
-        quarters = {q for s in self.spends if (q := s.quarter) is not None}
+        quarters = set(map(_QUARTER, self.spends))
+        quarters.discard(None)
         if not quarters:
             return None
         since = _after_last_pause(quarters)

@@ -225,6 +225,7 @@ def test_the_last_block_is_the_last_of_all_the_blocks(seed: int) -> None:
     for _ in range(rng.randint(1, 60)):
         moment += rng.choice([60, 900, 3600, 4 * 3600, 5 * 3600 - 900, 5 * 3600, 9 * 3600])
         spends.append(spend(datetime.fromtimestamp(moment, UTC).isoformat(), rng.randint(1, 9)))
+    spends.append(UNTIMED)  # in no block
     rng.shuffle(spends)
     usage = Usage(spends, UTC)
     for now in (moment, moment + 3 * 3600, moment + 6 * 3600):
@@ -233,6 +234,15 @@ def test_the_last_block_is_the_last_of_all_the_blocks(seed: int) -> None:
         assert (block.name, block.end, block.running, block.total.tokens.output) == (
             last.name, last.end, last.running, last.total.tokens.output
         )  # fmt: skip
+
+
+#: A message with no time.
+UNTIMED = Spend(ALPHA, None, SONNET, 1, Tokens(input=10, output=7), None, None)
+
+
+def test_messages_with_no_time_make_no_block() -> None:
+    usage = Usage([UNTIMED], UTC)
+    assert usage.blocks(0) == [] and usage.last_block(0) is None
 
 
 def test_the_running_block_has_a_burn_rate_and_where_it_ends_at_that_pace() -> None:
