@@ -319,26 +319,53 @@ def _transcripts(project_dir: Path) -> list[Path]:
     ]
 
 
-def agent_files(session_path: Path, foreign: set[Path] | None = None, session_id: str | None = None) -> list[Path]:
+def agent_files(session_path: Path, foreign: set[str] | None = None, session_id: str | None = None) -> list[Path]:
     """Subagent transcripts of a session (its id `session_id`, else its file's name): `<id>/subagents/agent-*.jsonl`
     (2.1.x) and those of its workflow runs, `<id>/subagents/workflows/<run>/agent-*.jsonl`; and flat
-    `agent-*.jsonl` beside it whose records name this session (2.0.x).
+    `agent-*.jsonl` beside it whose records name this session (2.0.x), each opened once while it does not change
+    (see `_owner`).
 
-    `foreign` collects flat files found to belong to other sessions, so a caller that asks
-    again (a live tail) does not open them again.
+    `foreign` collects the paths of flat files found to belong to other sessions, so a caller that asks
+    again (a live tail) does not look at them again.
     """
     session_id = session_id or session_path.stem
     found = own_transcripts(session_dir(session_path, session_id))
     foreign = set() if foreign is None else foreign
-    for path in sorted(session_path.parent.glob("agent-*.jsonl")):
-        if path in foreign:
+    flat = [e for e in _entries(str(session_path.parent)) if is_agent_name(e.name) and e.name.endswith(SUFFIX)]
+    for entry in sorted(flat, key=lambda e: e.name):
+        if entry.path in foreign:
             continue
-        owner = first_session_id(path)
+        owner = _owner(entry)
         if owner == session_id:
-            found.append(path)
+            found.append(Path(entry.path))
         elif owner is not None:
-            foreign.add(path)
+            foreign.add(entry.path)
     return found
+
+
+#: The owners of the flat agent files read so far, by path, with the (inode, size, mtime) they were read at: a project
+#: of thousands of 2.0.x transcripts has them opened once, not each time one of its sessions is.
+_OWNERS: dict[str, tuple[tuple[int, int, int], str]] = {}
+#: Owners kept at most (a history of a million transcripts would hold too many).
+_OWNERS_KEPT = 100_000
+
+
+def _owner(entry: os.DirEntry[str]) -> str | None:
+    """The session a flat agent file belongs to (see first_session_id), read again only when the file changed."""
+    try:
+        st = entry.stat()
+    except OSError:
+        return None
+    seen = (st.st_ino, st.st_size, st.st_mtime_ns)
+    known = _OWNERS.get(entry.path)
+    if known is not None and known[0] == seen:
+        return known[1]
+    owner = first_session_id(Path(entry.path))
+    if owner is not None:  # none yet (an empty or damaged file) is asked again next time
+        if len(_OWNERS) >= _OWNERS_KEPT:
+            _OWNERS.clear()
+        _OWNERS[entry.path] = (seen, owner)
+    return owner
 
 
 def transcript_entries(folder: str) -> Iterator[os.DirEntry[str]]:

@@ -34,7 +34,7 @@ class SessionTail:
     session: Session = field(init=False)
     reader: Reader = field(init=False)
     agents: dict[Path, AgentTail] = field(default_factory=dict)
-    foreign: set[Path] = field(default_factory=set)  #: flat agent files of other sessions
+    foreign: set[str] = field(default_factory=set)  #: the paths of flat agent files of other sessions
     deleted: bool = False  #: the file was gone at the last poll (what was read is kept)
     error: str | None = None  #: why the file cannot be read, when it cannot
 

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from claude_tui.core import files
 from claude_tui.core.index.extract import Extractor, State
 from claude_tui.core.loader import read_session
 from claude_tui.core.model import Kind, Message
@@ -911,3 +912,31 @@ def test_the_first_and_last_times_are_those_the_stamps_compare_to(stamps: list[s
         elif earlier(stamp, first):
             first = stamp
     assert (session.first_timestamp, session.last_timestamp) == (first, last)
+
+
+def test_flat_agent_files_are_opened_once_while_unchanged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A project of thousands of 2.0.x transcripts beside its sessions: each session opened asks whose each one is;
+    a file is opened to find out once, and again only when it changed (here rewritten in place, same inode)."""
+    project = tmp_path / "proj"
+    for name, owner in (("agent-a1.jsonl", "main"), ("agent-b2.jsonl", "other"), ("agent-c3.jsonl", "other")):
+        sub = Thread(session_id=owner)
+        sub.prompt("sub", parent=None, isSidechain=True)
+        sub.write(project / name)
+    opened: list[str] = []
+    reads = files.first_session_id
+    monkeypatch.setattr(files, "first_session_id", lambda path: opened.append(path.name) or reads(path))
+    main = project / "main.jsonl"
+    assert files.agent_files(main) == [project / "agent-a1.jsonl"]
+    assert sorted(opened) == ["agent-a1.jsonl", "agent-b2.jsonl", "agent-c3.jsonl"]
+    foreign: set[str] = set()
+    assert files.agent_files(main, foreign) == [project / "agent-a1.jsonl"]  # another session's tail: none opened
+    assert len(opened) == 3 and foreign == {str(project / "agent-b2.jsonl"), str(project / "agent-c3.jsonl")}
+    moved = project / "agent-b2.jsonl"
+    inode = moved.stat().st_ino
+    data = moved.read_bytes().replace(b'"sessionId":"other"', b'"sessionId":"main"')
+    with open(moved, "r+b") as f:  # in place: the inode stays, the size and time change
+        f.write(data)
+        f.truncate()
+    assert moved.stat().st_ino == inode
+    assert files.agent_files(main) == [project / "agent-a1.jsonl", moved]
+    assert opened[3:] == ["agent-b2.jsonl"]
