@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from contextlib import ExitStack
 from datetime import date, tzinfo
 from typing import Any
 
@@ -41,21 +42,22 @@ def _run_usage(args: argparse.Namespace) -> int:
     project = args.project and argument_text(args.project, "--project")
     roots = roots_of(args)
     index = updated_index(roots, "counting")
-    try:
-        usage = kept_usage(index, roots, zone).where(project=project)
-    finally:
-        print_notices(index, roots)
-    if args.report == "blocks":
-        periods: list[Period] = [b for b in usage.blocks(now()) if _kept(usage.day_of(b.start), since, until)]
-    else:
-        periods = usage.where(since, until).periods(args.report)
-    if args.report != "session" and (untimed := usage.untimed):
-        warn(f"{untimed:,} message{'s' if untimed > 1 else ''} with no time left out of a report by date")
-    if args.json:
-        lines = "".join(orjson.dumps(period_json(p, args.report, usage)).decode() + "\n" for p in periods)
-        write_utf8(inert_json(lines))
-    else:
-        print(visible_controls(usage_table(periods, args.report, usage, args.breakdown)))
+    with ExitStack() as keeping:  # the usage is kept again meanwhile, when it changed (see kept_usage)
+        try:
+            usage = keeping.enter_context(kept_usage(index, roots, zone)).where(project=project)
+        finally:
+            print_notices(index, roots)
+        if args.report == "blocks":
+            periods: list[Period] = [b for b in usage.blocks(now()) if _kept(usage.day_of(b.start), since, until)]
+        else:
+            periods = usage.where(since, until).periods(args.report)
+        if args.report != "session" and (untimed := usage.untimed):
+            warn(f"{untimed:,} message{'s' if untimed > 1 else ''} with no time left out of a report by date")
+        if args.json:
+            lines = "".join(orjson.dumps(period_json(p, args.report, usage)).decode() + "\n" for p in periods)
+            write_utf8(inert_json(lines))
+        else:
+            print(visible_controls(usage_table(periods, args.report, usage, args.breakdown)))
     return 0
 
 

@@ -13,8 +13,8 @@ session again, not the whole history.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
-from contextlib import suppress
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
 from datetime import tzinfo
 from itertools import accumulate, chain
 from operator import attrgetter
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from claude_tui.core.collector import gc_paused
+from claude_tui.core.forked import Forked
 from claude_tui.core.index.usage import (
     COUNTS,
     NO_TIME,
@@ -47,25 +48,39 @@ CACHE_FORMAT = 2
 _COUNTS = attrgetter(*COUNTS)
 
 
-def kept_usage(index: Index, roots: list[Path], zone: tzinfo | None = None) -> Usage:
+@contextmanager
+def kept_usage(index: Index, roots: list[Path], zone: tzinfo | None = None) -> Iterator[Usage]:
     """The usage of every session under `roots`, from the index as it is (bring it up to date first), for a command
     run again and again: what the run before kept beside the index (CACHE), taken as it is while no file under the
-    roots changed, and its feed read on for those that did; kept again when it changed.
+    roots changed, and its feed read on for those that did.
 
     The file holds two lines of JSON: the report's sums (all an unchanged history needs), then the feed's state (the
-    files, their stamps and which sums are whose), read only when something changed."""
+    files, their stamps and which sums are whose), read only when something changed. It is then kept again by a
+    forked child while the caller makes its report (on another core: the 15,000-session history's takes as long as
+    its table), and the child is waited for on leaving, so that the next run finds it."""
     names = [str(root) for root in roots]
     with gc_paused():  # tens of thousands of sums made at once
         kept = _kept(index.folder / CACHE, names) if index.path is not None else None
         if kept is not None and index.read(roots, lambda db: usage_state(db, names)) == kept[0]["state"]:
             usage = _usage_kept(kept[0], zone)
             if usage is not None:
-                return usage
+                yield usage
+                return
         feed = (UsageFeed.taken(roots, *kept) if kept is not None else None) or UsageFeed(roots)
         usage = feed.read(index, zone)
-        with suppress(TypeError):  # a sum orjson cannot write (past 64 bits): nothing kept, read again next time
-            index.keep(CACHE, feed.dump())
-        return usage
+        keeping = Forked(_keep, index, feed)
+        try:
+            yield usage
+        except BaseException:
+            keeping.close()  # the report failed or was stopped: the next run reads the change again
+            raise
+        keeping.result()
+
+
+def _keep(index: Index, feed: UsageFeed) -> None:
+    """Keep the feed beside the index (see kept_usage)."""
+    with suppress(TypeError):  # a sum orjson cannot write (past 64 bits): nothing kept, read again next time
+        index.keep(CACHE, feed.dump())
 
 
 def _kept(path: Path, names: list[str]) -> tuple[dict[str, Any], bytes] | None:

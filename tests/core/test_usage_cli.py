@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -206,6 +208,33 @@ def test_messages_with_no_time_are_said_and_left_out_of_days(
     assert err == "claude-tui: 1 message with no time left out of a report by date\n"
     _, out, err = _run(capsys, "session", *args)
     assert [orjson.loads(line)["output_tokens"] for line in out.splitlines()] == [12] and err == ""
+
+
+def test_the_usage_is_kept_by_a_child_while_the_report_is_made_and_whole_when_it_ends(
+    history: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The feed read is written beside the index by a forked child as the report is made; the command waits for it
+    (here a slow disk), so the next run finds it whole."""
+    from claude_tui.core.index.store import Index
+    from claude_tui.core.usage_feed import CACHE
+
+    keep, writers = Index.keep, tmp_path / "writers"
+
+    def slow_keep(self: Index, name: str, data: bytes) -> None:
+        if name == CACHE:
+            time.sleep(0.3)
+            with open(writers, "a") as f:
+                f.write(f"{os.getpid()}\n")
+        keep(self, name, data)
+
+    monkeypatch.setattr(Index, "keep", slow_keep)
+    first = _json(capsys, "--projects-dir", str(history), "--timezone", "UTC")
+    pids = writers.read_text().split()
+    assert len(pids) == 1 and pids[0] != str(os.getpid())  # one child wrote it, and it is done
+    head, _, feed = (tmp_path / "cache" / CACHE).read_bytes().partition(b"\n")
+    assert orjson.loads(head)["sums"] and orjson.loads(feed)["files"]
+    assert _json(capsys, "--projects-dir", str(history), "--timezone", "UTC") == first
+    assert len(writers.read_text().split()) == 1  # nothing changed: taken as it is, not kept again
 
 
 def test_what_was_read_is_kept_beside_the_index_and_read_again_where_a_file_changed(
