@@ -406,6 +406,22 @@ async def _keys(history: Path) -> list[Row]:
     return rows
 
 
+def agents_rows(history: Path) -> list[Row]:
+    """Finding a session's subagent transcripts (files.agent_files) in the history's biggest project folder, which
+    holds thousands of flat 2.0.x `agent-*.jsonl` beside its sessions: for the first session opened in the process
+    (every one of those files' first line read), then for another (each read once while it does not change)."""
+    from claude_tui.core.files import agent_files
+
+    folder = max((p for p in history.iterdir() if p.is_dir()), key=lambda p: sum(1 for _ in os.scandir(p)))
+    sessions = sorted(p for p in folder.glob("*.jsonl") if not p.name.startswith("agent-"))[:2]
+    flat = sum(1 for p in folder.glob("agent-*.jsonl"))
+    first, second = (_seconds(lambda path=path: agent_files(path)) * 1000 for path in sessions)
+    return [
+        Row(f"subagents found, {flat:,} flat agent files: first open", first, "ms"),
+        Row("subagents found: another session opened after", second, "ms", target=100),
+    ]
+
+
 def _seconds(job: Callable[[], object]) -> float:
     started = time.perf_counter()
     job()
@@ -446,6 +462,7 @@ def main() -> None:
             rows += usage_rows(big, kept, runs)
             rows += app_rows(big, kept, runs, "15,000")
             rows += list_rows(big, kept)
+            rows += agents_rows(big)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     what = (
