@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 #: its format.
 CACHE = "usage.json"
 CACHE_FORMAT = 2
+#: Spends from which the feed is kept by a forked child (fewer are written in less time than a fork takes).
+KEPT_APART = 10_000
 _COUNTS = attrgetter(*COUNTS)
 
 
@@ -55,9 +57,10 @@ def kept_usage(index: Index, roots: list[Path], zone: tzinfo | None = None) -> I
     roots changed, and its feed read on for those that did.
 
     The file holds two lines of JSON: the report's sums (all an unchanged history needs), then the feed's state (the
-    files, their stamps and which sums are whose), read only when something changed. It is then kept again by a
-    forked child while the caller makes its report (on another core: the 15,000-session history's takes as long as
-    its table), and the child is waited for on leaving, so that the next run finds it."""
+    files, their stamps and which sums are whose), read only when something changed. It is then kept again: for a
+    history of KEPT_APART spends or more, by a forked child while the caller makes its report (on another core: the
+    15,000-session history's takes as long as its table), the child waited for on leaving so that the next run
+    finds it."""
     names = [str(root) for root in roots]
     with gc_paused():  # tens of thousands of sums made at once
         kept = _kept(index.folder / CACHE, names) if index.path is not None else None
@@ -68,6 +71,10 @@ def kept_usage(index: Index, roots: list[Path], zone: tzinfo | None = None) -> I
                 return
         feed = (UsageFeed.taken(roots, *kept) if kept is not None else None) or UsageFeed(roots)
         usage = feed.read(index, zone)
+        if len(usage.spends) < KEPT_APART:
+            _keep(index, feed)
+            yield usage
+            return
         keeping = Forked(_keep, index, feed)
         try:
             yield usage

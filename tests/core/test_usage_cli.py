@@ -210,28 +210,32 @@ def test_messages_with_no_time_are_said_and_left_out_of_days(
     assert [orjson.loads(line)["output_tokens"] for line in out.splitlines()] == [12] and err == ""
 
 
+@pytest.mark.parametrize("apart", [True, False])
 def test_the_usage_is_kept_by_a_child_while_the_report_is_made_and_whole_when_it_ends(
-    history: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    apart: bool, history: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The feed read is written beside the index by a forked child as the report is made; the command waits for it
-    (here a slow disk), so the next run finds it whole."""
+    """The feed read is written beside the index by a forked child as the report is made, for a history of many
+    spends (here all are many), by the command itself for one of few; the command waits for the child (here a slow
+    disk), so the next run finds it whole."""
+    from claude_tui.core import usage_feed
     from claude_tui.core.index.store import Index
-    from claude_tui.core.usage_feed import CACHE
 
     keep, writers = Index.keep, tmp_path / "writers"
 
     def slow_keep(self: Index, name: str, data: bytes) -> None:
-        if name == CACHE:
+        if name == usage_feed.CACHE:
             time.sleep(0.3)
             with open(writers, "a") as f:
                 f.write(f"{os.getpid()}\n")
         keep(self, name, data)
 
     monkeypatch.setattr(Index, "keep", slow_keep)
+    if apart:
+        monkeypatch.setattr(usage_feed, "KEPT_APART", 0)
     first = _json(capsys, "--projects-dir", str(history), "--timezone", "UTC")
     pids = writers.read_text().split()
-    assert len(pids) == 1 and pids[0] != str(os.getpid())  # one child wrote it, and it is done
-    head, _, feed = (tmp_path / "cache" / CACHE).read_bytes().partition(b"\n")
+    assert len(pids) == 1 and (pids[0] != str(os.getpid())) == apart  # written by a child, or here; and done
+    head, _, feed = (tmp_path / "cache" / usage_feed.CACHE).read_bytes().partition(b"\n")
     assert orjson.loads(head)["sums"] and orjson.loads(feed)["files"]
     assert _json(capsys, "--projects-dir", str(history), "--timezone", "UTC") == first
     assert len(writers.read_text().split()) == 1  # nothing changed: taken as it is, not kept again
