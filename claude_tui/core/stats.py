@@ -28,10 +28,11 @@ from claude_tui.core.loader import attach_agents, read_session, session_of
 from claude_tui.core.model import Kind, Message, own_session_id
 from claude_tui.core.reader import Reader, ReadError, open_readonly
 from claude_tui.core.session import KNOWN_TYPES, Session, nothing_exchanged, pick_title
+from claude_tui.core.session_counts import answer_count, call_ids, inline_subagents, outcomes, usage_split
 from claude_tui.core.shapes import merged_facts
 from claude_tui.core.timeline import Timeline
 from claude_tui.core.times import active_seconds, earlier, span_seconds
-from claude_tui.core.usage import Tokens, UsageTotal, by_model, other_models, priced_as
+from claude_tui.core.usage import Tokens, UsageTotal, by_model, other_models
 
 #: Files at least this big are counted in two halves at once (a smaller one is read in less than a
 #: fork and the merge take).
@@ -40,75 +41,6 @@ SPLIT_BYTES = 8 << 20
 _SPLIT_WINDOW = 1 << 20
 #: Where in a big file the cut is looked for: a little past the middle, as the child also sends its tally back.
 _CUT_AT = 0.52
-
-
-def usage_items(session: Session) -> list[tuple[str | None, Tokens]]:
-    """(model as `usage.priced_as` keys it, tokens) once per assistant message of this file, inline sidechains
-    included; those it counts only (see Session.counted)."""
-    items = [(priced_as(m.model, m.tokens), m.tokens) for m in session.counted if m.tokens is not None]
-    for sub in session.subagents:
-        if sub.source == "inline":
-            items += usage_items(sub)
-    return items
-
-
-def subagent_usage_items(session: Session) -> list[tuple[str | None, Tokens]]:
-    """(model, tokens) of the subagents that are not inline sidechains (their own files, progress copies)."""
-    return [item for sub in session.subagents if sub.source != "inline" for item in usage_items(sub)]
-
-
-def usage_split(session: Session) -> tuple[dict[str | None, Tokens], dict[str | None, Tokens]]:
-    """Tokens per model of this file (inline sidechains included), and of its other subagents."""
-    return by_model(usage_items(session)), by_model(subagent_usage_items(session))
-
-
-def _inline(session: Session) -> list[Session]:
-    return [sub for sub in session.subagents if sub.source == "inline"]
-
-
-def _assistant_messages(session: Session) -> int:
-    """Distinct message ids over top-level assistant records (an id-less record counts alone), inline sidechains'
-    included; Claude Code's API error messages are not answers."""
-    own = sum(1 for m in session.counted if m.record_type == "assistant" and m.kind not in _NO_ANSWER)
-    return own + sum(_assistant_messages(sub) for sub in _inline(session))
-
-
-#: Kinds of assistant records that are not answers: Claude Code's message about a failed call, and its stand-in
-#: for an answer ("No response requested.", a `<synthetic>` message).
-_NO_ANSWER = (Kind.API_ERROR, Kind.SYSTEM)
-
-
-def _call_ids(session: Session) -> set[str]:
-    """The tool_use ids of this file's assistant records, inline sidechains' included."""
-    if session.counted is session.messages:  # the usual: every message counts
-        calls = {tid for tid, call in session.calls.items() if not call.lost}
-    else:
-        counted = {id(m) for m in session.counted}
-        calls = {tid for tid, call in session.calls.items() if not call.lost and id(call.message) in counted}
-    for sub in _inline(session):
-        calls |= _call_ids(sub)
-    return calls
-
-
-def _outcomes(session: Session) -> tuple[set[str], set[str]]:
-    """The tool_use ids with a result, and those whose result failed (inline sidechains' included)."""
-    result_ids, errors = set(session.result_ids), set(session.error_ids)
-    for sub in _inline(session):
-        result_ids |= sub.result_ids
-        errors |= sub.error_ids
-    return result_ids, errors
-
-
-def tool_call_counts(session: Session) -> tuple[int, int]:
-    """(tool calls, failed ones), as `stats` counts them."""
-    calls = _call_ids(session)
-    return len(calls), len(_outcomes(session)[1] & calls)
-
-
-def agent_errors(session: Session) -> int:
-    """Failed tool calls in the subagents with transcripts of their own (nested ones included): those
-    `tool_call_counts` leaves out, and the error keys visit."""
-    return sum(tool_call_counts(sub)[1] + agent_errors(sub) for sub in session.subagents if sub.source != "inline")
 
 
 _KIND = attrgetter("kind")
@@ -191,7 +123,7 @@ class Tally:
         messages = session.messages
         usage, agent_usage = usage_split(session)
         kinds = Counter(map(_KIND, session.counted))
-        results, errors = _outcomes(session)
+        results, errors = outcomes(session)
         micro = sum(1 for m in messages if m.micro)
         summaries = [m for m in messages if m.kind is Kind.COMPACT_SUMMARY]
         return cls(
@@ -204,8 +136,8 @@ class Tally:
             missing_parents=[(uuid, p.line_no, p.message) for uuid, p in session.missing_parents()],
             record_types=dict(session.record_types),
             kinds=dict(kinds),
-            assistant_messages=_assistant_messages(session),
-            calls=_call_ids(session),
+            assistant_messages=answer_count(session),
+            calls=call_ids(session),
             results=results,
             errors=errors,
             uuids=dict.fromkeys(session.uuids),
@@ -215,7 +147,7 @@ class Tally:
             microcompactions=micro,
             summary_first=any(m.index < 3 and _pre2_summary(m, messages) for m in summaries),
             subagents=len(session.subagents),
-            inline_agents=bool(_inline(session)),
+            inline_agents=bool(inline_subagents(session)),
             progress_keys=set(session.progress_keys),
             progress_agent_ids={s.agent_id for s in session.subagents if s.source == "progress" and s.agent_id},
             usage=usage,
@@ -255,7 +187,7 @@ class Tally:
             or not self.uuids.keys().isdisjoint(before.uuids)
             or not self.progress_keys.isdisjoint(before.progress_keys)
             or not self.progress_agent_ids.isdisjoint(agent_ids)
-            or (self.inline_agents and _inline(before))
+            or (self.inline_agents and inline_subagents(before))
             or self.summary_first
             or not (self.record_types.keys() - KNOWN_TYPES).isdisjoint(before.record_types)
             or (self.usage_unreadable and before.usage_unreadable)

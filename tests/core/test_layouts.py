@@ -18,8 +18,8 @@ from claude_tui.core.loader import read_session
 from claude_tui.core.model import Kind, ToolCall
 from claude_tui.core.resume import DEFAULT_COMMAND, copy_line, of_session
 from claude_tui.core.session import Session, unstarted
+from claude_tui.core.session_counts import tool_call_counts
 from claude_tui.core.source import full_output, persisted_text
-from claude_tui.core.stats import tool_call_counts
 from claude_tui.core.usage import Tokens
 from claude_tui.ui import tools
 from claude_tui.ui.widgets.header import continuation

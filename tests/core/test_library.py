@@ -23,7 +23,8 @@ from claude_tui.core.index.extract import MAX_LEAVES
 from claude_tui.core.library import Library, repo_of
 from claude_tui.core.loader import read_session
 from claude_tui.core.session import Session
-from claude_tui.core.stats import format_stats, session_stats, usage_items
+from claude_tui.core.session_counts import usage_items
+from claude_tui.core.stats import format_stats, session_stats
 from claude_tui.core.usage import most_used_first
 from tests.library_data import Writer, encode, simple_project
 

@@ -25,7 +25,8 @@ from claude_tui.core.model import PREVIEW_CHARS, Block, Kind, Message, ToolCall,
 from claude_tui.ui import diff, lines, render, tools
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.palette import Palette
-from claude_tui.ui.widgets.conversation.entries import Entry, Painter, build, dates_its_time, first_of_day, short_model
+from claude_tui.ui.widgets.conversation.entries import Entry, build, dates_its_time, first_of_day, short_model
+from claude_tui.ui.widgets.conversation.painter import Painter
 
 PALETTE = Palette.from_variables({}, dark=True)
 WORDS = st.text(alphabet=st.sampled_from("ab cd日本 \t`*#-|>[]()"), max_size=300)

@@ -88,6 +88,15 @@ class DetailBody(Static):
 class DetailScreen(Screen[None]):
     """Full content of one message, call, raw record or plan, scrollable."""
 
+    DEFAULT_CSS = """
+    DetailScreen {
+        background: $background;
+        & #detail-title { height: 1; text-wrap: nowrap; text-overflow: ellipsis; padding: 0 1 0 2; background: $boost; }
+        & #detail-facts { height: auto; padding: 0 1 0 2; background: $boost; }
+        & #detail-scroll { height: 1fr; padding: 1 2; scrollbar-size-vertical: 1; }
+    }
+    """
+
     MOVES = frozenset({"scroll", "edge"})  #: its scrolls, which change neither the focus nor the screen (keygate.py)
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -22,6 +22,17 @@ class ExportPrompt(ModalScreen[Path | None]):
     """The export's path, prefilled. Enter writes there (a second Enter to replace a file that exists);
     a path under a projects folder is refused; Escape writes nothing."""
 
+    DEFAULT_CSS = """
+    ExportPrompt {
+        align: center middle;
+        background: $background 60%;
+        & #export-box {
+            width: 90; max-width: 100%; height: auto; border: round $primary; background: $surface; padding: 0 1;
+        }
+        & #export-path { margin: 1 0; }
+    }
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Cancel", id="export.cancel")]
 
     def __init__(self, title: str, default: Path, roots: list[Path]) -> None:

@@ -57,6 +57,19 @@ class BindingTable:
 class HelpScreen(ModalScreen[None]):
     """Keys, grouped by where they work."""
 
+    DEFAULT_CSS = """
+    HelpScreen {
+        align: center middle;
+        background: $background 60%;
+        & #help-box {
+            width: 96; max-width: 100%; height: 90%; border: round $primary; background: $surface; padding: 0 1;
+        }
+        & #help-title { margin: 0 0 1 0; }
+        & .help-section, & #help-first-steps { margin: 0 0 1 0; }
+        & #help-note { margin: 1 0; }
+    }
+    """
+
     MOVES = frozenset({"scroll", "page"})  #: its scrolls, which change neither the focus nor the screen (keygate.py)
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -20,7 +20,7 @@ from claude_tui.core.humanize import (
 )
 from claude_tui.core.model import Kind
 from claude_tui.core.session import Session
-from claude_tui.core.stats import agent_errors, tool_call_counts, usage_split
+from claude_tui.core.session_counts import agent_errors, tool_call_counts, usage_split
 from claude_tui.core.times import active_seconds, parse_time, span_seconds
 from claude_tui.core.usage import UsageTotal, most_used_first, other_models
 from claude_tui.ui.clock import Clock

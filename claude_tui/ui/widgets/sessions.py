@@ -15,7 +15,6 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from claude_tui.core.facts import quiet
@@ -25,6 +24,7 @@ from claude_tui.ui.clock import Clock, epoch_of
 from claude_tui.ui.palette import cursor_row, foreground
 from claude_tui.ui.text import one_line
 from claude_tui.ui.widgets.conversation.entries import short_model
+from claude_tui.ui.widgets.line_view import LineView
 
 if TYPE_CHECKING:
     from claude_tui.core.library import SessionInfo
@@ -106,7 +106,7 @@ def cost_cell(usd: float | None, unpriced: bool = False) -> str:
     return next((s for s in shapes if len(s + mark) <= COST_CELLS), shapes[-1]) + mark
 
 
-class SessionList(ScrollView, can_focus=True):
+class SessionList(LineView, can_focus=True):
     """Sessions of the chosen project."""
 
     MOVES = CURSOR_MOVES
@@ -272,7 +272,7 @@ class SessionList(ScrollView, can_focus=True):
         width = self.size.width - self.scrollbar_gutter.width
         if width != self._layout_width:
             self._layout(width)
-        base = self.rich_style
+        base = self.line_style
         if y == 0:
             return self._header(width).apply_style(base)
         index = round(self.scroll_offset.y) + y - 1

@@ -40,12 +40,13 @@ class Sidebar(Vertical):
     second pane takes all that the first leaves."""
 
     def __init__(self, *children: Widget, panes: tuple[str, str], id: str | None = None) -> None:
-        super().__init__(*children, id=id)
+        # "-unshared" until the first share: the first frame waits for no layout of ours (given here, as a class
+        # added on mount has its widgets styled twice before the first frame)
+        super().__init__(*children, id=id, classes="-unshared")
         self.panes = panes  #: the ids of the two panes, top first
         self._pending = False
 
     def on_mount(self) -> None:
-        self.add_class("-unshared")  # (until the first share: the first frame waits for no layout of ours)
         for widget in self.query("*"):  # what each holds, as it changes
             self.watch(widget, "virtual_size", self._later, init=False)
         self._later()

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region, Size
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from claude_tui.core.model import QUIET_KINDS, Message
@@ -25,16 +25,20 @@ from claude_tui.core.session import Session, unstarted
 from claude_tui.ui.bindings import key_display
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.palette import Palette
-from claude_tui.ui.widgets.conversation.entries import Entry, Painter, dates_its_time, first_of_day
+from claude_tui.ui.widgets.conversation.entries import Entry, dates_its_time, first_of_day
 from claude_tui.ui.widgets.conversation.entry_list import EntryList
 from claude_tui.ui.widgets.conversation.filters import PaneFilter
 from claude_tui.ui.widgets.conversation.messages import FollowChanged
+from claude_tui.ui.widgets.line_view import LineView
+
+if TYPE_CHECKING:
+    from claude_tui.ui.widgets.conversation.painter import Painter
 
 #: Drawn entries kept.
 CACHE_ENTRIES = 600
 
 
-class DrawnView(ScrollView, can_focus=True):
+class DrawnView(LineView, can_focus=True):
     """A session's rows, virtualised: what is drawn, and the state the pane's layers share."""
 
     hide_quiet: reactive[bool] = reactive(False, init=False)
@@ -176,9 +180,11 @@ class DrawnView(ScrollView, can_focus=True):
             self._cache.pop(self.rows.entries[at], None)
         return at
 
-    def _measure(self, entries: Iterable[Entry], force: bool = False) -> None:
+    def _measure(self, entries: Sequence[Entry], force: bool = False) -> None:
         """Heights at the current width; an entry measured at this width before keeps its
         height unless `force`d or open (an open tool call grows when its result arrives)."""
+        if not entries:
+            return
         painter, width, expanded = self._painter_now(), self._width, self.expanded
         if painter is None or width <= 0:
             return
@@ -236,7 +242,11 @@ class DrawnView(ScrollView, can_focus=True):
         return self.size.region.shrink(self.styles.gutter).shrink(self.scrollbar_gutter)
 
     def _painter_now(self) -> Painter | None:
+        """The painter at the current palette and keys; made (and its module imported: see painter.py) for the
+        first entry measured or drawn."""
         if self._painter is None:
+            from claude_tui.ui.widgets.conversation.painter import Painter
+
             if self._palette is None:
                 if not self.is_mounted:
                     return None
@@ -281,7 +291,7 @@ class DrawnView(ScrollView, can_focus=True):
         if width != self._width:
             self._relayout(width)
         line = self.scroll_offset.y + y
-        base = self.rich_style
+        base = self.line_style
         if not self.rows.entries:
             return self._placeholder_line(y, width, base)
         index = self.rows.entry_at(line)
