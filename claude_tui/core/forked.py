@@ -37,23 +37,31 @@ class Forked(Generic[T]):
         """The child's value, or `fn(*args)` computed here when the child could not give it."""
         if self._pid is None:
             return self._fn(*self._args)
-        payload = _read_all(self._fd)
-        status = self.close()
-        if status == 0 and payload:
+        payload = _read_all(self._fd)  # whole once the child closes its end: it does so once it has sent it all
+        self._let_go(self._pid)
+        if payload:
             try:
                 return pickle.loads(payload)
             except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
                 pass
         return self._fn(*self._args)
 
-    def close(self) -> int | None:
-        """Stop listening and reap the child (one still writing fails on the closed pipe); its exit status."""
+    def close(self) -> None:
+        """Stop listening and reap the child (one still writing fails on the closed pipe)."""
+        _reap_exited()
         if self._pid is None:
-            return None
+            return
         os.close(self._fd)
-        _, status = os.waitpid(self._pid, 0)
+        os.waitpid(self._pid, 0)
         self._pid = None
-        return status
+
+    def _let_go(self, pid: int) -> None:
+        """Stop listening to child `pid`, which has sent its value: it is reaped once it has exited, now or at the next
+        fork, not waited for (tearing down a big child's memory takes milliseconds the result need not wait)."""
+        os.close(self._fd)
+        _EXITING.append(pid)
+        self._pid = None
+        _reap_exited()
 
 
 def can_fork() -> bool:
@@ -61,7 +69,23 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and threading.active_count() == 1
 
 
+#: Children that have sent their value, not yet reaped (see Forked._let_go).
+_EXITING: list[int] = []
+
+
+def _reap_exited() -> None:
+    """Reap the children let go that have exited since."""
+    for pid in list(_EXITING):
+        try:
+            done = os.waitpid(pid, os.WNOHANG)[0] != 0
+        except ChildProcessError:  # reaped already (by a caller's own wait)
+            done = True
+        if done:
+            _EXITING.remove(pid)
+
+
 def _start(fn: Callable[..., object], args: tuple[object, ...]) -> tuple[int | None, int]:
+    _reap_exited()
     if not can_fork():
         return None, -1
     read_end, write_end = os.pipe()
@@ -76,6 +100,7 @@ def _start(fn: Callable[..., object], args: tuple[object, ...]) -> tuple[int | N
         try:
             os.close(read_end)
             _write_all(write_end, pickle.dumps(fn(*args), pickle.HIGHEST_PROTOCOL))
+            os.close(write_end)  # all sent: the parent reads on at once, while this process's memory is let go
             code = 0
         finally:
             os._exit(code)

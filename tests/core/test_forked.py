@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import select
 import threading
 
 import pytest
@@ -51,3 +52,25 @@ def test_no_fork_with_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not forked.can_fork()
     with Forked(_pid_and, 1) as job:
         assert job.result() == (os.getpid(), 1)
+
+
+def test_the_value_is_taken_before_the_child_has_exited(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A child's exit (its memory let go: milliseconds for a big one) is not waited for; it is reaped later."""
+    hold, release = os.pipe()
+    real_exit = os._exit
+
+    def held_exit(code: int) -> None:  # in the child: leave only once the test says so (or after a minute)
+        select.select([hold], [], [], 60)
+        real_exit(code)
+
+    monkeypatch.setattr(os, "_exit", held_exit)
+    with Forked(_pid_and, "sent") as job:
+        pid = job._pid
+        assert pid is not None
+        assert job.result()[1] == "sent"  # waiting for the exit here would take the minute
+        assert os.waitpid(pid, os.WNOHANG) == (0, 0)  # still there
+    assert pid in forked._EXITING
+    os.write(release, b"x")
+    assert os.waitpid(pid, 0)[1] == 0  # it then exits cleanly
+    forked._reap_exited()  # a pid reaped elsewhere is forgotten
+    assert pid not in forked._EXITING
