@@ -3,9 +3,13 @@ answers, and tokens per model, inline sidechains included (subagents with files 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from claude_tui.core.model import Kind
-from claude_tui.core.session import Session
 from claude_tui.core.usage import Tokens, by_model, priced_as
+
+if TYPE_CHECKING:
+    from claude_tui.core.session import Session
 
 
 def usage_items(session: Session) -> list[tuple[str | None, Tokens]]:

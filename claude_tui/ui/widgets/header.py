@@ -19,7 +19,6 @@ from claude_tui.core.humanize import (
     prompt_counts,
 )
 from claude_tui.core.model import Kind
-from claude_tui.core.session import Session
 from claude_tui.core.session_counts import agent_errors, tool_call_counts, usage_split
 from claude_tui.core.times import active_seconds, parse_time, span_seconds
 from claude_tui.core.usage import UsageTotal, most_used_first, other_models
@@ -29,6 +28,7 @@ from claude_tui.ui.widgets.conversation.entries import short_model
 
 if TYPE_CHECKING:
     from claude_tui.core.library import SessionInfo
+    from claude_tui.core.session import Session
 
 
 class SessionHeader(Static):

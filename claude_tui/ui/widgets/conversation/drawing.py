@@ -21,7 +21,6 @@ from textual.reactive import reactive
 from textual.strip import Strip
 
 from claude_tui.core.model import QUIET_KINDS, Message
-from claude_tui.core.session import Session, unstarted
 from claude_tui.ui.bindings import key_display
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.palette import Palette
@@ -32,6 +31,7 @@ from claude_tui.ui.widgets.conversation.messages import FollowChanged
 from claude_tui.ui.widgets.line_view import LineView
 
 if TYPE_CHECKING:
+    from claude_tui.core.session import Session
     from claude_tui.ui.widgets.conversation.painter import Painter
 
 #: Drawn entries kept.
@@ -90,6 +90,8 @@ class DrawnView(LineView, can_focus=True):
         """The pane's messages: the branch being read, then those of each subagent that no call in the session
         started (a warmup, say): there is no call to open it under, so it comes last, under a closed marker;
         with them, the pane's `_main_end` and `_agents` for that list."""
+        from claude_tui.core.session import unstarted  # (the session model: imported once a session is shown)
+
         session = self.session
         if session is None:
             return [], 0, {}

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from claude_tui.core.model import QUIET_KINDS, Block, Kind, Message, Problem, ToolCall
-from claude_tui.core.session import Session
 from claude_tui.core.usage import anthropic_id
 from claude_tui.ui.clock import Clock, epoch_of
 from claude_tui.ui.text import one_line
 
 if TYPE_CHECKING:
+    from claude_tui.core.session import Session
     from claude_tui.ui import lines
 
 #: A model id (claude-opus-4-5-20251101, claude-3-5-sonnet-20241022): its family and version, for `short_model`.

@@ -10,11 +10,14 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from itertools import accumulate
+from typing import TYPE_CHECKING
 
 from claude_tui.core.model import QUIET_KINDS, Kind, Message, Problem, ToolCall
-from claude_tui.core.session import Session
 from claude_tui.ui.widgets.conversation.entries import Entry, build, continues_turn, is_error
 from claude_tui.ui.widgets.conversation.filters import PaneFilter
+
+if TYPE_CHECKING:
+    from claude_tui.core.session import Session
 
 
 def _top(entry: Entry) -> int:

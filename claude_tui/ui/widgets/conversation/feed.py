@@ -12,6 +12,7 @@ import gc
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.timer import Timer
@@ -19,14 +20,16 @@ from textual.worker import get_current_worker
 
 from claude_tui.core.humanize import damage
 from claude_tui.core.model import QUIET_KINDS
-from claude_tui.core.session import Session
-from claude_tui.core.tail import SessionTail
 from claude_tui.core.update import Update
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.text import one_line
 from claude_tui.ui.widgets.conversation.entry_list import common_prefix
 from claude_tui.ui.widgets.conversation.messages import Fed, Loaded
 from claude_tui.ui.widgets.conversation.navigation import NavigableView
+
+if TYPE_CHECKING:
+    from claude_tui.core.session import Session
+    from claude_tui.core.tail import SessionTail
 
 #: Bytes read before the first screen is drawn, then per batch.
 FIRST_BATCH = 512 * 1024
@@ -66,6 +69,8 @@ class FedView(NavigableView):
 
     def open(self, path: str | Path, *, at_end: bool = False) -> None:
         """Show the session at `path`, reading it in the background."""
+        from claude_tui.core.tail import SessionTail  # (with the session model: imported for the first session shown)
+
         with self.session_lock:
             self._token += 1
             self.tail = SessionTail(Path(path))

@@ -3,11 +3,15 @@ their names (`on_conversation_view_loaded`)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.message import Message as TextualMessage
 
 from claude_tui.core.model import Message, ToolCall
-from claude_tui.core.session import Session
 from claude_tui.ui.widgets.conversation.filters import PaneFilter
+
+if TYPE_CHECKING:
+    from claude_tui.core.session import Session
 
 NAMESPACE = "conversation_view"
 
