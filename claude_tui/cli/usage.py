@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from claude_tui.cli.common import CommandError, argument_text, warn, write_utf8
+from claude_tui.cli.common import CommandError, argument_text, exit_now, warn, write_utf8
 from claude_tui.cli.library import print_notices, roots_of, updated_index
 from claude_tui.core.collector import gc_paused
 from claude_tui.core.sanitize import inert_json, visible_controls
@@ -31,7 +31,10 @@ _NUMBERS = ("Input", "Output", "Cache write", "Cache read", "Total", "Cost")
 
 def run_usage(args: argparse.Namespace) -> int:
     with gc_paused():  # a history's sums and periods, made at once
-        return _run_usage(args)
+        code = _run_usage(args)
+    if args.whole_process:
+        exit_now(code)  # its output is out and its usage kept: freeing a history's sums one by one takes ~12 ms
+    return code
 
 
 def _run_usage(args: argparse.Namespace) -> int:

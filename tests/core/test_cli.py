@@ -56,6 +56,22 @@ def test_stats_json_by_id_prefix(tmp_path: Path) -> None:
     assert (facts["user_prompts"], facts["assistant_messages"]) == (1, 1)
 
 
+def test_usage_as_a_process_ends_with_its_whole_report_out_and_its_usage_kept(tmp_path: Path) -> None:
+    """`usage` ends its own process once its output is out (no freeing of a history's sums one by one): the report is
+    whole, and what it keeps for the next run is written."""
+    projects, cache = make_home(tmp_path), tmp_path / "cache"
+    env = {"CLAUDE_TUI_CACHE_DIR": str(cache), "PYTHONUNBUFFERED": ""}  # its output buffered, as into any pipe
+    out = run("usage", "daily", "--projects-dir", str(projects), env=env)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("Date") and lines[-1].startswith("Total") and len(lines) == 4  # a day, a rule, total
+    assert [p.name for p in cache.rglob("usage.json")] == ["usage.json"]
+    again = run("usage", "daily", "--json", "--projects-dir", str(projects), env=env)  # from what was kept
+    assert again.returncode == 0, again.stderr
+    (day,) = [orjson.loads(line) for line in again.stdout.splitlines()]
+    assert (day["period"], day["messages"]) == (lines[1].split()[0], 1)
+
+
 def test_a_session_file_whose_name_is_not_utf8(tmp_path: Path) -> None:
     """Its stats as JSON (U+FFFD for the bytes), and a search of the others that says it left it out
     (the index cannot hold its name: search raised)."""
