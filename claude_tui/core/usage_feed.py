@@ -79,7 +79,7 @@ def kept_usage(index: Index, roots: list[Path], zone: tzinfo | None = None) -> I
         try:
             yield usage
         except BaseException:
-            keeping.close()  # the report failed or was stopped: the next run reads the change again
+            keeping.close()  # the report failed or was stopped: the child is waited for, its file left whole
             raise
         keeping.result()
 
