@@ -11,8 +11,10 @@ from typing import Any
 
 import orjson
 
+from claude_tui.core.humanize import human_size
 from claude_tui.core.model import PREVIEW_CHARS, Block, Kind, Message
 from claude_tui.core.notices import is_peer, is_task
+from claude_tui.core.sanitize import folded, visible_controls
 
 #: System record subtypes that are never an API error, whatever their level.
 _NOT_API_ERRORS = frozenset({"compact_boundary", "microcompact_boundary", "turn_duration"})
@@ -261,16 +263,43 @@ def plain_of(blocks: list[Block]) -> str:
 
 
 def other_block(item: dict[str, Any]) -> Block:
-    """An image placeholder, or an unknown block kept as its (capped) JSON."""
+    """An image's placeholder, an attached document's (with its text, when it is text), or an unknown block kept as
+    its (capped) JSON."""
     btype = as_text(item.get("type")) or "?"
-    if btype == "image":
+    if btype in ("image", "document"):
         source = item.get("source")
         source = source if isinstance(source, dict) else {}
         data = source.get("data")
-        size = len(data) * 3 // 4 if isinstance(data, str) else 0
-        return Block("image", media_type=as_text(source.get("media_type")) or "image", size=size)
+        data = data if isinstance(data, str) else ""
+        media_type = as_text(source.get("media_type")) or btype
+        if btype == "image":
+            return Block("image", media_type=media_type, size=len(data) * 3 // 4)
+        title = as_text(item.get("title"))
+        if source.get("type") != "text":  # base64 (a PDF's)
+            return Block("document", media_type=media_type, size=len(data) * 3 // 4, title=title)
+        text = utf8_read_as_latin1(data)  # a text file's content
+        size = len(text.encode("utf-8", "replace"))
+        return Block("document", text[:PREVIEW_CHARS], media_type=media_type, size=size, title=title)
     raw = orjson.dumps(item)
     return Block(btype, raw[:PREVIEW_CHARS].decode("utf-8", "replace"), size=len(raw))
+
+
+def attached(block: Block) -> str:
+    """An image's or a document's placeholder, on one line: "image/png · 12.0 KB", "plan.md · text/plain · 3.4 KB"."""
+    parts = [block.title, block.media_type or block.type, human_size(block.size)]
+    return folded(visible_controls(" · ".join(p for p in parts if p)), 300)
+
+
+def utf8_read_as_latin1(text: str) -> str:
+    """Text whose UTF-8 bytes were read as Latin-1 (as Claude Code 2.1.117 wrote an attached file's content:
+    "ä½\x93" for "体"), as it was written; any other text unchanged. Text holding a character above U+00FF, or whose
+    Latin-1 bytes are not UTF-8 (real Latin-1 text: "café"), was not mangled so."""
+    if text.isascii():
+        return text
+    try:
+        return text.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        return text
 
 
 def capped_copy(value: Any, depth: int = 0) -> Any:

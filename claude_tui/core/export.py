@@ -23,7 +23,7 @@ import orjson
 
 from claude_tui import __version__
 from claude_tui.core.agents import AGENT_TOOLS
-from claude_tui.core.content import as_text, prompt_text
+from claude_tui.core.content import as_text, attached, prompt_text
 from claude_tui.core.diff import EDIT_TOOLS, unified
 from claude_tui.core.export_html import HtmlWriter
 from claude_tui.core.hooks import headline, shown
@@ -197,6 +197,8 @@ class _Walker:
             out.note("(redacted thinking)", "quiet")
         elif block.type == "image":
             out.note(_image(block.media_type, block.size), "image")
+        elif block.type == "document":
+            out.note(f"[document: {attached(block)}]", "image")
         else:
             out.note(f"[{block.type} block, {human_size(block.size)}]", "quiet")
 
@@ -422,7 +424,7 @@ def _json_document(session: Session, facts: dict[str, Any], lock: Guard) -> str:
 
 #: Block types a JSON message gives fields of their own (with tool calls); any other (redacted thinking,
 #: unknown types) is kept as it was.
-_SHOWN_BLOCKS = frozenset({"text", "thinking", "image"})
+_SHOWN_BLOCKS = frozenset({"text", "thinking", "image", "document"})
 
 
 def _json_message(session: Session, m: Message) -> dict[str, Any]:
@@ -436,6 +438,11 @@ def _json_message(session: Session, m: Message) -> dict[str, Any]:
         "text": m.plain_text,
         "thinking": [b.text for b in m.blocks if b.type == "thinking"],
         "images": [{"media_type": b.media_type, "size": b.size} for b in m.blocks if b.type == "image"],
+        "documents": [
+            {"title": b.title, "media_type": b.media_type, "size": b.size, "text": b.text}
+            for b in m.blocks
+            if b.type == "document"
+        ],
         "other_blocks": [_json_other(b) for b in m.blocks if b.call is None and b.type not in _SHOWN_BLOCKS],
         "tool_calls": [_json_call(session, c) for c in m.tool_calls],
         "fork": None if m.fork is None else {"branch": session.branch_of(m.fork) + 1, "of": len(m.fork.heads)},

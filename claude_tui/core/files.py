@@ -253,10 +253,10 @@ def find_session(spec: str, roots: list[Path]) -> Path:
         if folder:
             raise SessionNotFound(f"cannot read {spec}: a directory")
         return path
-    files = _transcripts if spec.startswith("agent-") else _sessions
+    files = _transcripts if spec.startswith("agent-") else sessions_of
     named = [(f, f.stem) for root in roots for project in project_dirs(root) for f in files(project)]
     matches = [f for f, stem in named if stem.startswith(spec)]
-    if not matches and files is _sessions:  # a file named otherwise than its session (`short.jsonl`): by the id in it
+    if not matches and files is sessions_of:  # a file named otherwise than its session (`short.jsonl`): by the id in it
         named = [(f, sid) for f, stem in named if (sid := first_session_id(f)) and sid != stem]
         matches = [f for f, sid in named if sid.startswith(spec)]
     exact = [f for f, name in named if name == spec]
@@ -271,7 +271,7 @@ def find_session(spec: str, roots: list[Path]) -> Path:
     raise SessionNotFound(f"{spec!r} is ambiguous: {_matches_told_apart(sorted(matches))}")
 
 
-def _sessions(project_dir: Path) -> list[Path]:
+def sessions_of(project_dir: Path) -> list[Path]:
     """The sessions of a project folder: its session files, and for each session folder with no file beside it
     (only its subagents' transcripts are left) the file it would have (see folder_only)."""
     files = list(session_files(project_dir))

@@ -187,8 +187,9 @@ class ToolCall:
 
     @property
     def duration(self) -> float | None:
-        """Seconds from the call to its result, where both carry timestamps."""
-        if self.result is None or self.lost:
+        """Seconds from the call to its result, where both carry timestamps and are in records of their own (a
+        server's call and its result come in one answer, which says nothing of how long it ran)."""
+        if self.result is None or self.lost or (self.span is not None and self.result.span is self.span):
             return None
         start, end = parse_time(self.started or self.message.timestamp), parse_time(self.result.timestamp)
         if start is None or end is None or end < start:
@@ -196,15 +197,21 @@ class ToolCall:
         return end - start
 
 
+#: The block types a message's blocks are made of (see core/shapes.BLOCK_TYPES for where each comes from). Any other
+#: type is a block Claude Code did not write when this was: kept as its JSON, and shown as its type and size.
+NAMED_BLOCKS = frozenset({"text", "thinking", "redacted_thinking", "tool_use", "image", "document"})
+
+
 @dataclass(slots=True, eq=False)
 class Block:
     """One content block of a message."""
 
-    type: str  #: text, thinking, redacted_thinking, tool_use, image, or an unknown type's name
-    text: str = ""  #: the text or thinking; an unknown block's JSON
+    type: str  #: text, thinking, redacted_thinking, tool_use, image, document, or an unknown type's name
+    text: str = ""  #: the text or thinking; a text document's text (a preview); an unknown block's JSON
     call: ToolCall | None = None
-    media_type: str = ""  #: images
-    size: int = 0  #: images: bytes of the decoded data
+    media_type: str = ""  #: images and documents
+    size: int = 0  #: images and documents: bytes of the decoded data
+    title: str = ""  #: documents: the name it was attached by (a file's)
 
 
 @dataclass(slots=True, eq=False)

@@ -295,7 +295,10 @@ class Session:
             self._add_block(message, Block("text", item))
             return False
         btype = item.get("type")
-        if btype == "tool_use":
+        if btype == "tool_result":  # a server call's result (see below), in the same answer
+            self.add_result(item, obj, span, message)
+            return False
+        if btype in ("tool_use", "server_tool_use"):  # a call, by Claude Code or by the API's server (a proxy's)
             tid = item.get("id")
             known = self.calls.get(tid) if isinstance(tid, str) else None
             if not isinstance(tid, str) or (known is not None and not known.lost):

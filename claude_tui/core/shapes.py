@@ -79,15 +79,15 @@ BLOCK_TYPES: dict[str, dict[str, str]] = {
         "text": "the prompt's text",
         "tool_result": "a call's result, shown in the call",
         "image": "an image's placeholder (type and size)",
-        "document": "a document's placeholder (type and size)",
+        "document": "an attached file: a row of its name, type and size; its text (as written) in its detail",
     },
     "assistant": {
         "text": "the answer's text",
         "thinking": "a thinking block",
         "redacted_thinking": "a thinking block with no text",
         "tool_use": "a tool call",
-        "server_tool_use": "a call a server ran (a proxy's web reader): its type and size",
-        "tool_result": "a server call's result: its type and size",
+        "server_tool_use": "a call the API's server ran (a proxy's web reader): a tool call, counted and searched",
+        "tool_result": "a server call's result, in the same answer: shown in its call",
     },
     "tool_result": {
         "text": "the output",

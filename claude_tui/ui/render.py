@@ -13,6 +13,7 @@ from rich.style import Style
 from rich.text import Text
 
 from claude_tui.core import diff as core_diff
+from claude_tui.core.content import attached
 from claude_tui.core.hooks import headline
 from claude_tui.core.humanize import human_count, human_size
 from claude_tui.core.model import QUEUED, Kind, Message, ToolCall
@@ -99,7 +100,11 @@ def message_body(message: Message, palette: Palette, cwd: str | None, clock: Clo
         elif block.call is not None:
             parts.append(tools.headline(block.call, 100, palette, cwd, False, abandoned(block.call, clock)))
         elif block.type == "image":
-            parts.append(Text(f"▣ {block.media_type} · {human_size(block.size)}", palette.dim))
+            parts.append(Text(f"▣ {attached(block)}", palette.dim))
+        elif block.type == "document":
+            parts.append(Text(f"▤ {attached(block)}", palette.dim))
+            if block.text:
+                parts.append(plain(block.text, palette))
         else:
             parts.append(Text(f"? {block.type}", palette.dim))
             parts.append(plain(block.text, palette, palette.dim))
@@ -217,6 +222,6 @@ def message_text(message: Message) -> str:
         elif block.call is not None:
             subject, detail = tools.summary(block.call, None)
             out.append(f"[{ui_text.tool_name(block.call.name, 80)}] {subject} {detail}".rstrip())
-        elif block.type == "image":
-            out.append(f"[image {block.media_type} {human_size(block.size)}]")
+        elif block.type in ("image", "document"):
+            out.append(f"[{block.type} {attached(block)}]")
     return "\n\n".join(out) if out else (message.plain_text or message.text)

@@ -11,7 +11,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from claude_tui.core.content import prompt_text
+from claude_tui.core.content import attached, prompt_text
 from claude_tui.core.export import export_session
 from claude_tui.core.index.extract import Extractor, State
 from claude_tui.core.index.texts import ROLES, ROW_KINDS
@@ -250,3 +250,74 @@ def test_a_team_leads_session_names_its_team_and_its_teammates_messages() -> Non
     )
     facts = session_stats(session)
     assert facts["session_facts"]["team"] == "test-coverage" and facts["user_prompts"] == 0
+
+
+def _record(rtype: str, content: list[dict[str, object]], uuid: str, parent: str | None) -> bytes:
+    """A record of `rtype` holding `content` (2.1.x), as the real ones of -Users-admin and -teamspace-studios-this-
+    studio are: trimmed."""
+    message: dict[str, object] = {"role": rtype, "content": content}
+    if rtype == "assistant":
+        message |= {"id": "msg_1", "model": "glm-4.7", "usage": {"input_tokens": 9, "output_tokens": 4}}
+    return orjson.dumps(
+        {
+            "parentUuid": parent,
+            "type": rtype,
+            "message": message,
+            "uuid": uuid,
+            "timestamp": "2026-04-21T12:21:25.000Z",
+            "sessionId": "50c7f727",
+            "version": "2.1.117",
+        }
+    )
+
+
+def test_an_attached_document_shows_its_name_and_its_text_as_written() -> None:
+    """A file attached to a prompt: its text was written as its UTF-8 read as Latin-1 ("产品" as "äº§å\\x93\\x81"),
+    its name as it is; a PDF's is base64, and a text that is Latin-1 indeed stays as it is."""
+    written = "# 产品需求 — AI\n\n> **文档**"
+
+    def document(source: str, media_type: str, data: str, title: str | None) -> dict[str, object]:
+        block = {"type": "document", "source": {"type": source, "media_type": media_type, "data": data}}
+        return block if title is None else block | {"title": title}
+
+    documents = [
+        document("text", "text/plain", written.encode().decode("latin-1"), "02_知识库.md"),
+        document("base64", "application/pdf", "QUJD" * 100, "spec.pdf"),
+        document("text", "text/plain", "café", None),
+    ]
+    session = Session.from_lines(lines_of(_record("user", [*documents, {"type": "text", "text": "开发"}], "u1", None)))
+    [prompt] = session.visible()
+    assert prompt.kind is Kind.PROMPT and prompt.plain_text == "开发"  # the documents are not the prompt's words
+    text, pdf, latin = prompt.blocks[:3]
+    assert [b.type for b in prompt.blocks] == ["document", "document", "document", "text"]
+    assert (text.title, text.text, text.size) == ("02_知识库.md", written, len(written.encode()))
+    assert attached(text) == f"02_知识库.md · text/plain · {len(written.encode())} B"
+    assert (pdf.text, pdf.size, attached(pdf)) == ("", 300, "spec.pdf · application/pdf · 300 B")
+    assert (latin.text, attached(latin)) == ("café", "text/plain · 5 B")
+    assert not session.problems
+
+
+def test_a_call_the_server_ran_is_a_call_with_its_result_from_the_same_answer() -> None:
+    """A proxy's web reader (glm-4.7 behind Claude Code 2.1.88): server_tool_use blocks and their tool_result blocks
+    in the answer itself. Shown, counted and searched as calls are; one answer says nothing of how long they ran."""
+    answer = [
+        {"type": "text", "text": "Let me read the docs:"},
+        {"type": "server_tool_use", "id": "call_a", "name": "webReader", "input": {"url": "https://docs.example/a"}},
+        {"type": "server_tool_use", "id": "call_b", "name": "webReader", "input": {"url": "https://docs.example/b"}},
+        {"type": "tool_result", "tool_use_id": "call_b", "content": "## Feature-engine rocks"},
+    ]
+    data = _record("user", [{"type": "text", "text": "read them"}], "u1", None) + b"\n"
+    data += _record("assistant", answer, "a1", "u1")
+    session = Session.from_lines(lines_of(data))
+    [_, said] = session.visible()
+    assert [b.type for b in said.blocks] == ["text", "tool_use", "tool_use"]
+    first, second = session.calls["call_a"], session.calls["call_b"]
+    assert (first.name, first.args, first.result) == ("webReader", {"url": "https://docs.example/a"}, None)
+    assert second.result is not None and second.result.text == "## Feature-engine rocks"
+    assert second.duration is None
+    facts = session_stats(session)
+    assert (facts["tool_calls"], facts["unpaired_tool_calls"]) == (2, 1)
+    state, rows = index_rows(data)
+    assert state.calls == 2
+    assert ("tool", "tool_input", "https://docs.example/a") in rows
+    assert ("tool", "tool_output", "## Feature-engine rocks") in rows

@@ -752,10 +752,20 @@ def test_json_keeps_redacted_and_unknown_blocks(tmp_path: Path) -> None:
     )
     [_, answer] = json.loads(export(log.write(tmp_path / "s.jsonl"), "json"))["messages"]
     assert answer["text"] == "done"
-    redacted, server = answer["other_blocks"]
+    [redacted] = answer["other_blocks"]
     assert redacted == {"type": "redacted_thinking", "json": "", "size": 0, "truncated": False}
-    assert server["type"] == "server_tool_use" and not server["truncated"]
-    assert json.loads(server["json"])["input"] == {"query": "x"}
+    [server] = answer["tool_calls"]  # a call the API's server ran is a call
+    assert (server["id"], server["name"], server["input"]) == ("srv1", "web_search", {"query": "x"})
+
+
+def test_json_keeps_an_unknown_block_as_its_json(tmp_path: Path) -> None:
+    log = Log()
+    log.prompt("think hard")
+    log.answer({"type": "hologram", "frames": [1, 2]}, {"type": "text", "text": "done"})
+    [_, answer] = json.loads(export(log.write(tmp_path / "s.jsonl"), "json"))["messages"]
+    [other] = answer["other_blocks"]
+    assert other["type"] == "hologram" and not other["truncated"]
+    assert json.loads(other["json"])["frames"] == [1, 2]
 
 
 def test_a_shell_commands_output_is_kept_whole_as_a_block(tmp_path: Path) -> None:

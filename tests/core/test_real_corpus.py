@@ -9,10 +9,10 @@ from pathlib import Path
 import orjson
 import pytest
 
-from claude_tui.core.files import agent_files, session_files
+from claude_tui.core.files import agent_files, session_files, sessions_of
 from claude_tui.core.library import Library
 from claude_tui.core.loader import read_session
-from claude_tui.core.model import Kind
+from claude_tui.core.model import NAMED_BLOCKS, Kind
 from claude_tui.core.reader import Reader
 from claude_tui.core.session import Session
 from claude_tui.core.stats import session_stats
@@ -58,7 +58,7 @@ FORKS = {
 def test_invariants_on_every_session(real_projects: Path) -> None:
     forks = set()
     for project in sorted(p for p in real_projects.iterdir() if p.is_dir()):
-        for path in session_files(project):
+        for path in sessions_of(project):  # a folder of subagents whose session file is gone included
             s = read_session(path)
             facts = session_stats(s)
             forks |= {
@@ -79,9 +79,21 @@ def test_invariants_on_every_session(real_projects: Path) -> None:
             assert len([a for a in s.subagents if a.source == "file"]) == len(agent_files(path)), path
             visible = s.visible()
             assert all(m.kind is not Kind.TOOL_RESULT for m in visible)
+            # Every block is one the model has a treatment for: none is shown as its raw JSON.
+            blocks = {(b.type, sub.path) for sub in _with_subagents(s) for m in sub.messages for b in m.blocks}
+            assert {(t, p) for t, p in blocks if t not in NAMED_BLOCKS} == set()
             # The thread's gaps are the same told with or without a layout.
             assert thread_gaps(s) == laid_out_gaps(s), path
     assert forks == FORKS
+
+
+def _with_subagents(session: Session) -> list[Session]:
+    """A session and its subagents' transcripts, theirs included."""
+    out, stack = [], [session]
+    while stack:
+        out.append(here := stack.pop())
+        stack.extend(here.subagents)
+    return out
 
 
 #: Sessions whose figures are known to differ from the independent count, and why. Fixed, a case fails here

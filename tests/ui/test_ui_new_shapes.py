@@ -181,3 +181,29 @@ async def _prompt_detail(app: ClaudeTUI, last: str) -> str:
         await pilot.press("enter")
         await settled(pilot, lambda: isinstance(app.screen, DetailScreen) and last in _text(app.screen))
         return _text(app.screen)
+
+
+async def test_an_attached_document_is_a_row_and_its_detail_shows_its_text(tmp_path: Path) -> None:
+    """-Users-admin's prompt of 2.1.117 (shortened): a Markdown file attached, its UTF-8 written as read as Latin-1."""
+    written = "# 产品需求知识库\n\n> **文档性质**: 喂给产品 AI 助手"
+    document = {
+        "type": "document",
+        "source": {"type": "text", "media_type": "text/plain", "data": written.encode().decode("latin-1")},
+        "title": "02_知识库.md",
+    }
+    thread = Thread(version="2.1.117")
+    thread.prompt([document, {"type": "text", "text": "开发"}])
+    thread.answer(
+        text("Reading it."),
+        {"type": "server_tool_use", "id": "call_1", "name": "webReader", "input": {"url": "https://docs.example/a"}},
+    )
+    app = session_app(thread.write(tmp_path / "s.jsonl"))
+    async with app.run_test(size=(100, 24)) as pilot:
+        view = await loaded(pilot, app)
+        lines = screen(view)
+        assert f"  ▤ 02_知识库.md · text/plain · {len(written.encode())} B" in lines
+        assert not any("?" in line for line in lines), lines  # no block shown as an unknown one
+        assert any(line.startswith("  ◌ webReader https://docs.example/a") for line in lines), lines
+        await pilot.press("home", "enter")
+        await settled(pilot, lambda: isinstance(app.screen, DetailScreen) and "文档性质" in _text(app.screen))
+        assert "äº" not in _text(app.screen)

@@ -454,6 +454,8 @@ class Extractor:
         for kind, i, part in assistant_parts(record_content(obj), said):
             if kind == TOOL_INPUT:
                 self._call(part, off, i, obj.get("cwd"))
+            elif kind == TOOL_OUTPUT:
+                self._result(part, off, i)
             else:
                 self._row(off, kind, i, part)
 
@@ -586,23 +588,29 @@ class Extractor:
         content = record_content(nested)
         if nested.get("type") == "assistant":
             for kind, i, part in assistant_parts(content, ANSWER):
-                if kind != TOOL_INPUT:
+                if kind == TOOL_OUTPUT:
+                    self._copied_result(part, off, i, names)
+                elif kind != TOOL_INPUT:
                     self._row(off, kind, i, part)
-                    continue
-                name = as_text(part.get("name")) or "?"
-                if type(tid := part.get("id")) is str:
-                    names[tid] = name
-                    _trim(names)
-                self._row(off, TOOL_INPUT, i, input_text(part.get("input"), CAPS[TOOL_INPUT]), name)
+                else:
+                    name = as_text(part.get("name")) or "?"
+                    if type(tid := part.get("id")) is str:
+                        names[tid] = name
+                        _trim(names)
+                    self._row(off, TOOL_INPUT, i, input_text(part.get("input"), CAPS[TOOL_INPUT]), name)
         elif nested.get("type") == "user":
             results = list(result_parts(content))
             for i, item in results:
-                text = result_text(item.get("content"), CAPS[TOOL_OUTPUT], self.path)
-                tool = names.get(tid) if type(tid := item.get("tool_use_id")) is str else None
-                self._row(off, TOOL_OUTPUT, i, text, tool, int(item.get("is_error") is True))
+                self._copied_result(item, off, i, names)
             if not results:
                 for kind, i, text in record_texts(nested, self.path):
                     self._row(off, kind, i, text)
+
+    def _copied_result(self, item: dict[str, Any], off: int, blk: int, names: dict[str, str]) -> None:
+        """The row of a tool result in a subagent's record copied into a progress record (see `_copied`)."""
+        text = result_text(item.get("content"), CAPS[TOOL_OUTPUT], self.path)
+        tool = names.get(tid) if type(tid := item.get("tool_use_id")) is str else None
+        self._row(off, TOOL_OUTPUT, blk, text, tool, int(item.get("is_error") is True))
 
 
 def _name_model(usage: dict[str, list[int]], entry: list[Any], model: Any) -> bool:

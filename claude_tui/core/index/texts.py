@@ -90,7 +90,8 @@ def result_text(content: Any, cap: int, path: str = "") -> str:
 
 def assistant_parts(content: Any, said: int) -> Iterator[tuple[int, int, Any]]:
     """(row kind, block index, text) of each searchable part of an assistant message's content, read as the session
-    reads it (content.content_items); a tool call's part is (TOOL_INPUT, index, its tool_use block). `said` is the
+    reads it (content.content_items); a tool call's part is (TOOL_INPUT, index, its tool_use block), a server call's
+    result's (TOOL_OUTPUT, index, its tool_result block). `said` is the
     kind of its text: ANSWER, or API_ERROR. A string content is block -1."""
     if type(content) is str:
         yield said, -1, content
@@ -104,8 +105,10 @@ def assistant_parts(content: Any, said: int) -> Iterator[tuple[int, int, Any]]:
             yield said, i, as_text(item.get("text"))
         elif btype == "thinking":
             yield THINKING, i, as_text(item.get("thinking"))
-        elif btype == "tool_use":
+        elif btype in ("tool_use", "server_tool_use"):
             yield TOOL_INPUT, i, item
+        elif btype == "tool_result":  # a server call's result
+            yield TOOL_OUTPUT, i, item
 
 
 def result_parts(content: Any) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -137,7 +140,12 @@ def record_texts(obj: dict[str, Any], path: str = "") -> Iterator[tuple[int, int
         if not failed and isinstance(obj.get("message"), dict) and obj["message"].get("model") == "<synthetic>":
             return  # no answer (see Extractor._assistant)
         for kind, i, part in assistant_parts(content, API_ERROR if failed else ANSWER):
-            yield kind, i, input_text(part.get("input"), 1 << 20) if kind == TOOL_INPUT else part
+            if kind == TOOL_INPUT:
+                yield kind, i, input_text(part.get("input"), 1 << 20)
+            elif kind == TOOL_OUTPUT:
+                yield kind, i, result_text(part.get("content"), 1 << 22, path)
+            else:
+                yield kind, i, part
     elif rtype == "user":
         texts, first_type, results = user_parts(content)
         if results:

@@ -13,7 +13,7 @@ from pathlib import Path
 from rich.style import Style
 from rich.text import Text
 
-from claude_tui.core.content import prompt_text
+from claude_tui.core.content import attached, prompt_text
 from claude_tui.core.files import plan_file
 from claude_tui.core.humanize import human_count, human_size
 from claude_tui.core.model import QUEUED, AgentRole, Kind, Message
@@ -27,6 +27,7 @@ from claude_tui.ui.widgets.conversation.entries import Entry, abandoned, short_m
 
 #: Kinds whose text has a bar beside it: a prompt, and a peer's message.
 _BARRED = (Kind.PROMPT, Kind.PEER)
+_ATTACHED = {"image": "▣", "document": "▤"}  #: an attached image's or document's mark
 _QUIET_GLYPHS = {
     Kind.META: "·",
     Kind.SYSTEM: "·",
@@ -127,7 +128,7 @@ class Painter:
         elif kind == "image":
             block = entry.block
             assert block is not None
-            out.append(Text(f"▣ {block.media_type or 'image'} · {human_size(block.size)}", p.dim))
+            out.append(self._fit(Text(f"{_ATTACHED[block.type]} {attached(block)}", p.dim), inner))
         elif kind == "problem":
             problem = entry.problem
             assert problem is not None
