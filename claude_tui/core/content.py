@@ -23,6 +23,10 @@ _NOT_API_ERRORS = frozenset({"compact_boundary", "microcompact_boundary", "turn_
 _INJECTED = re.compile(
     r"<(system-reminder|local-command-caveat|ide_[a-z_]+|uploaded_files|fork-boilerplate)>.*?</\1>", re.S
 )
+#: A text block that is an IDE integration's context, whole (Claude Code writes it as the prompt's first block).
+_IDE_BLOCK = re.compile(r"\s*<(ide_[a-z_]+)>(.*)</\1>\s*", re.S)
+_IDE_OPENED = re.compile(r"The user opened the file (.+?) in the IDE\.", re.S)
+_IDE_SELECTED = re.compile(r"The user selected the lines? (\d+) to (\d+) from (.+?):\n")
 #: A prompt typed as a slash command (`/context`, `/review the parser`), not a path (`/home/me/x`).
 _SLASH_COMMAND = re.compile(r"/[A-Za-z][\w:.-]*(?:\s|$)")
 _COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.S)
@@ -204,7 +208,9 @@ def content_blocks(content: Any) -> tuple[list[Block], list[dict[str, Any]], boo
             results.append(item)
         elif btype == "text":
             value = item.get("text")
-            blocks.append(Block("text", as_text(value)))
+            said = as_text(value)
+            ide = ide_context(said) if said[:64].lstrip().startswith("<ide_") else None
+            blocks.append(Block("text", said) if ide is None else Block("ide", ide[1], title=ide[0]))
             odd = odd or not isinstance(value, str | None)
         else:
             blocks.append(other_block(item))
@@ -249,12 +255,36 @@ def queued_message(obj: dict[str, Any]) -> tuple[Kind, str | list[Any]] | None:
     mode = attachment.get("commandMode", "prompt")
     if not isinstance(prompt, str | list) or mode not in ("prompt", "task-notification"):
         return None
-    first = prompt if isinstance(prompt, str) else next((b.text for b in content_blocks(prompt)[0]), "")
+    first = prompt if isinstance(prompt, str) else first_text(content_blocks(prompt)[0]) or ""
     if mode == "task-notification" or is_task(first):
         return Kind.TASK, prompt
     if is_peer(first):
         return Kind.PEER, prompt
     return (Kind.COMMAND if _SLASH_COMMAND.match(first.lstrip()) else Kind.PROMPT), prompt
+
+
+def ide_context(text: str) -> tuple[str, str] | None:
+    """What an IDE integration told Claude, a text block of a prompt of its own (`<ide_opened_file>`,
+    `<ide_selection>`): a one-line note ("opened /p/plan.md in the IDE") and what it said; None for any other text."""
+    found = _IDE_BLOCK.fullmatch(text)
+    if found is None:
+        return None
+    tag, said = found.groups()
+    said = said.strip()
+    if tag == "ide_opened_file" and (opened := _IDE_OPENED.match(said)):
+        return f"opened {opened.group(1)} in the IDE", said
+    if tag == "ide_selection" and (selected := _IDE_SELECTED.match(said)):
+        first, last, path = selected.groups()
+        lines = f"line {first}" if first == last else f"lines {first}-{last}"
+        return f"selected {lines} of {path} in the IDE", said
+    return f"{tag.removeprefix('ide_').replace('_', ' ')} from the IDE", said
+
+
+def first_text(blocks: list[Block]) -> str | None:
+    """The text a user record's kind is told by (see `user_kind`): its first block's, when that is text; an IDE's
+    context before it is not what the user wrote."""
+    first = next((b for b in blocks if b.type != "ide"), None)
+    return first.text if first is not None and first.type == "text" else None
 
 
 def plain_of(blocks: list[Block]) -> str:
@@ -285,7 +315,10 @@ def other_block(item: dict[str, Any]) -> Block:
 
 
 def attached(block: Block) -> str:
-    """An image's or a document's placeholder, on one line: "image/png · 12.0 KB", "plan.md · text/plain · 3.4 KB"."""
+    """An image's or a document's placeholder, on one line: "image/png · 12.0 KB", "plan.md · text/plain · 3.4 KB";
+    an IDE's context's note ("opened /p/plan.md in the IDE")."""
+    if block.type == "ide":
+        return folded(visible_controls(block.title), 300)
     parts = [block.title, block.media_type or block.type, human_size(block.size)]
     return folded(visible_controls(" · ".join(p for p in parts if p)), 300)
 

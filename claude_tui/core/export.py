@@ -199,6 +199,8 @@ class _Walker:
             out.note(_image(block.media_type, block.size), "image")
         elif block.type == "document":
             out.note(f"[document: {attached(block)}]", "image")
+        elif block.type == "ide":
+            out.note(f"({attached(block)})", "quiet")
         else:
             out.note(f"[{block.type} block, {human_size(block.size)}]", "quiet")
 
@@ -424,7 +426,7 @@ def _json_document(session: Session, facts: dict[str, Any], lock: Guard) -> str:
 
 #: Block types a JSON message gives fields of their own (with tool calls); any other (redacted thinking,
 #: unknown types) is kept as it was.
-_SHOWN_BLOCKS = frozenset({"text", "thinking", "image", "document"})
+_SHOWN_BLOCKS = frozenset({"text", "thinking", "image", "document", "ide"})
 
 
 def _json_message(session: Session, m: Message) -> dict[str, Any]:
@@ -443,6 +445,7 @@ def _json_message(session: Session, m: Message) -> dict[str, Any]:
             for b in m.blocks
             if b.type == "document"
         ],
+        "ide_context": [{"note": b.title, "text": b.text} for b in m.blocks if b.type == "ide"],
         "other_blocks": [_json_other(b) for b in m.blocks if b.call is None and b.type not in _SHOWN_BLOCKS],
         "tool_calls": [_json_call(session, c) for c in m.tool_calls],
         "fork": None if m.fork is None else {"branch": session.branch_of(m.fork) + 1, "of": len(m.fork.heads)},

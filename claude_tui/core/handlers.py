@@ -17,6 +17,7 @@ from claude_tui.core.content import (
     as_text,
     content_blocks,
     content_items,
+    first_text,
     is_api_error,
     plain_of,
     queued_message,
@@ -77,8 +78,7 @@ class Builder(Protocol):
 
 def on_user(s: Builder, obj: dict[str, Any], span: Span | None) -> None:
     blocks, results, odd = content_blocks(record_content(obj))
-    first = blocks[0].text if blocks and blocks[0].type == "text" else None
-    message = _said(s, user_kind(obj, first, bool(results)), obj, span, blocks)
+    message = _said(s, user_kind(obj, first_text(blocks), bool(results)), obj, span, blocks)
     if odd:
         s.odd_shape(span, "a user record's content")
     for item in results:

@@ -199,19 +199,19 @@ class ToolCall:
 
 #: The block types a message's blocks are made of (see core/shapes.BLOCK_TYPES for where each comes from). Any other
 #: type is a block Claude Code did not write when this was: kept as its JSON, and shown as its type and size.
-NAMED_BLOCKS = frozenset({"text", "thinking", "redacted_thinking", "tool_use", "image", "document"})
+NAMED_BLOCKS = frozenset({"text", "thinking", "redacted_thinking", "tool_use", "image", "document", "ide"})
 
 
 @dataclass(slots=True, eq=False)
 class Block:
     """One content block of a message."""
 
-    type: str  #: text, thinking, redacted_thinking, tool_use, image, document, or an unknown type's name
-    text: str = ""  #: the text or thinking; a text document's text (a preview); an unknown block's JSON
+    type: str  #: text, thinking, redacted_thinking, tool_use, image, document, ide, or an unknown type's name
+    text: str = ""  #: the text or thinking; a text document's text (a preview); an IDE's words; an unknown block's JSON
     call: ToolCall | None = None
     media_type: str = ""  #: images and documents
     size: int = 0  #: images and documents: bytes of the decoded data
-    title: str = ""  #: documents: the name it was attached by (a file's)
+    title: str = ""  #: documents: the name it was attached by (a file's); IDE context: its note (content.ide_context)
 
 
 @dataclass(slots=True, eq=False)

@@ -76,7 +76,7 @@ ATTACHMENT_TYPES: dict[str, str] = TREATMENTS
 #: Content block types, by where they are found, and how each is shown.
 BLOCK_TYPES: dict[str, dict[str, str]] = {
     "user": {
-        "text": "the prompt's text",
+        "text": "the prompt's text; an IDE's context (ide_opened_file, ide_selection): a row of its note",
         "tool_result": "a call's result, shown in the call",
         "image": "an image's placeholder (type and size)",
         "document": "an attached file: a row of its name, type and size; its text (as written) in its detail",

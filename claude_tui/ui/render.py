@@ -101,10 +101,10 @@ def message_body(message: Message, palette: Palette, cwd: str | None, clock: Clo
             parts.append(tools.headline(block.call, 100, palette, cwd, False, abandoned(block.call, clock)))
         elif block.type == "image":
             parts.append(Text(f"▣ {attached(block)}", palette.dim))
-        elif block.type == "document":
-            parts.append(Text(f"▤ {attached(block)}", palette.dim))
+        elif block.type in ("document", "ide"):
+            parts.append(Text(f"{'▤' if block.type == 'document' else '+'} {attached(block)}", palette.dim))
             if block.text:
-                parts.append(plain(block.text, palette))
+                parts.append(plain(block.text, palette, palette.dim if block.type == "ide" else None))
         else:
             parts.append(Text(f"? {block.type}", palette.dim))
             parts.append(plain(block.text, palette, palette.dim))

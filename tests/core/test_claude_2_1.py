@@ -321,3 +321,40 @@ def test_a_call_the_server_ran_is_a_call_with_its_result_from_the_same_answer() 
     assert state.calls == 2
     assert ("tool", "tool_input", "https://docs.example/a") in rows
     assert ("tool", "tool_output", "## Feature-engine rocks") in rows
+
+
+def test_an_ides_context_is_a_note_of_its_own_not_the_users_words() -> None:
+    """-Users-dain-workspace-danieldemmel-me-next (2.0.5) and -home-cboos-...-claude-code-log (2.0.55), shortened: the
+    IDE's words come first, in a text block of their own. They are neither the prompt, nor its title, nor searched as
+    what the user said; a command typed after them is a command."""
+    opened = (
+        "<ide_opened_file>The user opened the file /u/site/public/tokenizer.html in the IDE. This may or may not be "
+        "related to the current task.</ide_opened_file>"
+    )
+    selected = (
+        "<ide_selection>The user selected the lines 3010 to 3012 from /u/log/renderer.py:\n_reorder_paired_messages"
+        "\n\nThis may or may not be related to the current task.</ide_selection>"
+    )
+    diagnostics = "<ide_diagnostics>[]</ide_diagnostics>"
+    data = _record("user", [{"type": "text", "text": opened}, {"type": "text", "text": "move these files"}], "u1", None)
+    data += b"\n" + _record("user", [{"type": "text", "text": t} for t in (selected, diagnostics, "why?")], "u2", "u1")
+    command = "<command-message>review</command-message>\n<command-name>/review</command-name>"
+    data += b"\n" + _record("user", [{"type": "text", "text": opened}, {"type": "text", "text": command}], "u3", "u2")
+    session = Session.from_lines(lines_of(data))
+    first, second, third = session.visible()
+    assert [(b.type, b.title) for b in first.blocks] == [
+        ("ide", "opened /u/site/public/tokenizer.html in the IDE"),
+        ("text", ""),
+    ]
+    assert [b.title for b in second.blocks[:2]] == [
+        "selected lines 3010-3012 of /u/log/renderer.py in the IDE",
+        "diagnostics from the IDE",
+    ]
+    assert "_reorder_paired_messages" in second.blocks[0].text  # what it said, for the detail
+    assert (first.kind, first.plain_text, second.plain_text) == (Kind.PROMPT, "move these files", "why?")
+    assert third.kind is Kind.COMMAND
+    facts = session_stats(session)
+    assert (facts["user_prompts"], facts["title"]) == (2, "move these files")
+    state, rows = index_rows(data)
+    assert state.prompts == 2
+    assert [text for _, kind, text in rows if kind == "prompt"] == ["move these files", "why?", "/review"]

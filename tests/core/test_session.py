@@ -394,7 +394,9 @@ def test_title_skips_the_ide_blocks(tmp_path: Path) -> None:
     t.prompt([{"type": "text", "text": IDE_OPENED}, {"type": "text", "text": "explain  this"}])
     t.answer(text("ok"), msg_id="m1")
     s = load(t, tmp_path)
-    assert s.messages[0].kind is Kind.PROMPT and IDE_OPENED in s.messages[0].plain_text  # still shown
+    prompt = s.messages[0]
+    assert prompt.kind is Kind.PROMPT and prompt.plain_text == "explain  this"
+    assert prompt.blocks[0].title == "opened /p/a.py in the IDE"  # shown as its note
     assert s.title() == s.first_prompt == "explain this"
 
 

@@ -183,8 +183,9 @@ async def _prompt_detail(app: ClaudeTUI, last: str) -> str:
         return _text(app.screen)
 
 
-async def test_an_attached_document_is_a_row_and_its_detail_shows_its_text(tmp_path: Path) -> None:
-    """-Users-admin's prompt of 2.1.117 (shortened): a Markdown file attached, its UTF-8 written as read as Latin-1."""
+async def test_an_attached_document_and_an_ides_context_are_rows_and_their_detail_shows_them(tmp_path: Path) -> None:
+    """-Users-admin's prompt of 2.1.117 (shortened): a Markdown file attached, its UTF-8 written as read as Latin-1;
+    and the file the IDE had open, as 2.0.5 told it."""
     written = "# 产品需求知识库\n\n> **文档性质**: 喂给产品 AI 助手"
     document = {
         "type": "document",
@@ -192,7 +193,8 @@ async def test_an_attached_document_is_a_row_and_its_detail_shows_its_text(tmp_p
         "title": "02_知识库.md",
     }
     thread = Thread(version="2.1.117")
-    thread.prompt([document, {"type": "text", "text": "开发"}])
+    ide = "<ide_opened_file>The user opened the file /home/u/proj/plan.md in the IDE.</ide_opened_file>"
+    thread.prompt([{"type": "text", "text": ide}, document, {"type": "text", "text": "开发"}])
     thread.answer(
         text("Reading it."),
         {"type": "server_tool_use", "id": "call_1", "name": "webReader", "input": {"url": "https://docs.example/a"}},
@@ -202,6 +204,8 @@ async def test_an_attached_document_is_a_row_and_its_detail_shows_its_text(tmp_p
         view = await loaded(pilot, app)
         lines = screen(view)
         assert f"  ▤ 02_知识库.md · text/plain · {len(written.encode())} B" in lines
+        assert "  + opened /home/u/proj/plan.md in the IDE" in lines
+        assert not any("ide_opened_file" in line for line in lines), lines
         assert not any("?" in line for line in lines), lines  # no block shown as an unknown one
         assert any(line.startswith("  ◌ webReader https://docs.example/a") for line in lines), lines
         await pilot.press("home", "enter")

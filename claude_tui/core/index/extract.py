@@ -486,16 +486,16 @@ class Extractor:
         if not (
             type(content) is list and content and type(content[0]) is dict and content[0].get("type") == "tool_result"
         ):
-            texts, first_type, results = user_parts(content)
+            texts, first, results = user_parts(content)
             if not results:
-                self._user_text(obj, texts, first_type, off, top)
+                self._user_text(obj, texts, first, off, top)
                 return
         for i, item in result_parts(content):
             self._result(item, off, i)
 
-    def _user_text(self, obj: dict[str, Any], texts: list[str], first_type: str | None, off: int, top: bool) -> None:
-        """A user record without results (see `_said`)."""
-        self._said(user_kind(obj, texts[0] if first_type == "text" and texts else None, False), texts, off, top)
+    def _user_text(self, obj: dict[str, Any], texts: list[str], first: str | None, off: int, top: bool) -> None:
+        """A user record without results (see `_said`): `first`, the text its kind is told by."""
+        self._said(user_kind(obj, first, False), texts, off, top)
 
     def _said(self, kind: Kind, texts: list[str], off: int, top: bool) -> None:
         """A message in the user's turn, of `kind` (content.user_kind): a prompt and a command counted as the session

@@ -13,6 +13,7 @@ from claude_tui.core.content import (
     as_text,
     content_blocks,
     content_items,
+    first_text,
     is_api_error,
     persisted_note,
     prompt_text,
@@ -147,11 +148,11 @@ def record_texts(obj: dict[str, Any], path: str = "") -> Iterator[tuple[int, int
             else:
                 yield kind, i, part
     elif rtype == "user":
-        texts, first_type, results = user_parts(content)
+        texts, first, results = user_parts(content)
         if results:
             for i, item in result_parts(content):
                 yield TOOL_OUTPUT, i, result_text(item.get("content"), 1 << 22, path)
-        elif part := said_part(user_kind(obj, texts[0] if first_type == "text" and texts else None, False), texts):
+        elif part := said_part(user_kind(obj, first, False), texts):
             yield part
     elif rtype == "system":
         if (part := system_part(obj)) is not None:
@@ -219,9 +220,9 @@ def command_text(texts: list[str]) -> str:
 
 
 def user_parts(content: Any) -> tuple[list[str], str | None, bool]:
-    """A user record's text blocks, the type of its first non-result block, and whether it holds results, as the
-    session reads them (session.content_blocks)."""
+    """A user record's text blocks, the text its kind is told by (content.first_text), and whether it holds results,
+    as the session reads them (content.content_blocks)."""
     if type(content) is str:
-        return [content], "text", False
+        return [content], content, False
     blocks, results, _ = content_blocks(content)
-    return [b.text for b in blocks if b.type == "text"], blocks[0].type if blocks else None, bool(results)
+    return [b.text for b in blocks if b.type == "text"], first_text(blocks), bool(results)

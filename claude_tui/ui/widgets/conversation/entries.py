@@ -134,7 +134,7 @@ def build(
             entry = Entry("thinking", message, top, depth, block, pad=1 if last == "text" else 0)
         elif btype == "tool_use" and block.call is not None:
             entry = Entry("tool", message, top, depth, block, block.call, pad=1 if last == "text" else 0)
-        elif btype in ("image", "document"):
+        elif btype in ("image", "document", "ide"):
             entry = Entry("image", message, top, depth, block)
         else:
             entry = Entry("block", message, top, depth, block)

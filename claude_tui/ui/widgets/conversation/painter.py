@@ -27,7 +27,7 @@ from claude_tui.ui.widgets.conversation.entries import Entry, abandoned, short_m
 
 #: Kinds whose text has a bar beside it: a prompt, and a peer's message.
 _BARRED = (Kind.PROMPT, Kind.PEER)
-_ATTACHED = {"image": "▣", "document": "▤"}  #: an attached image's or document's mark
+_ATTACHED = {"image": "▣", "document": "▤", "ide": "+"}  #: an attached image's, document's or IDE context's mark
 _QUIET_GLYPHS = {
     Kind.META: "·",
     Kind.SYSTEM: "·",
