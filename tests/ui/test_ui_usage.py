@@ -3,6 +3,7 @@ its sessions and on to one at its first prompt, live updates, an empty history."
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import tempfile
 import threading
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 from rich.color import Color, ColorSystem
 from rich.style import Style
+from rich.text import Text
 from textual.widgets import OptionList
 
 from claude_tui.cli.demo import demo_roots
@@ -379,3 +381,43 @@ async def test_U_from_a_list_of_sessions_goes_back_to_the_usage_screen(roots: li
         await pilot.press("U")
         await settled(pilot, lambda: app.screen is screen)
         assert len(app.screen_stack) == 2  # the browser and the one usage screen
+
+
+def _long_named_history(root: Path) -> None:
+    """Nine projects, more than the usage screen's lists show at 80x24, one of them with a long name; one project
+    has a session of last year as well as one of this year."""
+    for n in range(9):
+        name = "firmware-build-of-the-mds4xgl3-gateway" if n == 0 else f"p{n}"
+        for year, when in (("2026", "2026-04-21"), ("2025", "2025-11-27"))[: 2 if n == 0 else 1]:
+            sid = f"{n:08d}-{year}-4000-8000-000000000000"
+            thread = Thread(session_id=sid, cwd=f"/home/u/{name}")
+            thread.prompt(f"build it in {year}")
+            thread.answer(text("built"), msg_id=f"msg_{sid}", model="claude-opus-4-8", output_tokens=1000 * (10 - n))
+            for record in thread.records:
+                record["timestamp"] = record["timestamp"].replace("2026-01-05", when)
+            thread.write(root / f"-home-u-{name}" / f"{sid}.jsonl")
+
+
+async def test_the_lists_fit_their_rows_to_a_small_terminal(tmp_path: Path) -> None:
+    """At 80x24 a long project name is cut with an ellipsis, not dropped for want of room; models are named as
+    everywhere else (opus-4.8); the sessions' list keeps their time apart from their title, whatever the year."""
+    _long_named_history(tmp_path / "projects")
+    app = ClaudeTUI([tmp_path / "projects"], clock=CLOCK)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await usage_screen(pilot, app)
+        await pilot.pause()
+        for box in screen.query(OptionList):
+            width = box.scrollable_content_region.width
+            rows = [box.get_option_at_index(i).prompt for i in range(box.option_count)]
+            assert rows and all(isinstance(r, Text) and r.cell_len <= width for r in rows), (width, rows)
+        projects = screen.query_one("#usage-projects", OptionList)
+        top = str(projects.get_option_at_index(0).prompt)
+        assert top.rstrip().endswith("…") and " firmware-b" in top, top
+        models = screen.query_one("#usage-models", OptionList)
+        assert str(models.get_option_at_index(0).prompt).endswith(" opus-4.8")
+        await pilot.press("tab", "enter")  # the top project's sessions
+        await settled(pilot, lambda: isinstance(app.screen, UsageSessions))
+        rows = [str(app.screen.query_one(OptionList).get_option_at_index(i).prompt) for i in range(2)]
+        assert [re.search(r"\d\d:\d\d +build it", r) is not None for r in rows] == [True, True], rows
+        assert len({r.index("build it") for r in rows}) == 1  # the titles line up
+        assert any("27 Nov 2025 09:00  build it" in r for r in rows), rows

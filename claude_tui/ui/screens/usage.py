@@ -5,7 +5,6 @@ the library changes (a result older than the newest asked for is dropped)."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from datetime import date
 from pathlib import Path
@@ -28,6 +27,7 @@ from claude_tui.core.usage_report import Period, Usage
 from claude_tui.ui.bindings import key_display
 from claude_tui.ui.messages import LibraryLoaded
 from claude_tui.ui.palette import Palette
+from claude_tui.ui.widgets.conversation.entries import short_model
 from claude_tui.ui.widgets.keybar import KeyBar
 from claude_tui.ui.widgets.sessions import title_of
 from claude_tui.ui.widgets.usage_chart import SHADES, Bar, BarChart, share_bar, stacked_bar
@@ -269,10 +269,12 @@ class UsageScreen(Screen[None]):
         found = self.figures
         for name, shares in (("projects", found.projects if found else []), ("models", found.models if found else [])):
             box = self.query_one(f"#usage-{name}", OptionList)
-            width = box.scrollable_content_region.width or self.size.width // 2 - 4
+            width = box.content_region.width or self.size.width // 2 - 4
+            if len(shares) > box.content_region.height:  # its scrollbar will take its room (not yet shown)
+                width -= box.styles.scrollbar_size_vertical
             highlighted = box.highlighted
             names = [p.name for p, _ in shares]
-            names = short_names(names) if name == "projects" else [_model_name(n) for n in names]
+            names = short_names(names) if name == "projects" else [short_model(n) for n in names]
             rows = [_share_row(n, p, s, width, Palette.of(self.app)) for n, (p, s) in zip(names, shares, strict=True)]
             box.set_options([Option(row) for row in rows])
             if shares:
@@ -350,19 +352,24 @@ class UsageSessions(Screen[None]):
             id="usage-sessions-title",
         )
         titles = session_titles(self.host.state, [p.session.path if p.session else "" for p in self.sessions])
-        yield OptionList(*(Option(self._row(p, t)) for p, t in zip(self.sessions, titles, strict=True)))
+        width = max((len(self._when(p)) for p in self.sessions), default=0)
+        yield OptionList(*(Option(self._row(p, t, width)) for p, t in zip(self.sessions, titles, strict=True)))
         yield KeyBar()
 
-    def _row(self, period: Period, title: str | None) -> Text:
+    def _when(self, period: Period) -> str:
+        """When a session last used tokens: its day and time."""
+        clock = self.host.state.clock
+        return f"{clock.day(period.last)} {clock.clock_time(period.last, seconds=False)}" if period.last else "-"
+
+    def _row(self, period: Period, title: str | None, when_width: int) -> Text:
+        """A session's cost, tokens, when it last used them (padded to `when_width`), title and project."""
         palette = Palette.of(self.app)
         ref = period.session
-        clock = self.host.state.clock
         title = title or (ref.id if ref else period.name)
-        when = f"{clock.day(period.last)} {clock.clock_time(period.last, seconds=False)}" if period.last else "-"
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(f"{_amount(period.total, True):>9} ", palette.bold)
         text.append(f"{period.total.tokens.total:>12,} tokens  ", palette.dim)
-        text.append(f"{when:<18}", palette.dim)
+        text.append(f"{self._when(period):<{when_width}}  ", palette.dim)
         text.append(title.replace("\n", " "))
         if ref is not None:
             text.append(f" · {_short(ref.project)}", palette.dim)
@@ -390,11 +397,6 @@ def _amount(total: UsageTotal, priced: bool) -> str:
     if total.cost is None:
         return "?" if total.tokens.total else "$0.00"
     return f"${total.cost:,.2f}" + ("+" if total.unpriced_models else "")
-
-
-def _model_name(model: str) -> str:
-    """A model's name without the claude- before it and the date after it: opus-4-5."""
-    return re.sub(r"-\d{8}$", "", model.removeprefix("claude-"))
 
 
 def _kinds(tokens: Tokens) -> list[int]:
@@ -426,8 +428,10 @@ def short_names(projects: list[str]) -> list[str]:
 
 
 def _share_row(name: str, period: Period, share: float, width: int, palette: Palette) -> Text:
-    """A project or model: its share as a bar and a percentage, its cost, its name."""
+    """A project or model on one line of `width` cells: its share as a bar and a percentage, its cost, its name (cut
+    in its middle when it is too long)."""
     text = share_bar(share, 8, palette.prompt)
+    text.no_wrap, text.overflow = True, "ellipsis"
     text.append(f" {share:4.0%}", palette.bold).append(f" {_amount(period.total, True):>7}  ", palette.dim)
     room = max(4, width - text.cell_len)
     tail = name[name.rfind("/") :] if "/" in name else ""
