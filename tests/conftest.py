@@ -16,6 +16,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+from claude_tui.core import session
+
+session.STRICT = True  # a defect met in a record fails the test that meets it (a person gets a note, see UNREAD)
+
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 #: $CLAUDE_TUI_CORPUS, else shared/corpus beside the checkout (../shared/corpus: CI's layout) or beside a folder

@@ -51,6 +51,11 @@ from claude_tui.core.timeline import Timeline
 from claude_tui.core.times import earlier, parse_time, stamp_ms
 from claude_tui.core.update import Update
 
+#: Whether a record handler's exception (a defect of claude-tui's) is raised, as the tests want (tests/conftest.py
+#: sets it), or noted on its record while the rest is read, as a person reading the session wants.
+STRICT = False
+#: What the note of a record a handler failed on says first.
+UNREAD = "claude-tui failed on this record"
 #: Structured tool results above this many bytes have their strings capped in memory.
 _BIG_LINE = 256 * 1024
 
@@ -229,7 +234,13 @@ class Session:
         elif handler is not None:
             if isinstance(message, str) and rtype in ("user", "assistant"):
                 self.odd_shape(span, f"a {rtype} record's message")
-            handler(self, obj, span)
+            try:
+                handler(self, obj, span)
+            except Exception as exc:
+                if STRICT:
+                    raise
+                failure = f"{type(exc).__name__}: {str(exc)[:200]}"
+                self.note(span, f"{UNREAD} ({failure}), and read the rest: please report it")
         elif rtype in METADATA_TYPES:
             on_metadata(self, rtype, obj)
         else:

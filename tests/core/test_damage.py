@@ -21,7 +21,9 @@ from typing import Any
 import orjson
 import pytest
 
+from claude_tui.core import handlers
 from claude_tui.core import reader as reader_module
+from claude_tui.core import session as session_module
 from claude_tui.core.files import session_files, sibling_summaries
 from claude_tui.core.library import Library
 from claude_tui.core.loader import read_session
@@ -516,3 +518,33 @@ def test_stats_export_and_the_header_count_the_damage_alike(
 )
 def test_a_timestamp_is_a_time_of_this_century(stamp: str, ok: bool) -> None:
     assert plausible(stamp) is ok
+
+
+def test_a_defect_met_in_one_record_is_noted_on_it_and_the_rest_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A handler that raises (a defect of ours, as a missing import was once) cost the whole session: the pane
+    showed nothing and said nothing. Out of the tests (which raise it: conftest), it is a note on its record."""
+    t = Thread()
+    t.prompt("first")
+    t.answer(text("one"))
+    t.prompt("boom")
+    t.answer(text("two"))
+    t.prompt("last")
+    path = t.write(tmp_path / "s.jsonl")
+    on_user = handlers.HANDLERS["user"]
+
+    def failing(s: Any, obj: dict[str, Any], span: Any) -> None:
+        if obj["message"]["content"] == "boom":
+            raise KeyError("parentUuid")
+        on_user(s, obj, span)
+
+    monkeypatch.setitem(handlers.HANDLERS, "user", failing)
+    with pytest.raises(KeyError):
+        read_session(path)  # the tests' way: loud
+    monkeypatch.setattr(session_module, "STRICT", False)
+    session = read_session(path)
+    assert [m.plain_text for m in session.visible()] == ["first", "one", "two", "last"]
+    [problem] = session.problems
+    assert problem.line_no == 3
+    assert problem.message.startswith(f"{session_module.UNREAD} (KeyError: 'parentUuid')")
