@@ -79,6 +79,41 @@ def capped(value: Any) -> str:
         return "(nested too deep to show)"
 
 
+#: The fields of the JSON a hook may print for Claude Code to read, as a person reads them (hookSpecificOutput's
+#: first): what each is called.
+_JSON_FIELDS = (
+    ("additionalContext", "context for Claude"),
+    ("permissionDecision", "permission"),
+    ("permissionDecisionReason", "why"),
+    ("decision", "decision"),
+    ("reason", "why"),
+    ("stopReason", "stopped"),
+    ("systemMessage", "message"),
+)
+
+
+def told(stdout: Any) -> Any:
+    """A hook's stdout as a person reads it: the JSON object Claude Code reads from a hook (hookSpecificOutput's
+    additionalContext, a decision and its reason, a systemMessage, ...) as those fields' text, one after another
+    ("context for Claude: ..."); any other stdout as it is."""
+    if not isinstance(stdout, str) or not stdout.lstrip().startswith("{") or len(stdout) > 1 << 20:
+        return stdout
+    try:
+        value = orjson.loads(stdout)
+    except orjson.JSONDecodeError:
+        return stdout
+    if not isinstance(value, dict):
+        return stdout
+    specific = value.get("hookSpecificOutput")
+    parts = [
+        f"{label}: {text}"
+        for fields in ((specific if isinstance(specific, dict) else {}), value)
+        for key, label in _JSON_FIELDS
+        if isinstance(text := fields.get(key), str) and text.strip()
+    ]
+    return "\n".join(parts) if parts else stdout
+
+
 def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
@@ -99,7 +134,7 @@ def attachment_hook(attachment: dict[str, Any]) -> Hook:
         errors, command = capped(blocking.get("blockingError")), command or capped(blocking.get("command"))
     elif blocking is not None:
         errors = capped(blocking)
-    output = capped(attachment.get("stdout"))
+    output = capped(told(attachment.get("stdout")))
     said = attachment.get("content") or attachment.get("message")
     if not said and not output.strip():  # an async hook's answer says what its stdout did: one of them
         said = attachment.get("response")

@@ -10,7 +10,7 @@ import pytest
 
 from claude_tui.core import attachments
 from claude_tui.core.export import export_session
-from claude_tui.core.hooks import headline, runs, shown
+from claude_tui.core.hooks import attachment_hook, headline, runs, shown
 from claude_tui.core.loader import read_session
 from claude_tui.core.model import Kind, Message
 from claude_tui.core.reader import Reader
@@ -280,3 +280,24 @@ def test_exports_follow_the_view() -> None:
     assert note["hook"]["name"] == "PostToolUse:Bash" and note["hook"]["exit_code"] == 0
     failed = export_session(real("hook_failed"), "markdown")
     assert "**⚠ · warning: Stop hook failed (exit 127): Failed with non-blocking status code" in failed
+
+
+def test_the_json_a_hook_prints_for_claude_code_reads_as_its_fields() -> None:
+    """-Users-1curafu-Desktop-Fitcheck-Fitcheck (2.1.x), shortened: a SessionStart hook's stdout is the JSON Claude
+    Code reads, its context escaped inside; a Stop hook's decision and reason; stdout that is no such JSON (or is
+    cut, or says nothing of those fields) as it is."""
+    context = "# $CMEM Fitcheck 2026-07-28\n\nLegend: 🎯session 🔴bugfix"
+    session_start = orjson.dumps(
+        {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}}
+    )
+    stop = orjson.dumps(
+        {"decision": "block", "reason": "the tests fail", "systemMessage": "run them again"}, option=orjson.OPT_INDENT_2
+    )
+    assert attachment_hook({"type": "hook_success", "stdout": session_start.decode()}).output == (
+        f"context for Claude: {context}"
+    )
+    assert attachment_hook({"type": "hook_success", "stdout": stop.decode()}).output == (
+        "decision: block\nwhy: the tests fail\nmessage: run them again"
+    )
+    for stdout in ('{"continue": true}', session_start.decode()[:40], "[1, 2]", "{not json", "ok"):
+        assert attachment_hook({"type": "hook_success", "stdout": stdout}).output == stdout
