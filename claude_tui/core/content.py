@@ -11,6 +11,7 @@ from typing import Any
 
 import orjson
 
+from claude_tui.core.attachments import row_text
 from claude_tui.core.humanize import human_size
 from claude_tui.core.model import PREVIEW_CHARS, Block, Kind, Message
 from claude_tui.core.notices import is_peer, is_task
@@ -27,6 +28,7 @@ _INJECTED = re.compile(
 _IDE_BLOCK = re.compile(r"\s*<(ide_[a-z_]+)>(.*)</\1>\s*", re.S)
 _IDE_OPENED = re.compile(r"The user opened the file (.+?) in the IDE\.", re.S)
 _IDE_SELECTED = re.compile(r"The user selected the lines? (\d+) to (\d+) from (.+?):\n")
+_IDE_MAYBE = "This may or may not be related to the current task."
 #: A prompt typed as a slash command (`/context`, `/review the parser`), not a path (`/home/me/x`).
 _SLASH_COMMAND = re.compile(r"/[A-Za-z][\w:.-]*(?:\s|$)")
 _COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.S)
@@ -194,8 +196,9 @@ def result_content(content: Any) -> tuple[str, list[tuple[str, int]], bool]:
     return "\n".join(texts), images, odd
 
 
-def content_blocks(content: Any) -> tuple[list[Block], list[dict[str, Any]], bool]:
-    """The blocks of a user record's content (see `content_items`), its tool results, and whether its shape is odd."""
+def content_blocks(content: Any, cwd: Any = None) -> tuple[list[Block], list[dict[str, Any]], bool]:
+    """The blocks of a user record's content (see `content_items`), its tool results, and whether its shape is odd
+    (`cwd`: the record's, that an IDE's note names its file from)."""
     items, odd = content_items(content)
     blocks: list[Block] = []
     results: list[dict[str, Any]] = []
@@ -209,7 +212,7 @@ def content_blocks(content: Any) -> tuple[list[Block], list[dict[str, Any]], boo
         elif btype == "text":
             value = item.get("text")
             said = as_text(value)
-            ide = ide_context(said) if said[:64].lstrip().startswith("<ide_") else None
+            ide = ide_context(said, cwd) if said[:64].lstrip().startswith("<ide_") else None
             blocks.append(Block("text", said) if ide is None else Block("ide", ide[1], title=ide[0]))
             odd = odd or not isinstance(value, str | None)
         else:
@@ -263,20 +266,22 @@ def queued_message(obj: dict[str, Any]) -> tuple[Kind, str | list[Any]] | None:
     return (Kind.COMMAND if _SLASH_COMMAND.match(first.lstrip()) else Kind.PROMPT), prompt
 
 
-def ide_context(text: str) -> tuple[str, str] | None:
+def ide_context(text: str, cwd: Any = None) -> tuple[str, str] | None:
     """What an IDE integration told Claude, a text block of a prompt of its own (`<ide_opened_file>`,
-    `<ide_selection>`): a one-line note ("opened /p/plan.md in the IDE") and what it said; None for any other text."""
+    `<ide_selection>`; 2.0.x): a one-line note, as the attachments that tell it since say it ("opened in the IDE:
+    app.py", its path from `cwd`), and what it said; None for any other text."""
     found = _IDE_BLOCK.fullmatch(text)
     if found is None:
         return None
     tag, said = found.groups()
     said = said.strip()
     if tag == "ide_opened_file" and (opened := _IDE_OPENED.match(said)):
-        return f"opened {opened.group(1)} in the IDE", said
+        return row_text({"type": "opened_file_in_ide", "filename": opened.group(1)}, cwd), said
     if tag == "ide_selection" and (selected := _IDE_SELECTED.match(said)):
         first, last, path = selected.groups()
-        lines = f"line {first}" if first == last else f"lines {first}-{last}"
-        return f"selected {lines} of {path} in the IDE", said
+        lines = said[selected.end() :].removesuffix(_IDE_MAYBE).strip()
+        told = {"type": "selected_lines_in_ide", "filename": path, "lineStart": first, "lineEnd": last}
+        return row_text({**told, "content": lines}, cwd), said
     return f"{tag.removeprefix('ide_').replace('_', ' ')} from the IDE", said
 
 

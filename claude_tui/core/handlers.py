@@ -77,7 +77,7 @@ class Builder(Protocol):
 
 
 def on_user(s: Builder, obj: dict[str, Any], span: Span | None) -> None:
-    blocks, results, odd = content_blocks(record_content(obj))
+    blocks, results, odd = content_blocks(record_content(obj), obj.get("cwd"))
     message = _said(s, user_kind(obj, first_text(blocks), bool(results)), obj, span, blocks)
     if odd:
         s.odd_shape(span, "a user record's content")

@@ -252,7 +252,7 @@ def test_a_team_leads_session_names_its_team_and_its_teammates_messages() -> Non
     assert facts["session_facts"]["team"] == "test-coverage" and facts["user_prompts"] == 0
 
 
-def _record(rtype: str, content: list[dict[str, object]], uuid: str, parent: str | None) -> bytes:
+def _record(rtype: str, content: list[dict[str, object]], uuid: str, parent: str | None, cwd: str = "/u") -> bytes:
     """A record of `rtype` holding `content` (2.1.x), as the real ones of -Users-admin and -teamspace-studios-this-
     studio are: trimmed."""
     message: dict[str, object] = {"role": rtype, "content": content}
@@ -266,6 +266,7 @@ def _record(rtype: str, content: list[dict[str, object]], uuid: str, parent: str
             "uuid": uuid,
             "timestamp": "2026-04-21T12:21:25.000Z",
             "sessionId": "50c7f727",
+            "cwd": cwd,
             "version": "2.1.117",
         }
     )
@@ -337,17 +338,18 @@ def test_an_ides_context_is_a_note_of_its_own_not_the_users_words() -> None:
     )
     diagnostics = "<ide_diagnostics>[]</ide_diagnostics>"
     data = _record("user", [{"type": "text", "text": opened}, {"type": "text", "text": "move these files"}], "u1", None)
-    data += b"\n" + _record("user", [{"type": "text", "text": t} for t in (selected, diagnostics, "why?")], "u2", "u1")
+    selection = [{"type": "text", "text": t} for t in (selected, diagnostics, "why?")]
+    data += b"\n" + _record("user", selection, "u2", "u1", cwd="/u/log")
     command = "<command-message>review</command-message>\n<command-name>/review</command-name>"
     data += b"\n" + _record("user", [{"type": "text", "text": opened}, {"type": "text", "text": command}], "u3", "u2")
     session = Session.from_lines(lines_of(data))
     first, second, third = session.visible()
     assert [(b.type, b.title) for b in first.blocks] == [
-        ("ide", "opened /u/site/public/tokenizer.html in the IDE"),
+        ("ide", "opened in the IDE: site/public/tokenizer.html"),  # the record's cwd is /u
         ("text", ""),
     ]
     assert [b.title for b in second.blocks[:2]] == [
-        "selected lines 3010-3012 of /u/log/renderer.py in the IDE",
+        "selected in the IDE: renderer.py:3010-3012 · _reorder_paired_messages",  # the record's cwd is /u/log
         "diagnostics from the IDE",
     ]
     assert "_reorder_paired_messages" in second.blocks[0].text  # what it said, for the detail

@@ -396,7 +396,7 @@ def test_title_skips_the_ide_blocks(tmp_path: Path) -> None:
     s = load(t, tmp_path)
     prompt = s.messages[0]
     assert prompt.kind is Kind.PROMPT and prompt.plain_text == "explain  this"
-    assert prompt.blocks[0].title == "opened /p/a.py in the IDE"  # shown as its note
+    assert prompt.blocks[0].title == "opened in the IDE: /p/a.py"  # shown as its note
     assert s.title() == s.first_prompt == "explain this"
 
 

@@ -204,7 +204,7 @@ async def test_an_attached_document_and_an_ides_context_are_rows_and_their_detai
         view = await loaded(pilot, app)
         lines = screen(view)
         assert f"  ▤ 02_知识库.md · text/plain · {len(written.encode())} B" in lines
-        assert "  + opened /home/u/proj/plan.md in the IDE" in lines
+        assert "  + opened in the IDE: plan.md" in lines  # the session's cwd is /home/u/proj
         assert not any("ide_opened_file" in line for line in lines), lines
         assert not any("?" in line for line in lines), lines  # no block shown as an unknown one
         assert any(line.startswith("  ◌ webReader https://docs.example/a") for line in lines), lines
