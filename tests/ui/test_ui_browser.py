@@ -1354,3 +1354,18 @@ def test_the_header_orders_models_and_counts_commands_as_the_facts_pane_does(tmp
     assert "opus-4.5, haiku-4.5" in header and "2 prompts, 1 command" in header
     assert info.models == ["claude-opus-4-5-20251101", "claude-haiku-4-5-20251001"]
     assert (info.prompts, info.commands) == (2, 1)
+
+
+async def test_a_filter_that_matches_nothing_says_so_and_the_key_bar_says_the_way_out(roots: list[Path]) -> None:
+    """The list says no session matches, and the key bar, blank while the box had the focus, names its keys."""
+    app = browser(roots)
+    async with app.run_test(size=(120, 32)) as pilot:
+        await browser_ready(pilot, app)
+        sessions = app.main.query_one(SessionList)
+        await pilot.press("2", "slash", *"zqxw")
+        await settled(pilot, lambda: sessions.filter_text == "zqxw" and not sessions.shown)
+        assert sessions.render_line(1).text.strip() == "No session matches “zqxw”"
+        bar = str(app.main.query_one(KeyBar).render())
+        assert "esc Clear filter" in bar and "⏎ Open the highlighted row" in bar, bar
+        await pilot.press("escape")
+        await settled(pilot, lambda: sessions.has_focus and sessions.shown)

@@ -27,9 +27,9 @@ class FilterInput(Input):
     focus, not for the box."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "clear", "Clear filter", show=False, id="filter.clear"),
-        Binding("enter", "open", "Open the highlighted row", show=False, id="filter.done"),
-        Binding("down", "down", "Down the list", show=False, id="filter.down"),
+        Binding("escape", "clear", "Clear filter", id="filter.clear"),
+        Binding("enter", "open", "Open the highlighted row", id="filter.done", key_display="⏎"),
+        Binding("down", "down", "Down the list", id="filter.down", key_display="↓"),
         Binding("up", "up", "Up the list", show=False, id="filter.up"),
     ]
     _ACTIONS = frozenset(binding.action for binding in BINDINGS if isinstance(binding, Binding))
