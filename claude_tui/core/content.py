@@ -109,13 +109,20 @@ def prompt_text(message: Message, limit: int = 200) -> str:
     if message.kind is Kind.PEER:
         return " ".join((message.text or message.plain_text).split())[:limit]
     text = _INJECTED.sub(" ", message.plain_text)
+    ran = command_as_run(text)
+    return " ".join((text if ran is None else ran).split())[:limit]
+
+
+def command_as_run(text: str) -> str | None:
+    """A slash command's text as the user ran it, without its wrapper tags ("/review the parser", the arguments'
+    lines kept), a `!` command's shell line; None for any other text."""
     if text.lstrip().startswith("<command-"):
         name = _COMMAND_NAME.search(text)
         args = _COMMAND_ARGS.search(text)
-        text = " ".join(x.group(1).strip() for x in (name, args) if x)
-    elif shell := _BASH_INPUT.match(text.lstrip()):  # a `!` command: what was run
-        text = shell.group(1)
-    return " ".join(text.split())[:limit]
+        return " ".join(x.group(1).strip() for x in (name, args) if x)
+    if shell := _BASH_INPUT.match(text.lstrip()):
+        return shell.group(1)
+    return None
 
 
 def asks(kind: Kind, raw: str) -> bool:

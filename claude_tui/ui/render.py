@@ -13,7 +13,7 @@ from rich.style import Style
 from rich.text import Text
 
 from claude_tui.core import diff as core_diff
-from claude_tui.core.content import attached
+from claude_tui.core.content import attached, command_as_run
 from claude_tui.core.hooks import headline
 from claude_tui.core.humanize import human_count, human_size
 from claude_tui.core.model import QUEUED, Kind, Message, ToolCall
@@ -89,7 +89,10 @@ def message_body(message: Message, palette: Palette, cwd: str | None, clock: Clo
         parts.append(plain(message.plain_text or message.text or message.record_type, palette))
     for block in message.blocks:
         if block.type == "text":
-            parts.append(plain(block.text, palette) if message.typed else markdown(block.text))
+            if message.kind is Kind.COMMAND and (ran := command_as_run(block.text)) is not None:
+                parts.append(plain(ran, palette))
+            else:
+                parts.append(plain(block.text, palette) if message.typed else markdown(block.text))
         elif block.type in ("thinking", "redacted_thinking"):
             note = thinking_note(block)
             if note is not None:
@@ -217,7 +220,9 @@ def message_text(message: Message) -> str:
         return "\n".join(part for part in (headline(hook), hook.command, hook.output, hook.errors) if part.strip())
     out: list[str] = []
     for block in message.blocks:
-        if block.type in ("text", "thinking"):
+        if block.type == "text" and message.kind is Kind.COMMAND and (ran := command_as_run(block.text)) is not None:
+            out.append(ran)
+        elif block.type in ("text", "thinking"):
             out.append(block.text)
         elif block.call is not None:
             subject, detail = tools.summary(block.call, None)

@@ -331,6 +331,20 @@ def test_detail_view_shows_a_prompt_as_typed_and_an_answer_as_markdown() -> None
     assert "# not a heading" not in answer and "• removed" in answer
 
 
+def test_a_commands_detail_and_its_text_say_it_as_it_was_run() -> None:
+    """1240745b (2.1.222): the detail read "rust-clippy-by-application /rust-clippy-by-application 請問" (its tags
+    taken as Markdown's HTML), and the pager and the clipboard had the tags."""
+    raw = (
+        "<command-message>rust-clippy-by-application</command-message>\n<command-name>/rust-clippy-by-application"
+        "</command-name>\n<command-args>請問這個\n第二行</command-args>"
+    )
+    assert detail(Kind.COMMAND, Block("text", raw)).startswith("/rust-clippy-by-application 請問這個\n第二行\n")
+    message = Message(Kind.COMMAND, "u1", None, None, None, 0, [Block("text", raw)])
+    assert render.message_text(message) == "/rust-clippy-by-application 請問這個\n第二行"
+    shell = Message(Kind.COMMAND, "u2", None, None, None, 0, [Block("text", "<bash-input>ls -la</bash-input>")])
+    assert render.message_text(shell) == "ls -la"
+
+
 COLOURED = "\x1b[1m\x1b[31mFAILED\x1b[0m plain \x1b[2J\x1b[H\x1b]52;c;aGk=\x07\x1b]8;;https://x\x1b\\link\rbell\x07"
 
 
