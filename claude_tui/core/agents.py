@@ -14,6 +14,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from claude_tui.core.content import as_text
 from claude_tui.core.files import agent_id_of
+from claude_tui.core.humanize import human_duration
 from claude_tui.core.model import AgentRole, Kind, Message, Span, ToolCall, ToolResult
 from claude_tui.core.times import earlier
 from claude_tui.core.update import Update
@@ -243,3 +244,27 @@ def run_of(result: ToolResult) -> str | None:
         return run
     found = _TRANSCRIPT_DIR.search(result.text)
     return found.group(1).strip().replace("\\", "/").rstrip("/").rpartition("/")[2] or None if found else None
+
+
+#: The lines Claude Code adds to an Agent call's report for the model (2.1.x): the agent's id (to SendMessage it),
+#: its worktree, and its usage.
+_TRAILER = re.compile(r"\s*agentId: (\w+)[^\n]*\n((?:[A-Za-z]+: [^\n]*\n)*)<usage>(.*?)</usage>\s*\Z", re.S)
+_USAGE_WORDS = (("total_tokens", "{:,} tokens"), ("tool_uses", "{:,} tool uses"))
+
+
+def report_of(text: str) -> tuple[str, str]:
+    """An Agent call's result text as the report it is, and the lines Claude Code added to it for the model (its
+    agentId, worktree and <usage>) said in a few words ("agent ab1e6e14 · 33,854 tokens · 17 tool uses · 7m27s ·
+    worktree-agent-ab1e6e14"), "" when it has none."""
+    found = _TRAILER.search(text[-2_000:])
+    if found is None:
+        return text, ""
+    agent, extra, usage = found.groups()
+    told = dict(line.split(": ", 1) for line in (extra + usage).splitlines() if ": " in line)
+    words = [f"agent {agent[:8]}"]
+    words += [form.format(int(told[key])) for key, form in _USAGE_WORDS if told.get(key, "").isdigit()]
+    if told.get("duration_ms", "").isdigit():
+        words.append(human_duration(int(told["duration_ms"]) / 1000))
+    if branch := told.get("worktreeBranch", "").strip():
+        words.append(branch)
+    return text[: len(text) - len(found.group(0))], " · ".join(words)

@@ -13,6 +13,7 @@ from rich.style import Style
 from rich.text import Text
 
 from claude_tui.core import diff as core_diff
+from claude_tui.core.agents import report_of
 from claude_tui.core.content import attached, command_as_run
 from claude_tui.core.hooks import headline
 from claude_tui.core.humanize import human_count, human_size
@@ -150,7 +151,10 @@ def call_body(
     label = "error" if result.is_error else "output"
     parts.append(Text(f"{label} · {human_size(result.size)}", palette.error if result.is_error else palette.faint))
     if call.name in ("Task", "Agent") and not result.is_error:
-        parts.append(markdown(output))
+        report, trailer = report_of(output)
+        parts.append(markdown(report))
+        if trailer:
+            parts.append(Text(trailer, palette.dim))
     else:
         parts.append(coloured(output, palette.error if result.is_error else None))
     parts += tools.exit_meaning(result, palette)

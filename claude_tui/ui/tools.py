@@ -10,6 +10,7 @@ from rich.style import Style
 from rich.text import Text
 
 from claude_tui.core import diff as core_diff
+from claude_tui.core.agents import report_of
 from claude_tui.core.content import as_text
 from claude_tui.core.hooks import runs
 from claude_tui.core.humanize import human_count, human_size, plural
@@ -238,7 +239,10 @@ def _output(call: ToolCall, palette: Palette, width: int, abandoned: bool) -> li
     sized = f" · {human_size(result.size)}" if result.size > 2_000 else ""
     rows.append(Row(Text(f"{head}{sized}", palette.error if result.is_error else palette.faint)))
     if call.name in ("Task", "Agent") and not result.is_error:
+        text, trailer = report_of(text)
         rows += _text_rows(text, palette, OUTPUT_LINES * 2, width, markdown=True, complete=complete)
+        if trailer:
+            rows.append(Row(Text(trailer, palette.dim)))
     else:
         rows += _plain_rows(text, style, palette, OUTPUT_LINES, result.size, complete)
     if stderr.strip():

@@ -20,6 +20,7 @@ from rich.text import Text
 
 from claude_tui.core import diff as core_diff
 from claude_tui.core import sanitize
+from claude_tui.core.agents import report_of
 from claude_tui.core.humanize import human_size
 from claude_tui.core.model import PREVIEW_CHARS, Block, Kind, Message, ToolCall, ToolResult
 from claude_tui.ui import diff, lines, render, tools
@@ -329,6 +330,26 @@ def test_detail_view_shows_a_prompt_as_typed_and_an_answer_as_markdown() -> None
     assert detail(Kind.PROMPT, Block("text", typed)).startswith(typed + "\n")
     answer = detail(Kind.ASSISTANT, Block("text", typed))
     assert "# not a heading" not in answer and "• removed" in answer
+
+
+def test_an_agents_report_ends_with_its_usage_in_words_not_the_lines_for_the_model() -> None:
+    """-experiments-worktrees (2.1.x): Claude Code adds the agent's id, worktree and <usage> to its report."""
+    trailer = (
+        "agentId: ab1e6e141221a29ab (use SendMessage with to: 'ab1e6e141221a29ab' to continue this agent)\n"
+        "worktreePath: -experiments/worktrees/.claude/worktrees/agent-ab1e6e14\nworktreeBranch: worktree-agent-ab1e6e14"
+        "\n<usage>total_tokens: 33854\ntool_uses: 17\nduration_ms: 447008</usage>"
+    )
+    call = _call("Agent", {"prompt": "fix it"}, "The parser is fixed.\n" + trailer)
+    rows = [row.text.plain for row in tools.body(call, 100, PALETTE, None)]
+    assert "The parser is fixed." in rows and not any("usage>" in r or "agentId" in r for r in rows), rows
+    assert rows[-1] == "agent ab1e6e14 · 33,854 tokens · 17 tool uses · 7m27s · worktree-agent-ab1e6e14"
+    console = Console(width=100, record=True)
+    console.print(render.call_body(call, call.result.text, PALETTE, None, Clock(), 100, "s.jsonl"))
+    shown = console.export_text()
+    assert "agent ab1e6e14 · 33,854 tokens" in shown and "<usage>" not in shown
+    without = "agentId: a1 (use SendMessage)\n<usage>tool_uses: 2</usage>"
+    assert report_of("Done.\n" + without) == ("Done.", "agent a1 · 2 tool uses")
+    assert report_of("Done. <usage> is a tag") == ("Done. <usage> is a tag", "")
 
 
 def test_a_commands_detail_and_its_text_say_it_as_it_was_run() -> None:
