@@ -105,12 +105,14 @@ def user_kind(obj: dict[str, Any], first_text: str | None, has_results: bool) ->
 
 
 def prompt_text(message: Message, limit: int = 200) -> str:
-    """A prompt as one line: injected tags removed, whitespace folded; a peer's message, its summary if it has one."""
+    """A prompt as one line of at most `limit` characters (a cut one ends with "…"): injected tags removed,
+    whitespace folded; a peer's message, its summary if it has one."""
     if message.kind is Kind.PEER:
         return " ".join((message.text or message.plain_text).split())[:limit]
     text = _INJECTED.sub(" ", message.plain_text)
     ran = command_as_run(text)
-    return " ".join((text if ran is None else ran).split())[:limit]
+    line = " ".join((text if ran is None else ran).split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
 
 
 def command_as_run(text: str) -> str | None:

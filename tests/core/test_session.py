@@ -942,3 +942,18 @@ def test_flat_agent_files_are_opened_once_while_unchanged(tmp_path: Path, monkey
     assert moved.stat().st_ino == inode
     assert files.agent_files(main) == [project / "agent-a1.jsonl", moved]
     assert opened[3:] == ["agent-b2.jsonl"]
+
+
+def test_a_long_first_prompt_is_a_title_cut_with_an_ellipsis(tmp_path: Path) -> None:
+    """The export's heading was the prompt's first 200 characters, cut mid-word with no sign of it."""
+    t = Thread()
+    words = " ".join(f"word{i}" for i in range(100))  # 589 characters
+    t.prompt(words)
+    t.answer(text("ok"))
+    title = load(t, tmp_path).title()
+    assert len(title) == 200 and title.endswith("…") and words.startswith(title[:-1])
+    t = Thread()
+    fits = words[:200].rstrip()
+    t.prompt(fits)
+    t.answer(text("ok"))
+    assert load(t, tmp_path).title() == fits  # one that fits, whole

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from claude_tui.core.index import usage as usage_index
 
-SCHEMA_VERSION = 29
+SCHEMA_VERSION = 30
 DB_NAME = "index.sqlite3"
 TEXT_NAME = "index-text-{}.sqlite3"
 
