@@ -178,8 +178,9 @@ class _Walker:
         elif kind is Kind.API_ERROR:
             out.note(f"⚠ API error: {_row(m.plain_text)}", "error")
         else:
+            what = kind.value.replace("_", " ")  # command output, not command_output
             marker = "⚠ " if m.is_error else ""
-            out.note(f"{marker}· {kind.value}: {_row(m.plain_text)}", "error" if m.is_error else "quiet")
+            out.note(f"{marker}· {what}: {_row(m.plain_text)}", "error" if m.is_error else "quiet")
 
     def block(self, session: Session, block: Block, typed: bool) -> None:
         out = self.out

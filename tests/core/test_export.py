@@ -738,7 +738,7 @@ def test_quiet_rows_drop_colour_codes_and_injected_tags(tmp_path: Path) -> None:
     md = export(log.write(tmp_path / "p" / "quiet.jsonl"), "markdown")
     assert "*▸ command: /exit*" in md
     assert f"*▸ command: /review {long.strip()}*" in md  # whole: what the user typed
-    assert "*· command_output: See ya!*" in md
+    assert "*· command output: See ya!*" in md
     assert "*· system: Stop [ruff] completed ␛]0;t␇*" in md  # colours dropped; any other escape stays visible
 
 
