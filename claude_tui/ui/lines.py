@@ -251,10 +251,30 @@ def _wrap_ascii(text: str, first: int, rest: int) -> list[int]:
     return cuts
 
 
+#: Punctuation a line does not start with (a closing one, a full stop, a small kana's mark), nor ends with (an
+#: opening one): the line breaks before the character ahead of it instead (kinsoku).
+_NO_START = frozenset("、。，．,.：；:;！？!?）)］]｝}」』】〕〉》〗〙〛’”・ー…‥々〻ゝゞヽヾ％%")
+_NO_END = frozenset("（(［[｛{「『【〔〈《〖〘〚‘“")
+
+
+def _hangul(char: str) -> bool:
+    """A Hangul syllable or letter: Korean, which is written with spaces between its words."""
+    return "\uac00" <= char <= "\ud7a3" or "\u1100" <= char <= "\u11ff" or "\u3130" <= char <= "\u318f"
+
+
 def _wrap_cells(text: str, first: int, rest: int) -> list[int]:
-    """As `_wrap_ascii`, counting cells (wide characters take two). Text in wide characters (CJK, written
-    without spaces) may break between any two of them, and next to one."""
+    """As `_wrap_ascii`, counting cells (wide characters take two). Text in wide characters (Chinese and Japanese,
+    written without spaces) may break between any two of them, and next to one, but not before a closing mark
+    nor after an opening one (see _NO_START); Korean breaks between its words, as latin text does."""
     widths = [get_character_cell_size(c) for c in text]
+    breaks = [w > 1 and not _hangul(c) for w, c in zip(widths, text, strict=True)]  # may break beside it
+
+    def between(i: int) -> bool:
+        """Whether the line may break between characters i - 1 and i (the end: always)."""
+        if i >= len(text):
+            return True
+        return (breaks[i - 1] or breaks[i]) and text[i] not in _NO_START and text[i - 1] not in _NO_END
+
     cuts: list[int] = []
     start, size, limit = 0, len(text), first
     while True:
@@ -266,7 +286,7 @@ def _wrap_cells(text: str, first: int, rest: int) -> list[int]:
             return cuts
         end = max(end, start + 1)  # a character wider than the line still takes a line
         cut = _word_end(text, start, end)
-        wide = next((i for i in range(end, start, -1) if widths[i - 1] > 1 or widths[i] > 1), start)
+        wide = next((i for i in range(end, start, -1) if between(i)), start)
         if wide > start and (cut == end or wide > cut):  # the latest break: a space, or beside a wide character
             cut = wide
         if cut >= size:

@@ -70,6 +70,26 @@ def test_cjk_text_breaks_between_its_characters() -> None:
     assert lines.wrap_offsets("中文中文 parser中文", 12) == [5]  # not inside "parser"
 
 
+def test_korean_breaks_between_words_and_no_line_starts_with_a_closing_mark() -> None:
+    """Korean is written with spaces: its words stay whole, as latin ones do; a Chinese or Japanese line does not
+    start with 。, ，or ）, nor end with （ or 「 (the break moves one character back)."""
+    korean = "이것은 한국어 문장입니다 그리고 단어가 중간에서 끊어지면 안 됩니다"
+    pieces = [korean[a:b] for a, b in pairwise([0, *lines.wrap_offsets(korean, 20), len(korean)])]
+    assert all(p.endswith(" ") for p in pieces[:-1]) and "".join(pieces) == korean, pieces
+    for text in (
+        "这是一个很长的中文句子，没有空格。所以每行都应该填满（尽量）",
+        "一二三四五六七八九。十一二三",
+        "一二三四五六七八「九十」",
+    ):
+        for width in range(4, 24):
+            cuts = lines.wrap_offsets(text, width)
+            for a, b in pairwise([0, *cuts, len(text)]):
+                assert cell_len(text[a:b]) <= width and text[a] not in "，。）」" and text[b - 1] not in "（「", (
+                    width,
+                    text[a:b],
+                )
+
+
 @given(st.text(alphabet="ab cd", max_size=200), st.integers(min_value=1, max_value=30))
 def test_ascii_and_cell_wrapping_agree(text: str, width: int) -> None:
     assert lines._wrap_ascii(text, width, 3) == lines._wrap_cells(text, width, 3)
