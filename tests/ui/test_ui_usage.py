@@ -421,3 +421,36 @@ async def test_the_lists_fit_their_rows_to_a_small_terminal(tmp_path: Path) -> N
         assert [re.search(r"\d\d:\d\d +build it", r) is not None for r in rows] == [True, True], rows
         assert len({r.index("build it") for r in rows}) == 1  # the titles line up
         assert any("27 Nov 2025 09:00  build it" in r for r in rows), rows
+
+
+async def test_a_session_whose_messages_count_in_another_is_marked_and_the_title_says_why(tmp_path: Path) -> None:
+    """__fixtures__/1-continue-run-ls-tool (as the real corpus has it): a session continued in another file repeats
+    its first answers, message ids and all; the usage counts each once, in the first session, so the second's
+    figure is less than the list's, and says so."""
+    root = tmp_path / "projects" / "-home-u-proj"
+    first = Thread(session_id="00000000-0000-4000-8000-00000000000a", cwd="/home/u/proj")
+    first.prompt("say lol")
+    first.answer(text("lol"), msg_id="msg_shared", model="claude-opus-4-8", output_tokens=50_000)
+    first.write(root / f"{first.session_id}.jsonl")
+    then = Thread(session_id="00000000-0000-4000-8000-00000000000b", cwd="/home/u/proj")
+    then.prompt("say lol")
+    then.answer(text("lol"), msg_id="msg_shared", model="claude-opus-4-8", output_tokens=50_000)
+    then.prompt("now run ls")
+    then.answer(text("done"), msg_id="msg_own", model="claude-opus-4-8", output_tokens=1_000)
+    for record in then.records:
+        record["timestamp"] = record["timestamp"].replace("2026-01-05", "2026-04-21")
+    for record in first.records:
+        record["timestamp"] = record["timestamp"].replace("2026-01-05", "2026-04-20")
+    then.write(root / f"{then.session_id}.jsonl")
+    app = ClaudeTUI([tmp_path / "projects"], clock=CLOCK)
+    async with app.run_test(size=(160, 30)) as pilot:
+        await usage_screen(pilot, app)
+        await pilot.press("tab", "enter")  # the project's sessions
+        await settled(pilot, lambda: isinstance(app.screen, UsageSessions))
+        title = shown(app.screen, "#usage-sessions-title")
+        assert "* some of its messages count in the session they were first in" in title
+        rows = [str(app.screen.query_one(OptionList).get_option_at_index(i).prompt) for i in range(2)]
+        marked = [row for row in rows if re.match(r"\s*\$[\d.]+\*", row)]
+        assert len(marked) == 1, rows
+        tokens = int(re.search(r"([\d,]+) tokens", marked[0]).group(1).replace(",", ""))  # type: ignore[union-attr]
+        assert tokens < 2_000  # the continued session's own answer: its repeat of the first counts there

@@ -33,6 +33,7 @@ from claude_tui.ui.widgets.sessions import title_of
 from claude_tui.ui.widgets.usage_chart import SHADES, Bar, BarChart, share_bar, stacked_bar
 
 if TYPE_CHECKING:
+    from claude_tui.core.facts import SessionInfo
     from claude_tui.ui.hosts import UsageHost
     from claude_tui.ui.state import AppState
 
@@ -55,11 +56,11 @@ def count_figures(state: AppState, before: Figures | None) -> Figures:
     return figures(usage, state.clock.now(), before, change)
 
 
-def session_titles(state: AppState, paths: list[str]) -> list[str | None]:
-    """The titles of the sessions of these files, as the session list shows them (None: not listed)."""
+def listed_sessions(state: AppState, paths: list[str]) -> list[SessionInfo | None]:
+    """The sessions of these files as the session list has them (None: not listed)."""
     wanted = set(paths)
-    titles = {s.file: title_of(s) for p in state.projects for s in p.sessions if s.file in wanted}
-    return [titles.get(path) for path in paths]
+    infos = {s.file: s for p in state.projects for s in p.sessions if s.file in wanted}
+    return [infos.get(path) for path in paths]
 
 
 class UsageScreen(Screen[None]):
@@ -347,13 +348,16 @@ class UsageSessions(Screen[None]):
 
     def compose(self) -> ComposeResult:
         count = len(self.sessions)
-        yield Static(
-            Text(f"Sessions of {self.title_text}: {count:,}, the costliest first", no_wrap=True, overflow="ellipsis"),
-            id="usage-sessions-title",
-        )
-        titles = session_titles(self.host.state, [p.session.path if p.session else "" for p in self.sessions])
+        infos = listed_sessions(self.host.state, [p.session.path if p.session else "" for p in self.sessions])
+        pairs = zip(self.sessions, infos, strict=True)
+        shared = [info is not None and p.total.tokens.total < info.tokens for p, info in pairs]
+        title = f"Sessions of {self.title_text}: {count:,}, the costliest first"
+        if any(shared):  # a resumed session's file repeats its parent's messages: each counts once, in the first
+            title += " · * some of its messages count in the session they were first in"
+        yield Static(Text(title, no_wrap=True, overflow="ellipsis"), id="usage-sessions-title")
         width = max((len(self._when(p)) for p in self.sessions), default=0)
-        yield OptionList(*(Option(self._row(p, t, width)) for p, t in zip(self.sessions, titles, strict=True)))
+        rows = (self._row(p, i, s, width) for p, i, s in zip(self.sessions, infos, shared, strict=True))
+        yield OptionList(*(Option(row) for row in rows))
         yield KeyBar()
 
     def _when(self, period: Period) -> str:
@@ -361,13 +365,14 @@ class UsageSessions(Screen[None]):
         clock = self.host.state.clock
         return f"{clock.day(period.last)} {clock.clock_time(period.last, seconds=False)}" if period.last else "-"
 
-    def _row(self, period: Period, title: str | None, when_width: int) -> Text:
-        """A session's cost, tokens, when it last used them (padded to `when_width`), title and project."""
+    def _row(self, period: Period, info: SessionInfo | None, shared: bool, when_width: int) -> Text:
+        """A session's cost (marked `shared` when some of its messages count in another session), tokens, when it
+        last used them (padded to `when_width`), title and project."""
         palette = Palette.of(self.app)
         ref = period.session
-        title = title or (ref.id if ref else period.name)
+        title = title_of(info) if info is not None else (ref.id if ref else period.name)
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(f"{_amount(period.total, True):>9} ", palette.bold)
+        text.append(f"{_amount(period.total, True):>9}", palette.bold).append("*" if shared else " ", palette.bold)
         text.append(f"{period.total.tokens.total:>12,} tokens  ", palette.dim)
         text.append(f"{self._when(period):<{when_width}}  ", palette.dim)
         text.append(title.replace("\n", " "))
