@@ -26,7 +26,7 @@ from claude_tui.core.index.locks import IndexBusy
 from claude_tui.core.index.store import Index
 from claude_tui.core.model import own_session_id
 from claude_tui.core.search import MARK_END, MARK_START, Hits, SearchHit, search
-from claude_tui.core.times import active_seconds, parse_time, span_seconds
+from claude_tui.core.times import active_seconds, outer_span, parse_time, span_seconds
 from claude_tui.core.usage import Tokens, UsageTotal, by_model, most_used_first, other_models
 
 #: The front page's file, beside the index.
@@ -205,6 +205,9 @@ def session_info(
     total = UsageTotal.of([*_usage_items([usage]), *agent_usage.items()])
     models = most_used_first(facts.get("models", []), {key: counts[1] for key, counts in usage.items()})
     started, ended = facts.get("first_ts"), facts.get("last_ts")
+    if started is None and ended is None:  # no record time of its own (an empty file, or none): its subagents' (as
+        # stats.Tally.of has them)
+        started, ended = outer_span((f.get("first_ts"), f.get("last_ts")) for _, f in agents)
     cwds = facts.get("cwds") or []
     branches = facts.get("branches") or []
     prompts = facts.get("prompts", 0)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from claude_tui.core.model import Kind
+from claude_tui.core.times import outer_span
 from claude_tui.core.usage import Tokens, by_model, priced_as
 
 if TYPE_CHECKING:
@@ -80,3 +81,11 @@ def agent_errors(session: Session) -> int:
     """Failed tool calls in the subagents with transcripts of their own (nested ones included): those
     `tool_call_counts` leaves out, and the error keys visit."""
     return sum(tool_call_counts(sub)[1] + agent_errors(sub) for sub in session.subagents if sub.source != "inline")
+
+
+def record_span(session: Session) -> tuple[str | None, str | None]:
+    """A session's first and last record times; one with none of its own (an empty file, or none), its subagent
+    transcripts' (as library.session_info has them)."""
+    if session.first_timestamp is not None or session.last_timestamp is not None:
+        return session.first_timestamp, session.last_timestamp
+    return outer_span((s.first_timestamp, s.last_timestamp) for s in session.subagents if s.source == "file")

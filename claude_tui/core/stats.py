@@ -28,7 +28,7 @@ from claude_tui.core.loader import attach_agents, read_session, session_of
 from claude_tui.core.model import Kind, Message, own_session_id
 from claude_tui.core.reader import Reader, ReadError, open_readonly
 from claude_tui.core.session import KNOWN_TYPES, Session, nothing_exchanged, pick_title
-from claude_tui.core.session_counts import answer_count, call_ids, inline_subagents, outcomes, usage_split
+from claude_tui.core.session_counts import answer_count, call_ids, inline_subagents, outcomes, record_span, usage_split
 from claude_tui.core.shapes import merged_facts
 from claude_tui.core.timeline import Timeline
 from claude_tui.core.times import active_seconds, earlier, span_seconds
@@ -126,6 +126,7 @@ class Tally:
         results, errors = outcomes(session)
         micro = sum(1 for m in messages if m.micro)
         summaries = [m for m in messages if m.kind is Kind.COMPACT_SUMMARY]
+        started, ended = record_span(session)
         return cls(
             session_id=session.id,
             session_ids=list(session.session_ids),
@@ -165,8 +166,8 @@ class Tally:
             first_command=session.first_text(Kind.COMMAND),
             first_peer=session.first_text(Kind.PEER),
             warmup=session.is_warmup if Kind.PROMPT in kinds else None,
-            started=session.first_timestamp,
-            ended=session.last_timestamp,
+            started=started,
+            ended=ended,
             turn_durations=list(session.turn_durations),
             timeline=Timeline([list(span) for span in session.timeline.spans]),
             usage_unreadable=session.usage_unreadable,

@@ -6,8 +6,10 @@ session's pauses, an object kept by the model and the extractor, is in timeline.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from functools import lru_cache
+from typing import Any
 
 #: A gap between two records longer than this is a pause: the session was left, then resumed.
 PAUSE_S = 3600.0
@@ -70,6 +72,15 @@ def earlier(a: str, b: str) -> bool:
         return a < b
     ta, tb = parse_time(a), parse_time(b)
     return ta is not None and tb is not None and ta < tb
+
+
+def outer_span(spans: Iterable[tuple[Any, Any]]) -> tuple[str | None, str | None]:
+    """The earliest first and the latest last of these (first, last) record times; any that is not a time is left
+    out (None when none is one)."""
+    pairs = list(spans)
+    starts = [(t, s) for s, _ in pairs if isinstance(s, str) and (t := parse_time(s)) is not None]
+    ends = [(t, s) for _, s in pairs if isinstance(s, str) and (t := parse_time(s)) is not None]
+    return (min(starts)[1] if starts else None), (max(ends)[1] if ends else None)
 
 
 def span_seconds(started: str | None, ended: str | None) -> float | None:

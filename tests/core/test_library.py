@@ -361,6 +361,26 @@ def test_subagents_count_with_their_tokens(tmp_path: Path) -> None:
     assert {s.id: s.orphan_of for s in lib.projects[0].sessions} == {"main": None, "agent-zzz": "someone-else"}
 
 
+def test_a_session_with_no_record_of_its_own_is_dated_by_its_subagents(tmp_path: Path) -> None:
+    """-Users-dain-workspace-coderabbit-review-helper (1.x): empty session files, and agent-*.jsonl files beside them
+    that name them. The list dated each by its file's mtime (the day it was copied), not by its subagents' records."""
+    folder = tmp_path / "projects" / "p"
+    folder.mkdir(parents=True)
+    (folder / "main.jsonl").write_bytes(b"")
+    for name, start in (("agent-late", 600), ("agent-early", 60)):
+        agent = Writer("main", start=start)
+        agent.prompt("look around")
+        agent.answer()
+        (folder / f"{name}.jsonl").write_bytes(agent.lines())
+    info = library(tmp_path / "projects", tmp_path).session(folder / "main.jsonl")
+    assert info is not None and info.subagents == 2
+    early, late = Writer("main", start=60), Writer("main", start=600)
+    early.prompt("look around")
+    late.prompt("look around")
+    late.answer()
+    assert (info.started, info.ended) == (early.records[0]["timestamp"], late.records[-1]["timestamp"])
+
+
 def test_the_facts_say_what_subagents_add_and_which_models_they_used(tmp_path: Path) -> None:
     """stats said "1 answer" beside tokens and a cost that included a subagent's file, without saying so, and
     named only the models of the session's own file: the export and the list's facts likewise."""

@@ -509,6 +509,19 @@ async def test_hints_name_the_keys_as_remapped(real_projects: Path) -> None:
         assert "press ^e to show everything" in "".join(s.text for s in view.render_lines(view.region))
 
 
+async def test_an_empty_session_file_with_subagents_is_dated_by_them_and_said_empty(real_projects: Path) -> None:
+    """Its header said "no session file" (the file is there, empty) and gave no date: its subagents' records have
+    one, as stats and the list now say."""
+    path = (
+        real_projects / "-Users-dain-workspace-coderabbit-review-helper" / "4227a68e-2b1f-4923-b824-6e04a67f77c1.jsonl"
+    )
+    app = session_app(path)
+    async with app.run_test(size=(160, 30)) as pilot:
+        await loaded(pilot, app)
+        _, facts = str(app.screen.query_one(SessionHeader).render()).split("\n")
+        assert facts.startswith("27 Nov '25 · 48s · ") and " · an empty session file · 2 subagents" in facts, facts
+
+
 async def test_a_subagent_transcript_opened_on_its_own_shows_what_it_holds(real_projects: Path) -> None:
     """Its session has no file, so the list offers the transcript itself: no conversation but the subagent's,
     open at once (a closed marker alone would show nothing)."""

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.console import Group
 from rich.text import Text
 from textual.widgets import Static
 
+from claude_tui.core.files import folder_only
 from claude_tui.core.humanize import (
     damage,
     human_cost,
@@ -19,7 +21,7 @@ from claude_tui.core.humanize import (
     prompt_counts,
 )
 from claude_tui.core.model import Kind
-from claude_tui.core.session_counts import agent_errors, tool_call_counts, usage_split
+from claude_tui.core.session_counts import agent_errors, record_span, tool_call_counts, usage_split
 from claude_tui.core.times import active_seconds, parse_time, span_seconds
 from claude_tui.core.usage import UsageTotal, most_used_first, other_models
 from claude_tui.ui.clock import Clock
@@ -68,7 +70,7 @@ class SessionHeader(Static):
         """The facts of `session`, and the damage found in `file` (the same session, or the one it was read as)."""
         own, agents = usage_split(session)
         usage = UsageTotal.of([*own.items(), *agents.items()])
-        started, ended = session.first_timestamp, session.last_timestamp
+        started, ended = record_span(session)
         prompts = sum(1 for m in session.counted if m.kind is Kind.PROMPT)
         commands = sum(1 for m in session.counted if m.kind is Kind.COMMAND)
         parts = []
@@ -93,8 +95,8 @@ class SessionHeader(Static):
             parts.append(continuation(session.origin, session.background))
         if session.is_agent:
             parts.append("a subagent's transcript")
-        elif not file.records and session.subagents:  # a session folder with no file (files.folder_only)
-            parts.append("no session file")
+        elif not file.records and session.subagents:  # a session folder with no file (files.folder_only), or empty
+            parts.append("no session file" if folder_only(Path(session.path)) else "an empty session file")
         if session.subagents:  # after all of the cost and the counts: 80 columns may cut it
             theirs = UsageTotal.of_models(agents).cost if agents else None
             share = [f"${theirs:,.2f}"] if theirs is not None else []
