@@ -857,3 +857,34 @@ def test_a_worker_gives_back_the_memory_a_written_batch_held() -> None:
     held = resident()
     pool.memory_releaser()()
     assert held - resident() > 50_000_000
+
+
+def test_spawned_workers_do_not_import_the_current_folders_modules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Started from a folder holding a `types.py` (anyone's scratch file), the app's spawned workers imported it
+    before the standard library's and died: the browser said there was no history."""
+    root = tmp_path / "projects"
+    simple_project(root)
+    here = tmp_path / "work"
+    here.mkdir()
+    (here / "types.py").write_text("raise ImportError('the types.py of the current folder')\n")
+    monkeypatch.chdir(here)
+    _in_workers(monkeypatch, 2)
+    monkeypatch.setattr(pool, "mp_context", lambda: multiprocessing.get_context("spawn"))  # as from the app
+    lib = Library([root], tmp_path / "cache")
+    lib.refresh()
+    assert not lib.notices
+    assert len(hits(lib, "green")) == 2
+    assert "PYTHONSAFEPATH" not in os.environ  # the app's own environment as it was
+
+
+def test_workers_that_die_say_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers that stopped before their last word left the index short with not a word of why."""
+    root = tmp_path / "projects"
+    simple_project(root)
+    _in_workers(monkeypatch, 2)
+    monkeypatch.setattr(pool, "_worker", lambda *args: os._exit(3))
+    lib = Library([root], tmp_path / "cache")
+    lib.refresh()
+    assert any(n.startswith("the index's workers stopped (exit status 3)") for n in lib.notices), lib.notices

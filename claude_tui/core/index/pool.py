@@ -183,21 +183,28 @@ def _spawnable() -> Iterator[None]:
     """Make starting workers safe from inside an app.
 
     Hide the main module from spawned workers, which would import (and so run) it again: they
-    need only this module (fork-started workers do not look). And give multiprocessing the real
-    stderr: a TUI replaces sys.stderr with an object whose fileno() is -1, which the resource
-    tracker would pass on ("bad value(s) in fds_to_keep").
+    need only this module (fork-started workers do not look). Keep the current folder off their import
+    path (PYTHONSAFEPATH): spawned by `python -c`, they would import a `types.py` there before the
+    standard library's. And give multiprocessing the real stderr: a TUI replaces sys.stderr with an
+    object whose fileno() is -1, which the resource tracker would pass on ("bad value(s) in fds_to_keep").
     """
     main = sys.modules.get("__main__")
     saved = {k: v for k, v in vars(main).items() if k in ("__spec__", "__file__")} if main else {}
+    safe_path = os.environ.get("PYTHONSAFEPATH")
     if main is not None:
         main.__spec__ = None
         vars(main).pop("__file__", None)
+    os.environ["PYTHONSAFEPATH"] = "1"
     try:
         with contextlib.redirect_stderr(sys.__stderr__ or sys.stderr):
             yield
     finally:
         if main is not None:
             vars(main).update(saved)
+        if safe_path is None:
+            os.environ.pop("PYTHONSAFEPATH", None)
+        else:
+            os.environ["PYTHONSAFEPATH"] = safe_path
 
 
 def run_here(
@@ -250,6 +257,11 @@ def run_pool(
                 try:  # all gone: what they sent last may still be on its way
                     event = events.get(timeout=1.0)
                 except queue.Empty:
+                    if failed := sorted({p.exitcode for p in procs if p.exitcode}, key=abs):
+                        notices.append(
+                            f"the index's workers stopped (exit status {', '.join(map(str, failed))}): what they had "
+                            "left is not searchable yet, and is read again at the next refresh"
+                        )
                     return
             if event is None:
                 running -= 1
