@@ -27,7 +27,7 @@ from claude_tui.core.content import (
     user_kind,
 )
 from claude_tui.core.model import PREVIEW_CHARS, Block, Hook, Kind, Message, Span, ToolCall
-from claude_tui.core.notices import peer_parts, task_text
+from claude_tui.core.notices import meta_note, peer_parts, task_text
 from claude_tui.core.shapes import add_fact, fact_of
 from claude_tui.core.usage import read_usage, replaces
 
@@ -94,6 +94,11 @@ def _said(s: Builder, kind: Kind, obj: dict[str, Any], span: Span | None, blocks
         others = [b for b in blocks if b.type != "text"]
         message = s.new_message(kind, obj, span, blocks=[Block("text", body), *others], text=summary)
         message.sender = sender
+        return message
+    if kind is Kind.META:
+        note = meta_note(plain_of(blocks))
+        message = s.new_message(kind, obj, span, blocks=blocks, text=note or "")
+        message.folded = note is None  # the caveat before a local command's records: no row
         return message
     return s.new_message(kind, obj, span, blocks=blocks)
 

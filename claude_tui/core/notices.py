@@ -63,3 +63,23 @@ def peer_parts(text: str) -> tuple[str, str, str]:
             summaries.append(fields["summary"])
         bodies.append(body.strip())
     return ", ".join(senders) or "another session", "; ".join(summaries), "\n\n".join(bodies) or text.strip()
+
+
+#: The caveat Claude Code puts before a local command's records (`/model`, `/clear`): its bookkeeping, no row.
+_CAVEAT = re.compile(r"\s*<local-command-caveat>.*?</local-command-caveat>\s*", re.S)
+#: The start of a skill's instructions, as Claude Code passes them on when the skill is used.
+_SKILL = re.compile(r"Base directory for this skill: (\S+)")
+_TITLE = re.compile(r"^#\s+(.+)$", re.M)  #: a Markdown title (a heading of the first level)
+
+
+def meta_note(text: str) -> str | None:
+    """What a meta record (isMeta: Claude Code's words in the user's turn) says, as its row: a skill's instructions
+    as "skill NAME: its title", any other as its text; None for the caveat before a local command's records
+    (no row: it says only that they are not prompts)."""
+    if _CAVEAT.fullmatch(text):
+        return None
+    if skill := _SKILL.match(text.lstrip()):
+        name = skill.group(1).rstrip("/\\").replace("\\", "/").rpartition("/")[2]
+        title = _TITLE.search(text, skill.end(), skill.end() + 4_000)
+        return f"skill {name}" + (f": {title.group(1).strip()}" if title else "")
+    return text

@@ -92,8 +92,9 @@ def message_body(message: Message, palette: Palette, cwd: str | None, clock: Clo
         if block.type == "text":
             if message.kind is Kind.COMMAND and (ran := command_as_run(block.text)) is not None:
                 parts.append(plain(ran, palette))
-            else:
-                parts.append(plain(block.text, palette) if message.typed else markdown(block.text))
+            else:  # Claude Code's own words (meta) as written: their tags would hide them, read as Markdown's HTML
+                shown_as_written = message.typed or message.kind is Kind.META
+                parts.append(plain(block.text, palette) if shown_as_written else markdown(block.text))
         elif block.type in ("thinking", "redacted_thinking"):
             note = thinking_note(block)
             if note is not None:

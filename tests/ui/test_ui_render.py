@@ -372,6 +372,12 @@ def test_an_agents_report_ends_with_its_usage_in_words_not_the_lines_for_the_mod
     assert report_of("Done. <usage> is a tag") == ("Done. <usage> is a tag", "")
 
 
+def test_a_meta_records_detail_shows_its_words_as_written() -> None:
+    """5bccb0bf (2.1.x): a meta record all in a <system-reminder> had an empty detail (its tags read as HTML)."""
+    named = '<system-reminder>\nThe user named this session "HP 800系統AI設定".\n</system-reminder>'
+    assert "The user named this session" in detail(Kind.META, Block("text", named))
+
+
 def test_a_commands_detail_and_its_text_say_it_as_it_was_run() -> None:
     """1240745b (2.1.222): the detail read "rust-clippy-by-application /rust-clippy-by-application 請問" (its tags
     taken as Markdown's HTML), and the pager and the clipboard had the tags."""

@@ -274,7 +274,8 @@ class Painter:
         p = self.palette
         message = entry.message
         kind = message.kind
-        text = one_line(without_markup(message.plain_text or message.text or message.record_type), 600)
+        said = message.text if kind is Kind.META else message.plain_text  # a meta record's row: its note (meta_note)
+        text = one_line(without_markup(said or message.text or message.record_type), 600)
         right = Text(self._stamp(message, dated), p.faint)
         if kind is Kind.API_ERROR:
             left = Text.assemble(("✗ ", p.error), ("API error  ", p.error), (text, p.error))
