@@ -157,7 +157,7 @@ def call_body(
         if trailer:
             parts.append(Text(trailer, palette.dim))
     else:
-        parts.append(coloured(output, palette.error if result.is_error else None))
+        parts.append(coloured(tools.error_text(output), palette.error) if result.is_error else coloured(output, None))
     parts += tools.exit_meaning(result, palette)
     for media_type, size in result.images:
         parts.append(Text(f"▣ {media_type} · {human_size(size)}", palette.dim))

@@ -58,6 +58,8 @@ def summary(call: ToolCall, cwd: str | None) -> tuple[str, str]:
     if name == "Bash":
         return one_line(inp.get("command")), _output_hint(call)
     if name in ("Edit", "MultiEdit", "Write", "NotebookEdit"):
+        if call.result is not None and call.result.is_error:  # not made: why, not the change it would have been
+            return path, _output_hint(call)
         added, removed = core_diff.counts(core_diff.hunks_of(call))
         edits = inp.get("edits") if name == "MultiEdit" else None
         extra = f" · {plural(len(edits), 'edit')}" if isinstance(edits, list) else ""
@@ -98,8 +100,8 @@ def _output_hint(call: ToolCall) -> str:
     result = call.result
     if result is None:  # what its latest progress record said, while it runs
         return one_line(call.progress.rsplit("\n", 1)[-1], 160)
-    if result.is_error:  # Claude Code wraps some in <tool_use_error>: the message is what counts
-        return one_line(without_sgr(result.text.replace("<tool_use_error>", "").replace("</tool_use_error>", "")), 160)
+    if result.is_error:
+        return one_line(without_sgr(error_text(result.text)), 160)
     if result.images:
         return plural(len(result.images), "image")
     if not result.text.strip():
@@ -107,6 +109,12 @@ def _output_hint(call: ToolCall) -> str:
     if result.truncated:
         return human_size(result.size)
     return plural(result.text.count("\n") + 1, "line")
+
+
+def error_text(text: str) -> str:
+    """A failed call's output without the <tool_use_error> tags Claude Code wraps some in: the message is what
+    counts."""
+    return text.replace("<tool_use_error>", "").replace("</tool_use_error>", "") if "<tool_use_error>" in text else text
 
 
 def _agent_hint(call: ToolCall) -> str:
@@ -221,7 +229,7 @@ def _output(call: ToolCall, palette: Palette, width: int, abandoned: bool) -> li
     rows: list[Row] = []
     style = palette.error if result.is_error else palette.text
     structured = result.structured
-    text = result.text
+    text = error_text(result.text) if result.is_error else result.text
     stderr = ""
 
     def whole(part: str) -> bool:

@@ -372,6 +372,23 @@ def test_an_agents_report_ends_with_its_usage_in_words_not_the_lines_for_the_mod
     assert report_of("Done. <usage> is a tag") == ("Done. <usage> is a tag", "")
 
 
+def test_a_failed_edit_says_why_on_its_row_and_its_error_without_tags() -> None:
+    """5bccb0bf (2.1.x): "✗ Edit SKILL.md  +6 -8" read as if the edit was made, and its body ended with
+    "<tool_use_error>File has not been read yet...</tool_use_error>"."""
+    why = "File has not been read yet. Read it first before writing to it."
+    call = _call("Edit", {"file_path": "/p/SKILL.md", "old_string": "a\nb", "new_string": "c"}, "", error=True)
+    assert call.result is not None
+    call.result.text = f"<tool_use_error>{why}</tool_use_error>"
+    assert tools.summary(call, "/p") == ("SKILL.md", why)
+    rows = [row.text.plain for row in tools.body(call, 100, PALETTE, None)]
+    assert why in rows and not any("tool_use_error" in r for r in rows), rows
+    console = Console(width=100, record=True)
+    console.print(render.call_body(call, call.result.text, PALETTE, None, Clock(), 100, "s.jsonl"))
+    assert why in console.export_text() and "tool_use_error" not in console.export_text()
+    call.result.is_error = False
+    assert tools.summary(call, "/p")[1] == "+1 -2"  # made: the change
+
+
 def test_a_meta_records_detail_shows_its_words_as_written() -> None:
     """5bccb0bf (2.1.x): a meta record all in a <system-reminder> had an empty detail (its tags read as HTML)."""
     named = '<system-reminder>\nThe user named this session "HP 800系統AI設定".\n</system-reminder>'
