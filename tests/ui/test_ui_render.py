@@ -215,7 +215,7 @@ def test_a_failed_deletion_removes_its_lines_and_claims_no_line_numbers() -> Non
     call = _call("Edit", {"file_path": "/p/x.py", "old_string": old, "new_string": ""}, "not found", error=True)
     hunks = core_diff.hunks_of(call)
     assert core_diff.counts(hunks) == (0, 114)
-    assert "x.py  +0 -114" in tools.headline(call, 80, PALETTE, "/p", False).plain
+    assert "x.py  not found" in tools.headline(call, 80, PALETTE, "/p", False).plain  # why it failed, not +0 -114
     rows = diff.render_hunks(hunks, "/p/x.py", PALETTE)
     assert [row.text.plain for row in rows[:2]] == ["- line 0", "- line 1"]
     assert core_diff.unified(call)[2:4] == ["@@ -?,114 +?,0 @@", "-line 0"]
