@@ -29,6 +29,7 @@ _IDE_BLOCK = re.compile(r"\s*<(ide_[a-z_]+)>(.*)</\1>\s*", re.S)
 _IDE_OPENED = re.compile(r"The user opened the file (.+?) in the IDE\.", re.S)
 _IDE_SELECTED = re.compile(r"The user selected the lines? (\d+) to (\d+) from (.+?):\n")
 _IDE_MAYBE = "This may or may not be related to the current task."
+_REMINDER = re.compile(r"\s*<system-reminder>(.*?)</system-reminder>", re.S)
 #: A prompt typed as a slash command (`/context`, `/review the parser`), not a path (`/home/me/x`).
 _SLASH_COMMAND = re.compile(r"/[A-Za-z][\w:.-]*(?:\s|$)")
 _COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.S)
@@ -335,6 +336,15 @@ def attached(block: Block) -> str:
         return folded(visible_controls(block.title), 300)
     parts = [block.title, block.media_type or block.type, human_size(block.size)]
     return folded(visible_controls(" · ".join(p for p in parts if p)), 300)
+
+
+def without_reminders(text: str) -> tuple[str, list[str]]:
+    """A tool's output without the <system-reminder> notes Claude Code adds to it for the model ("[Truncated: PARTIAL
+    view ...]", "This memory is 54 days old"), and those notes' words."""
+    if "<system-reminder>" not in text:
+        return text, []
+    notes = [" ".join(found.group(1).split()) for found in _REMINDER.finditer(text)]
+    return _REMINDER.sub("", text).rstrip(), [note for note in notes if note]
 
 
 def utf8_read_as_latin1(text: str) -> str:

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from claude_tui.core import diff as core_diff
 from claude_tui.core.agents import report_of
-from claude_tui.core.content import attached, command_as_run
+from claude_tui.core.content import attached, command_as_run, without_reminders
 from claude_tui.core.hooks import headline
 from claude_tui.core.humanize import human_count, human_size
 from claude_tui.core.model import QUEUED, Kind, Message, ToolCall
@@ -157,7 +157,9 @@ def call_body(
         if trailer:
             parts.append(Text(trailer, palette.dim))
     else:
-        parts.append(coloured(tools.error_text(output), palette.error) if result.is_error else coloured(output, None))
+        output, reminders = without_reminders(tools.error_text(output) if result.is_error else output)
+        parts.append(coloured(output, palette.error if result.is_error else None))
+        parts += [Text(f"ⓘ {note}", palette.dim) for note in reminders]
     parts += tools.exit_meaning(result, palette)
     for media_type, size in result.images:
         parts.append(Text(f"▣ {media_type} · {human_size(size)}", palette.dim))

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from claude_tui.core import diff as core_diff
 from claude_tui.core.agents import report_of
-from claude_tui.core.content import as_text
+from claude_tui.core.content import as_text, without_reminders
 from claude_tui.core.hooks import runs
 from claude_tui.core.humanize import human_count, human_size, plural
 from claude_tui.core.model import LOST_CALL, PREVIEW_CHARS, Message, ToolCall, ToolResult
@@ -108,7 +108,7 @@ def _output_hint(call: ToolCall) -> str:
         return " · ".join(filter(None, ("no output", result.exit_meaning)))
     if result.truncated:
         return human_size(result.size)
-    return plural(result.text.count("\n") + 1, "line")
+    return plural(without_reminders(result.text)[0].count("\n") + 1, "line")
 
 
 def error_text(text: str) -> str:
@@ -229,7 +229,7 @@ def _output(call: ToolCall, palette: Palette, width: int, abandoned: bool) -> li
     rows: list[Row] = []
     style = palette.error if result.is_error else palette.text
     structured = result.structured
-    text = error_text(result.text) if result.is_error else result.text
+    text, reminders = without_reminders(error_text(result.text) if result.is_error else result.text)
     stderr = ""
 
     def whole(part: str) -> bool:
@@ -256,6 +256,7 @@ def _output(call: ToolCall, palette: Palette, width: int, abandoned: bool) -> li
     if stderr.strip():
         rows += _plain_rows(stderr, palette.error, palette, OUTPUT_LINES // 2, len(stderr), whole(stderr))
     rows += [Row(line) for line in exit_meaning(result, palette)]
+    rows += [Row(Text(f"ⓘ {one_line(note, 400)}", palette.dim), 2) for note in reminders]
     for media_type, size in result.images:
         rows.append(Row(Text(f"▣ {media_type} · {human_size(size)}", palette.dim)))
     return rows

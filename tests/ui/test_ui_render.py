@@ -389,6 +389,21 @@ def test_a_failed_edit_says_why_on_its_row_and_its_error_without_tags() -> None:
     assert tools.summary(call, "/p")[1] == "+1 -2"  # made: the change
 
 
+def test_the_notes_claude_code_adds_to_an_output_for_the_model_are_notes_not_output() -> None:
+    """C--Users-namma--claude (2.1.x): a Read's output ended with "<system-reminder>[Truncated: PARTIAL view ...]
+    </system-reminder>", shown raw and counted among its lines."""
+    note = "[Truncated: PARTIAL view — showing lines 1-104 of 164 total.]"
+    call = _call(
+        "Read", {"file_path": "/p/a.py"}, f"     1→a\n     2→b\n\n<system-reminder>\n{note}\n</system-reminder>\n"
+    )
+    assert tools.summary(call, "/p") == ("a.py", "2 lines")
+    rows = [row.text.plain for row in tools.body(call, 100, PALETTE, None)]
+    assert f"ⓘ {note}" in rows and not any("system-reminder" in r for r in rows), rows
+    console = Console(width=100, record=True)
+    console.print(render.call_body(call, call.result.text, PALETTE, None, Clock(), 100, "s.jsonl"))  # type: ignore[union-attr]
+    assert f"ⓘ {note}" in console.export_text() and "system-reminder" not in console.export_text()
+
+
 def test_a_meta_records_detail_shows_its_words_as_written() -> None:
     """5bccb0bf (2.1.x): a meta record all in a <system-reminder> had an empty detail (its tags read as HTML)."""
     named = '<system-reminder>\nThe user named this session "HP 800系統AI設定".\n</system-reminder>'
