@@ -54,6 +54,8 @@ _FAILED = frozenset(
 _PASSED_ON = frozenset(
     {"hook_additional_context", "hook_system_message", "hook_permission_decision", "async_hook_response"}
 )
+#: What a hook passed on that Claude Code writes again after the run that printed it: its context, its message.
+_RETOLD = frozenset({"hook_additional_context", "hook_system_message"})
 #: Hook events that run for one tool call.
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"})
 #: Characters of a hook's output or errors kept (the raw record has all of it).
@@ -95,23 +97,28 @@ _JSON_FIELDS = (
 def told(stdout: Any) -> Any:
     """A hook's stdout as a person reads it: the JSON object Claude Code reads from a hook (hookSpecificOutput's
     additionalContext, a decision and its reason, a systemMessage, ...) as those fields' text, one after another
-    ("context for Claude: ..."); any other stdout as it is."""
+    ("context for Claude: ..."), of each object when it printed one a line (an async hook's: `{"async": true}`
+    first); any other stdout as it is."""
     if not isinstance(stdout, str) or not stdout.lstrip().startswith("{") or len(stdout) > 1 << 20:
         return stdout
-    try:
-        value = orjson.loads(stdout)
-    except orjson.JSONDecodeError:
-        return stdout
-    if not isinstance(value, dict):
-        return stdout
-    specific = value.get("hookSpecificOutput")
-    parts = [
-        f"{label}: {text}"
-        for fields in ((specific if isinstance(specific, dict) else {}), value)
-        for key, label in _JSON_FIELDS
-        if isinstance(text := fields.get(key), str) and text.strip()
-    ]
-    return "\n".join(parts) if parts else stdout
+    parts = []
+    for value in _json_objects(stdout):
+        specific = value.get("hookSpecificOutput")
+        for fields in (specific if isinstance(specific, dict) else {}, value):
+            said = ((label, fields.get(key)) for key, label in _JSON_FIELDS)
+            parts += [f"{label}: {text}" for label, text in said if isinstance(text, str) and text.strip()]
+    return "\n".join(dict.fromkeys(parts)) if parts else stdout  # a systemMessage may repeat the context
+
+
+def _json_objects(text: str) -> list[dict[str, Any]]:
+    """The JSON object `text` is, or the one on each of its lines; none when it is anything else."""
+    for pieces in ([text], text.splitlines()):
+        try:
+            values = [orjson.loads(piece) for piece in pieces if piece.strip()]
+        except orjson.JSONDecodeError:
+            continue
+        return values if all(isinstance(v, dict) for v in values) else []
+    return []
 
 
 def _int(value: Any) -> int | None:
@@ -265,20 +272,22 @@ def runs(notes: list[Message]) -> int:
 def shown(notes: list[Message] | None) -> list[Message]:
     """The records folded into a row that its full view shows: all but those another record of their run tells
     better: a `hook_progress` (it started) beside its result or its summary, a summary of Stop hooks beside the
-    results of its run."""
+    results of its run, what a hook passed on (its context, its message) that a hook's run says already."""
     if not notes:
         return []
     told = [n.hook for n in notes if n.hook is not None]
     results = {(h.run, h.name) for h in told if h.what not in ("hook_progress", "stop_hook_summary")}
     summed = {h.run for h in told if h.what == "stop_hook_summary"}
     ran = {run for run, _ in results}
+    said = [h.output for h in told if h.what not in _RETOLD and h.output.strip()]
     return [
         n
         for n in notes
         if (hook := n.hook) is None
         or (hook.what == "hook_progress" and (hook.run, hook.name) not in results and hook.run not in summed)
         or (hook.what == "stop_hook_summary" and hook.run not in ran)
-        or hook.what not in ("hook_progress", "stop_hook_summary")
+        or (hook.what in _RETOLD and not any(hook.output.strip()[:1_000] in output for output in said))
+        or hook.what not in ("hook_progress", "stop_hook_summary", *_RETOLD)
     ]
 
 

@@ -299,5 +299,29 @@ def test_the_json_a_hook_prints_for_claude_code_reads_as_its_fields() -> None:
     assert attachment_hook({"type": "hook_success", "stdout": stop.decode()}).output == (
         "decision: block\nwhy: the tests fail\nmessage: run them again"
     )
-    for stdout in ('{"continue": true}', session_start.decode()[:40], "[1, 2]", "{not json", "ok"):
+    # an async hook's (c1b66129): its start, then what it said, an object a line; its message repeats its context
+    said = {"hookSpecificOutput": {"additionalContext": "⚠ plugin: x"}, "systemMessage": "⚠ plugin: x"}
+    async_hook = f'{{"async": true, "asyncTimeout": 180000}}\n{orjson.dumps(said).decode()}\n'
+    assert attachment_hook({"type": "async_hook_response", "stdout": async_hook}).output == (
+        "context for Claude: ⚠ plugin: x\nmessage: ⚠ plugin: x"
+    )
+    for stdout in ('{"continue": true}', session_start.decode()[:40], "[1, 2]", "{not json", "ok", '{"a": 1}\n[2]'):
         assert attachment_hook({"type": "hook_success", "stdout": stdout}).output == stdout
+
+
+def test_a_hooks_context_said_by_its_run_is_not_said_again(tmp_path: Path) -> None:
+    """-Users-1curafu-Desktop-Fitcheck-Fitcheck/2b8118fc (2.1.x): a SessionStart hook prints its context as the JSON
+    Claude Code reads, and Claude Code writes that context again in a hook_additional_context record: the prompt's
+    detail and its export said it twice. A context no run printed is still said."""
+    context = "# $CMEM Fitcheck\n\nLegend: 🎯session"
+    t = Thread(version="2.1.190")
+    start = hook("", "SessionStart") | {"hookName": "SessionStart:startup", "toolUseID": "s1"}
+    start["stdout"] = orjson.dumps({"hookSpecificOutput": {"additionalContext": context}}).decode()
+    attach(t, start)
+    for said in ([context], ["only here"]):
+        attach(t, {"type": "hook_additional_context", "hookName": "SessionStart", "content": said})
+    t.prompt("go")
+    prompt = read_session(t.write(tmp_path / "s.jsonl")).visible()[0]
+    assert hook_names(prompt.notes).count("hook_additional_context:SessionStart") == 2
+    said = [n.hook.output for n in shown(prompt.notes) if n.hook is not None]
+    assert said == [f"context for Claude: {context}", "only here"]
