@@ -434,8 +434,8 @@ def format_stats(facts: dict[str, Any]) -> str:
         f"{plural(facts['assistant_messages'], 'answer')}, "
         f"{plural(facts['tool_calls'], 'tool call')} ({plural(facts['tool_errors'], 'error')}, "
         f"{facts['unpaired_tool_calls']} unanswered)",
-        f"  threads   {facts['forks']} forks, {facts['compactions']} compactions, {facts['subagents']} subagents, "
-        f"{facts['interruptions']} resumptions",
+        f"  threads   {plural(facts['forks'], 'fork')}, {plural(facts['compactions'], 'compaction')}, "
+        f"{plural(facts['subagents'], 'subagent')}, {plural(facts['interruptions'], 'resumption')}",
         f"  tokens    {human_count(tokens['input'])} in, {human_count(tokens['output'])} out, "
         f"{human_count(tokens['cache_read'])} cache read, {human_count(tokens['cache_creation'])} cache write"
         + (f", {plural(facts['web_search_requests'], 'web search')}" if facts["web_search_requests"] else "")

@@ -270,9 +270,12 @@ def _wrap_cells(text: str, first: int, rest: int) -> list[int]:
     breaks = [w > 1 and not _hangul(c) for w, c in zip(widths, text, strict=True)]  # may break beside it
 
     def between(i: int) -> bool:
-        """Whether the line may break between characters i - 1 and i (the end: always)."""
+        """Whether the line may break between characters i - 1 and i (the end: always; before a space never: the
+        break is after it, and the next line does not start with it)."""
         if i >= len(text):
             return True
+        if text[i] == " ":
+            return False
         return (breaks[i - 1] or breaks[i]) and text[i] not in _NO_START and text[i - 1] not in _NO_END
 
     cuts: list[int] = []
@@ -289,6 +292,8 @@ def _wrap_cells(text: str, first: int, rest: int) -> list[int]:
         wide = next((i for i in range(end, start, -1) if between(i)), start)
         if wide > start and (cut == end or wide > cut):  # the latest break: a space, or beside a wide character
             cut = wide
+        elif cut == end and cut < size and text[cut] in _NO_START and cut - 1 > start:
+            cut -= 1  # no break but through a word: its last character goes along with the mark (`ou` / `t。`)
         if cut >= size:
             return cuts
         cuts.append(cut)
