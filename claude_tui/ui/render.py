@@ -12,6 +12,7 @@ from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.text import Text
 
+from claude_tui.core import asked
 from claude_tui.core import diff as core_diff
 from claude_tui.core.agents import report_of
 from claude_tui.core.content import attached, command_as_run, without_reminders
@@ -139,6 +140,8 @@ def call_body(
     elif call.name in ("Task", "Agent"):
         parts.append(Text("prompt", palette.faint))
         parts.append(markdown(str(inp.get("prompt") or "")))
+    elif call.name == asked.NAME and (questions := asked.questions_of(call)):
+        parts += [row.text for row in tools.question_rows(questions, palette)]
     else:
         source = orjson.dumps(call.input, option=orjson.OPT_INDENT_2, default=str).decode()
         parts.append(code(source, "json", palette))

@@ -9,6 +9,7 @@ import orjson
 from rich.style import Style
 from rich.text import Text
 
+from claude_tui.core import asked
 from claude_tui.core import diff as core_diff
 from claude_tui.core.agents import report_of
 from claude_tui.core.content import as_text, without_reminders
@@ -84,6 +85,11 @@ def summary(call: ToolCall, cwd: str | None) -> tuple[str, str]:
             (one_line(t.get("activeForm") or t.get("content")) for t in todos if t.get("status") == "in_progress"), ""
         )
         return f"{len(todos)} todos · {done} done", active
+    if name == asked.NAME and (questions := asked.questions_of(call)):
+        asking = questions[0]
+        said = [f"→ {one_line(asking.answer, 200)}" if asking.answer is not None else _output_hint(call)]
+        said += [plural(len(questions) - 1, "more question")] if len(questions) > 1 else []
+        return one_line(asking.text, 200), " · ".join(part for part in said if part)
     if name == "ExitPlanMode":
         plan = str(inp.get("plan") or "")
         return one_line(plan.lstrip("# ").split("\n", 1)[0], 120), f"plan · {plan.count(chr(10)) + 1} lines"
@@ -204,9 +210,33 @@ def body(call: ToolCall, width: int, palette: Palette, cwd: str | None, abandone
                 )
                 rows.append(Row(Text.assemble((mark + " ", style), one_line(todo.get("content"))), 2))
         return rows
+    elif name == asked.NAME and (questions := asked.questions_of(call)):
+        rows += question_rows(questions, palette)
+        if call.result is not None and not call.result.is_error and all(q.answer is not None for q in questions):
+            return rows  # the answers are shown: the output says them again, for the model
     else:
         rows += _input_rows(call.input, palette, width)
     rows += _output(call, palette, width, abandoned)
+    return rows
+
+
+def question_rows(questions: list[asked.Question], palette: Palette) -> list[Row]:
+    """Each question, its options (the chosen ones marked) and, when it is not one of them, the answer typed."""
+    rows: list[Row] = []
+    for question in questions:
+        head = Text.assemble(("? ", palette.accent), (one_line(question.text, 400), palette.bold))
+        if question.header:
+            head.append(f"  {one_line(question.header, 60)}", palette.faint)
+        rows.append(Row(head, 2))
+        for label, description in question.options:
+            chosen = question.chosen(label)
+            line = Text.assemble(("  ✓ " if chosen else "  · ", palette.ok if chosen else palette.faint))
+            line.append(one_line(label, 200), palette.text if chosen else palette.dim)
+            if description:
+                line.append(f"  {one_line(description, 400)}", palette.faint)
+            rows.append(Row(line, 4))
+        if question.answer is not None and not any(question.chosen(label) for label, _ in question.options):
+            rows.append(Row(Text.assemble(("  → ", palette.ok), visible_controls(question.answer)), 4))
     return rows
 
 

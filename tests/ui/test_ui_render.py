@@ -406,6 +406,44 @@ def test_the_notes_claude_code_adds_to_an_output_for_the_model_are_notes_not_out
     assert f"ⓘ {note}" in console.export_text() and "system-reminder" not in console.export_text()
 
 
+def test_a_question_to_the_user_shows_its_options_and_the_answer() -> None:
+    """5bccb0bf (2.1.x), shortened: an AskUserQuestion call was "✓ AskUserQuestion  1 line", and open, its input's
+    JSON cut mid-way."""
+    options = [
+        {"label": "留 diagnosing-bugs（推薦）", "description": "刪掉 systematic-debugging"},
+        {"label": "合併成一份"},
+    ]
+    questions = [{"question": "留哪一份？", "header": "留哪份", "multiSelect": False, "options": options}]
+    typed = [{"question": "Which base?", "header": "Base", "options": [{"label": "main"}, {"label": "develop"}]}]
+    answers = {"留哪一份？": "留 diagnosing-bugs（推薦）", "Which base?": "origin/nos7, not these"}
+    call = _call(
+        "AskUserQuestion",
+        {"questions": questions + typed},
+        'Your questions have been answered: "留哪一份？"="留 diagnosing-bugs（推薦）".',
+        {"questions": questions + typed, "answers": answers},
+    )
+    assert tools.summary(call, None) == ("留哪一份？", "→ 留 diagnosing-bugs（推薦） · 1 more question")
+    rows = [row.text.plain for row in tools.body(call, 100, PALETTE, None)]
+    assert rows == [
+        "? 留哪一份？  留哪份",
+        "  ✓ 留 diagnosing-bugs（推薦）  刪掉 systematic-debugging",
+        "  · 合併成一份",
+        "? Which base?  Base",
+        "  · main",
+        "  · develop",
+        "  → origin/nos7, not these",  # typed, not an option
+    ]
+    console = Console(width=100, record=True)
+    console.print(render.call_body(call, call.result.text, PALETTE, None, Clock(), 100, "s.jsonl"))  # type: ignore[union-attr]
+    assert "  ✓ 留 diagnosing-bugs（推薦）  刪掉 systematic-debugging" in console.export_text()
+    assert '"questions"' not in console.export_text()  # not its JSON
+    call.result = None  # not answered yet: the questions, then that it waits
+    assert tools.summary(call, None)[1] == "1 more question"
+    assert "  · 留 diagnosing-bugs（推薦）  刪掉 systematic-debugging" in [
+        row.text.plain for row in tools.body(call, 100, PALETTE, None)
+    ]
+
+
 def test_a_meta_records_detail_shows_its_words_as_written() -> None:
     """5bccb0bf (2.1.x): a meta record all in a <system-reminder> had an empty detail (its tags read as HTML)."""
     named = '<system-reminder>\nThe user named this session "HP 800系統AI設定".\n</system-reminder>'
