@@ -93,6 +93,8 @@ def summary(call: ToolCall, cwd: str | None) -> tuple[str, str]:
     if name == "ExitPlanMode":
         plan = str(inp.get("plan") or "")
         return one_line(plan.lstrip("# ").split("\n", 1)[0], 120), f"plan · {plan.count(chr(10)) + 1} lines"
+    if name == "SendMessage" and isinstance(to := inp.get("to"), str):
+        return f"to {one_line(to, 60)}: {one_line(inp.get('summary') or inp.get('message'), 200)}", _output_hint(call)
     if name in ("WebFetch", "WebSearch"):
         return one_line(inp.get("url") or inp.get("query")), _output_hint(call)
     if path:
@@ -112,9 +114,26 @@ def _output_hint(call: ToolCall) -> str:
         return plural(len(result.images), "image")
     if not result.text.strip():
         return " · ".join(filter(None, ("no output", result.exit_meaning)))
+    if (told := json_message(result.text)) is not None:  # {"success": true, "message": "Message sent to ..."}
+        return one_line(told[0], 160)
     if result.truncated:
         return human_size(result.size)
     return plural(without_reminders(result.text)[0].count("\n") + 1, "line")
+
+
+def json_message(text: str) -> tuple[str, bool] | None:
+    """The `message` of a result that is a JSON object holding one (SendMessage's, TaskStop's, KillShell's:
+    `{"success": true, "message": "Message sent to alice's inbox", ...}`), and whether it says it failed
+    (`"success": false`); None for any other output."""
+    if not text.startswith("{") or len(text) > 1 << 20:
+        return None
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(value, dict) or not isinstance(message := value.get("message"), str):
+        return None
+    return message, value.get("success") is False
 
 
 def error_text(text: str) -> str:
@@ -260,6 +279,9 @@ def _output(call: ToolCall, palette: Palette, width: int, abandoned: bool) -> li
     style = palette.error if result.is_error else palette.text
     structured = result.structured
     text, reminders = without_reminders(error_text(result.text) if result.is_error else result.text)
+    if not result.is_error and (told := json_message(text)) is not None:  # its words, not its JSON
+        text, failed = told
+        style = palette.error if failed else style
     stderr = ""
 
     def whole(part: str) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import json
 import time
 from collections.abc import Sequence
 from datetime import UTC, timedelta, timezone
@@ -442,6 +443,20 @@ def test_a_question_to_the_user_shows_its_options_and_the_answer() -> None:
     assert "  · 留 diagnosing-bugs（推薦）  刪掉 systematic-debugging" in [
         row.text.plain for row in tools.body(call, 100, PALETTE, None)
     ]
+
+
+def test_a_result_that_is_json_with_a_message_shows_the_message() -> None:
+    """-experiments-worktrees (2.1.x): SendMessage's output was its JSON, escaped newlines and all."""
+    sent = {"success": True, "message": "Message sent to alice's inbox", "routing": {"content": "Round 2\n\ngo"}}
+    call = _call("SendMessage", {"to": "alice", "summary": "round 2", "message": "Round 2\n\ngo"}, json.dumps(sent))
+    assert tools.summary(call, None) == ("to alice: round 2", "Message sent to alice's inbox")
+    rows = [row.text for row in tools.body(call, 100, PALETTE, None)]
+    assert "Message sent to alice's inbox" in [r.plain for r in rows] and not any("routing" in r.plain for r in rows)
+    refused = {"success": False, "message": "'reopen 4' is not an agent in this conversation."}
+    call = _call("SendMessage", {"to": "reopen 4", "message": "take over"}, json.dumps(refused))
+    [row] = [r.text for r in tools.body(call, 100, PALETTE, None) if "not an agent" in r.text.plain]
+    assert row.style == PALETTE.error  # it failed, though Claude Code did not call it an error
+    assert tools.summary(call, None) == ("to reopen 4: take over", "'reopen 4' is not an agent in this conversation.")
 
 
 def test_a_meta_records_detail_shows_its_words_as_written() -> None:
