@@ -66,9 +66,15 @@ class Markdown:
     rest_only: bool = False  #: what is not laid out is only the rest of the last line shown
 
 
+_EDGE_BLANKS = re.compile(r"\A(?:[ \t]*\n)+")
+
+
 def parse(text: str, markdown: bool = True) -> Markdown:
     """Parse a text block (capped) into logical lines; with `markdown` False only fenced code is
-    recognised and every other line is kept as written (a prompt is what a person typed)."""
+    recognised and every other line is kept as written (a prompt is what a person typed). Blank lines before
+    the first line and after the last are not drawn (an answer's text may start with two)."""
+    if text[:1].isspace() or text[-1:].isspace():
+        text = _EDGE_BLANKS.sub("", text).rstrip()
     omitted = 0
     if len(text) > MAX_BLOCK_CHARS:
         omitted = text.count("\n", MAX_BLOCK_CHARS) + 1  # the rest of the line cut, and the lines after it

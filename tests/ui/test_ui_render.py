@@ -726,3 +726,10 @@ def test_next_prompt_and_the_prompts_filter_pass_over_task_notifications_and_pee
     kept = {e.message.kind for e in built if PaneFilter("prompts").keeps(e)}
     assert kept == {Kind.PROMPT}
     assert [e.kind for e in built if e.message.kind is Kind.TASK] == ["row", "row"]
+
+
+def test_blank_lines_before_and_after_a_text_are_not_drawn() -> None:
+    """-Users-admin/50c7f727 (2.1.117): an answer's text starting with two newlines drew two blank lines under the
+    thinking above it. Blank lines inside it, and a first line's indent, stay."""
+    for text, drawn in (("\n\nHello there\n\n", ["Hello there"]), ("  \n\n  x\n\n\ny", ["  x", "", "", "y"])):
+        assert [line.plain for line in lines.render(lines.parse(text, markdown=False), 40, PALETTE)] == drawn
