@@ -68,11 +68,14 @@ Host = ToolCall | Message
 
 
 def capped(value: Any) -> str:
-    """A field as capped text: a string, a list of strings (a hook's context) one per line, else its JSON."""
+    """A field as capped text: a string, a list of strings (a hook's context) one per line, else its JSON. Text cut
+    says so at its end, and how much more the record holds."""
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         value = "\n".join(value)
     if isinstance(value, str):
-        return value[:TEXT_CHARS]
+        if len(value) <= TEXT_CHARS:
+            return value
+        return f"{value[:TEXT_CHARS]}…\n({len(value) - TEXT_CHARS:,} more characters in the session file)"
     if value is None or isinstance(value, bool):
         return ""
     try:

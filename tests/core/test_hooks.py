@@ -325,3 +325,12 @@ def test_a_hooks_context_said_by_its_run_is_not_said_again(tmp_path: Path) -> No
     assert hook_names(prompt.notes).count("hook_additional_context:SessionStart") == 2
     said = [n.hook.output for n in shown(prompt.notes) if n.hook is not None]
     assert said == [f"context for Claude: {context}", "only here"]
+
+
+def test_a_hooks_long_output_says_it_was_cut() -> None:
+    """2b8118fc (2.1.x): a SessionStart hook's 9 KB of context was cut at 4,000 characters mid-word, and ran
+    straight into the next hook's headline."""
+    long = "obs " * 2_500
+    output = attachment_hook({"type": "hook_success", "stdout": long}).output
+    assert output == long[:4_000] + "…\n(6,000 more characters in the session file)"
+    assert attachment_hook({"type": "hook_success", "stdout": long[:4_000]}).output == long[:4_000]
