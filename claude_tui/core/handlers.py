@@ -28,6 +28,7 @@ from claude_tui.core.content import (
 )
 from claude_tui.core.model import PREVIEW_CHARS, Block, Hook, Kind, Message, Span, ToolCall
 from claude_tui.core.notices import meta_note, peer_parts, task_text
+from claude_tui.core.sanitize import without_markup
 from claude_tui.core.shapes import add_fact, fact_of
 from claude_tui.core.usage import read_usage, replaces
 
@@ -85,6 +86,11 @@ def on_user(s: Builder, obj: dict[str, Any], span: Span | None) -> None:
         s.add_result(item, obj, span, message)
 
 
+def _printed_nothing(message: Message) -> bool:
+    """A command's output that is empty (`/clear`'s `<local-command-stdout></local-command-stdout>`): no row."""
+    return message.kind is Kind.COMMAND_OUTPUT and not without_markup(message.plain_text).strip()
+
+
 def _said(s: Builder, kind: Kind, obj: dict[str, Any], span: Span | None, blocks: list[Block]) -> Message:
     """A message in the user's turn: a task's notification as its lines, a peer's as its sender and body."""
     if kind is Kind.TASK:
@@ -94,6 +100,10 @@ def _said(s: Builder, kind: Kind, obj: dict[str, Any], span: Span | None, blocks
         others = [b for b in blocks if b.type != "text"]
         message = s.new_message(kind, obj, span, blocks=[Block("text", body), *others], text=summary)
         message.sender = sender
+        return message
+    if kind is Kind.COMMAND_OUTPUT:
+        message = s.new_message(kind, obj, span, blocks=blocks)
+        message.folded = _printed_nothing(message)
         return message
     if kind is Kind.META:
         note = meta_note(plain_of(blocks))
@@ -167,7 +177,8 @@ def on_system(s: Builder, obj: dict[str, Any], span: Span | None) -> None:
         s.add_hook(hooks.summary_hook(obj), obj, span)
         return
     elif subtype == "local_command":
-        s.new_message(system_kind(content), obj, span, text=content)
+        message = s.new_message(system_kind(content), obj, span, text=content)
+        message.folded = _printed_nothing(message)
         return
     elif subtype == "away_summary" and content.strip():
         s.new_message(Kind.RECAP, obj, span, text=recap_text(content))

@@ -393,3 +393,16 @@ def test_meta_records_are_named_by_what_they_say_and_the_local_command_caveat_ha
     ]
     assert session.messages[0].kind is Kind.META and session.messages[0].folded  # read, counted, not a row
     assert session_stats(session)["commands"] == 1
+
+
+def test_a_command_that_printed_nothing_has_no_output_row() -> None:
+    """-Users-dumitruvulpe/1a5c053d (2.1.x): /clear's empty <local-command-stdout> was a bare "command output" row."""
+    empty = orjson.loads(_record("user", [], "s1", "u1"))
+    empty |= {"type": "system", "subtype": "local_command", "content": "<local-command-stdout></local-command-stdout>"}
+    printed = empty | {"uuid": "s2", "content": "<local-command-stdout>Set model to opus</local-command-stdout>"}
+    command = _record("user", [{"type": "text", "text": "<command-name>/clear</command-name>"}], "u1", None)
+    session = Session.from_lines(lines_of(b"\n".join([command, orjson.dumps(empty), orjson.dumps(printed)])))
+    assert [(m.kind, m.plain_text[-24:]) for m in session.visible()] == [
+        (Kind.COMMAND, "<command-name>/clear</command-name>"[-24:]),
+        (Kind.COMMAND_OUTPUT, "opus</local-command-stdout>"[-24:]),
+    ]
