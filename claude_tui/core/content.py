@@ -298,6 +298,8 @@ def ide_context(text: str, cwd: Any = None) -> tuple[str, str] | None:
 def first_text(blocks: list[Block]) -> str | None:
     """The text a user record's kind is told by (see `user_kind`): its first block's, when that is text; an IDE's
     context before it is not what the user wrote."""
+    if blocks and blocks[0].type != "ide":  # the usual: no IDE's context
+        return blocks[0].text if blocks[0].type == "text" else None
     first = next((b for b in blocks if b.type != "ide"), None)
     return first.text if first is not None and first.type == "text" else None
 

@@ -306,10 +306,7 @@ class Session:
             self._add_block(message, Block("text", item))
             return False
         btype = item.get("type")
-        if btype == "tool_result":  # a server call's result (see below), in the same answer
-            self.add_result(item, obj, span, message)
-            return False
-        if btype in ("tool_use", "server_tool_use"):  # a call, by Claude Code or by the API's server (a proxy's)
+        if btype == "tool_use" or btype == "server_tool_use":  # a call, by Claude Code or by the API's server
             tid = item.get("id")
             known = self.calls.get(tid) if isinstance(tid, str) else None
             if not isinstance(tid, str) or (known is not None and not known.lost):
@@ -332,6 +329,9 @@ class Session:
             value = item.get(btype)
             self._add_block(message, Block(btype, as_text(value)))
             return not isinstance(value, str | None)
+        if btype == "tool_result":  # a server call's result, in the same answer (a proxy's)
+            self.add_result(item, obj, span, message)
+            return False
         self._add_block(message, Block(btype) if btype == "redacted_thinking" else other_block(item))
         return False
 
