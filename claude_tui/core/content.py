@@ -333,7 +333,7 @@ def other_block(item: dict[str, Any]) -> Block:
 
 def attached(block: Block) -> str:
     """An image's or a document's placeholder, on one line: "image/png · 12.0 KB", "plan.md · text/plain · 3.4 KB";
-    an IDE's context's note ("opened /p/plan.md in the IDE")."""
+    an IDE's context's note ("opened in the IDE: plan.md")."""
     if block.type == "ide":
         return folded(visible_controls(block.title), 300)
     parts = [block.title, block.media_type or block.type, human_size(block.size)]

@@ -205,8 +205,7 @@ def session_info(
     total = UsageTotal.of([*_usage_items([usage]), *agent_usage.items()])
     models = most_used_first(facts.get("models", []), {key: counts[1] for key, counts in usage.items()})
     started, ended = facts.get("first_ts"), facts.get("last_ts")
-    if started is None and ended is None:  # no record time of its own (an empty file, or none): its subagents' (as
-        # stats.Tally.of has them)
+    if started is None and ended is None:  # no record time of its own: its subagents' (session_counts.record_span)
         started, ended = outer_span((f.get("first_ts"), f.get("last_ts")) for _, f in agents)
     cwds = facts.get("cwds") or []
     branches = facts.get("branches") or []

@@ -18,14 +18,14 @@ from claude_tui.core.agents import report_of
 from claude_tui.core.content import attached, command_as_run, without_reminders
 from claude_tui.core.hooks import headline
 from claude_tui.core.humanize import human_count, human_size
-from claude_tui.core.model import QUEUED, Kind, Message, ToolCall
+from claude_tui.core.model import QUEUED, Block, Kind, Message, ToolCall
 from claude_tui.core.sanitize import command_output, visible_controls
 from claude_tui.ui import diff, notes, tools
 from claude_tui.ui import text as ui_text
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.lines import MAX_HIGHLIGHT_CHARS, highlight, lexer_for_path
 from claude_tui.ui.palette import Palette
-from claude_tui.ui.widgets.conversation.entries import abandoned, short_model, thinking_note
+from claude_tui.ui.widgets.conversation.entries import ATTACHED_MARKS, abandoned, short_model, thinking_note
 
 #: Characters of one text shown in the detail view (drawing more would stall the screen); $PAGER shows all.
 DETAIL_CHARS = 50_000
@@ -91,7 +91,7 @@ def message_body(message: Message, palette: Palette, cwd: str | None, clock: Clo
         parts.append(plain(message.plain_text or message.text or message.record_type, palette))
     for block in message.blocks:
         if block.type == "text":
-            if message.kind is Kind.COMMAND and (ran := command_as_run(block.text)) is not None:
+            if (ran := _as_run(message, block)) is not None:
                 parts.append(plain(ran, palette))
             else:  # Claude Code's own words (meta) as written: their tags would hide them, read as Markdown's HTML
                 shown_as_written = message.typed or message.kind is Kind.META
@@ -105,11 +105,9 @@ def message_body(message: Message, palette: Palette, cwd: str | None, clock: Clo
                 parts.append(plain(block.text, palette, palette.dim + Style(italic=True)))
         elif block.call is not None:
             parts.append(tools.headline(block.call, 100, palette, cwd, False, abandoned(block.call, clock)))
-        elif block.type == "image":
-            parts.append(Text(f"▣ {attached(block)}", palette.dim))
-        elif block.type in ("document", "ide"):
-            parts.append(Text(f"{'▤' if block.type == 'document' else '+'} {attached(block)}", palette.dim))
-            if block.text:
+        elif block.type in ATTACHED_MARKS:
+            parts.append(Text(f"{ATTACHED_MARKS[block.type]} {attached(block)}", palette.dim))
+            if block.text:  # a text document's, what an IDE said
                 parts.append(plain(block.text, palette, palette.dim if block.type == "ide" else None))
         else:
             parts.append(Text(f"? {block.type}", palette.dim))
@@ -223,6 +221,11 @@ def _capped(text: str | Text, total: int | None = None) -> Text:
     return shown
 
 
+def _as_run(message: Message, block: Block) -> str | None:
+    """A command's text block as the user ran it, without its tags (content.command_as_run); None for any other."""
+    return command_as_run(block.text) if message.kind is Kind.COMMAND and block.type == "text" else None
+
+
 def message_text(message: Message) -> str:
     """A message as plain text, for the clipboard and the pager (a hook's row: the hook's run)."""
     if message.hook is not None:
@@ -230,7 +233,7 @@ def message_text(message: Message) -> str:
         return "\n".join(part for part in (headline(hook), hook.command, hook.output, hook.errors) if part.strip())
     out: list[str] = []
     for block in message.blocks:
-        if block.type == "text" and message.kind is Kind.COMMAND and (ran := command_as_run(block.text)) is not None:
+        if (ran := _as_run(message, block)) is not None:
             out.append(ran)
         elif block.type in ("text", "thinking"):
             out.append(block.text)

@@ -139,7 +139,7 @@ def json_message(text: str) -> tuple[str, bool] | None:
 def error_text(text: str) -> str:
     """A failed call's output without the <tool_use_error> tags Claude Code wraps some in: the message is what
     counts."""
-    return text.replace("<tool_use_error>", "").replace("</tool_use_error>", "") if "<tool_use_error>" in text else text
+    return text.replace("<tool_use_error>", "").replace("</tool_use_error>", "")
 
 
 def _agent_hint(call: ToolCall) -> str:

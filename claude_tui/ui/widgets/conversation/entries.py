@@ -27,6 +27,8 @@ _MODEL = re.compile(r"^claude-(?:(\d+)-(\d+)-)?([a-z]+)(?:-(\d{1,2})(?:-(\d{1,2}
 #: Seconds with no result and nothing written after which a call is shown as not running (the tools time out
 #: well before; a subagent at work writes its records).
 ABANDONED_AFTER = 3600
+#: The mark before an attached image's, document's or IDE context's row (content.attached says the rest).
+ATTACHED_MARKS = {"image": "▣", "document": "▤", "ide": "+"}
 
 
 @dataclass(eq=False, slots=True)

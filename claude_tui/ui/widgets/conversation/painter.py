@@ -23,11 +23,10 @@ from claude_tui.ui import lines, notes, tools
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.palette import Palette
 from claude_tui.ui.text import one_line
-from claude_tui.ui.widgets.conversation.entries import Entry, abandoned, short_model, thinking_note
+from claude_tui.ui.widgets.conversation.entries import ATTACHED_MARKS, Entry, abandoned, short_model, thinking_note
 
 #: Kinds whose text has a bar beside it: a prompt, and a peer's message.
 _BARRED = (Kind.PROMPT, Kind.PEER)
-_ATTACHED = {"image": "▣", "document": "▤", "ide": "+"}  #: an attached image's, document's or IDE context's mark
 _QUIET_GLYPHS = {
     Kind.META: "·",
     Kind.SYSTEM: "·",
@@ -128,7 +127,7 @@ class Painter:
         elif kind == "image":
             block = entry.block
             assert block is not None
-            out.append(self._fit(Text(f"{_ATTACHED[block.type]} {attached(block)}", p.dim), inner))
+            out.append(self._fit(Text(f"{ATTACHED_MARKS[block.type]} {attached(block)}", p.dim), inner))
         elif kind == "problem":
             problem = entry.problem
             assert problem is not None
