@@ -946,6 +946,22 @@ async def test_a_long_title_is_cut_with_an_ellipsis_under_the_list(tmp_path: Pat
         assert "word59" not in "".join(shown) and shown[1].startswith("Mon 5 Jan 09:00 · ")  # not "(5 Jan)" again
 
 
+async def test_the_facts_break_between_two_facts_never_inside_one(tmp_path: Path) -> None:
+    thread = Thread(session_id="1b9f5c0e-51f6-4d3e-9a47-c0ffee000001")
+    thread.branch = "feature/a-rather-long-branch-name"
+    thread.prompt("facts")
+    thread.answer(text("ok"))
+    thread.write(tmp_path / "projects" / "-home-u-proj" / "1b9f5c0e-51f6-4d3e-9a47-c0ffee000001.jsonl")
+    app = browser([tmp_path / "projects"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await browser_ready(pilot, app)
+        facts = app.main.query_one("#session-facts")
+        shown = [facts.render_line(y).text.strip() for y in range(facts.size.height)]
+        assert "⎇ feature/a-rather-long-branch-name · 863 B" in shown  # the id on its own line, whole
+        assert "1b9f5c0e-51f6-4d3e-9a47-c0ffee000001" in shown
+        assert not any(line.startswith("·") or line.endswith("·") for line in shown), shown
+
+
 async def test_a_session_without_times_is_dated_as_approximate(tmp_path: Path) -> None:
     folder = tmp_path / "projects" / "-home-u-proj"
     thread = Thread()
@@ -1300,7 +1316,8 @@ async def test_a_cost_that_leaves_out_a_model_with_no_price_says_so(tmp_path: Pa
         facts = app.main.query_one("#session-facts")
         sessions.move_to(sessions.shown.index(next(s for s in sessions.shown if s.id == "partial")))
         await settled(pilot, lambda: "partial" in facts.render_line(0).text)
-        assert " · $0.02+ (no price for claude-haiku-5-5) · " in facts.render_line(3).text
+        assert facts.render_line(3).text.rstrip() == "51.2k tokens · $0.02+ (no price for claude-haiku-5-5)"
+        assert facts.render_line(4).text.rstrip() == "haiku-5.5, sonnet-4.5"  # too long to join that line
 
 
 async def test_a_move_in_the_list_right_after_choosing_a_project_is_not_undone_by_its_newest_opening(

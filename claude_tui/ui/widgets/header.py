@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.console import Group
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
 from textual.widgets import Static
 
@@ -138,34 +139,19 @@ class SessionFacts(Static):
         ago = self.clock.ago(stamp)
         recent = f" ({ago})" if ago == "now" or ago.endswith(" ago") else ""  # else ago is the date again
         when = f"{note}{self.clock.day(stamp)} {self.clock.clock_time(stamp, seconds=False)}{recent}"
-        duration = f" · {human_span(info.duration_s, info.active_s)}" if info.duration_s else ""
-        errors = f" ({plural(info.tool_errors, 'error')})" if info.tool_errors else ""
-        cost = human_cost(info.cost_usd, info.unpriced)
-        money = f" · {one_line(cost, 300)}" if cost else ""
-        models = " · " + ", ".join(short_model(m) for m in info.models) if info.models else ""
+        cost = one_line(human_cost(info.cost_usd, info.unpriced), 300)
         title = one_line(info.title or info.first_prompt or "(untitled)", 300)
-        lines = [
-            Text(title, "bold", no_wrap=True, overflow="ellipsis"),
-            Text(when + duration, style="dim"),
-            Text(
-                f"{prompt_counts(info.prompts, info.commands)} · {plural(info.tool_calls, 'tool call')}{errors}"
-                + (f" · {_subagents(info.subagents, 0, [], info.subagent_models)}" if info.subagents else ""),
-                style="dim",
-            ),
-            Text(f"{human_count(info.tokens)} tokens{money}{models}", style="dim"),
-            Text(
-                " · ".join(
-                    x
-                    for x in (
-                        f"⎇ {one_line(info.branch, 80)}" if info.branch else "",
-                        human_size(info.size),
-                        one_line(info.id),
-                    )
-                    if x
-                ),
-                style="dim",
-            ),
+        facts = [
+            [when] + ([human_span(info.duration_s, info.active_s)] if info.duration_s else []),
+            [prompt_counts(info.prompts, info.commands)]
+            + [plural(info.tool_calls, "tool call") + _failed(info.tool_errors)]
+            + ([_subagents(info.subagents, 0, [], info.subagent_models)] if info.subagents else []),
+            [f"{human_count(info.tokens)} tokens"]
+            + ([cost] if cost else [])
+            + ([", ".join(short_model(m) for m in info.models)] if info.models else []),
+            ([f"⎇ {one_line(info.branch, 80)}"] if info.branch else []) + [human_size(info.size), one_line(info.id)],
         ]
+        lines: list[Text | Facts] = [Text(title, "bold", no_wrap=True, overflow="ellipsis"), Facts(facts, "dim")]
         if info.orphan_of:
             lines.append(Text(f"a subagent of session {one_line(info.orphan_of)}, which has no file", style="dim"))
         if info.no_file:
@@ -175,6 +161,30 @@ class SessionFacts(Static):
         if info.error:
             lines.append(Text(info.error, style="red"))
         self.update(Group(*lines))  # the title one line cut with "…", the facts wrapped
+
+
+class Facts:
+    """Lines of facts, each fact's parts joined by " · " and broken between two parts when they do not fit: no
+    line ends or starts with a lone "·" (a part wider than the pane wraps inside itself)."""
+
+    def __init__(self, lines: list[list[str]], style: str) -> None:
+        self.lines, self.style = lines, style
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for parts in self.lines:
+            for row in packed(parts, options.max_width):
+                yield Text(row, style=self.style)
+
+
+def packed(parts: list[str], width: int) -> list[str]:
+    """`parts` joined by " · " into rows of at most `width` cells, a row broken only between two parts."""
+    rows: list[str] = []
+    for part in parts:
+        if rows and cell_len(rows[-1]) + 3 + cell_len(part) <= width:
+            rows[-1] += " · " + part
+        else:
+            rows.append(part)
+    return rows
 
 
 def continuation(origin: str | None, background: bool) -> str:
