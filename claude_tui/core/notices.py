@@ -70,6 +70,9 @@ _CAVEAT = re.compile(r"\s*<local-command-caveat>.*?</local-command-caveat>\s*", 
 #: The start of a skill's instructions, as Claude Code passes them on when the skill is used.
 _SKILL = re.compile(r"Base directory for this skill: (\S+)")
 _TITLE = re.compile(r"^#\s+(.+)$", re.M)  #: a Markdown title (a heading of the first level)
+_HEADING_MARK = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.M)
+_TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$", re.M)
+_STRONG = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")  #: not `__`: `__init__` is more often a name than bold
 
 
 def meta_note(text: str) -> str | None:
@@ -82,4 +85,12 @@ def meta_note(text: str) -> str | None:
         name = skill.group(1).rstrip("/\\").replace("\\", "/").rpartition("/")[2]
         title = _TITLE.search(text, skill.end(), skill.end() + 4_000)
         return f"skill {name}" + (f": {title.group(1).strip()}" if title else "")
-    return text
+    return markdown_gist(text)
+
+
+def markdown_gist(text: str) -> str:
+    """A Markdown text's words, for a row of one line: without its headings' marks, its bold marks, its tables'
+    rules and its table rows' bars (`/context`'s report for Claude: "## Context Usage **Model:** …| Category |…")."""
+    text = _STRONG.sub(r"\1", _TABLE_RULE.sub("", _HEADING_MARK.sub("", text)))
+    rows = text.splitlines()
+    return "\n".join(" ".join(row.strip(" \t|").split("|")) if row.lstrip().startswith("|") else row for row in rows)

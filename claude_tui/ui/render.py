@@ -93,8 +93,8 @@ def message_body(message: Message, palette: Palette, cwd: str | None, clock: Clo
         if block.type == "text":
             if (ran := _as_run(message, block)) is not None:
                 parts.append(plain(ran, palette))
-            else:  # Claude Code's own words (meta) as written: their tags would hide them, read as Markdown's HTML
-                shown_as_written = message.typed or message.kind is Kind.META
+            else:  # Claude Code's own words (meta) with tags as written: read as Markdown's HTML, they would hide them
+                shown_as_written = message.typed or (message.kind is Kind.META and "<" in block.text)
                 parts.append(plain(block.text, palette) if shown_as_written else markdown(block.text))
         elif block.type in ("thinking", "redacted_thinking"):
             note = thinking_note(block)

@@ -17,6 +17,7 @@ from claude_tui.core.index.extract import Extractor, State
 from claude_tui.core.index.texts import ROLES, ROW_KINDS
 from claude_tui.core.loader import read_session
 from claude_tui.core.model import Kind
+from claude_tui.core.notices import meta_note
 from claude_tui.core.session import Session
 from claude_tui.core.stats import session_stats
 from tests.core.test_fuzz import lines_of
@@ -393,6 +394,18 @@ def test_meta_records_are_named_by_what_they_say_and_the_local_command_caveat_ha
     ]
     assert session.messages[0].kind is Kind.META and session.messages[0].folded  # read, counted, not a row
     assert session_stats(session)["commands"] == 1
+
+
+def test_a_meta_records_markdown_is_a_row_of_its_words() -> None:
+    """1240745b (2.1.222): `/context`'s report for Claude, a meta record, was a row of raw Markdown ("## Context
+    Usage **Model:** claude-opus-5 … |----------|--------|")."""
+    report = (
+        "## Context Usage\n\n**Model:** claude-opus-5  \n**Tokens:** 145.5k / 1m (15%)\n\n"
+        "| Category | Tokens | Percentage |\n|----------|--------|------------|\n| System prompt | 5.5k | 0.6% |\n"
+    )
+    words = "Context Usage Model: claude-opus-5 Tokens: 145.5k / 1m (15%) Category Tokens Percentage System prompt"
+    assert " ".join(meta_note(report).split()) == words + " 5.5k 0.6%"
+    assert meta_note("run `ls | wc -l` for **__init__** files") == "run `ls | wc -l` for __init__ files"
 
 
 def test_a_command_that_printed_nothing_has_no_output_row() -> None:

@@ -465,6 +465,14 @@ def test_a_meta_records_detail_shows_its_words_as_written() -> None:
     assert "The user named this session" in detail(Kind.META, Block("text", named))
 
 
+def test_a_meta_records_markdown_is_drawn_as_markdown() -> None:
+    """1240745b (2.1.222): `/context`'s report for Claude, a meta record of Markdown, was drawn with its marks."""
+    report = "## Context Usage\n\n**Model:** claude-opus-5\n\n| Category | Tokens |\n|---|---|\n| Skills | 4.1k |\n"
+    shown = detail(Kind.META, Block("text", report))
+    assert shown.startswith("Context Usage\n") and "Model: claude-opus-5" in shown
+    assert "##" not in shown and "**" not in shown and "---" not in shown
+
+
 def test_a_commands_detail_and_its_text_say_it_as_it_was_run() -> None:
     """1240745b (2.1.222): the detail read "rust-clippy-by-application /rust-clippy-by-application 請問" (its tags
     taken as Markdown's HTML), and the pager and the clipboard had the tags."""
