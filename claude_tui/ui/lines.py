@@ -3,13 +3,15 @@
 The pane is virtual: it must know the height of every message without drawing
 it. So text is parsed into logical lines here (a small, forgiving Markdown
 subset: headings, lists, quotes, rules, tables, fenced code, inline code, bold,
-italic, links)
-and wrapped by one function that both measuring and drawing use. Work is bounded:
-a block contributes at most MAX_BLOCK_CHARS and a line at most MAX_LINE_CHARS.
+italic, struck text, links, HTML entities)
+and wrapped by one function that both measuring and drawing use (a table's cells
+wrap inside their columns). Work is bounded: a block contributes at most
+MAX_BLOCK_CHARS and a line at most MAX_LINE_CHARS.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -37,23 +39,40 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _RULE = re.compile(r"^\s*([-*_])(\s*\1){2,}\s*$")
 _ITEM = re.compile(r"^(\s*)([-*+]|\d{1,3}[.)])\s+")
 _QUOTE = re.compile(r"^\s*>\s?")
+#: Emphasis with underscores only at a word's edges: never inside snake_case, a path or `__init__.py`.
+_OPEN, _CLOSE = r"(?<![\w/\\])", r"(?![\w/\\]|\.\w)"
 _INLINE = re.compile(
-    r"`([^`\n]+)`|\*\*([^*\n]+)\*\*|(?<![\w*])\*([^*\s][^*\n]*?)\*(?![\w*])"
+    r"`([^`\n]+)`|\*\*([^*\n]+)\*\*"
+    rf"|{_OPEN}__(?![\s_])(.+?)(?<![\s_])__{_CLOSE}"
+    r"|(?<![\w*/])\*([^*\s][^*\n]*?)\*(?![\w*/])"
+    rf"|{_OPEN}_(?![\s_])(.+?)(?<![\s_])_{_CLOSE}"
+    r"|~~(?![\s~])(.+?)(?<![\s~])~~"
     r"|(?<!\\)!?\[((?:[^\[\]\n]|\[[^\[\]\n]*\])+)\]"  # a link's text, [brackets] inside it too
     r"\((?:<([^<>\n]+)>|((?:[^()\s]|\([^()\s]*\))+))(?:\s+\"[^\"\n]*\")?\)"  # its address, (parens) too; a title
     r"|<((?:https?|mailto):[^\s<>]+)>"
 )
+#: The characters that may start inline markup (a link also needs "](").
+_MARKERS = frozenset("`*_~<&")
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 
 
 @dataclass(slots=True)
 class MdLine:
     """One logical line: its kind, its plain text and the spans to style."""
 
-    kind: str  #: p, h1..h3, item, quote, rule, table, label (a code block's language), code
+    kind: str  #: p, h1..h3, item, quote, rule, table (a row), label (a code block's language), code
     text: str
-    spans: tuple[tuple[int, int, str], ...] = ()  #: (start, end, "code" | "bold" | "italic" | "link" | "url" | "rule")
+    spans: tuple[tuple[int, int, str], ...] = ()  #: (start, end, "code" | "bold" | "italic" | "strike" | "link" | …)
     hang: int = 0  #: indent of wrapped continuation lines
-    block: int = -1  #: code lines: which code block
+    block: int = -1  #: code lines: which code block; table rows: which table
+    cells: tuple[tuple[MdLine, ...], ...] = ()  #: table rows: each cell's lines (none: the rule under the head)
+
+
+class Columns(NamedTuple):
+    """A table's columns: how wide each one's widest line is, and its longest word."""
+
+    natural: tuple[int, ...]
+    words: tuple[int, ...]
 
 
 @dataclass(slots=True)
@@ -62,6 +81,7 @@ class Markdown:
 
     lines: list[MdLine]
     code: list[tuple[str, list[int]]]  #: per code block: language and the indexes of its lines
+    tables: list[Columns]  #: per table: its columns
     omitted: int  #: lines not laid out (beyond the caps)
     rest_only: bool = False  #: what is not laid out is only the rest of the last line shown
 
@@ -87,13 +107,14 @@ def parse(text: str, markdown: bool = True) -> Markdown:
         rest_only = False
     lines: list[MdLine] = []
     code: list[tuple[str, list[int]]] = []
+    tables: list[Columns] = []
     fence = ""
     table: list[str] = []
     for line in raw:
         if len(line) > MAX_LINE_CHARS:
             line = line[:MAX_LINE_CHARS] + "…"
         if table and not (line.lstrip().startswith("|") and not fence):
-            lines += _table(table)
+            lines += _table(table, tables)
             table = []
         if fence:
             if line.strip().startswith(fence):
@@ -116,53 +137,52 @@ def parse(text: str, markdown: bool = True) -> Markdown:
         else:
             lines.append(_prose(line))
     if table:
-        lines += _table(table)
+        lines += _table(table, tables)
     while lines and lines[-1].kind == "p" and not lines[-1].text.strip():
         lines.pop()
-    return Markdown(lines, code, omitted, rest_only)
+    return Markdown(lines, code, tables, omitted, rest_only)
 
 
 _TABLE_RULE = re.compile(r"^[\s|:-]+$")
-#: Kinds of line drawn on one screen line whatever the width: a rule, and a table's row (cut with "…":
-#: wrapped, its columns would no longer line up; the detail view shows it whole).
-ONE_ROW = ("rule", "table")
+#: A line break inside a table cell (Claude writes them), and the inline code in which it is only text.
+_CELL_BREAK = re.compile(r"`[^`\n]+`|<br\s*/?>", re.IGNORECASE)
 
 
-def _table(rows: list[str]) -> list[MdLine]:
-    """A Markdown table with its columns lined up (cells keep their inline styles)."""
-    cells = [[_inline("p", c.strip()) for c in row.strip().strip("|").split("|")] for row in rows]
-    rules = [bool(_TABLE_RULE.match(row)) and "-" in row for row in rows]
-    widths: list[int] = []
-    for row, rule in zip(cells, rules, strict=True):
-        if rule:
-            continue
-        for index, cell in enumerate(row):
-            size = cell_len(cell.text)
-            if index == len(widths):
-                widths.append(size)
-            else:
-                widths[index] = max(widths[index], size)
+def _table(rows: list[str], tables: list[Columns]) -> list[MdLine]:
+    """A Markdown table's rows, its columns added to `tables`; the cells keep their inline styles, and those of
+    the head (the rows above the rule) are bold."""
     out: list[MdLine] = []
+    rules = [bool(_TABLE_RULE.match(row)) and "-" in row for row in rows]
     head = any(rules)
-    for row, rule in zip(cells, rules, strict=True):
-        if rule:
-            text = "─┼─".join("─" * w for w in widths)
-            out.append(MdLine("table", text, ((0, len(text), "rule"),)))
-            head = False
-            continue
-        text, spans = "", []
-        for index, width in enumerate(widths):
-            cell = row[index] if index < len(row) else MdLine("p", "")
-            if index:
-                spans.append((len(text) + 1, len(text) + 2, "rule"))
-                text += " │ "
-            spans += [(len(text) + a, len(text) + b, style) for a, b, style in cell.spans]
-            text += cell.text + " " * (width - cell_len(cell.text))
-        text = text.rstrip()
-        if head:
-            spans.insert(0, (0, len(text), "bold"))
-        out.append(MdLine("table", text, tuple(spans)))
+    for row, rule in zip(rows, rules, strict=True):
+        cells = () if rule else tuple(_cell(cell, head) for cell in row.strip().strip("|").split("|"))
+        out.append(MdLine("table", "", block=len(tables), cells=cells))
+        head = head and not rule
+    count = max(len(line.cells) for line in out)
+    for line in out:
+        if line.cells:
+            line.cells += ((MdLine("p", ""),),) * (count - len(line.cells))
+    columns = [[part.text for line in out if line.cells for part in line.cells[i]] for i in range(count)]
+    natural = tuple(max(map(cell_len, texts)) for texts in columns)
+    words = tuple(max(cell_len(word) for text in texts for word in text.split(" ")) for texts in columns)
+    tables.append(Columns(natural, words))
     return out
+
+
+def _cell(source: str, head: bool) -> tuple[MdLine, ...]:
+    """A table cell's lines: it breaks at each `<br>` outside inline code (one that ends the cell adds none)."""
+    parts: list[str] = []
+    start = 0
+    for match in _CELL_BREAK.finditer(source):
+        if not match.group().startswith("`"):
+            parts.append(source[start : match.start()])
+            start = match.end()
+    if source[start:].strip() or not parts:
+        parts.append(source[start:])
+    lines = [_inline("p", part.strip()) for part in parts]
+    if head:
+        lines = [MdLine("p", line.text, ((0, len(line.text), "bold"), *line.spans)) for line in lines]
+    return tuple(lines)
 
 
 def _prose(line: str) -> MdLine:
@@ -189,18 +209,21 @@ def _prose(line: str) -> MdLine:
 
 
 def _inline(kind: str, text: str, offset: int = 0) -> MdLine:
-    """A line with `code`, **bold**, *italic* and [link](url) markers turned into spans; a link shows its
-    text and then its address, as a terminal cannot show one on hover (an anchor in the page shows none)."""
-    if "`" not in text and "*" not in text and "](" not in text and "<" not in text:
+    """A line with `code`, **bold**, *italic*, ~~struck~~ and [link](url) markers turned into spans, and its
+    HTML entities decoded (not in code); a link shows its text and then its address, as a terminal cannot show
+    one on hover (an anchor in the page shows none)."""
+    if _MARKERS.isdisjoint(text) and "](" not in text:
         return MdLine(kind, text)
     out: list[str] = []
     spans: list[tuple[int, int, str]] = []
     pos = size = 0
     for match in _INLINE.finditer(text):
-        out.append(text[pos : match.start()])
-        size += match.start() - pos
-        code, bold, italic, label, spaced, url, bare = match.groups()
+        before = _entities(text[pos : match.start()])
+        out.append(before)
+        size += len(before)
+        code, bold, strong, italic, em, struck, label, spaced, url, bare = match.groups()
         url = spaced or url
+        bold, italic = bold or strong, italic or em
         if code is not None:
             out.append(code)
             spans.append((offset + size, offset + size + len(code), "code"))
@@ -209,22 +232,32 @@ def _inline(kind: str, text: str, offset: int = 0) -> MdLine:
             out.append(bare)
             spans.append((offset + size, offset + size + len(bare), "link"))
             size += len(bare)
-        else:  # **bold**, *italic* or a link's text, and the `code` inside them
-            inner = _inline(kind, bold or italic or label, offset + size)
+        else:  # **bold**, *italic*, ~~struck~~ or a link's text, and the `code` inside them
+            inner = _inline(kind, bold or italic or struck or label, offset + size)
             out.append(inner.text)
-            spans.append(
-                (offset + size, offset + size + len(inner.text), "bold" if bold else "italic" if italic else "link")
-            )
+            style = "bold" if bold else "italic" if italic else "strike" if struck else "link"
+            spans.append((offset + size, offset + size + len(inner.text), style))
             spans.extend(inner.spans)
             size += len(inner.text)
             if url is not None and url != inner.text and not url.startswith("#"):
-                address = f" ({url})"
+                address = f" ({_entities(url)})"
                 out.append(address)
                 spans.append((offset + size + 1, offset + size + len(address), "url"))
                 size += len(address)
         pos = match.end()
-    out.append(text[pos:])
+    out.append(_entities(text[pos:]))
     return MdLine(kind, "".join(out), tuple(spans))
+
+
+def _entities(text: str) -> str:
+    """`text` with its HTML entities (`&amp;`, `&#39;`, `&#x2192;`) decoded; one that would decode to a control
+    character, or to nothing, is kept as written."""
+    return _ENTITY.sub(_entity, text) if "&" in text else text
+
+
+def _entity(match: re.Match[str]) -> str:
+    char = html.unescape(match.group())
+    return char if char and (char.isprintable() or char == "\xa0") else match.group()
 
 
 # ---------------------------------------------------------------- wrapping
@@ -241,6 +274,8 @@ def wrap_offsets(text: str, width: int, hang: int = 0) -> list[int]:
         if len(text) <= width:
             return []
         return _wrap_ascii(text, width, max(1, width - hang))
+    if len(text) <= width and cell_len(text) <= width:  # a short line: a table's cell, often
+        return []
     return _wrap_cells(text, width, max(1, width - hang))
 
 
@@ -337,11 +372,96 @@ def wrap_rows(rows: list[Row], width: int) -> list[Text]:
     return out
 
 
+# ---------------------------------------------------------------- tables
+
+
+def table_widths(columns: Columns, width: int) -> tuple[int, ...]:
+    """The widths of a table's columns drawn in `width` cells (with " │ " between them)."""
+    return fit_columns(columns.natural, columns.words, width - 3 * (len(columns.natural) - 1))
+
+
+@lru_cache(maxsize=1024)
+def fit_columns(natural: tuple[int, ...], words: tuple[int, ...], room: int) -> tuple[int, ...]:
+    """Column widths that share `room` cells: as wide as their cells where they all fit; else the widest shrink
+    first, down to a level they share, each keeping its longest word if those all fit (a narrower column keeps
+    its width). Where not even a cell a column fits, each is 1 wide and the rows are cut at the edge."""
+    if sum(natural) <= room:
+        return natural
+    floors = words if sum(words) <= room else (0,) * len(natural)
+
+    def fitted(level: int) -> list[int]:
+        return [max(floor, min(size, level)) for size, floor in zip(natural, floors, strict=True)]
+
+    low, high = 1, max(natural)
+    while low < high:  # the highest level at which they fit
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if sum(fitted(middle)) <= room else (low, middle - 1)
+    widths = fitted(low)
+    spare = room - sum(widths)
+    for index, size in enumerate(natural):  # the cells left over go to the columns cut at that level
+        if spare > 0 and widths[index] == low < size:
+            widths[index] += 1
+            spare -= 1
+    return tuple(widths)
+
+
+def _row_height(cells: tuple[tuple[MdLine, ...], ...], widths: tuple[int, ...]) -> int:
+    """Screen lines of a table row: its tallest cell, wrapped inside its column (the rule under the head: 1)."""
+    if not cells:
+        return 1
+    return max(
+        sum(len(wrap_offsets(part.text, size)) + 1 for part in cell) for cell, size in zip(cells, widths, strict=True)
+    )
+
+
+def _table_row(
+    cells: tuple[tuple[MdLine, ...], ...],
+    widths: tuple[int, ...],
+    width: int,
+    styles: dict[str, Style],
+    base: Style | None,
+) -> list[Text]:
+    """The screen lines of a table row, its cells wrapped inside their columns, each line cut at `width`."""
+    if not cells:
+        out = [Text("─┼─".join("─" * size for size in widths), styles["rule"])]
+    else:
+        columns = [_cell_lines(cell, size, styles) for cell, size in zip(cells, widths, strict=True)]
+        out = []
+        for number in range(max(map(len, columns))):
+            line = Text(style=base or "")
+            for index, (column, size) in enumerate(zip(columns, widths, strict=True)):
+                if index:
+                    line.append(" ").append("│", styles["rule"]).append(" ")
+                piece = column[number] if number < len(column) else Text()
+                line.append_text(piece).append(" " * (size - piece.cell_len))
+            line.rstrip()
+            out.append(line)
+    for line in out:
+        line.truncate(width, overflow="ellipsis")
+    return out
+
+
+def _cell_lines(cell: tuple[MdLine, ...], width: int, styles: dict[str, Style]) -> list[Text]:
+    """A table cell's lines wrapped at its column's `width`."""
+    out: list[Text] = []
+    for part in cell:
+        text = Text(part.text)
+        for start, end, name in part.spans:
+            text.stylize(styles[name], start, end)
+        for piece in text.divide(wrap_offsets(part.text, width)):
+            piece.rstrip()
+            out.append(piece)
+    return out
+
+
 def measure(markdown: Markdown, width: int) -> int:
     """How many screen lines `markdown` takes at `width` (with its "more" line)."""
     total = len(wrap_offsets(more_lines(markdown), width)) + 1 if markdown.omitted else 0
     for line in markdown.lines:
-        total += 1 if line.kind in ONE_ROW else len(wrap_offsets(line.text, width, line.hang)) + 1
+        if line.kind == "table":
+            total += _row_height(line.cells, table_widths(markdown.tables[line.block], width))
+        else:
+            total += 1 if line.kind == "rule" else len(wrap_offsets(line.text, width, line.hang)) + 1
     return total
 
 
@@ -360,6 +480,7 @@ def render(markdown: Markdown, width: int, palette: Palette, base: Style | None 
         "code": palette.inline_code,
         "bold": palette.bold,
         "italic": Style(italic=True),
+        "strike": Style(strike=True),
         "link": Style(underline=True),
         "url": palette.faint,
         "rule": palette.faint,
@@ -374,12 +495,13 @@ def render(markdown: Markdown, width: int, palette: Palette, base: Style | None 
             rows.append(Row(code.get(index) or Text(line.text), 0, palette.code_bg))
         elif kind == "label":
             rows.append(Row(Text(line.text, palette.faint), 0, palette.code_bg))
+        elif kind == "table":
+            widths = table_widths(markdown.tables[line.block], width)
+            rows += [Row(text) for text in _table_row(line.cells, widths, width, styles, base)]
         else:
             text = Text(line.text, _line_style(kind, palette, base) or "")
             for start, end, name in line.spans:
                 text.stylize(styles[name], start, end)
-            if kind == "table":
-                text.truncate(width, overflow="ellipsis")
             rows.append(Row(text, line.hang))
     if markdown.omitted:
         rows.append(Row(Text(more_lines(markdown), palette.dim)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import json
 import time
+from collections import Counter
 from collections.abc import Sequence
 from datetime import UTC, timedelta, timezone
 from itertools import pairwise
@@ -31,7 +32,7 @@ from claude_tui.ui.widgets.conversation.entries import Entry, build, dates_its_t
 from claude_tui.ui.widgets.conversation.painter import Painter
 
 PALETTE = Palette.from_variables({}, dark=True)
-WORDS = st.text(alphabet=st.sampled_from("ab cd日本 \t`*#-|>[]()"), max_size=300)
+WORDS = st.text(alphabet=st.sampled_from("ab cd日本 \t`*_~&;#-|>[]()"), max_size=300)
 
 
 def _call(name: str, inp: dict, text: str = "", structured: object = None, error: bool = False) -> ToolCall:
@@ -129,6 +130,56 @@ def test_markdown_lines_hide_markers_and_style_spans() -> None:
     ]
 
 
+def test_underscores_tildes_and_html_entities_are_markup_too() -> None:
+    """`__bold__`, `_italic_` and `~~struck~~` were shown with their markers, and `&amp;` as written."""
+    text = "__bold__, _italic_, ~~gone~~ and *x*: &amp; &lt;T&gt; &quot;q&quot; &#39;s&#39; a&nbsp;b &#8594; &#x2192;"
+    line = lines.parse(text).lines[0]
+    assert line.text == "bold, italic, gone and x: & <T> \"q\" 's' a\xa0b → →"
+    assert _styled(line) == [("bold", "bold"), ("italic", "italic"), ("gone", "strike"), ("x", "italic")]
+    drawn = lines.render(lines.parse(text), 80, PALETTE)[0]
+    assert drawn.get_style_at_offset(Console(), 16).strike
+    link = lines.parse("[a &amp; _b_](https://x.io/?a=1&amp;b=2) &#27; &bogus;").lines[0]
+    assert link.text == "a & b (https://x.io/?a=1&b=2) &#27; &bogus;"  # no control character, nor a made-up one
+    assert _styled(link) == [("a & b", "link"), ("b", "italic"), ("(https://x.io/?a=1&b=2)", "url")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "snake_case_name, a_b_c, MAX_LINE_CHARS and __dunder_ names",
+        "see src/_private_/x.py, __init__.py and pkg/__main__.py",
+        "lib/*.py or src/*.ts, 2 * 3 * 4",
+        "_ not italic _ and ~~ not struck ~~ and ~one~",
+        "AT&T, a && b, &amp without a semicolon",
+    ],
+)
+def test_underscores_in_names_and_paths_are_not_emphasis(text: str) -> None:
+    line = lines.parse(text).lines[0]
+    assert (line.text, line.spans) == (text, ())
+
+
+def test_code_keeps_its_markers_and_entities() -> None:
+    md = lines.parse("`&amp; __x__ _y_ ~~z~~` &amp;\n```\n&lt; __a__ _b_\n```")
+    assert [(line.text, line.spans) for line in md.lines] == [
+        ("&amp; __x__ _y_ ~~z~~ &", ((0, 21, "code"),)),
+        ("&lt; __a__ _b_", ()),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "__bold words__ and _italic words_ and ~~struck words~~ " * 4,
+        "&amp;&lt;&gt;&quot;&#39;&nbsp;&#8594;&#x2192; " * 12,
+        "- an item with __bold__ and &amp; that wraps onto the next lines " * 3,
+    ],
+)
+def test_inline_markup_measures_what_it_draws(text: str) -> None:
+    md = lines.parse(text)
+    for width in range(1, 121):
+        assert len(lines.render(md, width, PALETTE)) == lines.measure(md, width), width
+
+
 def test_a_code_block_that_names_no_language_opens_with_its_code() -> None:
     """A real answer's fence with no language (Claude Code 2.1.114): no stray "code" line above the path."""
     text = "Your existing worktree lives at:\n\n```\n-experiments/worktrees/.claude/worktrees/agent-a4ca7529\n```\n"
@@ -164,21 +215,98 @@ def test_links_show_their_text_then_their_address() -> None:
     assert {source: lines.parse(source).lines[0].text for source in forms} == forms
 
 
+def _drawn(text: str, width: int) -> list[str]:
+    """`text` drawn at `width`, as plain lines; checked against what `measure` says it takes."""
+    md = lines.parse(text)
+    drawn = [line.plain for line in lines.render(md, width, PALETTE)]
+    assert len(drawn) == lines.measure(md, width), (width, drawn)
+    return drawn
+
+
 def test_tables_line_up() -> None:
-    md = lines.parse("| a | long header |\n|---|---|\n| wide cell | x |")
-    texts = [line.text for line in md.lines]
-    assert texts[0].index("│") == texts[2].index("│")
-    assert set(texts[1]) <= {"─", "┼"}
+    texts = _drawn("| a | long header |\n|---|---|\n| wide cell | x |", 80)
+    assert texts == ["a         │ long header", "──────────┼────────────", "wide cell │ x"]
 
 
-def test_a_table_wider_than_the_pane_keeps_one_line_per_row() -> None:
-    """Wrapped, its columns would no longer line up: each row is cut with "…" (the detail view has it whole)."""
-    wide = "| Plan | What | Status |\n|---|---|---|\n| 01 setup | Next 16 + TS6 + Tailwind v4 + shadcn | ✅ committed |"
-    md = lines.parse(wide)
-    drawn = [t.plain for t in lines.render(md, 40, PALETTE)]
-    assert len(drawn) == lines.measure(md, 40) == 3
-    assert all(len(t) == 40 and t.endswith("…") for t in drawn)
-    assert drawn[0].index("│") == drawn[2].index("│")
+WIDE_TABLE = (
+    "| Plan | What | Status |\n|---|---|---|\n"
+    "| 01 setup | Next 16 + TS6 + Tailwind v4 + shadcn | ✅ committed |\n"
+    "| 02 auth | Clerk middleware, `auth()` in **server** components | ⏳ in review |"
+)
+
+
+def test_a_table_wider_than_the_pane_wraps_its_cells_inside_their_columns() -> None:
+    """Cut with "…", the widest cell squeezed the others to nothing; wrapped, each column keeps its words whole
+    (the wide one shrinks first) and the columns still line up."""
+    drawn = _drawn(WIDE_TABLE, 40)
+    assert drawn == [
+        "Plan     │ What           │ Status",
+        "─────────┼────────────────┼─────────────",
+        "01 setup │ Next 16 + TS6  │ ✅ committed",
+        "         │ + Tailwind v4  │",
+        "         │ + shadcn       │",
+        "02 auth  │ Clerk          │ ⏳ in review",
+        "         │ middleware,    │",
+        "         │ auth() in      │",
+        "         │ server         │",
+        "         │ components     │",
+    ]
+    server = lines.render(lines.parse(WIDE_TABLE), 40, PALETTE)[8]
+    assert server.get_style_at_offset(Console(), 12).bold  # still bold, wrapped
+    fits = _drawn(WIDE_TABLE, 80)  # as before: a line a row
+    assert len(fits) == 4 and fits[2] == "01 setup │ Next 16 + TS6 + Tailwind v4 + shadcn          │ ✅ committed"
+
+
+def test_column_widths_share_the_room_fairly() -> None:
+    """Columns that fit keep their widths; else the widest shrink first to a shared level, each keeping its
+    longest word while those all fit; the cells left over go to the columns cut."""
+    assert lines.fit_columns((5, 10), (5, 4), 20) == (5, 10)
+    assert lines.fit_columns((5, 30, 30), (5, 9, 4), 40) == (5, 18, 17)
+    assert lines.fit_columns((5, 30, 30), (5, 20, 4), 30) == (5, 20, 5)  # a long word keeps its column wide
+    assert lines.fit_columns((5, 30, 30), (5, 20, 10), 20) == (5, 8, 7)  # words that cannot all fit are cut
+    assert lines.fit_columns((5, 30), (5, 9), 1) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        WIDE_TABLE,
+        "| 移除 RUST_TARGET_DIR | 保留 RUST_TARGET_DIR |\n|---|---|\n"  # 1240745b (2.1.222): code and <br> in cells
+        "| `3rdparty_rust_dhcpd_parser`<br>`plugin_moxa_dhcp_server` | `lib_moxa_rust_poe`<br>`plugin_moxa_mdns` |",
+        "| | cherry-pick | `checkout <br> -- Makefile` |\n|---|---|---|\n"
+        "| 取什麼 | 那個 commit 的 **diff** | 那個分支 tip 的 **檔案內容(整份)** |\n| 範圍 | 該 commit 動到的所有檔 |",
+        "| a |\n|---|\n| " + "word " * 60 + "|\n| x | y | extra cells |",
+        "|---|\n| lone rule |",
+    ],
+)
+def test_a_table_measures_what_it_draws_at_every_width(table: str) -> None:
+    """Each row as tall as its tallest cell, wrapped; no line wider than the pane, and none cut short once the
+    columns have room (below that a line is cut with "…")."""
+    for width in range(1, 121):
+        drawn = _drawn(table, width)
+        assert all(cell_len(line) <= width for line in drawn), (width, drawn)
+        assert width < 30 or not any(line.endswith("…") for line in drawn), (width, drawn)
+
+
+CELLS = st.lists(st.sampled_from(["ab", "cdefghijklmn", " ", "日本", "`", "**", "_", "<br>", "&amp;"]), max_size=20)
+
+
+@settings(max_examples=60)
+@given(
+    st.lists(st.lists(CELLS.map("".join), min_size=1, max_size=5), min_size=1, max_size=6),
+    st.integers(min_value=1, max_value=120),
+)
+def test_random_tables_measure_what_they_draw(rows: list[list[str]], width: int) -> None:
+    text = "\n".join("| " + " | ".join(row) + " |" for row in [rows[0], ["---"] * len(rows[0]), *rows[1:]])
+    drawn = _drawn(text, width)
+    assert all(cell_len(line) <= width for line in drawn)
+    assert width < 30 or not any(line.endswith("…") for line in drawn)
+
+
+def test_a_br_in_a_table_cell_breaks_the_line_but_not_in_code() -> None:
+    """Claude writes <br> for a line break in a cell (1240745b, 43e7d642); inside `code` it is only text."""
+    drawn = _drawn("| a | b |\n|---|---|\n| one<br>two<br/>three<BR /> | `x <br> y` |", 80)
+    assert drawn == ["a     │ b", "──────┼─────────", "one   │ x <br> y", "two   │", "three │"]
 
 
 def test_huge_text_is_capped() -> None:
@@ -463,6 +591,31 @@ def test_a_meta_records_detail_shows_its_words_as_written() -> None:
     """5bccb0bf (2.1.x): a meta record all in a <system-reminder> had an empty detail (its tags read as HTML)."""
     named = '<system-reminder>\nThe user named this session "HP 800系統AI設定".\n</system-reminder>'
     assert "The user named this session" in detail(Kind.META, Block("text", named))
+
+
+def test_the_detail_view_wraps_a_tables_cells_as_the_pane_does() -> None:
+    """d3f32579 (2.1.x): the detail view cut a wide table's cells with "…" (and dropped a character of Chinese)
+    where the conversation pane wrapped them: the view meant to show a message whole lost text."""
+    table = (
+        "| 條件 | 行為 | 結果 |\n|---|---|---|\n"
+        "| RO 且 URI 前綴命中 agentx_owned.list | 不做本地註冊(continue,ies_auto_mibs.c:3522) "
+        "| master 找不到本地 subtree → 路由到有註冊的 subagent |\n"
+    )
+    shown = detail(Kind.ASSISTANT, Block("text", table))
+
+    def characters(text: str) -> Counter[str]:
+        return Counter(char for char in text if char not in " \n|-│─┼")
+
+    assert "…" not in shown and characters(shown) == characters(table)  # every character, once
+    assert max(cell_len(line) for line in shown.splitlines()) <= 60
+    items = (
+        "1. **`iss_build` 不是「誰服務」**。"
+        + "講的是 in-master 從哪個管道取值 " * 6
+        + "\n2. **framework 也有**(trustedIp)。\n"
+    )
+    assert characters(detail(Kind.ASSISTANT, Block("text", items))) == characters(
+        items.replace("*", "").replace("`", "")
+    )
 
 
 def test_a_meta_records_markdown_is_drawn_as_markdown() -> None:
