@@ -2,13 +2,13 @@
 
 Everything is bounded: text is shown up to DETAIL_CHARS, code highlighted up to
 lines.MAX_HIGHLIGHT_CHARS, and session text never goes through Rich markup
-(Text objects and Markdown only, both inert).
+(Text objects only, inert). Markdown is drawn by lines.py, as in the conversation pane.
 """
 
 from __future__ import annotations
 
 import orjson
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.style import Style
 from rich.text import Text
 
@@ -20,7 +20,7 @@ from claude_tui.core.hooks import headline
 from claude_tui.core.humanize import human_count, human_size
 from claude_tui.core.model import QUEUED, Block, Kind, Message, ToolCall
 from claude_tui.core.sanitize import command_output, visible_controls
-from claude_tui.ui import diff, notes, tools
+from claude_tui.ui import diff, lines, notes, tools
 from claude_tui.ui import text as ui_text
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.lines import MAX_HIGHLIGHT_CHARS, highlight, lexer_for_path
@@ -93,9 +93,8 @@ def message_body(message: Message, palette: Palette, cwd: str | None, clock: Clo
         if block.type == "text":
             if (ran := _as_run(message, block)) is not None:
                 parts.append(plain(ran, palette))
-            else:  # Claude Code's own words (meta) with tags as written: read as Markdown's HTML, they would hide them
-                shown_as_written = message.typed or (message.kind is Kind.META and "<" in block.text)
-                parts.append(plain(block.text, palette) if shown_as_written else markdown(block.text))
+            else:
+                parts.append(plain(block.text, palette) if message.typed else markdown(block.text, palette))
         elif block.type in ("thinking", "redacted_thinking"):
             note = thinking_note(block)
             if note is not None:
@@ -137,7 +136,7 @@ def call_body(
             parts.append(Text(str(inp["description"]), palette.dim))
     elif call.name in ("Task", "Agent"):
         parts.append(Text("prompt", palette.faint))
-        parts.append(markdown(str(inp.get("prompt") or "")))
+        parts.append(markdown(str(inp.get("prompt") or ""), palette))
     elif call.name == asked.NAME and (questions := asked.questions_of(call)):
         parts += [row.text for row in tools.question_rows(questions, palette)]
     else:
@@ -154,7 +153,7 @@ def call_body(
     parts.append(Text(f"{label} · {human_size(result.size)}", palette.error if result.is_error else palette.faint))
     if call.name in ("Task", "Agent") and not result.is_error:
         report, trailer = report_of(output)
-        parts.append(markdown(report))
+        parts.append(markdown(report, palette))
         if trailer:
             parts.append(Text(trailer, palette.dim))
     else:
@@ -167,13 +166,23 @@ def call_body(
     return Group(*parts, *notes.detail(call.notes, palette, path))
 
 
-def markdown(text: str) -> RenderableType:
-    """Markdown for text of a bearable size, plain text beyond."""
-    from rich.markdown import Markdown  # only the detail view needs it: not imported at start-up
-
+def markdown(text: str, palette: Palette) -> RenderableType:
+    """Markdown for text of a bearable size, drawn as the conversation pane draws it; plain text beyond."""
     if len(text) > MARKDOWN_CHARS:
         return _capped(visible_controls(text[: DETAIL_CHARS + 1]), len(text))
-    return Markdown(visible_controls(text), code_theme="monokai")
+    return Drawn(lines.parse(visible_controls(text)), palette)
+
+
+class Drawn:
+    """Parsed Markdown drawn at the width it is given (lines.render): the detail view's text as the pane's."""
+
+    def __init__(self, markdown: lines.Markdown, palette: Palette) -> None:
+        self.markdown, self.palette = markdown, palette
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for line in lines.render(self.markdown, options.max_width, self.palette):
+            line.end = "\n"  # a wrapped line's pieces end with none: each is a screen line here
+            yield line
 
 
 def plain(text: str, palette: Palette, style: Style | None = None) -> Text:
@@ -205,7 +214,7 @@ def raw_json(source: str, palette: Palette) -> RenderableType:
 def file_text(path: str, source: str, palette: Palette) -> RenderableType:
     """A file's content, highlighted by its name (plans are Markdown)."""
     if path.endswith(".md"):
-        return markdown(source)
+        return markdown(source, palette)
     lexer = lexer_for_path(path)
     return code(source, lexer, palette) if lexer else plain(source, palette)
 
