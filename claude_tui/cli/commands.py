@@ -102,7 +102,9 @@ def _usage_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("usage", help="tokens and cost by day, week, month, session or 5-hour block")
     p.add_argument("report", nargs="?", choices=REPORTS, default="daily", help="the report (default: daily)")
     p.add_argument("--json", action="store_true", help="one JSON object per period per line")
-    p.add_argument("--since", type=date_arg, metavar="DATE", help="only days from DATE (2026-01-31 or 20260131)")
+    p.add_argument(
+        "--since", type=date_arg, metavar="DATE", help="only days from DATE (2026-01-31, 20260131, or an age: 7d, 2w)"
+    )
     p.add_argument("--until", type=date_arg, metavar="DATE", help="only days up to DATE, included")
     p.add_argument("--timezone", metavar="TZ", help="the time zone of the days (Europe/Paris, UTC; default: local)")
     p.add_argument("--project", metavar="TEXT", help="only projects whose path contains TEXT")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import time
 from contextlib import ExitStack
-from datetime import date, tzinfo
+from datetime import date, datetime, tzinfo
 from typing import Any
 
 import orjson
@@ -17,6 +17,7 @@ from claude_tui.cli.common import CommandError, argument_text, exit_now, warn, w
 from claude_tui.cli.library import print_notices, roots_of, updated_index
 from claude_tui.core.collector import gc_paused
 from claude_tui.core.sanitize import inert_json, visible_controls
+from claude_tui.core.times import age_seconds
 from claude_tui.core.usage import UsageTotal
 from claude_tui.core.usage_feed import kept_usage
 from claude_tui.core.usage_report import Block, Period, Usage, total_of
@@ -39,7 +40,7 @@ def run_usage(args: argparse.Namespace) -> int:
 
 def _run_usage(args: argparse.Namespace) -> int:
     zone = _zone(args.timezone)
-    since, until = _day(args.since, "--since"), _day(args.until, "--until")
+    since, until = _day(args.since, "--since", zone), _day(args.until, "--until", zone)
     if since and until and since > until:
         raise CommandError(f"--since {since} is after --until {until}")
     project = args.project and argument_text(args.project, "--project")
@@ -77,13 +78,16 @@ def _zone(name: str | None) -> tzinfo | None:
         raise CommandError(f"unknown time zone {name!r}: give {example}") from None
 
 
-def _day(text: str | None, option: str) -> date | None:
+def _day(text: str | None, option: str, zone: tzinfo | None) -> date | None:
+    """The day a --since or --until names: a date, or an age as `search` takes it (7d: the day a week ago)."""
     if text is None:
         return None
+    if (age := age_seconds(text)) is not None:
+        return datetime.fromtimestamp(now() - age, zone).date()
     try:
         return date.fromisoformat(text.strip())
     except ValueError:
-        raise CommandError(f"{option}: not a date: {text!r} (try 2026-01-31 or 20260131)") from None
+        raise CommandError(f"{option}: not a date: {text!r} (try 2026-01-31, 20260131 or an age: 7d)") from None
 
 
 def _kept(day: date, since: date | None, until: date | None) -> bool:

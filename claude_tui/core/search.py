@@ -41,7 +41,7 @@ from claude_tui.core.model import own_session_id
 from claude_tui.core.reader import ReadError, open_readonly
 from claude_tui.core.records import parse_line
 from claude_tui.core.sanitize import searchable, visible_controls
-from claude_tui.core.times import plausible
+from claude_tui.core.times import age_seconds, plausible
 
 #: Snippets mark each match as MARK_START + match + MARK_END.
 MARK_START, MARK_END = "\x02", "\x03"
@@ -61,9 +61,7 @@ _TOKEN = re.compile(r"[^\W_]+")  # what FTS5's unicode61 tokenizer keeps: letter
 _PARTS = re.compile(r'"([^"]*)"|(\S+)')
 #: What may close or open a word in a sentence (`fix it.`, `(see x)`): not part of the word searched for.
 _SENTENCE = ".,;:!?()[]{}<>'\"`"
-_RELATIVE = re.compile(r"^(\d{1,6})\s*([hdwmy])$")  #: an age; more digits than these are no date sqlite holds
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_UNITS = {"h": 3600, "d": 86400, "w": 7 * 86400, "m": 30 * 86400, "y": 365 * 86400}
 
 
 @dataclass
@@ -235,9 +233,8 @@ def _phrase(tokens: list[str], prefix: bool, cjk: bool) -> re.Pattern[str]:
 def parse_since(value: str) -> int:
     """Epoch seconds from a date (2026-01-31), a date and time, or an age (12h, 3d, 2w, 6m, 1y)."""
     value = value.strip()
-    match = _RELATIVE.match(value.lower())
-    if match:
-        return int(time.time()) - int(match.group(1)) * _UNITS[match.group(2)]
+    if (age := age_seconds(value)) is not None:
+        return int(time.time()) - age
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
@@ -259,7 +256,7 @@ def _local(moment: datetime) -> datetime:
 def parse_until(value: str) -> int:
     """Epoch seconds where a range ending at `value` stops: a date's whole day is in it."""
     stamp = parse_since(value)
-    return stamp + _UNITS["d"] if _DAY.match(value.strip()) else stamp
+    return stamp + 86400 if _DAY.match(value.strip()) else stamp
 
 
 def snippet(text: str, query: SearchQuery, width: int = SNIPPET_CHARS) -> str:

@@ -6,6 +6,7 @@ session's pauses, an object kept by the model and the extractor, is in timeline.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -119,3 +120,14 @@ def stamp_ms(stamp: str) -> int | None:
 _MINUTES: dict[str, int] = {}  #: "2026-01-31T09:05" -> its epoch milliseconds (-1: not a time)
 _SECONDS = {f":{n:02d}": n * 1000 for n in range(60)}  #: ":05" -> 5000
 _MILLIS = {f".{n:03d}Z": n for n in range(1000)}  #: ".123Z" -> 123
+
+
+#: An age (12h, 3d, 2w, 6m, 1y); more digits than these are no date sqlite holds.
+_AGE = re.compile(r"^(\d{1,6})\s*([hdwmy])$")
+_AGE_UNITS = {"h": 3600, "d": 86400, "w": 7 * 86400, "m": 30 * 86400, "y": 365 * 86400}  #: months of 30 days
+
+
+def age_seconds(value: str) -> int | None:
+    """The seconds of an age (12h, 3d, 2w, 6m = months, 1y), as --since takes it; None for any other text."""
+    match = _AGE.match(value.strip().lower())
+    return int(match.group(1)) * _AGE_UNITS[match.group(2)] if match else None

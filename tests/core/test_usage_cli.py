@@ -134,6 +134,17 @@ def test_since_until_and_project_narrow_it(history: Path, capsys: pytest.Capture
     assert out.splitlines()[-2].split()[:3] == ["Total", "9", "900"]  # the total of what is shown
 
 
+def test_since_takes_an_age_as_search_does(
+    history: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`usage --since 7d` said "not a date" where `search --since 7d` worked."""
+    monkeypatch.setattr(usage_cli, "now", lambda: datetime(2026, 1, 7, 9, 0, tzinfo=UTC).timestamp())
+    args = ("--projects-dir", str(history), "--timezone", "UTC")
+    assert [p["period"] for p in _json(capsys, *args, "--since", "1d")] == ["2026-01-06"]
+    assert [p["period"] for p in _json(capsys, *args, "--since", "2d")] == ["2026-01-05", "2026-01-06"]
+    assert [p["period"] for p in _json(capsys, *args, "--until", "2d")] == ["2026-01-05"]
+
+
 def test_blocks_mark_the_running_one_with_its_burn_rate(
     history: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -166,7 +177,7 @@ def test_bad_input_is_one_line_and_status_2(history: Path, capsys: pytest.Captur
         (("--since", "2026-02-01", "--until", "2026-01-31"), "--since 2026-02-01 is after --until 2026-01-31"),
         (("--timezone", "Mars/Olympus"), "unknown time zone 'Mars/Olympus'"),
         (("--timezone", "../etc"), "unknown time zone '../etc'"),
-        (("--since", "yesterday"), "--since: not a date: 'yesterday' (try 2026-01-31 or 20260131)"),
+        (("--since", "yesterday"), "--since: not a date: 'yesterday' (try 2026-01-31, 20260131 or an age: 7d)"),
         (("--until", "2026-02-30"), "--until: not a date: '2026-02-30'"),
     ]:
         code, out, err = _run(capsys, "--projects-dir", str(history), *args)
