@@ -66,7 +66,8 @@ class Query:
 
 
 class HistoryProvider(Provider):
-    """Projects and sessions of the library, matched by name, title (or first prompt) and branch.
+    """Projects and sessions of the library, matched by name (a project's path too), title (or first prompt) and
+    branch.
 
     Its rows are made in a thread as the palette opens (a key typed meanwhile waits for them, the screen does not),
     and kept for the projects they were made of: the next opening reuses them."""
@@ -97,8 +98,8 @@ class HistoryProvider(Provider):
         branches: dict[str | None, str] = {}  #: each branch's text, made once: a history has few
         for project in projects:
             name = one_line(project.name, TITLE_CHARS)
-            text = f"project  {name}"
-            out.append((text, text.lower(), choose_project, project, name))
+            text = f"project  {name}"  # matched by its path too, shown under it: five projects may be named "dl"
+            out.append((text, f"{text} {one_line(project.path)}".lower(), choose_project, project, name))
             for info in project.sessions:
                 if quiet(info):
                     continue

@@ -1055,6 +1055,25 @@ async def test_the_palette_makes_the_help_line_of_the_rows_it_shows_only(
         assert len(asked) == 1
 
 
+async def test_the_palette_tells_projects_of_one_name_apart_by_their_path(tmp_path: Path) -> None:
+    """Five real projects are named "dl": typing what their paths, shown under them, say found none."""
+    from claude_tui.ui import palette_commands
+
+    for project in ("/home/moxa/sdc1/mds4xgl3/buildroot/dl", "/home/moxa/sda2/NOS_v6.0/buildroot/dl"):
+        thread = Thread(cwd=project)
+        thread.prompt("hello")
+        thread.answer(text("ok"))
+        thread.write(tmp_path / "projects" / project.replace("/", "-").replace(".", "-") / "s1.jsonl")
+    app = browser([tmp_path / "projects"])
+    async with app.run_test(size=WIDE) as pilot:
+        await browser_ready(pilot, app)
+        provider = palette_commands.HistoryProvider(app.screen)
+        hits = [hit async for hit in provider.search("dl mds4xgl3")]
+        assert [(str(hit.match_display), hit.help) for hit in hits] == [
+            ("project  dl", "/home/moxa/sdc1/mds4xgl3/buildroot/dl")
+        ]
+
+
 async def test_the_palette_makes_its_rows_in_a_thread_once_for_the_projects_loaded(
     roots: list[Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
