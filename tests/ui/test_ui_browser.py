@@ -1404,5 +1404,10 @@ async def test_a_filter_that_matches_nothing_says_so_and_the_key_bar_says_the_wa
         assert sessions.render_line(1).text.strip() == "No session matches “zqxw”"
         bar = str(app.main.query_one(KeyBar).render())
         assert "esc Clear filter" in bar and "⏎ Open the highlighted row" in bar, bar
+        facts = app.main.query_one("#session-facts")
+        await settled(pilot, lambda: facts.size.height == 1)  # not the facts of a session the list no longer shows
+        assert not facts.render_line(0).text.strip()
         await pilot.press("escape")
         await settled(pilot, lambda: sessions.has_focus and sessions.shown)
+        await settled(pilot, lambda: facts.size.height > 1 and sessions.chosen is not None)
+        assert facts.render_line(0).text.strip()

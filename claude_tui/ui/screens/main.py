@@ -782,6 +782,8 @@ class MainScreen(MessageActions):
         if (rest := self._typed_name.without_letters(pane, box.value)) is not None:
             box.value, box.cursor_position = rest, len(rest)
         pane.set_filter(box.value)
+        if isinstance(pane, SessionList):  # no row chosen: the facts under the list are of none
+            self.query_one(SessionFacts).show(self.info if pane.chosen is not None else None)
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         if isinstance(event.widget, FilterInput) and not event.widget.value:
