@@ -14,6 +14,7 @@ from textual.screen import Screen
 from claude_tui.ui.bindings import key_clashes, keymap_of, shown_keys, unknown_ids
 from claude_tui.ui.clock import Clock
 from claude_tui.ui.config import Config, config_path
+from claude_tui.ui.hosts import Reopened
 from claude_tui.ui.keygate import KeyGate, ScreenFilled
 from claude_tui.ui.palette import few_color_variables, few_colors
 from claude_tui.ui.screens.main import MainScreen
@@ -165,10 +166,13 @@ class ClaudeTUI(App[None]):
             await self.pop_screen()
 
     async def open_at_prompt(self, path: Path) -> None:
-        """Show a session in the browser, at its first prompt."""
+        """Show a session in the browser, at its first prompt; escape there opens the screens left again."""
+        left: list[Screen[Any]] = []
         while len(self.screen_stack) > 1 and not isinstance(self.screen, MainScreen):
+            if isinstance(self.screen, Reopened):
+                left.insert(0, self.screen.again())
             await self.pop_screen()
-        self.main.open_at_prompt(path)
+        self.main.open_at_prompt(path, left)
 
     def choose_project(self, project: Project) -> None:
         self.main.choose_project(project)

@@ -5,9 +5,11 @@ them, and the parts that call them import only these (calls down stay calls, syn
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
     from claude_tui.core.library import Project, SessionInfo
     from claude_tui.core.search import SearchHit
     from claude_tui.ui.state import AppState
@@ -39,6 +41,13 @@ class SearchHost(Protocol):
     state: AppState
 
     async def open_hit(self, hit: SearchHit) -> None: ...
+
+
+@runtime_checkable
+class Reopened(Protocol):
+    """A screen that can be opened again as it is now: the way back to it from a session it opened."""
+
+    def again(self) -> Screen[Any]: ...
 
 
 class UsageHost(Protocol):

@@ -139,6 +139,33 @@ async def test_a_click_on_a_bar_puts_the_cursor_on_it_and_a_double_click_lists_i
         assert len(app.screen.sessions) == 4
 
 
+async def test_escape_on_a_session_opened_from_usage_goes_back_to_its_list_then_the_chart(roots: list[Path]) -> None:
+    """Escape on a session opened from a month's list did nothing (from search it goes back to the results)."""
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await usage_screen(pilot, app)
+        await pilot.press("m")
+        chart = screen.query_one(BarChart)
+        february = next(i for i, b in enumerate(chart.bars) if b.label == "Feb")
+        await pilot.press(*["left"] * (chart.cursor - february), "enter")
+        await settled(pilot, lambda: isinstance(app.screen, UsageSessions))
+        await pilot.press("down", "enter")
+        await settled(pilot, lambda: app.screen is app.main and app.main._at_prompt is None)
+        await pilot.press("escape")
+        await settled(pilot, lambda: isinstance(app.screen, UsageSessions))
+        listed = app.screen.query_one(OptionList)
+        assert listed.highlighted == 1 and len(app.screen.sessions) == 4  # the row it was opened from
+        await pilot.press("escape")
+        await settled(pilot, lambda: isinstance(app.screen, UsageScreen))
+        chart = app.screen.query_one(BarChart)
+        await settled(pilot, lambda: bool(chart.bars) and "February 2026" in shown(app.screen, "#usage-period"))
+        assert app.screen.report == "monthly"
+        await pilot.press("escape")
+        await settled(pilot, lambda: app.screen is app.main)
+        await pilot.press("escape")  # once back, escape no longer opens them
+        assert app.screen is app.main
+
+
 async def test_a_project_and_a_model_list_their_sessions(roots: list[Path]) -> None:
     app = ClaudeTUI(roots, clock=CLOCK)
     async with app.run_test(size=SIZE) as pilot:

@@ -17,6 +17,7 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from claude_tui.ui import library_feed
@@ -99,6 +100,8 @@ class MainScreen(MessageActions):
         self._hit: SearchHit | None = None  #: a search hit to show once its session is read
         self._from_search: Path | None = None  #: the session opened from the search screen
         self._at_prompt: Path | None = None  #: a session to show at its first prompt once it is read
+        #: the session opened from the usage screen, and those screens, made again for escape to go back to
+        self._from_usage: tuple[Path, list[Screen[Any]]] | None = None
         self._typed_early: str | None = None  #: keys typed after / while the find bar was still being added
         self._typed_name = TypedName()  #: the moves' letters typed in a list right before its filter starts
         self._up_to_date = False  #: the projects of the index brought up to date have been shown
@@ -567,9 +570,11 @@ class MainScreen(MessageActions):
         self._open_file(hit.path)
         self._show_hit()
 
-    def open_at_prompt(self, path: Path) -> None:
-        """Open a session with the cursor on its first prompt once it is read (a session of the usage screen)."""
+    def open_at_prompt(self, path: Path, back: list[Screen[Any]]) -> None:
+        """Open a session with the cursor on its first prompt once it is read (a session of the usage screen);
+        escape on it opens the screens `back` (those it was chosen in)."""
         self._at_prompt = path
+        self._from_usage = (path, back) if back else None
         self._open_file(path)
         self._show_prompt()
 
@@ -651,7 +656,7 @@ class MainScreen(MessageActions):
             bar.close()  # and, on a search hit's session, back to the results: the bar showed its words
             self._back_to_search()
             return
-        if self._clear_filter_of_focused() or self._back_to_search():
+        if self._clear_filter_of_focused() or self._back_to_search() or self._back_to_usage():
             return
         if self.has_class("-zoomed"):
             self.remove_class("-zoomed")
@@ -669,6 +674,16 @@ class MainScreen(MessageActions):
         assert isinstance(search, SearchScreen)
         search.back_to_results = True
         self.app.push_screen(search)
+        return True
+
+    def _back_to_usage(self) -> bool:
+        """Back to the usage screens, as they were, from the session chosen in them."""
+        session = self.conversation.session
+        if self._from_usage is None or session is None or Path(session.path) != self._from_usage[0]:
+            return False
+        screens, self._from_usage = self._from_usage[1], None
+        for screen in screens:
+            self.app.push_screen(screen)
         return True
 
     def _clear_filter_of_focused(self) -> bool:

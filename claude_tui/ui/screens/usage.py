@@ -321,6 +321,12 @@ class UsageScreen(Screen[None]):
     def action_close(self) -> None:
         self.app.pop_screen()
 
+    def again(self) -> UsageScreen:
+        """This screen made again, on the same report and period (its figures counted anew)."""
+        screen = UsageScreen(self.host)
+        screen.report, screen._chosen = self.report, self._chosen
+        return screen
+
 
 class UsageSessions(Screen[None]):
     """The sessions of a day, week, month, project or model, the costliest first; Enter opens one."""
@@ -342,9 +348,10 @@ class UsageSessions(Screen[None]):
     }
     """
 
-    def __init__(self, host: UsageHost, title: str, sessions: list[Period]) -> None:
+    def __init__(self, host: UsageHost, title: str, sessions: list[Period], highlighted: int = 0) -> None:
         super().__init__()
         self.host, self.title_text, self.sessions = host, title, sessions
+        self._highlighted = highlighted
 
     def compose(self) -> ComposeResult:
         count = len(self.sessions)
@@ -357,7 +364,9 @@ class UsageSessions(Screen[None]):
         yield Static(Text(title, no_wrap=True, overflow="ellipsis"), id="usage-sessions-title")
         width = max((len(self._when(p)) for p in self.sessions), default=0)
         rows = (self._row(p, i, s, width) for p, i, s in zip(self.sessions, infos, shared, strict=True))
-        yield OptionList(*(Option(row) for row in rows))
+        listed = OptionList(*(Option(row) for row in rows))
+        listed.highlighted = min(self._highlighted, count - 1) if count else None
+        yield listed
         yield KeyBar()
 
     def _when(self, period: Period) -> str:
@@ -389,6 +398,10 @@ class UsageSessions(Screen[None]):
 
     def action_close(self) -> None:
         self.app.pop_screen()
+
+    def again(self) -> UsageSessions:
+        """This screen made again, its cursor on the same row."""
+        return UsageSessions(self.host, self.title_text, self.sessions, self.query_one(OptionList).highlighted or 0)
 
 
 def _value(period: Period, priced: bool) -> float:
