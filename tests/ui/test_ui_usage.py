@@ -235,6 +235,16 @@ async def test_an_empty_history_shows_an_empty_chart_that_says_so(tmp_path: Path
         assert app.screen is screen and "No usage in these 12 weeks" in str(chart.render())
 
 
+async def test_an_empty_chart_says_when_the_last_usage_was_and_which_key_shows_it(roots: list[Path]) -> None:
+    """A history whose last use is months old opened on 30 empty days, with no word of where its usage was."""
+    app = ClaudeTUI(roots, clock=Clock.frozen(CLOCK.now() + 200 * 86400))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await usage_screen(pilot, app)
+        chart = screen.query_one(BarChart)
+        await settled(pilot, lambda: "No usage in these 30 days · the last was on " in str(chart.render()))
+        assert ": m shows months" in str(chart.render())
+
+
 async def test_the_demo_opens_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # not the copy every claude-tui --demo of this user makes
     app = ClaudeTUI(demo_roots(), clock=CLOCK)  # as `claude-tui --demo` makes it

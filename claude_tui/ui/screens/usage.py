@@ -175,8 +175,7 @@ class UsageScreen(Screen[None]):
         cursor = names.index(self._chosen) if self._chosen in names else len(periods) - 1
         priced = any(p.total.cost for p in periods)
         bars = [Bar(_value(p, priced), self._label(p.name), _amount(p.total, priced)) for p in periods]
-        empty = f"No usage in these {len(periods)} {_NOUN[self.report]}s" if self.figures else "Counting…"
-        self.query_one(BarChart).show(bars, cursor, self._error or empty)
+        self.query_one(BarChart).show(bars, cursor, self._error or self._empty(len(periods)))
         total = sum((p.total.cost or 0.0) for p in periods) if priced else sum(p.total.tokens.total for p in periods)
         spent = f"${total:,.2f}" if priced else f"{int(total):,} tokens"
         what = "Cost" if priced else "Tokens"
@@ -189,6 +188,19 @@ class UsageScreen(Screen[None]):
         self._show_period(cursor)
         self._show_block()
         self._show_shares()
+
+    def _empty(self, count: int) -> str:
+        """What an empty chart says: that these periods had no usage, and when the last was (a history of months
+        ago opened on the last 30 days: the months show it)."""
+        if self.figures is None:
+            return "Counting…"
+        usage = self.figures.usage
+        last = max((spend.quarter for spend in usage.spends if spend.quarter is not None), default=None)
+        said = f"No usage in these {count} {_NOUN[self.report]}s"
+        if last is None:
+            return said
+        hint = f": {self._key('monthly')} shows months" if self.report != "monthly" else ""
+        return f"{said} · the last was on {usage.day_of(last):%-d %b %Y}{hint}"
 
     def _key(self, report: str) -> str:
         return key_display(self.app, self.BINDINGS, f"usage.{report}")
