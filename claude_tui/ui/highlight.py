@@ -11,7 +11,7 @@ from textual.color import Color
 from textual.strip import Strip
 
 from claude_tui.core.find import Query
-from claude_tui.ui.palette import ANSI, ansi, few_colors
+from claude_tui.ui.palette import ANSI, TEXT_CONTRAST, ansi, few_colors, readable
 
 #: Matches highlighted on one drawn line at most.
 LINE_MATCHES = 40
@@ -56,5 +56,5 @@ def match_styles(app: App[object]) -> tuple[Style, Style]:
         background, warning = Color.parse("#000000"), Color.parse("#ffa62b")
     return (
         Style(bgcolor=(background + warning.with_alpha(0.4)).hex),
-        Style(bgcolor=warning.hex, color=background.hex, bold=True),
+        Style(bgcolor=warning.hex, color=readable(background.hex, warning, TEXT_CONTRAST), bold=True),
     )

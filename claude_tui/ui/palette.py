@@ -165,12 +165,16 @@ class Palette:
                 color = color.with_alpha(alpha)
             return (background + color).hex
 
-        fg = c("foreground", "#e0e0e0" if dark else "#202020")
-        primary, secondary = c("primary", "#0178d4"), c("secondary", "#004578")
-        accent, success = c("accent", "#fea62b"), c("success", "#4ebf71")
-        error, warning = c("error", "#ba3c5b"), c("warning", "#ffa62b")
-        muted = c("foreground", fg, 0.6)
-        faint = c("foreground", fg, 0.38)
+        def ink(name: str, fallback: str, alpha: float | None = None, ratio: float = TEXT_CONTRAST) -> str:
+            """A colour for text: the theme's, made to stand out from the background (readable)."""
+            return readable(c(name, fallback, alpha), background, ratio)
+
+        fg = ink("foreground", "#e0e0e0" if dark else "#202020")
+        primary, secondary = ink("primary", "#0178d4"), ink("secondary", "#004578")
+        accent, success = ink("accent", "#fea62b"), ink("success", "#4ebf71")
+        error, warning = ink("error", "#ba3c5b"), ink("warning", "#ffa62b")
+        muted = ink("foreground", fg, 0.6)
+        faint = ink("foreground", fg, 0.38, FAINT_CONTRAST)
         code_bg = (surface + Color.parse(fg).with_alpha(0.04)).hex
         tint = 0.16 if dark else 0.13
         return cls(
@@ -178,17 +182,17 @@ class Palette:
             dim=Style(color=muted),
             faint=Style(color=faint),
             bold=Style(color=fg, bold=True),
-            prompt=Style(color=c("primary-lighten-2", primary) if dark else primary, bold=True),
+            prompt=Style(color=ink("primary-lighten-2", primary) if dark else primary, bold=True),
             assistant=Style(color=accent, bold=True),
             accent=Style(color=accent),
             ok=Style(color=success),
-            error=Style(color=c("error-lighten-2", error) if dark else error),
+            error=Style(color=ink("error-lighten-2", error) if dark else error),
             running=Style(color=warning),
             warning=Style(color=warning),
-            tool=Style(color=c("secondary-lighten-2", secondary) if dark else secondary, bold=True),
-            heading=Style(color=c("primary-lighten-2", primary) if dark else primary, bold=True),
+            tool=Style(color=ink("secondary-lighten-2", secondary) if dark else secondary, bold=True),
+            heading=Style(color=ink("primary-lighten-2", primary) if dark else primary, bold=True),
             inline_code=Style(
-                color=c("accent-lighten-2", accent) if dark else c("accent-darken-2", accent), bgcolor=code_bg
+                color=ink("accent-lighten-2", accent) if dark else ink("accent-darken-2", accent), bgcolor=code_bg
             ),
             code_bg=Style(bgcolor=code_bg),
             add=Style(bgcolor=(background + Color.parse(success).with_alpha(tint)).hex),
@@ -196,7 +200,7 @@ class Palette:
             add_word=Style(color=success, bold=True),
             remove_word=Style(color=error, bold=True),
             cursor=Style(bgcolor=(background + Color.parse(primary).with_alpha(0.18)).hex),
-            cursor_mark=Style(color=c("primary-lighten-2", primary) if dark else primary, bold=True),
+            cursor_mark=Style(color=ink("primary-lighten-2", primary) if dark else primary, bold=True),
             match=Style(bgcolor=(background + Color.parse(warning).with_alpha(0.22)).hex),
             divider=Style(color=c("secondary-lighten-1", secondary) if dark else secondary),
             pygments_theme="monokai" if dark else "friendly",
@@ -214,6 +218,36 @@ class Palette:
             for s in strip
         ]
         return Strip(lifted, strip.cell_length).apply_style(self.cursor)
+
+
+#: The contrast (WCAG's ratio) text keeps against the background whatever the theme, and faint text (times, labels):
+#: textual-light's accent and success, as the theme has them, are 1.5:1 and 1.8:1 on its background.
+TEXT_CONTRAST, FAINT_CONTRAST = 4.5, 3.0
+
+
+def readable(color: str, background: Color, ratio: float) -> str:
+    """`color`, darkened on a light background (lightened on a dark one) until it stands `ratio`:1 from it."""
+    shade, lighten = Color.parse(color), background.brightness < 0.5
+    for _ in range(20):
+        if contrast(shade, background) >= ratio:
+            break
+        shade = shade.lighten(0.04) if lighten else shade.darken(0.04)
+    return shade.hex
+
+
+def contrast(a: Color, b: Color) -> float:
+    """WCAG's contrast ratio of two colours, from 1 to 21."""
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def _luminance(color: Color) -> float:
+    def linear(channel: int) -> float:
+        value = channel / 255
+        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+
+    r, g, b = color.rgb
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
 
 
 def over(strip: Strip, style: Style) -> Strip:

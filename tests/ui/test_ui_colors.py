@@ -147,3 +147,33 @@ async def test_truecolor_keeps_the_theme_s_colours(roots: list[Path], monkeypatc
         variables = app.get_css_variables()
         assert variables["block-cursor-background"] == app.current_theme.primary.upper()
         assert Palette.of(app) == Palette.from_variables(variables, app.current_theme.dark)
+
+
+@pytest.mark.parametrize("theme", [*THEMES, "solarized-light", "catppuccin-latte"])
+async def test_text_stands_out_from_the_background_in_every_theme(
+    roots: list[Path], monkeypatch: pytest.MonkeyPatch, theme: str
+) -> None:
+    """textual-light drew Claude's name and the commands at 1.5:1 on its background, ✓ at 1.8:1, times at 2.2:1, and
+    the current search match's words at 1.5:1 on its orange."""
+    from textual.color import Color as TextualColor
+
+    from claude_tui.ui.highlight import match_styles
+    from claude_tui.ui.palette import FAINT_CONTRAST, TEXT_CONTRAST
+    from claude_tui.ui.palette import contrast as ratio
+
+    monkeypatch.setenv("COLORTERM", "truecolor")
+    app = ClaudeTUI(roots, clock=CLOCK)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await browser_ready(pilot, app)
+        app.theme = theme
+        palette = Palette.of(app)
+        background = TextualColor.parse(app.get_css_variables()["background"])
+
+        def stands(style: Any, on: TextualColor) -> float:
+            return ratio(TextualColor.parse(style.color.triplet.hex), on)
+
+        for name in ("text", "dim", "bold", "prompt", "assistant", "accent", "ok", "error", "warning", "tool"):
+            assert stands(getattr(palette, name), background) >= TEXT_CONTRAST, name
+        assert stands(palette.faint, background) >= FAINT_CONTRAST
+        here = match_styles(app)[1]
+        assert stands(here, TextualColor.parse(here.bgcolor.triplet.hex)) >= TEXT_CONTRAST
