@@ -121,10 +121,7 @@ class Project:
 
     @property
     def last_activity(self) -> float:
-        """When its newest session the list shows was active (of any, if it shows none): an empty session, dated
-        by its file (a copied history's: the copy's time), does not put a project of last year on top."""
-        shown = [s.last_activity for s in self.sessions if not quiet(s)]
-        return max(shown or [s.last_activity for s in self.sessions], default=0.0)
+        return max((s.last_activity for s in self.sessions), default=0.0)
 
     @property
     def live(self) -> bool:

@@ -64,21 +64,6 @@ def test_projects_show_their_real_path_newest_first(tmp_path: Path) -> None:
     assert newest.last_activity >= lib.projects[1].last_activity
 
 
-def test_an_empty_session_dated_by_its_file_does_not_put_its_project_on_top(tmp_path: Path) -> None:
-    """A copied history: a project of last year whose newest file holds only an ai-title (no time) was dated by the
-    copy's mtime, above the projects active this week, and the tree opened scrolled past it."""
-    root = tmp_path / "projects"
-    simple_project(root, cwd="/home/u/old", start=0)
-    simple_project(root, cwd="/home/u/new", start=50_000)
-    empty = root / encode("/home/u/old") / "untimed.jsonl"
-    empty.write_text('{"type":"ai-title","sessionId":"untimed","aiTitle":"A title"}\n')
-    for path in root.glob("*/*.jsonl"):
-        os.utime(path, (1e9, 1e9))
-    os.utime(empty)  # copied just now
-    lib = library(root, tmp_path)
-    assert [p.path for p in lib.projects] == ["/home/u/new", "/home/u/old"]
-
-
 def test_a_project_in_two_homes_is_one_project(tmp_path: Path) -> None:
     """--projects-dir given twice (a laptop's history copied beside this one's): one working folder, one project."""
     home, other = tmp_path / "a" / "projects", tmp_path / "b" / "projects"
