@@ -5,6 +5,11 @@ No Textual here: `--help` shows them without loading the app."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 #: What to do, the bindings that do it (by id) and how, a `{}` for each binding's key.
 STEPS = (
@@ -42,4 +47,28 @@ def first_steps_text(key: Callable[[str], str] = DEFAULT_KEYS.__getitem__) -> st
     width = max(len(what) for what, _ in steps)
     return "first steps (claude-tui --demo to try them):\n" + "\n".join(
         f"  {what:<{width}}  {how}" for what, how in steps
+    )
+
+
+def no_history_page(roots: list[Path], notices: list[str]) -> Text:
+    """The first-run page: where claude-tui looked, and what the look found wrong (a folder one level off)."""
+    from rich.text import Text
+
+    where = "\n".join(f"    {root}" for root in roots)
+    hints = "".join(f"{notice}\n\n" for notice in notices)
+    return Text.assemble(
+        ("No Claude Code history here yet\n\n", "bold"),
+        ("claude-tui looked for session files (*.jsonl) in:\n", ""),
+        (where + "\n\n", "bold"),
+        (hints, "bold yellow"),
+        ("Claude Code writes one folder per project there as you use it.\n", "dim"),
+        ("Point claude-tui elsewhere with ", "dim"),
+        ("--projects-dir DIR", "bold"),
+        (" (repeatable) or ", "dim"),
+        ("CLAUDE_CONFIG_DIR", "bold"),
+        (",\n", "dim"),
+        ("or look around a made-up history with ", "dim"),
+        ("claude-tui --demo", "bold"),
+        (".\n\n", "dim"),
+        ("q quits · ctrl+r looks again", "dim"),
     )

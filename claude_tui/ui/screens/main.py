@@ -9,10 +9,11 @@ that post messages and never touch widgets.
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -23,6 +24,7 @@ from textual.widgets import Input, Static
 from claude_tui.ui import library_feed
 from claude_tui.ui.bindings import key_display
 from claude_tui.ui.config import tilde
+from claude_tui.ui.first_steps import no_history_page
 from claude_tui.ui.live import Live
 from claude_tui.ui.messages import LibraryLoaded, LibraryProgress
 from claude_tui.ui.screens.message_actions import MESSAGE_ACTIONS, MessageActions
@@ -98,10 +100,9 @@ class MainScreen(MessageActions):
         self._open_timer: Any = None
         self._listed: str | None = None  #: the path of the project whose sessions the list holds
         self._hit: SearchHit | None = None  #: a search hit to show once its session is read
-        self._from_search: Path | None = None  #: the session opened from the search screen
         self._at_prompt: Path | None = None  #: a session to show at its first prompt once it is read
-        #: the session opened from the usage screen, and those screens, made again for escape to go back to
-        self._from_usage: tuple[Path, list[Screen[Any]]] | None = None
+        #: a session opened from another screen (search, usage), and what escape on it does: back to that screen
+        self._way_back: tuple[Path, Callable[[], object]] | None = None
         self._typed_early: str | None = None  #: keys typed after / while the find bar was still being added
         self._typed_name = TypedName()  #: the moves' letters typed in a list right before its filter starts
         self._up_to_date = False  #: the projects of the index brought up to date have been shown
@@ -280,25 +281,7 @@ class MainScreen(MessageActions):
 
     def _show_empty(self, roots: list[Path], notices: list[str]) -> None:
         """The first-run page: where claude-tui looked, and what the look found wrong (a folder one level off)."""
-        where = "\n".join(f"    {root}" for root in roots)
-        hints = "".join(f"{notice}\n\n" for notice in notices)
-        text = Text.assemble(
-            ("No Claude Code history here yet\n\n", "bold"),
-            ("claude-tui looked for session files (*.jsonl) in:\n", ""),
-            (where + "\n\n", "bold"),
-            (hints, "bold yellow"),
-            ("Claude Code writes one folder per project there as you use it.\n", "dim"),
-            ("Point claude-tui elsewhere with ", "dim"),
-            ("--projects-dir DIR", "bold"),
-            (" (repeatable) or ", "dim"),
-            ("CLAUDE_CONFIG_DIR", "bold"),
-            (",\n", "dim"),
-            ("or look around a made-up history with ", "dim"),
-            ("claude-tui --demo", "bold"),
-            (".\n\n", "dim"),
-            ("q quits · ctrl+r looks again", "dim"),
-        )
-        self.query_one("#empty", Static).update(text)
+        self.query_one("#empty", Static).update(no_history_page(roots, notices))
         self.add_class("-empty")
 
     # ---------------------------------------------------------------- choosing
@@ -566,7 +549,7 @@ class MainScreen(MessageActions):
     def open_hit(self, hit: SearchHit) -> None:
         """Open the session of a search hit, with its message in view once it is read."""
         self._hit = hit
-        self._from_search = hit.path
+        self._way_back = (hit.path, self._to_search_results)
         self._open_file(hit.path)
         self._show_hit()
 
@@ -574,7 +557,7 @@ class MainScreen(MessageActions):
         """Open a session with the cursor on its first prompt once it is read (a session of the usage screen);
         escape on it opens the screens `back` (those it was chosen in)."""
         self._at_prompt = path
-        self._from_usage = (path, back) if back else None
+        self._way_back = (path, partial(self._reopen, back)) if back else None
         self._open_file(path)
         self._show_prompt()
 
@@ -654,37 +637,35 @@ class MainScreen(MessageActions):
     def action_back(self) -> None:
         if (bar := self.find_bar) is not None and bar.active:
             bar.close()  # and, on a search hit's session, back to the results: the bar showed its words
-            self._back_to_search()
+            self._go_back()
             return
-        if self._clear_filter_of_focused() or self._back_to_search() or self._back_to_usage():
+        if self._clear_filter_of_focused() or self._go_back():
             return
         if self.has_class("-zoomed"):
             self.remove_class("-zoomed")
             self.set_focus(self.query_one(SessionList))
 
-    def _back_to_search(self) -> bool:
-        """Back to the search results, the query kept, from the session a hit opened."""
+    def _go_back(self) -> bool:
+        """Back to the screen the open session was opened from (search's results, the usage screens), if it was."""
         session = self.conversation.session
-        if self._from_search is None or session is None or Path(session.path) != self._from_search:
+        if self._way_back is None or session is None or Path(session.path) != self._way_back[0]:
             return False
+        back, self._way_back = self._way_back[1], None
+        back()
+        return True
+
+    def _reopen(self, screens: list[Screen[Any]]) -> None:
+        for screen in screens:
+            self.app.push_screen(screen)
+
+    def _to_search_results(self) -> None:
+        """The search screen, on its results and query as they were."""
         from claude_tui.ui.screens.search import SearchScreen
 
-        self._from_search = None
         search = self.app.get_screen("search")
         assert isinstance(search, SearchScreen)
         search.back_to_results = True
         self.app.push_screen(search)
-        return True
-
-    def _back_to_usage(self) -> bool:
-        """Back to the usage screens, as they were, from the session chosen in them."""
-        session = self.conversation.session
-        if self._from_usage is None or session is None or Path(session.path) != self._from_usage[0]:
-            return False
-        screens, self._from_usage = self._from_usage[1], None
-        for screen in screens:
-            self.app.push_screen(screen)
-        return True
 
     def _clear_filter_of_focused(self) -> bool:
         """Clear the filter of the focused tree or list, if it has one."""
