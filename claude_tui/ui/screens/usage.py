@@ -175,7 +175,8 @@ class UsageScreen(Screen[None]):
         cursor = names.index(self._chosen) if self._chosen in names else len(periods) - 1
         priced = any(p.total.cost for p in periods)
         bars = [Bar(_value(p, priced), self._label(p.name), _amount(p.total, priced)) for p in periods]
-        self.query_one(BarChart).show(bars, cursor, self._error or self._empty(len(periods)))
+        empty = "" if any(bar.value for bar in bars) else self._empty(len(periods))  # said only when all are 0
+        self.query_one(BarChart).show(bars, cursor, self._error or empty)
         total = sum((p.total.cost or 0.0) for p in periods) if priced else sum(p.total.tokens.total for p in periods)
         spent = f"${total:,.2f}" if priced else f"{int(total):,} tokens"
         what = "Cost" if priced else "Tokens"
@@ -200,7 +201,8 @@ class UsageScreen(Screen[None]):
         if last is None:
             return said
         hint = f": {self._key('monthly')} shows months" if self.report != "monthly" else ""
-        return f"{said} · the last was on {usage.day_of(last):%-d %b %Y}{hint}"
+        day = usage.day_of(last)
+        return f"{said} · the last was on {day.day} {day:%b %Y}{hint}"
 
     def _key(self, report: str) -> str:
         return key_display(self.app, self.BINDINGS, f"usage.{report}")
