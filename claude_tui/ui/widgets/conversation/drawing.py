@@ -413,6 +413,13 @@ class DrawnView(LineView, can_focus=True):
         bottom = self.rows.starts[last + 1]
         self.scroll_to(y=max(0, bottom - self._view.height), animate=False, immediate=True, force=True)
         self._end_asked = self.reading  # the read goes on: so does G, to the real end (its row may be rebuilt)
+        if self.follow:  # a layout that ends after this one (a busy machine's) may leave the end out of view
+            self.call_after_refresh(self._stay_at_end)
+
+    def _stay_at_end(self) -> None:
+        """Following: the pane at its end, once laid out."""
+        if self.follow and self.scroll_offset.y != self.max_scroll_y:
+            self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True, force=True)
 
     @property
     def messages(self) -> list[Message]:
